@@ -1,0 +1,147 @@
+"""Argument parsing and the JSON-printing subcommands.
+
+Every subcommand prints JSON on standard output (``play`` excepted).  Wrong
+arguments get a one-line error on standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from ..engine import EngineError, GameRecord, InvalidMoveError, Squadron, new_game, replay
+from ..engine.game import Game
+
+__all__ = ["main"]
+
+GAME_NAMES = ("stalactites", "squadron")
+STEPS = ("ones", "twos")
+
+
+class UsageError(Exception):
+    """Wrong arguments: reported on one line with exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def emit(data: Any) -> None:
+    print(json.dumps(data, separators=(", ", ": ")))
+
+
+def make_game(name: str, deal: str, step: str | None) -> Game:
+    """A game from command-line words; bad words become a UsageError."""
+    if name == "squadron" and step is not None:
+        raise UsageError("--step is for stalactites only")
+    try:
+        return new_game(name, deal, step)
+    except EngineError as error:
+        raise UsageError(str(error)) from None
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    game = make_game(args.game, args.deal, None)
+    state = game.state()
+    state.pop("step", None)
+    if args.reveal_stock:
+        if args.game != "squadron":
+            raise UsageError("--reveal-stock is for squadron only")
+        assert isinstance(game, Squadron)
+        state["stock"] = [str(card) for card in game.stock]
+    emit(state)
+    return 0
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    game = make_game(args.game, args.deal, args.step)
+    for index, text in enumerate(args.move):
+        try:
+            game.push(text)
+        except EngineError as error:
+            code = error.code if isinstance(error, InvalidMoveError) else "illegal_move"
+            emit({"error": {"index": index, "move": text, "code": code, "message": str(error)}})
+            return 1
+    emit(
+        {
+            "status": game.status.value,
+            "step": game.step_name,
+            "legal": sorted(str(move) for move in game.legal_moves),
+        }
+    )
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {args.file!r}: {error.strerror}") from None
+    try:
+        record = GameRecord.loads(text)
+        result = replay(record)
+    except EngineError as error:
+        raise UsageError(f"not a game record: {error}") from None
+    emit(result.to_json())
+    return 0 if result.valid else 1
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import play
+
+    game = make_game(args.game, args.deal, args.step)
+    return play(game)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="stalactites", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    deal = commands.add_parser("deal", help="print a deal's initial state as JSON")
+    deal.add_argument("game", choices=GAME_NAMES)
+    deal.add_argument("deal", metavar="DEAL_ID")
+    deal.add_argument("--reveal-stock", action="store_true", help="squadron: list the stock")
+    deal.set_defaults(run=cmd_deal)
+
+    moves = commands.add_parser("moves", help="play moves and print the status and legal moves")
+    moves.add_argument("game", choices=GAME_NAMES)
+    moves.add_argument("deal", metavar="DEAL_ID")
+    moves.add_argument("move", nargs="*", metavar="MOVE")
+    moves.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
+    moves.set_defaults(run=cmd_moves)
+
+    rep = commands.add_parser("replay", help="validate a game record")
+    rep.add_argument("file", nargs="?", default="-", metavar="FILE", help="a record, - for stdin")
+    rep.set_defaults(run=cmd_replay)
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    play.add_argument("game", choices=GAME_NAMES)
+    play.add_argument("deal", metavar="DEAL_ID", nargs="?", default="ms:1")
+    play.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
+    play.set_defaults(run=cmd_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
+    except UsageError as error:
+        print(f"stalactites: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

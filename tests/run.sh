@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install what the tests need, start the services they use, and run every check:
+# ruff, mypy --strict, and pytest (which fails on "no tests ran", exit 5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m venv .venv
+.venv/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
+
+# The Redis store is tested against a real Redis server on 127.0.0.1:6379.
+if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
+    if ! command -v redis-server >/dev/null; then
+        apt-get update -qq && apt-get install -y -qq redis-server
+    fi
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+    for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 0.1; done
+fi
+
+.venv/bin/ruff check server tests bench
+.venv/bin/ruff format --check server tests bench
+.venv/bin/mypy
+.venv/bin/pytest "$@"
