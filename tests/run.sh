@@ -16,6 +16,11 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
     for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 0.1; done
 fi
 
+# The web client is tested in Debian's chromium, driven by Playwright.
+if ! command -v chromium >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq chromium
+fi
+
 .venv/bin/ruff check server tests bench
 .venv/bin/ruff format --check server tests bench
 .venv/bin/mypy
