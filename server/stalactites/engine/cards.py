@@ -17,6 +17,8 @@ __all__ = ["Card", "Move", "Pile", "PileKind", "Rank", "Suit"]
 
 RANK_SYMBOLS = "A23456789TJQK"
 SUIT_SYMBOLS = "CDHS"
+MAX_PILES = 99  # the notation numbers piles 1..99
+MAX_RUN = 99  # and runs 2..99 (a single card has no suffix)
 
 
 class Rank(enum.IntEnum):
@@ -100,6 +102,11 @@ class Pile:
     kind: PileKind
     index: int = 0
 
+    def __post_init__(self) -> None:
+        single = self.kind in (PileKind.STOCK, PileKind.WASTE)
+        if not (self.index == 0 if single else 0 <= self.index < MAX_PILES):
+            raise NotationError(f"not a pile: {self.kind.value!r} with index {self.index!r}")
+
     @classmethod
     def parse(cls, text: str) -> Pile:
         match = _PILE.fullmatch(text) if isinstance(text, str) else None
@@ -134,6 +141,10 @@ class Move:
     src: Pile
     dst: Pile
     count: int = 1
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= MAX_RUN:
+            raise InvalidMoveError(f"not a move: a run of {self.count!r} cards (1 to {MAX_RUN})")
 
     @classmethod
     def parse(cls, text: str) -> Move:

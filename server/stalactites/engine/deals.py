@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from .errors import NotationError
 
-__all__ = ["DealId", "ms_shuffle", "sr_shuffle", "splitmix64"]
+__all__ = ["DealId", "draw_below", "ms_shuffle", "sr_shuffle", "splitmix64"]
 
 T = TypeVar("T")
 
@@ -108,15 +108,20 @@ def splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
+def draw_below(words: Iterator[int], bound: int) -> int:
+    """An unbiased number in ``range(bound)`` from a stream of 64-bit words.
+
+    Words at or above the largest multiple of ``bound`` that fits in 64 bits are
+    rejected, so every remainder is produced by exactly as many words.
+    """
+    limit = (1 << 64) - (1 << 64) % bound
+    for word in words:
+        if word < limit:
+            return word % bound
+    raise ValueError("the word stream ended")
+
+
 def sr_shuffle(deck: list[T], seed: int) -> list[T]:
     """The project's shuffle: SplitMix64 words, unbiased draws by rejection."""
     words = splitmix64(seed)
-
-    def draw(bound: int) -> int:
-        limit = (1 << 64) - (1 << 64) % bound
-        while True:
-            word = next(words)
-            if word < limit:
-                return word % bound
-
-    return _fisher_yates(deck, draw)
+    return _fisher_yates(deck, lambda bound: draw_below(words, bound))

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from .cards import Card, Move
 from .deals import DealId
-from .errors import IllegalMoveError, UndoError
+from .errors import IllegalMoveError, InvalidMoveError, UndoError
 
 __all__ = ["Game", "LegalMoves", "Outcome", "Status"]
 
@@ -33,7 +33,10 @@ class Outcome:
 
 
 class LegalMoves:
-    """A lazy view of a game's legal moves: iterate it, test ``in``, ``count()`` it."""
+    """A lazy view of a game's legal moves: iterate it, test ``in``, ``count()`` it.
+
+    ``in`` takes a :class:`Move` or its notation; text that is not a move is not in it.
+    """
 
     __slots__ = ("_game",)
 
@@ -44,6 +47,11 @@ class LegalMoves:
         return iter(self._game.generate_legal_moves())
 
     def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except InvalidMoveError:
+                return False
         return isinstance(move, Move) and self._game.is_legal(move)
 
     def __bool__(self) -> bool:
@@ -93,7 +101,7 @@ class Game(ABC):
 
     @abstractmethod
     def can_pop(self) -> bool:
-        """Whether :meth:`pop` may take back the last move."""
+        """Whether :meth:`pop` may take back the last move (False with nothing to take back)."""
 
     @property
     @abstractmethod

@@ -45,8 +45,8 @@ class GameRecord:
         moves = data.get("moves", [])
         if not isinstance(game, str) or not isinstance(deal, str):
             raise NotationError("a record needs a string 'game' and a string 'deal'")
-        if step is not None and not isinstance(step, str):
-            raise NotationError(f"a record's step is a string or null, not {step!r}")
+        if step not in (None, "ones", "twos"):
+            raise NotationError(f"a record's step is 'ones', 'twos' or null, not {step!r}")
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise NotationError("a record's moves are a list of strings")
         return cls(game, deal, step, tuple(moves))
@@ -57,6 +57,8 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise NotationError(f"a record is JSON: {error}") from None
+        except RecursionError:
+            raise NotationError("a record is JSON nested a little, not thousands deep") from None
         return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:

@@ -30,6 +30,16 @@ _DEAL = Move(_STOCK, _WASTE)
 _T = [Pile(PileKind.TABLEAU, i) for i in range(COLUMNS)]
 _C = [Pile(PileKind.CELL, i) for i in range(CELLS)]
 _F = [Pile(PileKind.FOUNDATION, i) for i in range(FOUNDATIONS)]
+LONGEST_RUN = 13  # King down to Ace
+
+# Every move the generator can answer, built once: by source (columns, then cells, then the
+# waste) and destination index, and column-to-column runs by length.
+_SOURCES = [*_T, *_C, _WASTE]
+_WASTE_SOURCE = len(_SOURCES) - 1
+_TO_F = [[Move(src, dst) for dst in _F] for src in _SOURCES]
+_TO_T = [[Move(src, dst) for dst in _T] for src in _SOURCES]
+_TO_C = [[Move(src, dst) for dst in _C] for src in _SOURCES]
+_RUNS = [[[Move(src, dst, n) for n in range(1, LONGEST_RUN + 1)] for dst in _T] for src in _T]
 
 
 def run_capacity(free_cells: int, empty_columns: int) -> int:
@@ -83,54 +93,57 @@ class Squadron(Game):
         empty = sum(1 for column in self.tableau if not column) - dst_empty
         return run_capacity(free, empty)
 
-    def _to_foundations(self, moving: Card) -> list[Pile]:
+    def _foundations_for(self, moving: Card) -> list[int]:
+        """The foundations that take ``moving``: every empty one for an Ace."""
         if moving.rank == Rank.ACE:
-            return [_F[f] for f, pile in enumerate(self.foundations) if not pile]
-        return [
-            _F[f] for f, pile in enumerate(self.foundations) if pile and _follows(pile[-1], moving)
-        ]
-
-    def _to_columns(self, moving: Card, skip: int = -1) -> list[Pile]:
-        return [
-            _T[i]
-            for i, column in enumerate(self.tableau)
-            if i != skip and (not column or _follows(moving, column[-1]))
-        ]
+            return [f for f, pile in enumerate(self.foundations) if not pile]
+        return [f for f, pile in enumerate(self.foundations) if pile and _follows(pile[-1], moving)]
 
     def generate_legal_moves(self) -> list[Move]:
         moves: list[Move] = [_DEAL] if self.stock else []
-        free = [_C[j] for j, held in enumerate(self.cells) if held is None]
+        free = [j for j, held in enumerate(self.cells) if held is None]
         if self.waste:
-            top = self.waste[-1]
-            targets = self._to_foundations(top) + self._to_columns(top) + free
-            moves += [Move(_WASTE, dst) for dst in targets]
+            self._card_moves(_WASTE_SOURCE, self.waste[-1], free, moves)
         for j, held in enumerate(self.cells):
             if held is not None:
-                targets = self._to_foundations(held) + self._to_columns(held)
-                moves += [Move(_C[j], dst) for dst in targets]
+                self._card_moves(COLUMNS + j, held, [], moves)
+        empty = sum(1 for column in self.tableau if not column)
+        to_empty = run_capacity(len(free), empty - 1) if empty else 0
+        to_filled = run_capacity(len(free), empty)
         for i, column in enumerate(self.tableau):
             if column:
-                top = column[-1]
-                moves += [Move(_T[i], dst) for dst in self._to_foundations(top) + free]
-                moves += self._column_moves(i, column)
+                moves += [_TO_F[i][f] for f in self._foundations_for(column[-1])]
+                moves += [_TO_C[i][j] for j in free]
+                self._run_moves(i, column, (to_empty, to_filled), moves)
         return moves
 
-    def _column_moves(self, i: int, column: list[Card]) -> list[Move]:
-        moves = []
-        run = run_length(column)
+    def _card_moves(self, source: int, moving: Card, free: list[int], moves: list[Move]) -> None:
+        """Add the moves of one waste or cell card: to foundations, to columns, to free cells."""
+        moves += [_TO_F[source][f] for f in self._foundations_for(moving)]
+        moves += [
+            _TO_T[source][k]
+            for k, column in enumerate(self.tableau)
+            if not column or _follows(moving, column[-1])
+        ]
+        moves += [_TO_C[source][j] for j in free]
+
+    def _run_moves(
+        self, i: int, column: list[Card], capacity: tuple[int, int], moves: list[Move]
+    ) -> None:
+        """Add the moves of column ``i``'s top run (one card or more) onto the other columns."""
+        to_empty, to_filled = capacity
+        run, lowest = run_length(column), column[-1]
+        runs = _RUNS[i]
         for k, target in enumerate(self.tableau):
             if k == i:
                 continue
             if not target:
-                reach = min(run, self._capacity(True))
-                moves += [Move(_T[i], _T[k], n) for n in range(1, reach + 1)]
+                moves += runs[k][: min(run, to_empty)]
                 continue
-            for n in range(1, run + 1):
-                if _follows(column[-n], target[-1]):
-                    if n <= self._capacity(False):
-                        moves.append(Move(_T[i], _T[k], n))
-                    break
-        return moves
+            top = target[-1]
+            n = top.rank - lowest.rank  # the run's n-th card from the top goes onto ``top``
+            if top.suit == lowest.suit and 1 <= n <= min(run, to_filled):
+                moves.append(runs[k][n - 1])
 
     def check(self, move: Move) -> None:
         src, dst = move.src, move.dst
@@ -253,7 +266,7 @@ class Squadron(Game):
             self._pile(dst).extend(moving)
 
     def can_pop(self) -> bool:
-        return self.move_stack[-1] != _DEAL
+        return bool(self.move_stack) and self.move_stack[-1] != _DEAL
 
     # Views.
 

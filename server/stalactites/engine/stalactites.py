@@ -247,7 +247,7 @@ class Stalactites(Game):
         return move
 
     def can_pop(self) -> bool:
-        return True
+        return bool(self.move_stack)
 
     # Views.
 
