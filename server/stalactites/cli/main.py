@@ -85,6 +85,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 text = handle.read()
     except OSError as error:
         raise UsageError(f"cannot read {args.file!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {args.file!r}: not UTF-8 text") from None
     try:
         record = GameRecord.loads(text)
         result = replay(record)
@@ -116,7 +118,7 @@ def build_parser() -> Parser:
     moves.add_argument("deal", metavar="DEAL_ID")
     moves.add_argument("move", nargs="*", metavar="MOVE")
     moves.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
-    moves.set_defaults(run=cmd_moves)
+    moves.set_defaults(run=cmd_moves, spill="move")
 
     rep = commands.add_parser("replay", help="validate a game record")
     rep.add_argument("file", nargs="?", default="-", metavar="FILE", help="a record, - for stdin")
@@ -130,10 +132,26 @@ def build_parser() -> Parser:
     return parser
 
 
+def parse_args(parser: Parser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse like argparse, but let a list argument (``spill``) go on after an option.
+
+    argparse ends ``moves GAME DEAL [MOVE ...]`` at the first option, so in
+    ``moves stalactites ms:1 --step ones t2-f1`` the move would be left over.
+    """
+    args, extra = parser.parse_known_args(argv)
+    if not extra:
+        return args
+    spill: str | None = getattr(args, "spill", None)
+    if spill is None or any(word.startswith("-") for word in extra):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    getattr(args, spill).extend(extra)
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse_args(parser, argv)
         run: Callable[[argparse.Namespace], int] = args.run
         return run(args)
     except UsageError as error:
