@@ -1,0 +1,154 @@
+// One websocket that stays connected: it says hello on every (re)connect, reconnects by
+// itself with backoff, and reports its state ("connecting", "open", "waiting", "offline",
+// "failed", "closed") so the page can show it.
+
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const MAX_BACKOFF_MS = 10000;
+const PING_EVERY_MS = 15000;
+const SILENCE_LIMIT_MS = 40000;
+
+/** The websocket URL for a path on this page's own server. */
+export function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${path}`;
+}
+
+export class Connection {
+  /**
+   * path: e.g. "/ws/rooms/ab12"; hello(): the hello frame to send on each connect;
+   * onFrame(frame); onState(state, detail).
+   */
+  constructor(path, { hello, onFrame, onState }) {
+    this.url = socketUrl(path);
+    this.hello = hello;
+    this.onFrame = onFrame;
+    this.onState = onState ?? (() => {});
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.lastHeard = 0;
+    this.stopped = false;
+    this.online = () => this.reconnectNow();
+    window.addEventListener("online", this.online);
+  }
+
+  get open() {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.setState("connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => this.opened(ws);
+    ws.onmessage = (event) => this.received(ws, event);
+    ws.onclose = (event) => this.closed(ws, event);
+    ws.onerror = () => {}; // a close event always follows, and is where we act
+  }
+
+  opened(ws) {
+    if (ws !== this.ws) return;
+    this.lastHeard = Date.now();
+    ws.send(JSON.stringify(this.hello()));
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);
+    this.setState("open");
+  }
+
+  received(ws, event) {
+    if (ws !== this.ws) return;
+    this.lastHeard = Date.now();
+    let frame;
+    try {
+      frame = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (frame?.type === "welcome") this.attempt = 0;
+    if (frame?.type !== "pong") this.onFrame(frame);
+  }
+
+  heartbeat(ws) {
+    if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) return ws.close(4000, "silent");
+    ws.send(JSON.stringify({ type: "ping" }));
+  }
+
+  closed(ws, event) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pinger);
+    this.ws = null;
+    if (this.stopped) return this.setState("closed");
+    if (event.code === 1008) {
+      this.stopped = true;
+      return this.setState("failed", event.reason || "the server refused this connection");
+    }
+    // 1012: the server is restarting; come straight back (another process will answer).
+    const delay = event.code === 1012 ? 0 : this.backoff();
+    this.attempt += 1;
+    this.setState(navigator.onLine === false ? "offline" : "waiting", delay);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  backoff() {
+    const base = BACKOFF_MS[this.attempt] ?? MAX_BACKOFF_MS;
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+
+  /** Send a frame now; false when not connected (the caller keeps it to send later). */
+  send(frame) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Drop the socket and connect again at once (used to resync after a surprise). */
+  reconnectNow() {
+    if (this.stopped) return;
+    this.attempt = 0;
+    const ws = this.ws;
+    this.ws = null;
+    clearInterval(this.pinger);
+    if (ws) {
+      ws.onclose = null;
+      ws.close(1000, "resync");
+    }
+    this.connect();
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener("online", this.online);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000, "bye");
+    this.setState("closed");
+  }
+
+  setState(state, detail) {
+    this.state = state;
+    this.onState(state, detail);
+  }
+}
+
+/** Show a connection's state in the top bar. */
+export function showConnection(state, detail) {
+  const el = document.getElementById("conn");
+  if (!el) return;
+  const labels = {
+    connecting: "Connecting…",
+    open: "Connected",
+    waiting: `Reconnecting in ${Math.ceil((detail ?? 0) / 1000)} s…`,
+    offline: "Offline — waiting for the network",
+    failed: `Disconnected: ${detail ?? "refused"}`,
+    closed: "",
+  };
+  el.hidden = state === "closed";
+  el.dataset.state = state;
+  el.textContent = labels[state] ?? state;
+}

@@ -1,0 +1,59 @@
+// Small form helpers: labelled fields that read back typed values.
+
+import { h } from "./dom.js";
+
+export function field(label, input, hint = null) {
+  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), input, hint ? h("small", {}, hint) : null);
+}
+
+export function select(name, options, value) {
+  return h(
+    "select",
+    { name },
+    options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)),
+  );
+}
+
+export function numberInput(name, value, min, max, step = 1) {
+  return h("input", { name, type: "number", value: String(value), min: String(min), max: String(max), step: String(step), inputmode: "numeric" });
+}
+
+export function textInput(name, value = "", attrs = {}) {
+  return h("input", { name, type: "text", value, autocomplete: "off", ...attrs });
+}
+
+export function checkbox(name, checked) {
+  return h("input", { name, type: "checkbox", checked });
+}
+
+/** The form's named controls as {name: value}: numbers as numbers, checkboxes as booleans. */
+export function formValues(form) {
+  const out = {};
+  for (const el of form.elements) {
+    if (!el.name) continue;
+    if (el.type === "checkbox") out[el.name] = el.checked;
+    else if (el.type === "number") out[el.name] = el.value === "" ? null : Number(el.value);
+    else out[el.name] = el.value.trim();
+  }
+  return out;
+}
+
+/** Show an error message in a form's error line. */
+export function formError(form, message) {
+  let line = form.querySelector(".form-error");
+  if (!line) {
+    line = h("p", { class: "form-error", role: "alert" });
+    form.append(line);
+  }
+  line.textContent = message ?? "";
+}
+
+/** A player name from the user, 1 to 24 characters; null (and an error shown) when not. */
+export function checkedName(form, name) {
+  const clean = (name ?? "").trim();
+  if (clean.length < 1 || clean.length > 24) {
+    formError(form, "Choose a name of 1 to 24 characters.");
+    return null;
+  }
+  return clean;
+}

@@ -1,0 +1,179 @@
+// The lobby: create a room, share it, find waiting and live rooms, enter a tournament.
+
+import { createRoom, createTournament, joinRoom, listRooms, roomsOf } from "./api.js";
+import { h, replace } from "./dom.js";
+import { checkbox, checkedName, field, formError, formValues, numberInput, select, textInput } from "./forms.js";
+import { saveName, saveRoomSeat, savedName, saveTournamentSeat } from "./storage.js";
+import { settingsText } from "./widgets.js";
+
+const REFRESH_MS = 5000;
+
+export class LobbyPage {
+  constructor(app) {
+    this.app = app;
+    this.waiting = h("div", { class: "room-list", "aria-live": "polite" });
+    this.live = h("div", { class: "room-list", "aria-live": "polite" });
+    replace(
+      app,
+      h(
+        "div",
+        { class: "lobby" },
+        h("section", { class: "panel panel-create" }, h("h1", {}, "Start a race"), this.createForm()),
+        h("section", { class: "panel" }, h("h2", {}, "Waiting for racers"), this.waiting),
+        h("section", { class: "panel" }, h("h2", {}, "Racing now"), this.live),
+        h("section", { class: "panel" }, h("h2", {}, "Tournaments"), this.tournamentForms()),
+      ),
+    );
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  createForm() {
+    const game = select("game", [["stalactites", "Stalactites"], ["squadron", "Squadron"]], "stalactites");
+    const step = select("step", [["choice", "Player's choice"], ["ones", "By ones"], ["twos", "By twos"]], "choice");
+    const undo = checkbox("undo", true);
+    const stepField = field("Foundation step", step);
+    game.addEventListener("change", () => {
+      stepField.hidden = game.value === "squadron";
+      undo.checked = game.value !== "squadron";
+    });
+    const form = h(
+      "form",
+      { class: "create", onsubmit: (e) => this.create(e) },
+      field("Your name", textInput("name", savedName(), { maxlength: "24", required: true, placeholder: "e.g. Ada" })),
+      h("div", { class: "field-row" }, field("Game", game), stepField),
+      h(
+        "div",
+        { class: "field-row" },
+        field("Seats", numberInput("seats", 2, 1, 8), "1 = solo time trial"),
+        field("Time limit (min)", numberInput("minutes", 15, 1, 120)),
+        field("Countdown (s)", numberInput("countdown_s", 5, 0, 30)),
+      ),
+      h(
+        "div",
+        { class: "field-row" },
+        field("Spectator delay (s)", numberInput("spectator_delay_s", "", 0, 300), "empty: server default"),
+        field("Deal (optional)", textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" })),
+      ),
+      h("label", { class: "check" }, undo, " Allow undo"),
+      h("button", { class: "btn btn-primary btn-big", type: "submit" }, "Create room and join"),
+    );
+    return form;
+  }
+
+  async create(event) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const v = formValues(form);
+    const name = checkedName(form, v.name);
+    if (!name) return;
+    saveName(name);
+    const settings = {
+      game: v.game,
+      seats: v.seats,
+      time_limit_s: Math.round((v.minutes ?? 15) * 60),
+      undo: v.undo,
+      countdown_s: v.countdown_s,
+    };
+    if (v.game === "stalactites") settings.step = v.step;
+    if (v.spectator_delay_s !== null) settings.spectator_delay_s = v.spectator_delay_s;
+    if (v.deal) settings.deal = v.deal;
+    try {
+      const room = await createRoom(settings);
+      const seat = await joinRoom(room.room_id, name);
+      saveRoomSeat(room.room_id, { player_id: seat.player_id, token: seat.token });
+      location.hash = `#/room/${room.room_id}`;
+    } catch (error) {
+      formError(form, error.message);
+    }
+  }
+
+  async refresh() {
+    await Promise.all([this.fill(this.waiting, "waiting"), this.fill(this.live, "racing")]);
+  }
+
+  async fill(box, status) {
+    let rooms;
+    try {
+      rooms = roomsOf(await listRooms(status));
+    } catch (error) {
+      replace(box, h("p", { class: "muted" }, `Room list unavailable: ${error.message}`));
+      return;
+    }
+    if (!rooms.length) {
+      replace(box, h("p", { class: "muted" }, status === "waiting" ? "No open rooms. Create one!" : "No races right now."));
+      return;
+    }
+    replace(box, h("ul", {}, rooms.map((room) => roomItem(room, status))));
+  }
+
+  tournamentForms() {
+    const enter = h(
+      "form",
+      { class: "inline-form", onsubmit: (e) => {
+        e.preventDefault();
+        const text = formValues(e.currentTarget).link;
+        const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
+        if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
+      } },
+      field("Tournament link or id", textInput("link", "", { placeholder: "paste the link you were sent" })),
+      h("button", { class: "btn", type: "submit" }, "Open"),
+    );
+    const organise = h(
+      "form",
+      { class: "create", onsubmit: (e) => this.organise(e) },
+      field("Tournament name", textInput("name", "", { maxlength: "60", required: true })),
+      h("div", { class: "field-row" },
+        field("Game", select("game", [["stalactites", "Stalactites"], ["squadron", "Squadron"]], "stalactites")),
+        field("Step", select("step", [["choice", "Player's choice"], ["ones", "By ones"], ["twos", "By twos"]], "choice")),
+      ),
+      h("div", { class: "field-row" },
+        field("Rounds", numberInput("rounds", 3, 1, 20)),
+        field("Round (min)", numberInput("round_min", 5, 1, 60)),
+        field("Break (s)", numberInput("break_s", 30, 0, 600)),
+        field("Max players", numberInput("max_players", 50, 2, 1000)),
+      ),
+      h("button", { class: "btn", type: "submit" }, "Create tournament"),
+    );
+    return [enter, h("details", {}, h("summary", {}, "Organise a tournament"), organise)];
+  }
+
+  async organise(event) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const v = formValues(form);
+    if (!v.name) return formError(form, "Give the tournament a name.");
+    const settings = {
+      name: v.name, game: v.game, step: v.step, rounds: v.rounds,
+      round_time_s: Math.round((v.round_min ?? 5) * 60), break_s: v.break_s,
+      starts_at: null, max_players: v.max_players,
+    };
+    try {
+      const made = await createTournament(settings);
+      saveTournamentSeat(`${made.tournament_id}.admin`, { admin_token: made.admin_token });
+      location.hash = `#/tournament/${made.tournament_id}`;
+    } catch (error) {
+      formError(form, error.message);
+    }
+  }
+}
+
+function roomItem(room, status) {
+  const id = room.room_id;
+  const players = room.players ?? [];
+  const names = players.map((p) => p.name).join(", ");
+  const action = status === "waiting"
+    ? h("a", { class: "btn btn-small", href: `#/room/${id}` }, "Join")
+    : h("a", { class: "btn btn-small", href: `#/watch/${id}` }, "Watch");
+  const seats = room.seats ? `${players.length}/${room.seats}` : `${players.length}`;
+  return h(
+    "li",
+    { class: "room-item", dataset: { room: id } },
+    h("div", {}, h("strong", {}, settingsText(room)), h("div", { class: "muted" }, `${seats} racers${names ? ": " : ""}`, names)),
+    action,
+  );
+}

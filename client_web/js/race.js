@@ -1,0 +1,404 @@
+// The race page: your board, everyone's progress, the clock, and the room's life from
+// the waiting room through the countdown to the results.
+
+import { renderBoard } from "./board.js";
+import { Connection, showConnection } from "./connection.js";
+import { MoveControls } from "./controls.js";
+import { clockText, elapsedText, h, ordinal, replace, toast } from "./dom.js";
+import { PlayerBoard } from "./game.js";
+import { LegalIndex, parseMove } from "./moves.js";
+import { newMoveId, pendingMove, savePendingMove } from "./storage.js";
+import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
+
+const NO_MOVES = new LegalIndex([]);
+const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked"]);
+
+export class RacePage {
+  constructor(app, roomId, seat) {
+    this.app = app;
+    this.roomId = roomId;
+    this.seat = seat;
+    this.room = null;
+    this.players = [];
+    this.you = seat.player_id ?? null;
+    this.lastSeq = null;
+    this.standings = null;
+    this.note = null;
+    this.hideEnd = false;
+    this.board = new PlayerBoard();
+    const saved = pendingMove(roomId);
+    if (saved?.id) this.board.inflight = { ...saved, resent: true };
+    this.build();
+    this.controls = new MoveControls(this.boardHost, {
+      legal: () => this.offered(),
+      move: (text) => this.play(text),
+      changed: () => this.drawBoard(),
+      undo: () => this.undo(),
+      ready: () => this.ready(),
+      declare: (step) => this.declare(step),
+      help: () => (location.hash = "#/help"),
+    });
+    this.conn = new Connection(`/ws/rooms/${encodeURIComponent(roomId)}`, {
+      hello: () => this.hello(),
+      onFrame: (frame) => this.frame(frame),
+      onState: (state, detail) => this.connState(state, detail),
+    });
+    this.conn.connect();
+    this.ticker = setInterval(() => this.tick(), 200);
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.controls.destroy();
+    this.conn.close();
+    showConnection("closed");
+  }
+
+  build() {
+    this.title = h("h1", { class: "race-title" }, "Race");
+    this.settings = h("p", { class: "race-settings" });
+    this.clock = h("div", { class: "clock", "aria-label": "race clock" }, "–:––");
+    this.boardHost = h("div", { class: "board-host" });
+    this.side = h("aside", { class: "side" });
+    this.actions = h("div", { class: "race-actions" });
+    this.noteEl = h("p", { class: "move-note", role: "status", "aria-live": "polite" });
+    this.overlay = h("div", { class: "overlay", hidden: true });
+    const head = h("div", { class: "race-head" }, h("div", {}, this.title, this.settings), this.clock);
+    const body = h("div", { class: "race-body" }, h("div", { class: "play-area" }, this.boardHost, this.noteEl, this.actions), this.side);
+    this.root = h("section", { class: "race", dataset: { room: this.roomId } }, head, body, this.overlay);
+    replace(this.app, this.root);
+  }
+
+  hello() {
+    const frame = { type: "hello", token: this.seat.token };
+    if (this.lastSeq !== null) frame.last_seq = this.lastSeq;
+    return frame;
+  }
+
+  connState(state, detail) {
+    showConnection(state, detail);
+    this.root.dataset.conn = state;
+    if (state === "failed") this.showNote(`Disconnected: ${detail}. Reload the page to try again.`, true);
+  }
+
+  // Frames from the server.
+
+  frame(f) {
+    if (typeof f?.seq === "number") {
+      if (this.lastSeq !== null && f.seq <= this.lastSeq && f.type !== "welcome") return;
+      this.lastSeq = Math.max(this.lastSeq ?? f.seq, f.seq);
+    }
+    const handler = {
+      welcome: () => this.welcome(f),
+      countdown: () => this.countdown(f),
+      started: () => this.started(f),
+      accepted: () => this.accepted(f),
+      rejected: () => this.rejected(f),
+      player: () => this.player(f),
+      progress: () => this.progress(f),
+      finished: () => this.finished(f),
+      results: () => this.results(f),
+      error: () => this.serverError(f),
+    }[f?.type];
+    if (handler) handler();
+  }
+
+  welcome(f) {
+    this.you = f.you;
+    this.room = f.room ?? this.room;
+    this.players = [...(this.room?.players ?? [])];
+    this.lastSeq = f.seq ?? this.lastSeq;
+    this.board.confirm(f.state, f.legal, this.me()?.status);
+    if (this.room?.status === "finished" && !this.standings) this.standings = this.room.standings ?? null;
+    const again = this.board.inflightFrame();
+    if (again) {
+      this.board.inflight.resent = true;
+      this.conn.send(again);
+    }
+    this.render();
+  }
+
+  countdown(f) {
+    if (!this.room) return;
+    this.room.status = "countdown";
+    this.room.starts_at = f.starts_at;
+    this.room.ends_at = f.ends_at ?? this.room.ends_at;
+    this.render();
+  }
+
+  started(f) {
+    if (!this.room) return;
+    this.room.status = "racing";
+    this.room.ends_at = f.ends_at ?? this.room.ends_at;
+    if (!this.board.state) this.board.confirm(f.state, f.legal, "playing");
+    this.render();
+  }
+
+  accepted(f) {
+    if (!this.board.accepted(f)) return;
+    savePendingMove(this.roomId, null);
+    this.showNote(null);
+    this.sendQueued();
+    this.render();
+  }
+
+  rejected(f) {
+    const dropped = this.board.rejected(f);
+    if (!dropped) return;
+    savePendingMove(this.roomId, null);
+    this.render();
+    const first = dropped[0];
+    if (first.type === "move") this.springBack(parseMove(first.move));
+    const what = first.type === "move" ? `Move ${first.move}` : first.type === "undo" ? "Undo" : "Declaring the step";
+    this.showNote(`${what} refused: ${f.message ?? f.code}`, true);
+    if (RESYNC_CODES.has(f.code)) this.conn.reconnectNow();
+  }
+
+  player(f) {
+    if (f.player) mergePlayer(this.players, f.player);
+    if (this.room) this.drawOverlay();
+    this.drawSide();
+  }
+
+  progress(f) {
+    mergePlayer(this.players, f);
+    if (f.player_id === this.you && f.status) this.board.status = f.status;
+    this.drawSide();
+    this.drawActions();
+  }
+
+  finished(f) {
+    mergePlayer(this.players, f);
+    if (f.player_id === this.you) {
+      this.board.status = f.status;
+      const how = f.status === "won" ? "You won" : "Your race is over";
+      const place = f.place ? `${ordinal(f.place)} place, ` : "";
+      toast(`${how}: ${place}${elapsedText(f.elapsed_ms)}`, "good", 5000);
+    }
+    this.render();
+  }
+
+  results(f) {
+    this.standings = f.standings ?? [];
+    if (this.room) this.room.status = "finished";
+    for (const row of this.standings) if (row.player_id) mergePlayer(this.players, row);
+    this.render();
+  }
+
+  serverError(f) {
+    toast(f.message ?? f.code ?? "error", "error");
+    if (f.code === "unauthorized" || f.code === "room_not_found") this.conn.close();
+  }
+
+  // The player's actions.
+
+  offered() {
+    const live = this.room?.status === "racing" && this.board.status === "playing";
+    return live ? this.board.offered() : NO_MOVES;
+  }
+
+  play(text) {
+    const id = newMoveId();
+    const verdict = this.board.play(text, id);
+    if (verdict === "send") this.sendInflight();
+    this.drawBoard();
+  }
+
+  sendInflight() {
+    const frame = this.board.inflightFrame();
+    if (!frame) return;
+    savePendingMove(this.roomId, this.board.inflight);
+    this.conn.send(frame); // when offline it is sent again after the next welcome
+  }
+
+  sendQueued() {
+    const { frame, dropped } = this.board.nextQueued(newMoveId());
+    if (frame) this.sendInflight();
+    if (dropped.length) {
+      this.render();
+      this.springBack(parseMove(dropped[0]));
+      this.showNote(`Move ${dropped[0]} is no longer possible`, true);
+    }
+  }
+
+  undo() {
+    if (!this.room?.undo || this.board.status !== "playing") return;
+    if (this.board.undo(newMoveId())) this.sendInflight();
+  }
+
+  ready() {
+    if (this.room?.status !== "waiting") return;
+    this.conn.send({ type: "ready" });
+    this.readySent = true;
+    this.render();
+  }
+
+  declare(step) {
+    if (!this.canDeclare()) return;
+    if (this.board.declare(newMoveId(), step)) this.sendInflight();
+    this.drawActions();
+  }
+
+  resign() {
+    if (!window.confirm("Resign this race? Your board stays as it is and counts as finished.")) return;
+    this.conn.send({ type: "resign" });
+  }
+
+  canDeclare() {
+    const state = this.board.state;
+    return (
+      this.room?.status === "racing" &&
+      this.room?.game !== "squadron" &&
+      this.room?.step === "choice" &&
+      this.board.status === "playing" &&
+      state && !state.step
+    );
+  }
+
+  me() {
+    return this.players.find((p) => p.player_id === this.you) ?? null;
+  }
+
+  // Drawing.
+
+  render() {
+    if (!this.room) return;
+    this.title.textContent = this.room.game === "squadron" ? "Squadron race" : "Stalactites race";
+    this.settings.textContent = settingsText(this.room);
+    this.root.dataset.status = this.room.status;
+    this.drawBoard();
+    this.drawSide();
+    this.drawActions();
+    this.drawOverlay();
+    this.tick();
+  }
+
+  drawBoard() {
+    const state = this.board.shown();
+    if (!state) {
+      replace(this.boardHost, h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."));
+      return;
+    }
+    const view = this.controls.view();
+    replace(this.boardHost, renderBoard(state, view));
+    this.boardHost.dataset.pending = String(Boolean(this.board.inflight));
+  }
+
+  drawSide() {
+    replace(this.side, h("h2", {}, "Racers"), racersPanel(this.players, { game: this.room?.game, you: this.you }));
+  }
+
+  drawActions() {
+    const buttons = [];
+    if (this.canDeclare()) {
+      buttons.push(
+        h("span", { class: "step-label" }, "Build foundations:"),
+        h("button", { class: "btn", onclick: () => this.declare("ones"), disabled: Boolean(this.board.inflight) }, "by ones (o)"),
+        h("button", { class: "btn", onclick: () => this.declare("twos"), disabled: Boolean(this.board.inflight) }, "by twos (t)"),
+      );
+    } else if (this.board.state?.step) {
+      buttons.push(h("span", { class: "step-fixed" }, `Building by ${this.board.state.step}`));
+    }
+    const playing = this.room?.status === "racing" && this.board.status === "playing";
+    if (playing && this.room?.undo) buttons.push(h("button", { class: "btn", onclick: () => this.undo() }, "Undo (u)"));
+    if (playing) buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.resign() }, "Resign"));
+    if (this.room?.status === "finished") {
+      buttons.push(h("button", { class: "btn", onclick: () => { this.hideEnd = false; this.drawOverlay(); } }, "Results"));
+    }
+    replace(this.actions, buttons);
+  }
+
+  drawOverlay() {
+    const status = this.room?.status;
+    let content = null;
+    if (status === "waiting") content = this.waitingRoom();
+    else if (status === "countdown") content = h("div", { class: "countdown" }, h("p", {}, "Get ready"), h("div", { class: "countdown-number" }, ""));
+    else if (status === "finished" && !this.hideEnd) content = this.endScreen();
+    this.overlay.hidden = !content;
+    if (content) replace(this.overlay, h("div", { class: "overlay-card" }, content));
+  }
+
+  waitingRoom() {
+    const link = `${location.origin}${location.pathname}#/room/${this.roomId}`;
+    const me = this.me();
+    const ready = me?.ready || this.readySent;
+    const seats = this.room.seats ?? this.players.length;
+    return [
+      h("h2", {}, "Waiting room"),
+      h("p", {}, `${this.players.length} of ${seats} seats taken. The race starts when every seat is taken and everyone is ready.`),
+      shareBox(link),
+      h("ul", { class: "waiting-list" }, this.players.map((p) =>
+        h("li", {}, h("span", { class: "racer-name" }, p.name ?? "?"), p.player_id === this.you ? h("span", { class: "tag" }, "you") : null, h("span", { class: p.ready ? "ok" : "muted" }, p.ready ? "ready ✓" : "not ready"))),
+      ),
+      h("button", { class: "btn btn-big", onclick: () => this.ready(), disabled: Boolean(ready) }, ready ? "Ready ✓" : "I'm ready (r)"),
+    ];
+  }
+
+  endScreen() {
+    const standings = this.standings ?? this.players;
+    const mine = standings.find((r) => r.player_id === this.you);
+    const headline = mine?.place ? `You finished ${ordinal(mine.place)}` : "Race over";
+    const back = this.seat.tournament
+      ? h("a", { class: "btn", href: `#/tournament/${this.seat.tournament}` }, "Back to the tournament")
+      : h("a", { class: "btn", href: "#/" }, "Back to the lobby");
+    return [
+      h("h2", {}, headline),
+      resultsTable(standings, { game: this.room.game, you: this.you }),
+      h("div", { class: "end-actions" },
+        h("a", { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` }, "Watch the replay"),
+        back,
+        h("button", { class: "btn btn-quiet", onclick: () => { this.hideEnd = true; this.drawOverlay(); } }, "Look at my board"),
+      ),
+    ];
+  }
+
+  tick() {
+    const room = this.room;
+    if (!room) return;
+    const now = Date.now();
+    if (room.status === "racing" && room.ends_at) {
+      const left = room.ends_at - now;
+      this.clock.textContent = clockText(left);
+      this.clock.classList.toggle("urgent", left < 30000);
+    } else if (room.status === "countdown" && room.starts_at) {
+      this.clock.textContent = clockText((room.time_limit_s ?? 0) * 1000);
+      const number = this.overlay.querySelector(".countdown-number");
+      if (number) number.textContent = String(Math.max(0, Math.ceil((room.starts_at - now) / 1000)));
+    } else if (room.status === "finished") {
+      this.clock.textContent = "Finished";
+      this.clock.classList.remove("urgent");
+    } else {
+      this.clock.textContent = clockText((room.time_limit_s ?? 0) * 1000);
+    }
+  }
+
+  showNote(text, bad = false) {
+    this.note = text;
+    this.noteEl.textContent = text ?? "";
+    this.noteEl.classList.toggle("bad", Boolean(bad && text));
+  }
+
+  /** Draw attention to the cards that went back where they came from. */
+  springBack(move) {
+    if (!move) return;
+    const pile = this.boardHost.querySelector(`.pile[data-pile="${move.src}"]`);
+    const cards = pile ? [...pile.querySelectorAll(".card[data-index]")].slice(-move.count) : [];
+    for (const card of cards) card.classList.add("spring");
+    const dst = this.boardHost.querySelector(`.pile[data-pile="${move.dst}"]`);
+    dst?.classList.add("refused");
+  }
+}
+
+function shareBox(link) {
+  const input = h("input", { class: "share-link", value: link, readonly: true, "aria-label": "link to this room" });
+  const copy = h("button", { class: "btn", onclick: async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      toast("Link copied", "good");
+    } catch {
+      toast("Select the link and copy it", "info");
+    }
+  } }, "Copy link");
+  return h("div", { class: "share" }, h("label", {}, "Share this link: "), input, copy);
+}

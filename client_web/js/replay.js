@@ -1,0 +1,139 @@
+// The replay viewer: a finished room's records, stepped forward and back, one board or all
+// side by side. Boards are redrawn by moving cards as each record says; the server's
+// record gives the starting layout, so the client still judges nothing.
+
+import { getRecord, getRoom } from "./api.js";
+import { renderBoard } from "./board.js";
+import { h, replace } from "./dom.js";
+import { applyMove, parseMove } from "./moves.js";
+import { resultsTable, settingsText } from "./widgets.js";
+
+export class ReplayPage {
+  constructor(app, roomId) {
+    this.app = app;
+    this.roomId = roomId;
+    this.step = 0;
+    this.focus = "all";
+    this.lines = []; // {player_id, name, moves: [text], states: [state] | null}
+    this.keys = (e) => this.key(e);
+    document.addEventListener("keydown", this.keys);
+    replace(app, h("section", { class: "panel" }, h("p", {}, "Loading the replay…")));
+    this.load();
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  async load() {
+    let data;
+    let room = null;
+    try {
+      [data, room] = await Promise.all([getRecord(this.roomId), getRoom(this.roomId).catch(() => null)]);
+    } catch (error) {
+      replace(this.app, h("section", { class: "panel narrow" }, h("h1", {}, "No replay yet"), h("p", {}, error.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+      return;
+    }
+    this.room = room;
+    this.lines = linesOf(data, room);
+    this.longest = Math.max(0, ...this.lines.map((l) => l.moves.length));
+    this.build();
+    this.draw();
+  }
+
+  build() {
+    this.counter = h("output", { class: "replay-counter" });
+    this.slider = h("input", { type: "range", min: "0", max: String(this.longest), value: "0", "aria-label": "move number", oninput: (e) => this.go(Number(e.target.value)) });
+    const who = h("select", { "aria-label": "whose board", onchange: (e) => { this.focus = e.target.value; this.draw(); } },
+      h("option", { value: "all" }, "All boards"),
+      this.lines.map((l) => h("option", { value: l.player_id }, l.name)));
+    const controls = h("div", { class: "replay-controls" },
+      h("button", { class: "btn", onclick: () => this.go(0), "aria-label": "first move" }, "⏮"),
+      h("button", { class: "btn replay-back", onclick: () => this.go(this.step - 1), "aria-label": "back one move" }, "◀"),
+      this.counter,
+      h("button", { class: "btn replay-forward", onclick: () => this.go(this.step + 1), "aria-label": "forward one move" }, "▶"),
+      h("button", { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" }, "⏭"),
+      this.slider, who);
+    this.boards = h("div", { class: "replay-boards" });
+    const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
+    const standings = this.room?.standings ?? this.room?.players;
+    replace(this.app, h("section", { class: "replay" },
+      h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
+      controls,
+      h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
+      this.boards,
+      standings?.length ? h("details", { class: "panel" }, h("summary", {}, "Results"), resultsTable(standings, { game: this.room?.game })) : null));
+  }
+
+  go(step) {
+    this.step = Math.max(0, Math.min(this.longest, step));
+    this.draw();
+  }
+
+  key(event) {
+    if (event.target?.tagName === "INPUT" || event.target?.tagName === "SELECT") return;
+    const moves = { ArrowRight: this.step + 1, ArrowLeft: this.step - 1, Home: 0, End: this.longest };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    this.go(moves[event.key]);
+  }
+
+  draw() {
+    this.counter.textContent = `move ${this.step} of ${this.longest}`;
+    this.slider.value = String(this.step);
+    const shown = this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
+    replace(this.boards, shown.map((line) => this.boardOf(line)));
+    this.boards.classList.toggle("single", shown.length === 1);
+  }
+
+  boardOf(line) {
+    const k = Math.min(this.step, line.moves.length);
+    const last = k > 0 ? line.moves[k - 1] : null;
+    const head = h("header", { class: "replay-head" },
+      h("strong", {}, line.name),
+      h("span", { class: "muted" }, ` ${k}/${line.moves.length} moves`),
+      last ? h("span", { class: "last-move" }, ` last: ${last}`) : null);
+    const state = line.states?.[k];
+    const body = state
+      ? renderBoard(state, { compact: this.focus === "all" && this.lines.length > 1, targets: last ? new Set([parseMove(last)?.dst]) : new Set() })
+      : h("ol", { class: "move-list", start: "1" }, line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)));
+    return h("article", { class: "replay-board", dataset: { player: line.player_id } }, head, body);
+  }
+}
+
+/** Each player's line from a record answer, with the boards along it when they can be drawn. */
+function linesOf(data, room) {
+  const names = new Map((room?.players ?? []).map((p) => [p.player_id, p.name]));
+  let entries = data?.records ?? data?.players ?? data;
+  if (entries && !Array.isArray(entries)) entries = Object.entries(entries).map(([player_id, r]) => ({ player_id, ...r }));
+  return (entries ?? []).map((entry, i) => {
+    const record = entry.record ?? entry;
+    const id = entry.player_id ?? `p${i + 1}`;
+    const moves = record.moves ?? [];
+    const states = entry.states ?? statesAlong(entry.initial_state ?? record.initial_state ?? data?.initial_state, moves);
+    return { player_id: id, name: entry.name ?? names.get(id) ?? id, moves, states };
+  });
+}
+
+/** The board after each move, from the starting layout (its stock listed, last dealt next). */
+function statesAlong(initial, moves) {
+  if (!initial) return null;
+  const states = [initial];
+  let state = initial;
+  for (const text of moves) {
+    const move = parseMove(text);
+    const next = move?.src === "s" ? dealFromStock(state) : move && applyMove(state, move);
+    if (!next) break;
+    states.push(next);
+    state = next;
+  }
+  return states;
+}
+
+function dealFromStock(state) {
+  if (!Array.isArray(state.stock) || !state.stock.length) return null;
+  const next = structuredClone(state);
+  next.waste = [...(next.waste ?? []), next.stock.pop()];
+  next.stock_count = next.stock.length;
+  return next;
+}

@@ -1,0 +1,164 @@
+// The spectator view: every racer's board side by side, shown the room's delay behind,
+// with live progress bars and the results at the end.
+
+import { renderBoard } from "./board.js";
+import { Connection, showConnection } from "./connection.js";
+import { clockText, h, replace } from "./dom.js";
+import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
+
+export class SpectatorPage {
+  constructor(app, roomId) {
+    this.app = app;
+    this.roomId = roomId;
+    this.room = null;
+    this.players = [];
+    this.boards = new Map(); // player_id -> state
+    this.lastSeq = null;
+    this.standings = null;
+    this.clock = h("div", { class: "clock" }, "–:––");
+    this.delay = h("p", { class: "delay-note" });
+    this.title = h("h1", { class: "race-title" }, "Watching");
+    this.settings = h("p", { class: "race-settings" });
+    this.grid = h("div", { class: "spectator-grid" });
+    this.results = h("div", { class: "spectator-results" });
+    this.root = h(
+      "section",
+      { class: "spectate", dataset: { room: roomId } },
+      h("div", { class: "race-head" }, h("div", {}, this.title, this.settings, this.delay), this.clock),
+      this.results,
+      this.grid,
+    );
+    replace(app, this.root);
+    this.conn = new Connection(`/ws/rooms/${encodeURIComponent(roomId)}`, {
+      hello: () => this.hello(),
+      onFrame: (f) => this.frame(f),
+      onState: (state, detail) => showConnection(state, detail),
+    });
+    this.conn.connect();
+    this.ticker = setInterval(() => this.tick(), 250);
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.conn.close();
+    showConnection("closed");
+  }
+
+  hello() {
+    const frame = { type: "hello", spectator: true };
+    if (this.lastSeq !== null) frame.last_seq = this.lastSeq;
+    return frame;
+  }
+
+  frame(f) {
+    if (typeof f?.seq === "number") {
+      if (this.lastSeq !== null && f.seq <= this.lastSeq && f.type !== "welcome") return;
+      this.lastSeq = Math.max(this.lastSeq ?? f.seq, f.seq);
+    }
+    const handler = {
+      welcome: () => this.welcome(f),
+      countdown: () => this.setStatus("countdown", { starts_at: f.starts_at }),
+      started: () => this.started(f),
+      board: () => this.board(f),
+      progress: () => this.progress(f),
+      finished: () => this.progress(f),
+      results: () => this.finish(f),
+      error: () => this.delay.replaceChildren(`Error: ${f.message ?? f.code}`),
+    }[f?.type];
+    if (handler) handler();
+  }
+
+  welcome(f) {
+    this.room = f.room ?? this.room;
+    this.players = [...(this.room?.players ?? [])];
+    this.lastSeq = f.seq ?? this.lastSeq;
+    this.boards = new Map(boardsOf(f));
+    if (this.room?.status === "finished") this.standings = this.room.standings ?? this.standings;
+    this.render();
+  }
+
+  started(f) {
+    this.setStatus("racing", { ends_at: f.ends_at });
+    if (f.state && (this.room?.spectator_delay_s ?? 0) === 0) {
+      for (const p of this.players) if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);
+    }
+    this.render();
+  }
+
+  setStatus(status, fields) {
+    if (!this.room) return;
+    Object.assign(this.room, { status }, fields);
+    this.render();
+  }
+
+  board(f) {
+    if (!f.player_id || !f.state) return;
+    this.boards.set(f.player_id, f.state);
+    this.drawBoard(f.player_id);
+  }
+
+  progress(f) {
+    mergePlayer(this.players, f);
+    this.drawBoard(f.player_id);
+  }
+
+  finish(f) {
+    this.standings = f.standings ?? [];
+    if (this.room) this.room.status = "finished";
+    for (const row of this.standings) if (row.player_id) mergePlayer(this.players, row);
+    this.render();
+  }
+
+  render() {
+    const room = this.room;
+    if (!room) return;
+    this.title.textContent = `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`;
+    this.settings.textContent = settingsText(room);
+    const delay = room.spectator_delay_s ?? 0;
+    this.delay.textContent = delay && room.status !== "finished"
+      ? `Boards are shown ${delay} s behind the racers, so nobody can copy the leader. Progress bars are live.`
+      : "Boards are shown live.";
+    this.root.dataset.status = room.status;
+    replace(this.grid, this.players.map((p) => this.boardCard(p)));
+    if (this.standings) {
+      replace(this.results, h("h2", {}, "Results"), resultsTable(this.standings, { game: room.game }),
+        h("a", { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` }, "Watch the replay"));
+    } else replace(this.results);
+    this.tick();
+  }
+
+  boardCard(player) {
+    const state = this.boards.get(player.player_id);
+    return h(
+      "article",
+      { class: "spectated", dataset: { player: player.player_id } },
+      racersPanel([player], { game: this.room?.game }),
+      state
+        ? renderBoard(state, { compact: true })
+        : h("div", { class: "board-placeholder" }, this.room?.status === "racing" ? "Board coming (delayed)…" : "Waiting for the start"),
+    );
+  }
+
+  drawBoard(playerId) {
+    const old = this.grid.querySelector(`.spectated[data-player="${CSS.escape(playerId ?? "")}"]`);
+    const player = this.players.find((p) => p.player_id === playerId);
+    if (!old || !player) return this.render();
+    old.replaceWith(this.boardCard(player));
+  }
+
+  tick() {
+    const room = this.room;
+    if (!room) return;
+    if (room.status === "racing" && room.ends_at) this.clock.textContent = clockText(room.ends_at - Date.now());
+    else if (room.status === "countdown" && room.starts_at) this.clock.textContent = `Starts in ${Math.max(0, Math.ceil((room.starts_at - Date.now()) / 1000))}`;
+    else if (room.status === "finished") this.clock.textContent = "Finished";
+    else this.clock.textContent = "Waiting";
+  }
+}
+
+/** Every board in a spectator's welcome, as [player_id, state] pairs. */
+function boardsOf(welcome) {
+  const boards = welcome.boards ?? welcome.states ?? {};
+  if (Array.isArray(boards)) return boards.filter((b) => b?.state).map((b) => [b.player_id, b.state]);
+  return Object.entries(boards).filter(([, state]) => state);
+}
