@@ -1,0 +1,413 @@
+"""The web client in a real browser (Debian's chromium, driven by Playwright) against a real
+server started as a subprocess (``stalactites serve``).
+
+Players race the same deal to the end by clicking through a winning line, a card is dragged
+and dropped, a refused move springs back, and a reload in mid-race resumes the same board.
+Every page is checked for console errors; screenshots go to ``test-output/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from stalactites.engine.stalactites import Stalactites
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "test-output"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DEAL = "ms:1"
+STEP = "ones"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+
+
+# The server and the browser.
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not become healthy in 20 s")
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """A real server (in-memory store) in its own process, on a free loopback port."""
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    command = [str(Path(sys.executable).parent / "stalactites"), "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Console:
+    """Every console error and uncaught exception of the pages it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Page) -> Page:
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        return page
+
+
+@pytest.fixture
+def console() -> Iterator[Console]:
+    watcher = Console()
+    yield watcher
+    assert watcher.errors == [], f"console errors: {watcher.errors}"
+
+
+@pytest.fixture
+def new_page(browser: Browser, server_url: str, console: Console) -> Iterator[Callable[..., Page]]:
+    """Open pages, each in its own browser context (its own storage) unless one is given."""
+    contexts: list[BrowserContext] = []
+
+    def make(path: str = "/", context: BrowserContext | None = None, width: int = 1200) -> Page:
+        if context is None:
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            contexts.append(context)
+        page = console.watch(context.new_page())
+        page.goto(f"{server_url}{path}")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+# A winning line for the fixed deal, found with the engine (a small depth-first search).
+
+
+def winning_line(deal: str, step: str) -> list[str]:
+    game = Stalactites(deal, step=step)
+    seen: set[tuple[Any, ...]] = set()
+    line: list[str] = []
+
+    def search() -> bool:
+        if game.is_won:
+            return True
+        key = game.key()
+        if key in seen:
+            return False
+        seen.add(key)
+        moves = sorted(game.generate_legal_moves(), key=lambda m: m.dst.kind.value != "f")
+        for move in moves:
+            game.push(move)
+            line.append(str(move))
+            if search():
+                return True
+            game.pop()
+            line.pop()
+        return False
+
+    assert search(), f"{deal} by {step} has no winning line"
+    return line
+
+
+@pytest.fixture(scope="module")
+def line() -> list[str]:
+    return winning_line(DEAL, STEP)
+
+
+# Driving the pages.
+
+
+def create_room(page: Page, name: str, seats: int, **fields: str) -> str:
+    """Fill in the lobby's form and create a room; returns its id once the race page is up."""
+    form = page.locator("form.create").first
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=seats]").fill(str(seats))
+    form.locator("input[name=countdown_s]").fill(fields.pop("countdown_s", "0"))
+    form.locator("input[name=deal]").fill(fields.pop("deal", DEAL))
+    form.locator("select[name=step]").select_option(fields.pop("step", STEP))
+    form.get_by_role("button", name="Create room and join").click()
+    page.wait_for_url(re.compile(r"#/room/"))
+    expect(page.locator("section.race")).to_be_visible()
+    return page.url.rsplit("/", 1)[1]
+
+
+def join_room(page: Page, name: str) -> None:
+    page.locator("input[name=name]").fill(name)
+    page.get_by_role("button", name="Join the race").click()
+    expect(page.locator("section.race")).to_be_visible()
+
+
+def ready(page: Page) -> None:
+    page.get_by_role("button", name=re.compile("ready", re.I)).click()
+
+
+def wait_racing(page: Page) -> None:
+    expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+    expect(page.locator(".board .pile-t").first).to_be_visible()
+
+
+def board_of(page: Page) -> dict[str, list[str]]:
+    """The cards the page shows on every pile, bottom to top, by pile name."""
+    result: dict[str, list[str]] = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('.board-host .pile')]
+            .map((p) => [p.dataset.pile,
+                [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]))"""
+    )
+    return result
+
+
+def engine_board(game: Stalactites) -> dict[str, list[str]]:
+    state = game.state()
+    piles = {f"t{i + 1}": column for i, column in enumerate(state["tableau"])}
+    piles |= {f"c{i + 1}": [card] if card else [] for i, card in enumerate(state["cells"])}
+    # A foundation shows its base (sideways) and its top card.
+    piles |= {
+        f"f{i + 1}": pile[:1] + pile[-1:] if len(pile) > 1 else pile
+        for i, pile in enumerate(state["foundations"])
+    }
+    return piles
+
+
+def settled(page: Page) -> None:
+    """Wait until the move sent has been answered."""
+    expect(page.locator(".board-host")).to_have_attribute("data-pending", "false")
+
+
+def top_card(page: Page, pile: str) -> Any:
+    return page.locator(f'.board-host .pile[data-pile="{pile}"] .card[data-index]').last
+
+
+def click_move(page: Page, move: str) -> None:
+    src, dst = move.split("-")
+    top_card(page, src).click()
+    expect(page.locator(f'.board-host .pile[data-pile="{dst}"]')).to_have_class(
+        re.compile(r"\btarget\b")
+    )
+    page.locator(f'.board-host .pile[data-pile="{dst}"]').click()
+    settled(page)
+
+
+def start_solo(new_page: Callable[..., Page], name: str = "Solo") -> tuple[Page, str]:
+    page = new_page("/")
+    room = create_room(page, name, seats=1)
+    ready(page)
+    wait_racing(page)
+    return page, room
+
+
+# The scenarios.
+
+
+def test_two_players_race_the_same_deal_to_the_end_by_clicking(
+    new_page: Callable[..., Page], line: list[str]
+) -> None:
+    ada = new_page("/")
+    room = create_room(ada, "Ada", seats=2)
+    # The second racer's name is markup: it must show as text, never as HTML.
+    bo_name = "<b>Bo</b>"
+    bo = new_page(f"/#/room/{room}")
+    join_room(bo, bo_name)
+    expect(ada.locator(".waiting-list")).to_contain_text(bo_name)
+    ready(ada)
+    ready(bo)
+    wait_racing(ada)
+    wait_racing(bo)
+    assert board_of(ada) == board_of(bo), "both racers get the identical deal"
+
+    games = {"ada": Stalactites(DEAL, step=STEP), "bo": Stalactites(DEAL, step=STEP)}
+    pages = {"ada": ada, "bo": bo}
+    for index, move in enumerate(line):
+        for who in ("ada", "bo") if index % 2 == 0 else ("bo", "ada"):
+            click_move(pages[who], move)
+            games[who].push(move)
+            if index % 10 == 0 or index == len(line) - 1:
+                assert board_of(pages[who]) == engine_board(games[who]), f"after {move}"
+        if index == len(line) // 2:
+            bar = ada.locator(f'.racer:has-text("{bo_name}") [role=progressbar]')
+            expect(bar).to_have_attribute("aria-valuenow", str(games["bo"].foundation_cards))
+            shot(ada, "race-midway")
+
+    for page in (ada, bo):
+        end = page.locator(".overlay-card")
+        expect(end).to_contain_text("You finished")
+        expect(end.locator("table.results tbody tr")).to_have_count(2)
+        expect(end.locator(".replay-link")).to_have_attribute("href", f"#/replay/{room}")
+    expect(ada.locator(".overlay-card")).to_contain_text(bo_name)
+    assert ada.locator(".overlay-card b").count() == 0, "a name was inserted as HTML"
+    places = ada.locator("table.results tbody td.place").all_inner_texts()
+    assert places == ["1st", "2nd"]
+    shot(ada, "race-results")
+
+
+def test_drag_and_drop_moves_a_card_to_a_cell(new_page: Callable[..., Page]) -> None:
+    page, _ = start_solo(new_page)
+    card = top_card(page, "t4")
+    code = card.get_attribute("data-card")
+    card.drag_to(page.locator('.board-host .pile[data-pile="c2"]'))
+    settled(page)
+    assert board_of(page)["c2"] == [code]
+    game = Stalactites(DEAL, step=STEP)
+    game.push("t4-c2")
+    assert board_of(page) == engine_board(game)
+
+
+def test_dropping_a_card_where_it_cannot_go_springs_it_back(
+    new_page: Callable[..., Page],
+) -> None:
+    page, _ = start_solo(new_page)
+    before = board_of(page)
+    # Column 5 to column 6 is never a Stalactites move: the card goes back, nothing is sent.
+    top_card(page, "t5").drag_to(page.locator('.board-host .pile[data-pile="t6"]'))
+    settled(page)
+    assert board_of(page) == before
+
+
+def test_a_move_the_server_refuses_springs_back_with_the_reason(
+    new_page: Callable[..., Page],
+) -> None:
+    first, room = start_solo(new_page)
+    # A second tab of the same player: same storage, so the same seat.
+    second = new_page(f"/#/room/{room}", context=first.context)
+    wait_racing(second)
+    click_move(first, "t1-c1")
+    # The second tab has not seen that move: to it, cell 1 is still empty.
+    code = top_card(second, "t2").get_attribute("data-card")
+    top_card(second, "t2").click()
+    second.locator('.board-host .pile[data-pile="c1"]').click()
+    note = second.locator(".move-note")
+    expect(note).to_contain_text("t2-c1 refused")
+    shot(second, "race-refused")
+    # The refused card is back on its column, and the tab has caught up with the real board.
+    expect(top_card(second, "t2")).to_have_attribute("data-card", code or "")
+    settled(second)
+    expect(second.locator('.board-host .pile[data-pile="c1"] .card')).to_have_attribute(
+        "data-card", board_of(first)["c1"][0]
+    )
+    assert board_of(second) == board_of(first)
+
+
+def test_a_reload_in_mid_race_resumes_the_same_board(
+    new_page: Callable[..., Page], line: list[str]
+) -> None:
+    page, room = start_solo(new_page)
+    game = Stalactites(DEAL, step=STEP)
+    for move in line[:6]:
+        click_move(page, move)
+        game.push(move)
+    page.reload()
+    wait_racing(page)
+    assert page.url.endswith(f"#/room/{room}")
+    assert board_of(page) == engine_board(game)
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("6 moves")
+    # And the race goes on from there.
+    click_move(page, line[6])
+    game.push(line[6])
+    assert board_of(page) == engine_board(game)
+
+
+def test_keys_play_a_column_to_a_foundation_and_to_a_cell(
+    new_page: Callable[..., Page], line: list[str]
+) -> None:
+    page, _ = start_solo(new_page)
+    game = Stalactites(DEAL, step=STEP)
+    for move in line[:8]:
+        src, dst = move.split("-")
+        page.keyboard.press(src[1:] if src[0] == "t" else "qwe"[int(src[1:]) - 1])
+        page.keyboard.press(dst[0])  # f or c: the first foundation or cell that takes it
+        settled(page)
+        game.push(_first_of_kind(game, src, dst[0]))
+        assert board_of(page) == engine_board(game), f"after {move}"
+
+
+def _first_of_kind(game: Stalactites, src: str, kind: str) -> str:
+    """The move the keys pick: the first legal one from ``src`` to a pile of this kind."""
+    moves = [str(m) for m in game.generate_legal_moves()]
+    return sorted(
+        (m for m in moves if m.startswith(f"{src}-{kind}")), key=lambda m: int(m.split("-")[1][1:])
+    )[0]
+
+
+def test_the_board_fits_a_phone_screen(new_page: Callable[..., Page]) -> None:
+    page = new_page("/", width=375)
+    create_room(page, "Pocket", seats=1)
+    ready(page)
+    wait_racing(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page scrolls sideways at phone width ({width} px)"
+    size = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.board .card .rank')).fontSize)"
+    )
+    assert size >= 13, f"card text too small on a phone ({size} px)"
+    shot(page, "race-phone")
+
+
+def test_the_lobby_lists_a_waiting_room_and_a_link_joins_it(
+    new_page: Callable[..., Page],
+) -> None:
+    host = new_page("/")
+    room = create_room(host, "Host", seats=3)
+    guest = new_page("/")
+    listed = guest.locator(f'.room-item[data-room="{room}"]')
+    expect(listed).to_contain_text("Host")
+    shot(guest, "lobby")
+    listed.get_by_role("link", name="Join").click()
+    join_room(guest, "Guest")
+    expect(host.locator(".waiting-list")).to_contain_text("Guest")
+    assert host.locator(".share-link").input_value().endswith(f"#/room/{room}")
