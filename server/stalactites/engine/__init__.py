@@ -3,7 +3,7 @@
 >>> from stalactites.engine import Stalactites
 >>> game = Stalactites("ms:1", step="ones")
 >>> game.legal_moves.count()
-16
+18
 """
 
 from .cards import Card, Move, Pile, PileKind, Rank, Suit
