@@ -353,6 +353,16 @@ def test_text_that_is_not_a_move_is_invalid_and_changes_nothing() -> None:
     assert game.move_stack == []
 
 
+def test_parse_move_reads_notation_and_checks_it_is_legal_here() -> None:
+    game = Stalactites("ms:1", step="ones")
+    assert game.parse_move("t6-f3") == Move.parse("t6-f3")
+    assert game.move_stack == []
+    with pytest.raises(IllegalMoveError):
+        game.parse_move("t6-f1")
+    with pytest.raises(InvalidMoveError):
+        game.parse_move("t6f1")
+
+
 def every_move() -> list[Move]:
     """Each well-formed single-card move between the piles t1-t9, c1-c3, f1-f5, s and w."""
     names = [f"t{i}" for i in range(1, 10)] + ["c1", "c2", "c3", "f1", "f2", "f3", "f4", "f5"]
