@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from ..engine import EngineError, GameRecord, InvalidMoveError, Squadron, new_game, replay
 from ..engine.game import Game
+from .serve import add_serve
 
 __all__ = ["main"]
 
@@ -129,6 +130,7 @@ def build_parser() -> Parser:
     play.add_argument("deal", metavar="DEAL_ID", nargs="?", default="ms:1")
     play.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
     play.set_defaults(run=cmd_play)
+    add_serve(commands)
     return parser
 
 

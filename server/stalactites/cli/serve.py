@@ -1,0 +1,65 @@
+"""``stalactites serve``: run the race server under uvicorn and print the URL to open.
+
+Configuration comes from the environment (see :class:`stalactites.config.ServerConfig`):
+the in-memory store unless ``REDIS_URL`` is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+__all__ = ["add_serve", "cmd_serve"]
+
+WS_MAX_BYTES = 1 << 20  # larger frames are refused by uvicorn (close 1009); smaller ones the app
+
+
+def add_serve(commands: Any) -> None:
+    """Register the subcommand on the ``stalactites`` parser's subcommands."""
+    serve = commands.add_parser("serve", help="run the race server (REDIS_URL selects Redis)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks one)")
+    serve.set_defaults(run=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..config import ServerConfig
+    from ..web import create_app
+
+    if not 0 <= args.port <= 65535:
+        print(f"stalactites: error: --port {args.port}: not a port", file=sys.stderr)
+        return 2
+    try:
+        config = ServerConfig.from_env()
+    except ValueError as error:
+        print(f"stalactites: error: {error}", file=sys.stderr)
+        return 2
+    app = create_app(config)
+    settings = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        ws="websockets-sansio",
+        ws_max_size=WS_MAX_BYTES,
+        lifespan="on",
+        log_level="info",
+    )
+    server = uvicorn.Server(settings)
+    store = "redis" if config.store_url.startswith(("redis", "unix")) else "memory"
+    asyncio.run(_serve(server, args.host, store))
+    return 0
+
+
+async def _serve(server: Any, host: str, store: str) -> None:
+    task = asyncio.create_task(server.serve())
+    while not server.started and not task.done():
+        await asyncio.sleep(0.05)
+    if server.started:
+        port = server.servers[0].sockets[0].getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"Stalactites Race on http://{shown}:{port}/ (store: {store})", flush=True)
+    await task

@@ -1,0 +1,83 @@
+"""The server's settings, all from environment variables (see :meth:`ServerConfig.from_env`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import ClassVar
+
+__all__ = ["ServerConfig", "default_client_dir"]
+
+
+def default_client_dir() -> Path:
+    """The repository's ``client_web/`` folder (next to ``server/``)."""
+    return Path(__file__).resolve().parents[2] / "client_web"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    store_url: str = "memory://"
+    redis_prefix: str = "sr:"
+    client_dir: Path | None = None  # None: the repository's client_web/
+    hello_timeout_s: float = 10.0
+    max_frame_bytes: int = 4096
+    max_bad_frames: int = 5
+    send_queue: int = 256
+    move_rate: float = 20.0  # moves per second per connection; 0 turns the limit off
+    move_burst: int = 20
+    max_events: int = 10_000
+    room_ttl_s: int = 86_400
+    presence_ttl_s: float = 30.0
+    max_body_bytes: int = 16_384
+
+    # Environment variable -> field.  REDIS_URL, when set, selects the Redis store.
+    ENV: ClassVar[dict[str, str]] = {
+        "REDIS_URL": "store_url",
+        "STALACTITES_REDIS_PREFIX": "redis_prefix",
+        "STALACTITES_CLIENT_DIR": "client_dir",
+        "STALACTITES_HELLO_TIMEOUT_S": "hello_timeout_s",
+        "STALACTITES_MAX_FRAME_BYTES": "max_frame_bytes",
+        "STALACTITES_MAX_BAD_FRAMES": "max_bad_frames",
+        "STALACTITES_SEND_QUEUE": "send_queue",
+        "STALACTITES_MOVE_RATE": "move_rate",
+        "STALACTITES_MOVE_BURST": "move_burst",
+        "STALACTITES_MAX_EVENTS": "max_events",
+        "STALACTITES_ROOM_TTL_S": "room_ttl_s",
+        "STALACTITES_PRESENCE_TTL_S": "presence_ttl_s",
+    }
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ServerConfig:
+        """Settings from the environment; a bad value raises ValueError naming the variable."""
+        environ = os.environ if environ is None else environ
+        types = {field.name: field.type for field in fields(cls)}
+        values: dict[str, object] = {}
+        for variable, name in cls.ENV.items():
+            text = environ.get(variable)
+            if text is None or text == "":
+                continue
+            values[name] = _convert(variable, text, str(types[name]))
+        return cls(**values)  # type: ignore[arg-type]
+
+    @property
+    def client_path(self) -> Path:
+        return default_client_dir() if self.client_dir is None else self.client_dir
+
+
+def _convert(variable: str, text: str, kind: str) -> object:
+    try:
+        if kind == "int":
+            value: object = int(text)
+        elif kind == "float":
+            value = float(text)
+        elif kind.startswith("Path"):
+            return Path(text)
+        else:
+            return text
+    except ValueError:
+        raise ValueError(f"{variable}={text!r}: not a number") from None
+    if isinstance(value, int | float) and value < 0:
+        raise ValueError(f"{variable}={text!r}: must not be negative")
+    return value

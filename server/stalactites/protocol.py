@@ -1,0 +1,377 @@
+"""The wire protocol: every websocket frame as a pydantic model, and the error codes.
+
+Frames are JSON objects told apart by ``"type"``.  Client frames form one
+discriminated union parsed by :data:`CLIENT_FRAMES` (the only parser the
+server uses on input); server frames form another, :data:`SERVER_FRAMES`,
+which outside clients and the tests use to check what the server sends.
+Every model forbids unknown fields and parses strictly (``"5"`` is not 5).
+
+Room events (``player``, ``countdown``, ``started``, ``progress``,
+``finished``, ``results``) carry ``seq``, which increases by one per event in
+the room; ``docs/protocol.md`` is generated from this module.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+__all__ = [
+    "CLIENT_FRAMES",
+    "ERROR_CODES",
+    "SERVER_FRAMES",
+    "Accepted",
+    "ClientFrame",
+    "Countdown",
+    "DeclareStep",
+    "ErrorCode",
+    "ErrorFrame",
+    "Finished",
+    "Hello",
+    "MoveFrame",
+    "Ping",
+    "PlayerEvent",
+    "PlayerStatus",
+    "PlayerView",
+    "Pong",
+    "Progress",
+    "Ready",
+    "Rejected",
+    "Resign",
+    "Results",
+    "RoomStatus",
+    "RoomView",
+    "ServerFrame",
+    "Standing",
+    "Started",
+    "SquadronBoard",
+    "StalactitesBoard",
+    "Undo",
+    "Welcome",
+]
+
+ErrorCode = Literal[
+    "bad_message",
+    "unauthorized",
+    "room_not_found",
+    "room_full",
+    "not_started",
+    "already_finished",
+    "invalid_move",
+    "illegal_move",
+    "step_locked",
+    "undo_disabled",
+    "rate_limited",
+    "internal",
+]
+
+ERROR_CODES: dict[str, str] = {
+    "bad_message": "a frame that is not JSON, too large, of an unknown type or with wrong fields; "
+    "the connection survives a few of them",
+    "unauthorized": "a bad token, no hello in time, or anything but hello as the first frame; "
+    "the socket is then closed with 1008",
+    "room_not_found": "no room has this id",
+    "room_full": "the room takes no more players: every seat is taken or the race has begun",
+    "not_started": "a move before the race has started (or a record before it has finished)",
+    "already_finished": "a move after the race ended (the server clock rules) or after the player "
+    "finished",
+    "invalid_move": "text that is not a move at all, such as 't3f1'",
+    "illegal_move": "a move the rules do not allow here, or an undo with nothing to take back",
+    "step_locked": "a step declaration once the foundation step is fixed",
+    "undo_disabled": "an undo in a room that does not allow undo",
+    "rate_limited": "too many moves too fast; wait and send again",
+    "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
+}
+
+RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
+PlayerStatus = Literal["waiting", "playing", "won", "lost", "resigned", "timeout"]
+BoardStatus = Literal["playing", "won", "lost"]
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# Client frames.
+
+
+class Hello(Frame):
+    """The first frame on a socket: who you are, and the last room event you saw."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=128)
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class Ready(Frame):
+    """This player is ready; the race starts once every seat is taken and everyone is ready."""
+
+    type: Literal["ready"]
+
+
+class MoveFrame(Frame):
+    """Play a move, in the project's notation (``t3-f1``, ``s-w``, ``t2-t7:3``)."""
+
+    type: Literal["move"]
+    id: ClientId = Field(
+        description="client move id, unique per player; a re-sent id gets the "
+        "original answer and is never applied twice"
+    )
+    move: str = Field(min_length=1, max_length=32)
+
+
+class DeclareStep(Frame):
+    """Stalactites in a ``choice`` room: fix the foundation step before any foundation play."""
+
+    type: Literal["declare_step"]
+    step: Literal["ones", "twos"]
+    id: ClientId | None = Field(default=None, description="optional, as for move")
+
+
+class Undo(Frame):
+    """Take back this player's last move (rooms with undo on)."""
+
+    type: Literal["undo"]
+    id: ClientId
+
+
+class Resign(Frame):
+    """Stop racing; the player is finished with status ``resigned``."""
+
+    type: Literal["resign"]
+
+
+class Ping(Frame):
+    """Answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientFrame = Annotated[
+    Hello | Ready | MoveFrame | DeclareStep | Undo | Resign | Ping,
+    Field(discriminator="type"),
+]
+
+CLIENT_FRAMES: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
+
+
+# Views carried inside server frames.
+
+
+class StalactitesBoard(Frame):
+    """A Stalactites board as its player sees it (the deal id is revealed only in results)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    game: Literal["stalactites"]
+    step: Literal["ones", "twos"] | None
+    foundations: list[list[str]] = Field(description="f1..f4, each bottom (base) to top")
+    cells: list[str | None] = Field(description="c1, c2: a card or null")
+    tableau: list[list[str]] = Field(description="t1..t8, each bottom to top (the top plays)")
+
+
+class SquadronBoard(Frame):
+    """A Squadron board: the stock is never shown, only how many cards it holds."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    game: Literal["squadron"]
+    foundations: list[list[str]] = Field(description="f1..f8, each Ace up")
+    cells: list[str | None] = Field(description="c1..c3: a card or null")
+    tableau: list[list[str]] = Field(description="t1..t10, each bottom to top")
+    waste: list[str] = Field(description="dealt stock cards, the last on top")
+    stock_count: int
+
+
+Board = Annotated[StalactitesBoard | SquadronBoard, Field(discriminator="game")]
+
+
+class PlayerView(Frame):
+    """One player as everyone sees them."""
+
+    player_id: str
+    name: str
+    connected: bool
+    ready: bool
+    foundation_cards: int
+    moves: int = Field(description="moves on the board now (undone moves do not count)")
+    status: PlayerStatus
+    place: int | None = Field(description="final place; a winner's is known when they win")
+    elapsed_ms: int | None = Field(description="from the start to the player's finish")
+
+
+class RoomView(Frame):
+    """The public view of a room (``GET /api/rooms/{room_id}`` answers exactly this)."""
+
+    room_id: str
+    game: Literal["stalactites", "squadron"]
+    step: Literal["choice", "ones", "twos"] | None = Field(description="null for squadron")
+    seats: int
+    time_limit_s: int
+    undo: bool
+    countdown_s: int
+    certified: bool = Field(description="the deal was certified winnable by the solver")
+    status: RoomStatus
+    players: list[PlayerView]
+    starts_at: int | None = Field(description="unix ms, once the countdown has begun")
+    ends_at: int | None = Field(description="unix ms, once the countdown has begun")
+    deal: str | None = Field(description="the deal id, null until the race has finished")
+    solution: dict[str, list[str]] | None = Field(
+        description="the solver's winning lines (step name or 'play' to moves), null until the "
+        "race has finished or when uncertified"
+    )
+
+
+class Standing(Frame):
+    """One line of the final standings."""
+
+    player_id: str
+    name: str
+    place: int
+    status: Literal["won", "lost", "resigned", "timeout"]
+    foundation_cards: int
+    moves: int
+    elapsed_ms: int
+
+
+# Server frames.
+
+
+class Welcome(Frame):
+    """The answer to hello.  Fresh: ``seq`` is the room's last event, room events after it follow.
+    Resumed (hello had a ``last_seq`` the log still reaches): ``seq`` echoes it and every room
+    event after it follows; ``room`` and ``state`` are current, and as every room event sets
+    absolute values, applying one again is harmless."""
+
+    type: Literal["welcome"]
+    you: str
+    seq: int
+    resumed: bool
+    room: RoomView
+    state: Board | None = Field(description="your board, null before the start")
+    legal: list[str] = Field(description="your legal moves now (empty unless you are racing)")
+
+
+class PlayerEvent(Frame):
+    """Room event: a player joined or became ready (before the race)."""
+
+    type: Literal["player"]
+    seq: int
+    player: PlayerView
+
+
+class Countdown(Frame):
+    """Room event: every seat is taken and everyone is ready; the race starts at ``starts_at``."""
+
+    type: Literal["countdown"]
+    seq: int
+    starts_at: int
+    ends_at: int
+
+
+class Started(Frame):
+    """Room event: the race is on.  ``state`` is the initial board, the same for everyone."""
+
+    type: Literal["started"]
+    seq: int
+    state: Board
+    legal: list[str]
+    ends_at: int
+
+
+class Accepted(Frame):
+    """To the mover only, once the move is durably stored.  ``move`` is the move's notation,
+    ``undo``, or ``step:ones``/``step:twos`` for a step declaration."""
+
+    type: Literal["accepted"]
+    id: str | None
+    move: str
+    state: Board
+    legal: list[str]
+    status: BoardStatus
+
+
+class Rejected(Frame):
+    """To the mover only: the move, undo or declaration changed nothing."""
+
+    type: Literal["rejected"]
+    id: str | None
+    code: ErrorCode
+    message: str
+
+
+class Progress(Frame):
+    """Room event after every accepted move, undo or declaration."""
+
+    type: Literal["progress"]
+    seq: int
+    player_id: str
+    foundation_cards: int
+    moves: int
+    status: PlayerStatus
+
+
+class Finished(Frame):
+    """Room event: a player is done.  ``place`` is null for a player who lost or resigned before
+    the race ended: their place is decided at the end and given in ``results``."""
+
+    type: Literal["finished"]
+    seq: int
+    player_id: str
+    place: int | None
+    elapsed_ms: int
+    status: Literal["won", "lost", "resigned", "timeout"]
+
+
+class Results(Frame):
+    """Room event, the last: final standings, the deal id and the solver's lines."""
+
+    type: Literal["results"]
+    seq: int
+    standings: list[Standing]
+    deal: str
+    solution: dict[str, list[str]] | None
+
+
+class ErrorFrame(Frame):
+    """Something the client sent was refused (see the error codes)."""
+
+    type: Literal["error"]
+    code: ErrorCode
+    message: str
+
+
+class Pong(Frame):
+    """The answer to ping."""
+
+    type: Literal["pong"]
+
+
+ServerFrame = Annotated[
+    Welcome
+    | PlayerEvent
+    | Countdown
+    | Started
+    | Accepted
+    | Rejected
+    | Progress
+    | Finished
+    | Results
+    | ErrorFrame
+    | Pong,
+    Field(discriminator="type"),
+]
+
+SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+
+ROOM_EVENTS = ("player", "countdown", "started", "progress", "finished", "results")
+
+
+def board(state: dict[str, Any]) -> StalactitesBoard | SquadronBoard:
+    """An engine state as a wire board (dropping the deal id)."""
+    if state.get("game") == "squadron":
+        return SquadronBoard.model_validate(state)
+    return StalactitesBoard.model_validate(state)

@@ -1,0 +1,110 @@
+"""Players' boards: engine games rebuilt from the stored action logs, cached per process.
+
+A log holds a player's accepted actions in order: a move in the project's
+notation, ``undo``, or ``step:ones`` / ``step:twos``.  The stored log is the
+truth; the cache only saves replaying it, and is checked against the log's
+length on every commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from ..engine import Game, Stalactites, new_game
+from ..engine.errors import IllegalMoveError
+from ..store import ProgressRow
+from .settings import RoomSettings
+
+__all__ = ["Board", "BoardCache", "KeyedLocks", "apply_action", "new_board", "rebuild"]
+
+UNDO = "undo"
+STEP_PREFIX = "step:"
+
+
+def apply_action(game: Game, action: str) -> None:
+    """Apply one logged action; raises the engine's error if it does not apply."""
+    if action == UNDO:
+        game.pop()
+    elif action.startswith(STEP_PREFIX):
+        if not isinstance(game, Stalactites):
+            raise IllegalMoveError(f"{game.name} has no foundation step")
+        game.declare_step(action[len(STEP_PREFIX) :])
+    else:
+        game.push(action)
+
+
+def new_board(settings: RoomSettings) -> Game:
+    """The initial board of a room's deal."""
+    step = settings.step if settings.game == "stalactites" else None
+    return new_game(settings.game, settings.deal, step)
+
+
+def rebuild(settings: RoomSettings, actions: Iterable[str]) -> Game:
+    game = new_board(settings)
+    for action in actions:
+        apply_action(game, action)
+    return game
+
+
+@dataclass
+class Board:
+    """One player's board as this process knows it: the game after ``length`` logged actions."""
+
+    game: Game
+    length: int
+    progress: ProgressRow
+
+
+class BoardCache:
+    """Recently used boards by (room, player), the least recently used dropped beyond ``size``."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self._boards: OrderedDict[tuple[str, str], Board] = OrderedDict()
+        self._size = size
+
+    def get(self, room_id: str, player_id: str) -> Board | None:
+        board = self._boards.get((room_id, player_id))
+        if board is not None:
+            self._boards.move_to_end((room_id, player_id))
+        return board
+
+    def put(self, room_id: str, player_id: str, board: Board) -> None:
+        self._boards[(room_id, player_id)] = board
+        self._boards.move_to_end((room_id, player_id))
+        while len(self._boards) > self._size:
+            self._boards.popitem(last=False)
+
+    def drop(self, room_id: str, player_id: str) -> None:
+        self._boards.pop((room_id, player_id), None)
+
+    def forget_room(self, room_id: str) -> None:
+        for key in [key for key in self._boards if key[0] == room_id]:
+            del self._boards[key]
+
+
+class KeyedLocks:
+    """One asyncio lock per key, alive only while someone holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: tuple[str, str]) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)

@@ -1,0 +1,91 @@
+"""Room events as stored: compact JSON objects without ``seq``, ``type`` first.
+
+The seq is an event's position in the room's log; :func:`with_seq` puts it in
+front when the event is sent.  The shapes are the room events of
+:mod:`stalactites.protocol` (the tests check every frame against it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..protocol import PlayerView, Standing
+
+__all__ = [
+    "countdown_event",
+    "event_type",
+    "finished_event",
+    "player_event",
+    "progress_event",
+    "results_event",
+    "started_event",
+    "with_seq",
+]
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def with_seq(seq: int, event: str) -> str:
+    """The frame for a stored event: the event with its seq."""
+    return f'{{"seq":{seq},{event[1:]}'
+
+
+def event_type(event: str) -> str | None:
+    """The type of a stored event, read without parsing the whole of it."""
+    if event.startswith('{"type":"'):
+        end = event.find('"', 9)
+        return event[9:end] if end > 0 else None
+    value = json.loads(event).get("type")
+    return value if isinstance(value, str) else None
+
+
+def player_event(player: PlayerView) -> str:
+    return _dump({"type": "player", "player": player.model_dump()})
+
+
+def countdown_event(starts_at: int, ends_at: int) -> str:
+    return _dump({"type": "countdown", "starts_at": starts_at, "ends_at": ends_at})
+
+
+def started_event(state: dict[str, Any], legal: list[str], ends_at: int) -> str:
+    return _dump({"type": "started", "state": state, "legal": legal, "ends_at": ends_at})
+
+
+def progress_event(player_id: str, foundation_cards: int, moves: int, status: str) -> str:
+    return _dump(
+        {
+            "type": "progress",
+            "player_id": player_id,
+            "foundation_cards": foundation_cards,
+            "moves": moves,
+            "status": status,
+        }
+    )
+
+
+def finished_event(player_id: str, place: int | None, elapsed_ms: int, status: str) -> str:
+    return _dump(
+        {
+            "type": "finished",
+            "player_id": player_id,
+            "place": place,
+            "elapsed_ms": elapsed_ms,
+            "status": status,
+        }
+    )
+
+
+def results_event(
+    standings: list[Standing], deal: str, solution: dict[str, list[str]] | None
+) -> str:
+    return _dump(
+        {
+            "type": "results",
+            "standings": [line.model_dump() for line in standings],
+            "deal": deal,
+            "solution": solution,
+        }
+    )

@@ -1,0 +1,273 @@
+"""Moves, undos, step declarations and resignations: the engine judges, the store commits.
+
+The fast path of a move is one store call: the move is checked and applied
+on this process's cached board, then committed with the log length the
+board was built from.  A conflict (the log grew elsewhere) rebuilds the
+board from the stored log and tries again; a refusal or a duplicate id drops
+the cached board.  Moves of one player are handled one at a time in a
+process; across processes the store's length check keeps them in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import EngineError, Game, Move, Status
+from ..protocol import Accepted, DeclareStep, MoveFrame, Rejected, Undo, board
+from ..store import Commit, CommitResult, Outcome, ProgressRow, RoomRow
+from . import events
+from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, apply_action, rebuild
+from .errors import RoomError, engine_code
+from .service import RoomService, player_row
+from .settings import RoomSettings
+from .views import public_state
+
+__all__ = ["Action", "Play", "race_refusal"]
+
+ATTEMPTS = 8
+
+ActionFrame = MoveFrame | Undo | DeclareStep
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    text: str  # as logged: a move in canonical notation, "undo", or "step:ones"/"step:twos"
+    client_id: str | None
+
+
+def action_of(frame: ActionFrame, settings: RoomSettings) -> Action:
+    """The logged form of a frame; raises for a frame that cannot be an action here."""
+    if isinstance(frame, MoveFrame):
+        return Action(str(Move.parse(frame.move)), frame.id)
+    if isinstance(frame, Undo):
+        if not settings.undo:
+            raise RoomError("undo_disabled", "this room does not allow undo")
+        return Action(UNDO, frame.id)
+    return Action(STEP_PREFIX + frame.step, frame.id)
+
+
+def race_refusal(row: RoomRow, player_id: str, now_ms: int) -> RoomError | None:
+    """Why this player may not act now, if they may not."""
+    if row.status in ("waiting", "countdown"):
+        return RoomError("not_started", "the race has not started")
+    if row.status == "finished" or (row.ends_at is not None and now_ms >= row.ends_at):
+        return RoomError("already_finished", "the race is over")
+    if player_row(row, player_id).finish is not None:
+        return RoomError("already_finished", "you have finished this race")
+    return None
+
+
+def board_status(game: Game) -> Status:
+    return game.outcome().status
+
+
+class Play:
+    def __init__(self, rooms: RoomService) -> None:
+        self.rooms = rooms
+        self.store = rooms.store
+        self._locks = KeyedLocks()
+        self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
+
+    async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
+        async with self._locks.hold((room_id, player_id)):
+            return await self._act(room_id, player_id, frame)
+
+    async def _act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
+        settings = await self.rooms.settings(room_id)
+        times = await self._race_times(room_id)
+        try:
+            action = action_of(frame, settings)
+            if times is None:
+                raise RoomError("not_started", "the race has not started")
+            if self.rooms.now() >= times[1]:
+                self.rooms.spawn(self.rooms.finalize(room_id))
+                raise RoomError("already_finished", "the race is over")
+        except (EngineError, RoomError) as error:
+            return await self._refuse(room_id, player_id, frame.id, error)
+        for _ in range(ATTEMPTS):
+            answer = await self._attempt(room_id, player_id, action, settings, times[0])
+            if answer is not None:
+                return answer
+        raise RoomError("internal", "the move could not be stored; send it again")
+
+    async def _attempt(
+        self, room_id: str, player_id: str, action: Action, settings: RoomSettings, start: int
+    ) -> Accepted | Rejected | None:
+        """One try: an answer, or None after a conflict (the board was rebuilt)."""
+        board_ = self.rooms.boards.get(room_id, player_id)
+        if board_ is None:
+            board_ = await self.rooms.reload(room_id, player_id)
+        before = board_.progress
+        try:
+            apply_action(board_.game, action.text)
+        except EngineError as error:
+            if await self.store.read_log(room_id, player_id, board_.length):
+                await self.rooms.reload(room_id, player_id)  # stale: try on the real board
+                return None
+            return await self._refuse(room_id, player_id, action.client_id, error)
+        commit = self._commit(room_id, player_id, action, board_, before, settings, start)
+        result = await self.store.commit(commit)
+        return await self._settle(room_id, player_id, action, board_, commit, result)
+
+    def _commit(
+        self,
+        room_id: str,
+        player_id: str,
+        action: Action,
+        board_: Board,
+        before: ProgressRow,
+        settings: RoomSettings,
+        start: int,
+    ) -> Commit:
+        game, now = board_.game, self.rooms.now()
+        cards = game.foundation_cards
+        reached = now if cards != before.foundation_cards else before.reached_ms
+        status = board_status(game)
+        finish = None
+        if status is Status.WON:
+            finish = "won"
+        elif status is Status.LOST and not settings.undo:
+            finish = "lost"
+        moves = len(game.move_stack)
+        return Commit(
+            room_id=room_id,
+            player_id=player_id,
+            expected_length=board_.length,
+            action=action.text,
+            client_id=action.client_id,
+            progress=ProgressRow(cards, moves, reached),
+            finish=finish,
+            elapsed_ms=now - start,
+            now_ms=now,
+            progress_event=events.progress_event(player_id, cards, moves, finish or "playing"),
+        )
+
+    async def _settle(
+        self,
+        room_id: str,
+        player_id: str,
+        action: Action,
+        board_: Board,
+        commit: Commit,
+        result: CommitResult,
+    ) -> Accepted | Rejected | None:
+        if result.outcome is Outcome.APPLIED:
+            board_.length, board_.progress = result.length, commit.progress
+            self._stored(room_id, result)
+            return _accepted(action.client_id, action.text, board_.game, commit.finish is None)
+        if result.outcome is Outcome.CONFLICT:
+            await self.rooms.reload(room_id, player_id)
+            return None
+        self.rooms.boards.drop(room_id, player_id)  # it holds the action that was not stored
+        if result.outcome is Outcome.DUPLICATE:
+            return await self._duplicate(room_id, player_id, action.client_id, result.length)
+        self.rooms.spawn(self.rooms.finalize(room_id))
+        code = result.code or "internal"
+        return Rejected(type="rejected", id=action.client_id, code=code, message=_WHY[code])  # type: ignore[arg-type]
+
+    def _stored(self, room_id: str, result: CommitResult) -> None:
+        self.rooms.told(room_id, result.events)
+        if result.all_done:
+            self.rooms.spawn(self.rooms.finalize(room_id))
+
+    async def _refuse(
+        self, room_id: str, player_id: str, client_id: str | None, error: Exception
+    ) -> Accepted | Rejected:
+        """The answer to an action that was not applied: the original answer for a used id,
+        else why not (the state of the race first, then the rules)."""
+        if client_id is not None:
+            prior = await self.store.action_index(room_id, player_id, client_id)
+            if prior is not None:
+                return await self._duplicate(room_id, player_id, client_id, prior)
+        row = await self.rooms.current(room_id)
+        refusal = race_refusal(row, player_id, self.rooms.now())
+        if refusal is not None:
+            error = refusal
+        if isinstance(error, RoomError):
+            return Rejected(type="rejected", id=client_id, code=error.code, message=error.message)
+        assert isinstance(error, EngineError)
+        return Rejected(type="rejected", id=client_id, code=engine_code(error), message=str(error))
+
+    async def _duplicate(
+        self, room_id: str, player_id: str, client_id: str | None, length: int
+    ) -> Accepted:
+        """The original answer to the action that made the log ``length`` long."""
+        settings = await self.rooms.settings(room_id)
+        actions = await self.store.read_log(room_id, player_id, 0)
+        game = rebuild(settings, actions[:length])
+        status = board_status(game)
+        racing = status is Status.PLAYING or (status is Status.LOST and settings.undo)
+        return _accepted(client_id, actions[length - 1], game, racing)
+
+    async def _race_times(self, room_id: str) -> tuple[int, int] | None:
+        """(starts_at, ends_at) once the race is on, else None."""
+        times = self._times.get(room_id)
+        if times is None:
+            row = await self.rooms.current(room_id)
+            if row.status not in ("racing", "finished"):
+                return None
+            assert row.starts_at is not None and row.ends_at is not None
+            times = (row.starts_at, row.ends_at)
+            if len(self._times) > 10_000:
+                self._times.clear()
+            self._times[room_id] = times
+        return times
+
+    async def resign(self, room_id: str, player_id: str) -> None:
+        async with self._locks.hold((room_id, player_id)):
+            for _ in range(ATTEMPTS):
+                if await self._resign_once(room_id, player_id):
+                    return
+        raise RoomError("internal", "the resignation could not be stored; send it again")
+
+    async def _resign_once(self, room_id: str, player_id: str) -> bool:
+        times = await self._race_times(room_id)
+        board_ = self.rooms.boards.get(room_id, player_id)
+        if board_ is None:
+            board_ = await self.rooms.reload(room_id, player_id)
+        now, progress = self.rooms.now(), board_.progress
+        event = events.progress_event(
+            player_id, progress.foundation_cards, progress.moves, "resigned"
+        )
+        elapsed = 0 if times is None else now - times[0]
+        commit = Commit(
+            room_id=room_id,
+            player_id=player_id,
+            expected_length=board_.length,
+            action=None,
+            client_id=None,
+            progress=progress,
+            finish="resigned",
+            elapsed_ms=elapsed,
+            now_ms=now,
+            progress_event=event,
+        )
+        result = await self.store.commit(commit)
+        if result.outcome is Outcome.CONFLICT:
+            await self.rooms.reload(room_id, player_id)
+            return False
+        if result.outcome is Outcome.REFUSED:
+            code = result.code or "internal"
+            raise RoomError(code, _WHY[code])  # type: ignore[arg-type]
+        self._stored(room_id, result)
+        return True
+
+
+_WHY = {
+    "not_started": "the race has not started",
+    "already_finished": "the race is over for you",
+    "room_not_found": "no such room",
+    "internal": "the store refused the action",
+}
+
+
+def _accepted(client_id: str | None, text: str, game: Game, racing: bool) -> Accepted:
+    legal = [str(move) for move in game.generate_legal_moves()] if racing else []
+    return Accepted(
+        type="accepted",
+        id=client_id,
+        move=text,
+        state=board(public_state(game.state())),
+        legal=legal,
+        status=board_status(game).value,
+    )

@@ -1,0 +1,304 @@
+"""Rooms from creation to results: joining, views, readiness, the start and the end.
+
+Moves are :mod:`.play`'s job.  Every change goes through one atomic store
+call; the deadlines (countdown end, race end) are checked here whenever a
+room is read, and fired by the per-room timers of any process serving it,
+and the store decides the one transition that happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from ..clock import Clock
+from ..config import ServerConfig
+from ..engine import GameRecord
+from ..protocol import PlayerView, RoomView, Standing, Welcome, board
+from ..store import (
+    Finish,
+    FinishResult,
+    JoinResult,
+    NewPlayer,
+    NewRoom,
+    PlayerRow,
+    ProgressRow,
+    RoomRow,
+    Store,
+)
+from . import events
+from .boards import Board, BoardCache, new_board, rebuild
+from .deals import ChosenDeal, pick_deal
+from .errors import RoomError
+from .settings import CreateRoom, RoomSettings
+from .standings import final_results
+from .views import player_view, public_state, room_view
+
+__all__ = ["EventSink", "RoomService", "player_row", "token_hash"]
+
+log = logging.getLogger(__name__)
+
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+FINISH_ATTEMPTS = 8
+
+EventSink = Callable[[str, list[tuple[int, str]]], None]
+"""Told of room events this process just stored (room id, [(seq, event)])."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RoomService:
+    def __init__(self, store: Store, config: ServerConfig, clock: Clock) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self.boards = BoardCache()
+        self._settings: dict[str, RoomSettings] = {}
+        self._sinks: list[EventSink] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    def add_sink(self, sink: EventSink) -> None:
+        self._sinks.append(sink)
+
+    def told(self, room_id: str, stored: list[tuple[int, str]]) -> None:
+        for sink in self._sinks:
+            sink(room_id, stored)
+
+    def spawn(self, work: Any) -> None:
+        """Run a coroutine in the background, keeping it alive until it ends."""
+        task: asyncio.Task[None] = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # Reading rooms.
+
+    async def load(self, room_id: str) -> RoomRow:
+        row = None
+        if ROOM_ID.fullmatch(room_id):
+            row = await self.store.load_room(room_id, self.now())
+        if row is None:
+            raise RoomError("room_not_found", f"no room {room_id!r}")
+        if room_id not in self._settings:
+            if len(self._settings) > 10_000:
+                self._settings.clear()
+            self._settings[room_id] = RoomSettings.model_validate_json(row.settings_json)
+        return row
+
+    async def settings(self, room_id: str) -> RoomSettings:
+        cached = self._settings.get(room_id)
+        if cached is None:
+            await self.load(room_id)
+            cached = self._settings[room_id]
+        return cached
+
+    async def current(self, room_id: str) -> RoomRow:
+        """The room after any deadline that has passed has had its effect."""
+        row = await self.load(room_id)
+        now = self.now()
+        if row.status == "countdown" and row.starts_at is not None and now >= row.starts_at:
+            await self.start(row)
+            row = await self.load(room_id)
+        if row.status == "racing" and row.ends_at is not None and now >= row.ends_at:
+            await self.finalize(room_id)
+            row = await self.load(room_id)
+        return row
+
+    async def view(self, room_id: str) -> RoomView:
+        row = await self.current(room_id)
+        return room_view(row, self._settings[room_id])
+
+    # Creating and joining.
+
+    async def create(self, body: CreateRoom) -> RoomView:
+        if body.deal is not None:
+            chosen = ChosenDeal(body.deal, False, None)
+        else:
+            chosen = await pick_deal(body.game, body.step)
+        settings = RoomSettings.resolve(body, chosen.deal, chosen.certified, chosen.solution)
+        room_id = secrets.token_urlsafe(9)
+        room = NewRoom(room_id, settings.model_dump_json(), settings.seats, self.now())
+        await self.store.create_room(room, self.config.room_ttl_s * 1000)
+        self._settings[room_id] = settings
+        return await self.view(room_id)
+
+    async def join(self, room_id: str, name: str) -> tuple[str, str]:
+        """Seat a new player: their id and their secret token (stored only as a hash)."""
+        settings = await self.settings(room_id)
+        player_id, token = secrets.token_hex(8), secrets.token_urlsafe(32)
+        progress = ProgressRow(new_board(settings).foundation_cards, 0, None)
+        view = PlayerView(
+            player_id=player_id,
+            name=name,
+            connected=False,
+            ready=False,
+            foundation_cards=progress.foundation_cards,
+            moves=0,
+            status="waiting",
+            place=None,
+            elapsed_ms=None,
+        )
+        player = NewPlayer(
+            player_id, name, token_hash(token), self.now(), progress, events.player_event(view)
+        )
+        joined = await self.store.join(room_id, player)
+        if joined is JoinResult.ROOM_NOT_FOUND:
+            raise RoomError("room_not_found", f"no room {room_id!r}")
+        if joined is JoinResult.ROOM_FULL:
+            raise RoomError("room_full", "the room takes no more players: full or started")
+        return player_id, token
+
+    async def authenticate(self, room_id: str, token: str) -> str:
+        """The player whose token this is; every player is compared, in constant time."""
+        row = await self.current(room_id)
+        digest = token_hash(token)
+        found = None
+        for player in row.players:
+            if hmac.compare_digest(player.token_hash, digest):
+                found = player.player_id
+        if found is None:
+            raise RoomError("unauthorized", "this token is not a player's in this room")
+        return found
+
+    # The start.
+
+    async def ready(self, room_id: str, player_id: str) -> None:
+        row = await self.current(room_id)
+        settings = self._settings[room_id]
+        player = player_row(row, player_id)
+        view = player_view(row.status, player).model_copy(update={"ready": True})
+        starts_at = self.now() + settings.countdown_s * 1000
+        ends_at = starts_at + settings.time_limit_s * 1000
+        answer = await self.store.ready(
+            room_id,
+            player_id,
+            events.player_event(view),
+            starts_at,
+            ends_at,
+            events.countdown_event(starts_at, ends_at),
+        )
+        if answer.code is not None:
+            raise RoomError("already_finished", "the race is over")
+        if answer.counting_down and settings.countdown_s == 0:
+            await self.start(await self.load(room_id))
+
+    async def start(self, row: RoomRow) -> None:
+        """Begin a race whose countdown is over (only one caller anywhere succeeds)."""
+        assert row.ends_at is not None
+        game = new_board(self._settings[row.room_id])
+        legal = [str(move) for move in game.generate_legal_moves()]
+        event = events.started_event(public_state(game.state()), legal, row.ends_at)
+        await self.store.start(row.room_id, self.now(), event)
+
+    # The end.
+
+    async def finalize(self, room_id: str) -> None:
+        """End the race if everyone is done or time is up; the store lets one attempt win."""
+        for _ in range(FINISH_ATTEMPTS):
+            row = await self.load(room_id)
+            if row.status != "racing" or row.ends_at is None:
+                return
+            done = all(player.finish is not None for player in row.players)
+            if not done and self.now() < row.ends_at:
+                return
+            if await self._finish(row) is not FinishResult.CONFLICT:
+                return
+        log.warning("room %s: could not finish after %d attempts", room_id, FINISH_ATTEMPTS)
+
+    async def _finish(self, row: RoomRow) -> FinishResult:
+        settings = self._settings[row.room_id]
+        final = final_results(row)
+        stored = [
+            events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
+            for line in final.timed_out
+        ]
+        stored.append(events.results_event(final.standings, settings.deal, settings.solution))
+        results = json.dumps([line.model_dump() for line in final.standings])
+        finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
+        return await self.store.finish(finish)
+
+    # What a player sees.
+
+    async def board(self, room_id: str, player_id: str) -> Board:
+        """The player's board, checked against the stored log."""
+        cached = self.boards.get(room_id, player_id)
+        if cached is not None:
+            if not await self.store.read_log(room_id, player_id, cached.length):
+                return cached
+        return await self.reload(room_id, player_id)
+
+    async def reload(self, room_id: str, player_id: str) -> Board:
+        """Rebuild the player's board from the stored log (the log first: a commit made after
+        it shows as a conflict when this board is next committed from)."""
+        settings = await self.settings(room_id)
+        actions = await self.store.read_log(room_id, player_id)
+        row = await self.load(room_id)
+        fresh = Board(rebuild(settings, actions), len(actions), player_row(row, player_id).progress)
+        self.boards.put(room_id, player_id, fresh)
+        return fresh
+
+    async def welcome(self, room_id: str, player_id: str, last_seq: int | None) -> Welcome:
+        row = await self.current(room_id)
+        resumed = last_seq is not None and last_seq <= row.seq
+        if resumed and last_seq is not None:
+            resumed = not (await self.store.events_since(room_id, last_seq)).gap
+        state, legal = None, []
+        if row.status in ("racing", "finished"):
+            game = (await self.board(room_id, player_id)).game
+            state = board(public_state(game.state()))
+            if row.status == "racing" and player_row(row, player_id).finish is None:
+                legal = [str(move) for move in game.generate_legal_moves()]
+        return Welcome(
+            type="welcome",
+            you=player_id,
+            seq=last_seq if resumed and last_seq is not None else row.seq,
+            resumed=resumed,
+            room=room_view(row, self._settings[room_id]),
+            state=state,
+            legal=legal,
+        )
+
+    async def record(self, room_id: str) -> dict[str, Any]:
+        """Every player's game record, once the race is over."""
+        row = await self.current(room_id)
+        if row.status != "finished":
+            raise RoomError("not_started", "the records are shown once the race has finished")
+        settings = self._settings[room_id]
+        standings = {line["player_id"]: line for line in json.loads(row.results_json or "[]")}
+        players = []
+        for player in row.players:
+            game = rebuild(settings, await self.store.read_log(room_id, player.player_id))
+            line = Standing.model_validate(standings[player.player_id])
+            players.append({**line.model_dump(), "record": GameRecord.of(game).to_json()})
+        return {
+            "room_id": room_id,
+            "game": settings.game,
+            "deal": settings.deal,
+            "step": settings.step,
+            "certified": settings.certified,
+            "solution": settings.solution,
+            "players": players,
+        }
+
+
+def player_row(row: RoomRow, player_id: str) -> PlayerRow:
+    for player in row.players:
+        if player.player_id == player_id:
+            return player
+    raise RoomError("unauthorized", "no such player in this room")

@@ -1,0 +1,99 @@
+"""Room settings: the body of ``POST /api/rooms`` and what a room stores about itself."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from ..engine import DealId, EngineError
+
+__all__ = ["CreateRoom", "JoinRoom", "RoomSettings"]
+
+
+class CreateRoom(BaseModel):
+    """``POST /api/rooms``: every field optional."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: Literal["stalactites", "squadron"] = "stalactites"
+    step: Literal["choice", "ones", "twos"] | None = Field(
+        default=None, description="stalactites only; default choice"
+    )
+    deal: str | None = Field(
+        default=None, max_length=32, description="a deal id; default: the server picks one"
+    )
+    seats: int = Field(default=2, ge=1, le=8)
+    time_limit_s: int = Field(default=900, ge=60, le=7200)
+    undo: bool | None = Field(
+        default=None, description="default on for stalactites, off for squadron"
+    )
+    countdown_s: int = Field(default=5, ge=0, le=30)
+
+    @field_validator("deal")
+    @classmethod
+    def _deal_id(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            return str(DealId.parse(value))
+        except EngineError as error:
+            raise ValueError(str(error)) from None
+
+    @field_validator("step")
+    @classmethod
+    def _step_for_stalactites(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value not in (None, "choice") and info.data.get("game") == "squadron":
+            raise ValueError("squadron has no foundation step")
+        return value
+
+
+class JoinRoom(BaseModel):
+    """``POST /api/rooms/{room_id}/players``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=24)
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a name needs a visible character")
+        if any(unicodedata.category(char).startswith("C") for char in value):
+            raise ValueError("a name has no control or format characters")
+        return value
+
+
+class RoomSettings(BaseModel):
+    """What a room keeps about itself (stored as JSON; never changes after creation)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: Literal["stalactites", "squadron"]
+    step: Literal["choice", "ones", "twos"] | None
+    deal: str
+    seats: int
+    time_limit_s: int
+    undo: bool
+    countdown_s: int
+    certified: bool
+    solution: dict[str, list[str]] | None
+
+    @classmethod
+    def resolve(
+        cls, body: CreateRoom, deal: str, certified: bool, solution: dict[str, list[str]] | None
+    ) -> RoomSettings:
+        stalactites = body.game == "stalactites"
+        return cls(
+            game=body.game,
+            step=(body.step or "choice") if stalactites else None,
+            deal=deal,
+            seats=body.seats,
+            time_limit_s=body.time_limit_s,
+            undo=stalactites if body.undo is None else body.undo,
+            countdown_s=body.countdown_s,
+            certified=certified,
+            solution=solution,
+        )

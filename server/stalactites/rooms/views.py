@@ -1,0 +1,59 @@
+"""The public views of rooms and players, built from a store snapshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..protocol import PlayerStatus, PlayerView, RoomView
+from ..store import PlayerRow, RoomRow
+from .settings import RoomSettings
+
+__all__ = ["player_status", "player_view", "public_state", "room_view"]
+
+
+def player_status(room_status: str, player: PlayerRow) -> PlayerStatus:
+    if player.finish is not None:
+        return player.finish  # type: ignore[return-value]
+    if room_status in ("waiting", "countdown"):
+        return "waiting"
+    return "playing"
+
+
+def player_view(room_status: str, player: PlayerRow) -> PlayerView:
+    return PlayerView(
+        player_id=player.player_id,
+        name=player.name,
+        connected=player.connected,
+        ready=player.ready,
+        foundation_cards=player.progress.foundation_cards,
+        moves=player.progress.moves,
+        status=player_status(room_status, player),
+        place=player.place,
+        elapsed_ms=player.elapsed_ms,
+    )
+
+
+def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
+    """The view everyone may see: the deal and the solver's lines only once the race is over."""
+    over = row.status == "finished"
+    return RoomView(
+        room_id=row.room_id,
+        game=settings.game,
+        step=settings.step,
+        seats=settings.seats,
+        time_limit_s=settings.time_limit_s,
+        undo=settings.undo,
+        countdown_s=settings.countdown_s,
+        certified=settings.certified,
+        status=row.status,  # type: ignore[arg-type]
+        players=[player_view(row.status, player) for player in row.players],
+        starts_at=row.starts_at,
+        ends_at=row.ends_at,
+        deal=settings.deal if over else None,
+        solution=settings.solution if over else None,
+    )
+
+
+def public_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A board as sent to its player: the engine's state without the deal id."""
+    return {name: value for name, value in state.items() if name != "deal"}

@@ -1,0 +1,276 @@
+"""The store: where rooms, players, move logs and room events live.
+
+One interface, two implementations: :mod:`.memory` (one process, the default)
+and :mod:`.redis` (any number of processes on one Redis).  Every method that
+changes a room is one atomic step and, when it appends room events, rings the
+room's doorbell so that every process serving the room fetches them.  The
+store never reads a clock: callers pass ``now_ms``, so that one clock (the
+server's) rules and so that the contract tests control time.
+
+Room events are stored as JSON objects without their ``seq``; an event's seq
+is its position in the room's log (the first is 1).  Old events may be
+trimmed: ``base`` is the seq just before the oldest one kept.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+__all__ = [
+    "Bell",
+    "Commit",
+    "CommitResult",
+    "EventBatch",
+    "Finish",
+    "FinishResult",
+    "Finisher",
+    "JoinResult",
+    "NewPlayer",
+    "NewRoom",
+    "Outcome",
+    "PlayerRow",
+    "ProgressRow",
+    "ReadyResult",
+    "RoomRow",
+    "Store",
+    "StoreError",
+]
+
+Bell = Callable[[int], None]
+"""A doorbell handler: called with the room's newest event seq."""
+
+
+class StoreError(Exception):
+    """The store cannot be reached or answered nonsense."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewRoom:
+    room_id: str
+    settings_json: str
+    seats: int
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressRow:
+    """A player's board in numbers; ``reached_ms`` is when the foundation count last changed."""
+
+    foundation_cards: int
+    moves: int
+    reached_ms: int | None = None
+
+    def to_json(self) -> str:
+        reached = "null" if self.reached_ms is None else str(self.reached_ms)
+        return (
+            f'{{"foundation_cards":{self.foundation_cards},"moves":{self.moves},'
+            f'"reached_ms":{reached}}}'
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    player_id: str
+    name: str
+    token_hash: str
+    joined_ms: int
+    progress: ProgressRow
+    event_json: str  # the ``player`` room event announcing the join
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    player_id: str
+    name: str
+    seat: int
+    token_hash: str
+    ready: bool
+    connected: bool
+    progress: ProgressRow
+    finish: str | None  # won, lost, resigned, timeout; None while not finished
+    place: int | None
+    elapsed_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRow:
+    """A consistent snapshot of a room: every field as of event ``seq``."""
+
+    room_id: str
+    settings_json: str
+    seats: int
+    status: str  # waiting, countdown, racing, finished
+    starts_at: int | None
+    ends_at: int | None
+    seq: int
+    version: int  # bumped by every change to a player's board or finish
+    players: list[PlayerRow]
+    results_json: str | None
+
+
+class Outcome(enum.Enum):
+    APPLIED = "applied"
+    DUPLICATE = "duplicate"  # the client id was used: ``length`` is the log length it made
+    CONFLICT = "conflict"  # the log is not the expected length: ``length`` is the real one
+    REFUSED = "refused"  # ``code`` says why (not_started, already_finished, room_not_found)
+
+
+class JoinResult(enum.Enum):
+    JOINED = "joined"
+    ROOM_NOT_FOUND = "room_not_found"
+    ROOM_FULL = "room_full"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyResult:
+    ok: bool
+    code: str | None  # room_not_found, already_finished (race underway or over)
+    counting_down: bool  # this call began the countdown
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """One accepted action on a player's board, stored together with its room events.
+
+    ``action`` is appended to the player's log (None for a resignation, which
+    changes no board).  ``finish`` ends the player's race (won, lost,
+    resigned); a winner's place is the number of winners so far plus one,
+    decided by the store.  A commit is refused unless the room is racing,
+    ``now_ms`` is before ``ends_at`` and the player has not finished; it is a
+    conflict unless the log holds exactly ``expected_length`` actions.
+    """
+
+    room_id: str
+    player_id: str
+    expected_length: int
+    action: str | None
+    client_id: str | None
+    progress: ProgressRow
+    finish: str | None
+    elapsed_ms: int
+    now_ms: int
+    progress_event: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    outcome: Outcome
+    length: int = 0
+    code: str | None = None
+    events: list[tuple[int, str]] = field(default_factory=list)
+    all_done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Finisher:
+    """A player's final line, written when the race ends."""
+
+    player_id: str
+    place: int
+    finish: str
+    elapsed_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """The end of a race: refused unless the room is racing at ``expected_version``."""
+
+    room_id: str
+    expected_version: int
+    now_ms: int
+    finishers: list[Finisher]
+    events: list[str]  # finished events for timed-out players, then results
+    results_json: str
+
+
+class FinishResult(enum.Enum):
+    FINISHED = "finished"
+    CONFLICT = "conflict"  # the room changed since the snapshot: take a new one
+    NOT_RACING = "not_racing"  # already finished (another process won) or not started
+
+
+@dataclass(frozen=True, slots=True)
+class EventBatch:
+    """Room events after a seq: ``gap`` when the log no longer reaches back that far."""
+
+    seq: int
+    gap: bool
+    events: list[tuple[int, str]]
+
+
+class Store(Protocol):
+    """The store interface; see :mod:`stalactites.store.memory` and ``.redis``."""
+
+    async def ping(self) -> bool:
+        """Whether the store answers."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
+        """Store a new room in ``waiting``; its keys expire ``ttl_ms`` after the last change."""
+        ...
+
+    async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
+        """A consistent snapshot of the room, or None."""
+        ...
+
+    async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
+        """Seat a player while the room is waiting and has a free seat."""
+        ...
+
+    async def ready(
+        self,
+        room_id: str,
+        player_id: str,
+        event_json: str,
+        starts_at: int,
+        ends_at: int,
+        countdown_event: str,
+    ) -> ReadyResult:
+        """Mark a player ready; when every seat is taken and ready, begin the countdown with the
+        given times and event."""
+        ...
+
+    async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
+        """Counting down and ``now_ms`` >= starts_at: the race is on.  Whether this call did it."""
+        ...
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        """Apply one action (see :class:`Commit`) atomically."""
+        ...
+
+    async def finish(self, finish: Finish) -> FinishResult:
+        """End a race atomically (see :class:`Finish`)."""
+        ...
+
+    async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
+        """The player's actions from index ``start``."""
+        ...
+
+    async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
+        """The log length right after the action with this client id, if it was accepted."""
+        ...
+
+    async def events_since(self, room_id: str, seq: int) -> EventBatch:
+        """Every room event after ``seq``."""
+        ...
+
+    async def touch_presence(
+        self, room_id: str, player_id: str, connection_id: str, until_ms: int
+    ) -> None:
+        """Count the player connected through this connection until ``until_ms``."""
+        ...
+
+    async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None: ...
+
+    async def subscribe(self, room_id: str, bell: Bell) -> None:
+        """Call ``bell(seq)`` whenever the room gets new events (one bell per room)."""
+        ...
+
+    async def unsubscribe(self, room_id: str, bell: Bell) -> None:
+        """Stop ringing ``bell`` (a later subscription's bell is left alone)."""
+        ...

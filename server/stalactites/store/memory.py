@@ -1,0 +1,291 @@
+"""The in-memory store: one process, nothing survives a restart.
+
+Each method runs to completion without awaiting, so on one event loop every
+method is atomic, exactly as the Redis store's scripts are.  Expiry is not
+needed here (nothing outlives the process) and ``ttl_ms`` is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .base import (
+    Bell,
+    Commit,
+    CommitResult,
+    EventBatch,
+    Finish,
+    FinishResult,
+    JoinResult,
+    NewPlayer,
+    NewRoom,
+    Outcome,
+    PlayerRow,
+    ProgressRow,
+    ReadyResult,
+    RoomRow,
+)
+
+__all__ = ["MemoryStore"]
+
+
+@dataclass
+class _Player:
+    player_id: str
+    name: str
+    seat: int
+    token_hash: str
+    progress: ProgressRow
+    ready: bool = False
+    finish: str | None = None
+    place: int | None = None
+    elapsed_ms: int | None = None
+    log: list[str] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Room:
+    room_id: str
+    settings_json: str
+    seats: int
+    status: str = "waiting"
+    starts_at: int | None = None
+    ends_at: int | None = None
+    seq: int = 0
+    version: int = 0
+    winners: int = 0
+    players: dict[str, _Player] = field(default_factory=dict)
+    events: list[str] = field(default_factory=list)
+    presence: dict[tuple[str, str], int] = field(default_factory=dict)
+    results_json: str | None = None
+
+
+class MemoryStore:
+    """Rooms in a dict; see :class:`stalactites.store.base.Store` for the contract."""
+
+    def __init__(self, max_events: int = 10_000) -> None:
+        self._rooms: dict[str, _Room] = {}
+        self._bells: dict[str, Bell] = {}
+        self._max_events = max_events
+
+    async def ping(self) -> bool:
+        return True
+
+    async def close(self) -> None:
+        self._bells.clear()
+
+    async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
+        self._rooms[room.room_id] = _Room(room.room_id, room.settings_json, room.seats)
+
+    async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        online = {pid for (pid, _), until in room.presence.items() if until > now_ms}
+        players = [_row(player, player.player_id in online) for player in room.players.values()]
+        return RoomRow(
+            room_id=room.room_id,
+            settings_json=room.settings_json,
+            seats=room.seats,
+            status=room.status,
+            starts_at=room.starts_at,
+            ends_at=room.ends_at,
+            seq=room.seq,
+            version=room.version,
+            players=players,
+            results_json=room.results_json,
+        )
+
+    async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return JoinResult.ROOM_NOT_FOUND
+        if room.status != "waiting" or len(room.players) >= room.seats:
+            return JoinResult.ROOM_FULL
+        seat = len(room.players) + 1
+        room.players[player.player_id] = _Player(
+            player.player_id, player.name, seat, player.token_hash, player.progress
+        )
+        self._append(room, [player.event_json])
+        return JoinResult.JOINED
+
+    async def ready(
+        self,
+        room_id: str,
+        player_id: str,
+        event_json: str,
+        starts_at: int,
+        ends_at: int,
+        countdown_event: str,
+    ) -> ReadyResult:
+        room = self._rooms.get(room_id)
+        if room is None or player_id not in room.players:
+            return ReadyResult(False, "room_not_found", False)
+        if room.status == "finished":
+            return ReadyResult(False, "already_finished", False)
+        player = room.players[player_id]
+        if room.status != "waiting" or player.ready:
+            return ReadyResult(True, None, False)
+        player.ready = True
+        events = [event_json]
+        everyone = len(room.players) == room.seats and all(p.ready for p in room.players.values())
+        if everyone:
+            room.status, room.starts_at, room.ends_at = "countdown", starts_at, ends_at
+            events.append(countdown_event)
+        self._append(room, events)
+        return ReadyResult(True, None, everyone)
+
+    async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
+        room = self._rooms.get(room_id)
+        if room is None or room.status != "countdown" or room.starts_at is None:
+            return False
+        if now_ms < room.starts_at:
+            return False
+        room.status = "racing"
+        room.version += 1
+        self._append(room, [started_event])
+        return True
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        room = self._rooms.get(commit.room_id)
+        player = None if room is None else room.players.get(commit.player_id)
+        if player is not None and commit.client_id is not None:
+            prior = player.ids.get(commit.client_id)
+            if prior is not None:
+                return CommitResult(Outcome.DUPLICATE, length=prior)
+        if room is None or player is None:
+            return CommitResult(Outcome.REFUSED, code="room_not_found")
+        refusal = _refusal(room, player, commit.now_ms)
+        if refusal is not None:
+            return CommitResult(Outcome.REFUSED, code=refusal)
+        if len(player.log) != commit.expected_length:
+            return CommitResult(Outcome.CONFLICT, length=len(player.log))
+        return self._apply(room, player, commit)
+
+    def _apply(self, room: _Room, player: _Player, commit: Commit) -> CommitResult:
+        if commit.action is not None:
+            player.log.append(commit.action)
+        if commit.client_id is not None:
+            player.ids[commit.client_id] = len(player.log)
+        player.progress = commit.progress
+        room.version += 1
+        events = [commit.progress_event]
+        all_done = False
+        if commit.finish is not None:
+            player.finish, player.elapsed_ms = commit.finish, commit.elapsed_ms
+            if commit.finish == "won":
+                room.winners += 1
+                player.place = room.winners
+            events.append(_finished_event(player))
+            all_done = all(p.finish is not None for p in room.players.values())
+        first = self._append(room, events)
+        numbered = [(first + i, text) for i, text in enumerate(events)]
+        return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done)
+
+    async def finish(self, finish: Finish) -> FinishResult:
+        room = self._rooms.get(finish.room_id)
+        if room is None or room.status != "racing":
+            return FinishResult.NOT_RACING
+        if room.version != finish.expected_version:
+            return FinishResult.CONFLICT
+        for line in finish.finishers:
+            player = room.players[line.player_id]
+            player.place = line.place
+            if player.finish is None:
+                player.finish, player.elapsed_ms = line.finish, line.elapsed_ms
+        room.status = "finished"
+        room.version += 1
+        room.results_json = finish.results_json
+        self._append(room, finish.events)
+        return FinishResult.FINISHED
+
+    async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
+        room = self._rooms.get(room_id)
+        player = None if room is None else room.players.get(player_id)
+        return [] if player is None else player.log[start:]
+
+    async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
+        room = self._rooms.get(room_id)
+        player = None if room is None else room.players.get(player_id)
+        return None if player is None else player.ids.get(client_id)
+
+    async def events_since(self, room_id: str, seq: int) -> EventBatch:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return EventBatch(0, False, [])
+        base = room.seq - len(room.events)
+        if seq < base:
+            return EventBatch(room.seq, True, [])
+        kept = room.events[max(seq - base, 0) :]
+        return EventBatch(room.seq, False, [(seq + 1 + i, text) for i, text in enumerate(kept)])
+
+    async def touch_presence(
+        self, room_id: str, player_id: str, connection_id: str, until_ms: int
+    ) -> None:
+        room = self._rooms.get(room_id)
+        if room is not None:
+            room.presence[(player_id, connection_id)] = until_ms
+
+    async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
+        room = self._rooms.get(room_id)
+        if room is not None:
+            room.presence.pop((player_id, connection_id), None)
+
+    async def subscribe(self, room_id: str, bell: Bell) -> None:
+        self._bells[room_id] = bell
+
+    async def unsubscribe(self, room_id: str, bell: Bell) -> None:
+        if self._bells.get(room_id) == bell:
+            del self._bells[room_id]
+
+    def _append(self, room: _Room, events: list[str]) -> int:
+        """Append events, trim the log, ring the bell; the seq of the first one appended."""
+        first = room.seq + 1
+        room.events.extend(events)
+        room.seq += len(events)
+        if len(room.events) > self._max_events:
+            del room.events[: len(room.events) - self._max_events]
+        bell = self._bells.get(room.room_id)
+        if bell is not None:
+            bell(room.seq)
+        return first
+
+
+def _refusal(room: _Room, player: _Player, now_ms: int) -> str | None:
+    if room.status in ("waiting", "countdown"):
+        return "not_started"
+    if room.status != "racing" or player.finish is not None:
+        return "already_finished"
+    if room.ends_at is not None and now_ms >= room.ends_at:
+        return "already_finished"
+    return None
+
+
+def _row(player: _Player, connected: bool) -> PlayerRow:
+    return PlayerRow(
+        player_id=player.player_id,
+        name=player.name,
+        seat=player.seat,
+        token_hash=player.token_hash,
+        ready=player.ready,
+        connected=connected,
+        progress=player.progress,
+        finish=player.finish,
+        place=player.place,
+        elapsed_ms=player.elapsed_ms,
+    )
+
+
+def _finished_event(player: _Player) -> str:
+    return json.dumps(
+        {
+            "type": "finished",
+            "player_id": player.player_id,
+            "place": player.place,
+            "elapsed_ms": player.elapsed_ms,
+            "status": player.finish,
+        },
+        separators=(",", ":"),
+    )

@@ -1,0 +1,349 @@
+"""The Redis store: rooms shared by any number of server processes.
+
+Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
+``{room:ID}`` keeps a room in one Redis Cluster slot):
+
+* ``P{room:ID}:room`` hash: settings, seats, status, starts_at, ends_at, seq,
+  version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
+  ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
+  ``elapsed:PID``; ``results`` (JSON) once finished.
+* ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
+* ``P{room:ID}:log:PID`` list: the player's accepted actions.
+* ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.
+* ``P{room:ID}:presence`` sorted set: ``PID|connection`` scored by lease expiry.
+* channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
+
+Every change is one Lua script (:mod:`.lua`); reads are single commands or
+MULTI transactions, so every snapshot is consistent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from typing import Any, cast
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from . import lua
+from .base import (
+    Bell,
+    Commit,
+    CommitResult,
+    EventBatch,
+    Finish,
+    FinishResult,
+    JoinResult,
+    NewPlayer,
+    NewRoom,
+    Outcome,
+    PlayerRow,
+    ProgressRow,
+    ReadyResult,
+    RoomRow,
+    StoreError,
+)
+
+__all__ = ["RedisStore", "RoomKeys"]
+
+log = logging.getLogger(__name__)
+
+
+class RoomKeys:
+    """The names of one room's keys."""
+
+    __slots__ = ("bell", "events", "presence", "room", "tag")
+
+    def __init__(self, prefix: str, room_id: str) -> None:
+        self.tag = f"{prefix}{{room:{room_id}}}"
+        self.room = f"{self.tag}:room"
+        self.events = f"{self.tag}:events"
+        self.presence = f"{self.tag}:presence"
+        self.bell = f"{self.tag}:bell"
+
+    def log(self, player_id: str) -> str:
+        return f"{self.tag}:log:{player_id}"
+
+    def ids(self, player_id: str) -> str:
+        return f"{self.tag}:ids:{player_id}"
+
+
+class RedisStore:
+    """See :class:`stalactites.store.base.Store` for the contract."""
+
+    def __init__(self, url: str, prefix: str = "sr:", max_events: int = 10_000) -> None:
+        self._redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self._prefix = prefix
+        self._cap = str(max_events)
+        self._join = self._redis.register_script(lua.JOIN)
+        self._ready = self._redis.register_script(lua.READY)
+        self._start = self._redis.register_script(lua.START)
+        self._commit = self._redis.register_script(lua.COMMIT)
+        self._finish = self._redis.register_script(lua.FINISH)
+        self._events = self._redis.register_script(lua.EVENTS)
+        self._bells: dict[str, Bell] = {}
+        self._pubsub = self._redis.pubsub()
+        self._listener: asyncio.Task[None] | None = None
+        self._control = f"{prefix}process:{uuid.uuid4().hex}"
+
+    def keys(self, room_id: str) -> RoomKeys:
+        return RoomKeys(self._prefix, room_id)
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except (RedisError, OSError):
+            return False
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        with contextlib.suppress(RedisError, OSError):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._redis.aclose()
+
+    async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
+        keys = self.keys(room.room_id)
+        fields: dict[Any, str | int] = {
+            "settings": room.settings_json,
+            "seats": room.seats,
+            "status": "waiting",
+            "seq": 0,
+            "version": 0,
+            "players": 0,
+            "ready": 0,
+            "done": 0,
+            "winners": 0,
+            "ttl": ttl_ms,
+            "created": room.created_ms,
+        }
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(keys.room, mapping=fields)
+            pipe.pexpire(keys.room, ttl_ms)
+            await pipe.execute()
+
+    async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
+        keys = self.keys(room_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(keys.room)
+            pipe.zrangebyscore(keys.presence, f"({now_ms}", "+inf")
+            data, online = await pipe.execute()
+        if not data:
+            return None
+        connected = {member.split("|", 1)[0] for member in online}
+        return _room_row(room_id, data, connected)
+
+    async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
+        keys = self.keys(room_id)
+        about = json.dumps({"name": player.name, "token_hash": player.token_hash})
+        answer = await self._join(
+            keys=[keys.room, keys.events],
+            args=[
+                keys.bell,
+                self._cap,
+                player.player_id,
+                about,
+                player.progress.to_json(),
+                player.event_json,
+            ],
+        )
+        return JoinResult(answer)
+
+    async def ready(
+        self,
+        room_id: str,
+        player_id: str,
+        event_json: str,
+        starts_at: int,
+        ends_at: int,
+        countdown_event: str,
+    ) -> ReadyResult:
+        keys = self.keys(room_id)
+        answer = await self._ready(
+            keys=[keys.room, keys.events],
+            args=[keys.bell, self._cap, player_id, event_json, starts_at, ends_at, countdown_event],
+        )
+        if answer[0] != "ok":
+            return ReadyResult(False, str(answer[0]), False)
+        return ReadyResult(True, None, bool(answer[1]))
+
+    async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
+        keys = self.keys(room_id)
+        answer = await self._start(
+            keys=[keys.room, keys.events], args=[keys.bell, self._cap, now_ms, started_event]
+        )
+        return bool(answer)
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        keys = self.keys(commit.room_id)
+        pid = commit.player_id
+        answer = await self._commit(
+            keys=[keys.room, keys.events, keys.log(pid), keys.ids(pid)],
+            args=[
+                keys.bell,
+                self._cap,
+                pid,
+                commit.expected_length,
+                commit.action or "",
+                commit.client_id or "",
+                commit.progress.to_json(),
+                commit.finish or "",
+                commit.elapsed_ms,
+                commit.now_ms,
+                commit.progress_event,
+            ],
+        )
+        return _commit_result(answer, commit.progress_event)
+
+    async def finish(self, finish: Finish) -> FinishResult:
+        keys = self.keys(finish.room_id)
+        args: list[str | int] = [
+            keys.bell,
+            self._cap,
+            finish.expected_version,
+            finish.results_json,
+            len(finish.finishers),
+        ]
+        for line in finish.finishers:
+            args += [line.player_id, line.place, line.finish, line.elapsed_ms]
+        args += finish.events
+        answer = await self._finish(keys=[keys.room, keys.events], args=args)
+        return FinishResult(answer)
+
+    async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
+        result = await self._redis.lrange(self.keys(room_id).log(player_id), start, -1)
+        return [cast(str, item) for item in result]
+
+    async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
+        value = await self._redis.hget(self.keys(room_id).ids(player_id), client_id)
+        return None if value is None else int(value)
+
+    async def events_since(self, room_id: str, seq: int) -> EventBatch:
+        keys = self.keys(room_id)
+        last, gap, items = await self._events(keys=[keys.room, keys.events], args=[seq])
+        events = [(seq + 1 + i, text) for i, text in enumerate(items)]
+        return EventBatch(int(last), bool(gap), events)
+
+    async def touch_presence(
+        self, room_id: str, player_id: str, connection_id: str, until_ms: int
+    ) -> None:
+        keys = self.keys(room_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(keys.presence, {f"{player_id}|{connection_id}": until_ms})
+            pipe.zremrangebyscore(keys.presence, "-inf", until_ms - 10 * 60_000)
+            pipe.pexpire(keys.presence, 24 * 3600_000)
+            await pipe.execute()
+
+    async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
+        await self._redis.zrem(self.keys(room_id).presence, f"{player_id}|{connection_id}")
+
+    # The doorbells.
+
+    async def subscribe(self, room_id: str, bell: Bell) -> None:
+        channel = self.keys(room_id).bell
+        self._bells[channel] = bell
+        await self._ensure_listener()
+        await self._pubsub.subscribe(channel)
+
+    async def unsubscribe(self, room_id: str, bell: Bell) -> None:
+        channel = self.keys(room_id).bell
+        if self._bells.get(channel) == bell:
+            del self._bells[channel]
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.unsubscribe(channel)
+
+    async def _ensure_listener(self) -> None:
+        if self._listener is None:
+            await self._pubsub.subscribe(self._control)
+            self._listener = asyncio.create_task(self._listen(), name="redis-bells")
+
+    async def _listen(self) -> None:
+        """Ring bells as messages come; after a lost connection, ring every bell with 0 (resync)."""
+        while True:
+            try:
+                message = await self._pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=1.0
+                )
+            except (RedisError, OSError) as error:
+                log.warning("redis pub/sub lost (%s); resubscribing", error)
+                await asyncio.sleep(0.5)
+                self._ring_all()
+                continue
+            if message is not None and message.get("type") == "message":
+                bell = self._bells.get(message["channel"])
+                if bell is not None:
+                    bell(int(message["data"]))
+
+    def _ring_all(self) -> None:
+        for bell in list(self._bells.values()):
+            bell(0)
+
+
+def _commit_result(answer: list[Any], progress_event: str) -> CommitResult:
+    kind = answer[0]
+    if kind == "duplicate":
+        return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
+    if kind == "conflict":
+        return CommitResult(Outcome.CONFLICT, length=int(answer[1]))
+    if kind == "refused":
+        return CommitResult(Outcome.REFUSED, code=str(answer[1]))
+    if kind != "applied":
+        raise StoreError(f"commit script answered {answer!r}")
+    length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]
+    events = [(first, progress_event)]
+    if finished:
+        events.append((first + 1, str(finished)))
+    return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done))
+
+
+def _int(value: str | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _room_row(room_id: str, data: dict[str, str], connected: set[str]) -> RoomRow:
+    players = []
+    for name, value in data.items():
+        if name.startswith("player:"):
+            pid = name[len("player:") :]
+            players.append(
+                _player_row(pid, cast(dict[str, str], json.loads(value)), data, connected)
+            )
+    players.sort(key=lambda row: row.seat)
+    return RoomRow(
+        room_id=room_id,
+        settings_json=data["settings"],
+        seats=int(data["seats"]),
+        status=data["status"],
+        starts_at=_int(data.get("starts_at")),
+        ends_at=_int(data.get("ends_at")),
+        seq=int(data["seq"]),
+        version=int(data["version"]),
+        players=players,
+        results_json=data.get("results"),
+    )
+
+
+def _player_row(
+    pid: str, about: dict[str, str], data: dict[str, str], connected: set[str]
+) -> PlayerRow:
+    progress = json.loads(data[f"progress:{pid}"])
+    return PlayerRow(
+        player_id=pid,
+        name=about["name"],
+        seat=int(data[f"seat:{pid}"]),
+        token_hash=about["token_hash"],
+        ready=f"ready:{pid}" in data,
+        connected=pid in connected,
+        progress=ProgressRow(
+            progress["foundation_cards"], progress["moves"], progress["reached_ms"]
+        ),
+        finish=data.get(f"finish:{pid}"),
+        place=_int(data.get(f"place:{pid}")),
+        elapsed_ms=_int(data.get(f"elapsed:{pid}")),
+    )

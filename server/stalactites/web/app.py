@@ -1,0 +1,65 @@
+"""The Starlette application: routes, and the lifespan that holds the process's resources."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from ..clock import Clock, SystemClock
+from ..config import ServerConfig
+from ..rooms import RoomError
+from . import http
+from .runtime import running
+from .socket import room_socket
+
+__all__ = ["create_app"]
+
+
+async def _no_client(request: Request) -> JSONResponse:
+    return JSONResponse(
+        {"code": "not_found", "message": "the web client is not installed on this server"},
+        status_code=404,
+    )
+
+
+def _routes(config: ServerConfig) -> list[BaseRoute]:
+    body = config.max_body_bytes
+    routes: list[BaseRoute] = [
+        Route("/healthz", http.healthz),
+        Route("/readyz", http.readyz),
+        Route("/api/rooms", http.create_room, methods=["POST"], max_body_size=body),
+        Route("/api/rooms/{room_id}/players", http.join_room, methods=["POST"], max_body_size=body),
+        Route("/api/rooms/{room_id}", http.get_room),
+        Route("/api/rooms/{room_id}/record", http.get_record),
+        WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+    ]
+    client = config.client_path
+    if client.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=client, html=True)))
+    else:
+        routes.append(Route("/", _no_client))
+    return routes
+
+
+def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> Starlette:
+    """The app; ``config`` defaults to the environment's, ``clock`` to the system clock."""
+    settings = ServerConfig.from_env() if config is None else config
+    time = SystemClock() if clock is None else clock
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        async with running(settings, time) as runtime:
+            yield {"runtime": runtime}
+
+    return Starlette(
+        routes=_routes(settings),
+        lifespan=lifespan,
+        exception_handlers={RoomError: http.room_error, Exception: http.server_error},
+    )

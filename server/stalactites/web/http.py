@@ -1,0 +1,109 @@
+"""The HTTP endpoints: health, readiness, and the room API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from ..rooms import CreateRoom, JoinRoom, RoomError
+from .runtime import Runtime
+
+__all__ = [
+    "create_room",
+    "get_record",
+    "get_room",
+    "healthz",
+    "join_room",
+    "readyz",
+    "room_error",
+    "server_error",
+]
+
+Body = TypeVar("Body", bound=BaseModel)
+
+READY_TIMEOUT_S = 2.0
+
+
+def _runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.state.runtime
+    return runtime
+
+
+async def healthz(request: Request) -> JSONResponse:
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> JSONResponse:
+    try:
+        ready = await asyncio.wait_for(_runtime(request).store.ping(), READY_TIMEOUT_S)
+    except TimeoutError:
+        ready = False
+    if ready:
+        return JSONResponse({"status": "ok"})
+    return JSONResponse({"status": "unavailable"}, status_code=503)
+
+
+def _unprocessable(field: str | None, message: str) -> JSONResponse:
+    return JSONResponse(
+        {"code": "bad_message", "message": message, "field": field}, status_code=422
+    )
+
+
+async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
+    """The request's JSON body as ``model``, or a 422 answer naming the field at fault."""
+    raw = await request.body()
+    try:
+        data: Any = json.loads(raw) if raw.strip() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return _unprocessable(None, "the body is not JSON")
+    if not isinstance(data, dict):
+        return _unprocessable(None, "the body is a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        return _unprocessable(field, f"{field}: {first['msg']}" if field else first["msg"])
+
+
+async def create_room(request: Request) -> JSONResponse:
+    body = await _body(request, CreateRoom)
+    if isinstance(body, JSONResponse):
+        return body
+    view = await _runtime(request).rooms.create(body)
+    return JSONResponse(view.model_dump(), status_code=201)
+
+
+async def join_room(request: Request) -> JSONResponse:
+    body = await _body(request, JoinRoom)
+    if isinstance(body, JSONResponse):
+        return body
+    room_id = request.path_params["room_id"]
+    player_id, token = await _runtime(request).rooms.join(room_id, body.name)
+    return JSONResponse({"player_id": player_id, "token": token}, status_code=201)
+
+
+async def get_room(request: Request) -> JSONResponse:
+    view = await _runtime(request).rooms.view(request.path_params["room_id"])
+    return JSONResponse(view.model_dump())
+
+
+async def get_record(request: Request) -> JSONResponse:
+    record = await _runtime(request).rooms.record(request.path_params["room_id"])
+    return JSONResponse(record)
+
+
+async def room_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RoomError)
+    return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.http_status)
+
+
+async def server_error(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse(
+        {"code": "internal", "message": "the server failed; try again"}, status_code=500
+    )

@@ -1,0 +1,239 @@
+"""Fan-out within one process: a hub per room delivers its events to the local connections.
+
+The store's doorbell (Redis pub/sub, or a call in memory) tells a hub the
+newest seq; the hub fetches what it lacks from the stored event log (the
+truth) and hands every subscriber each event after its own cursor, in order.
+Events this process just stored are offered directly, saving the fetch.  A
+hub also keeps the room's deadlines: it sleeps until the countdown or race
+end and asks the rooms service to advance the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from ..clock import Clock
+from ..rooms.events import event_type, with_seq
+from ..store import RoomRow, Store
+
+__all__ = ["Hub", "Hubs", "Subscriber"]
+
+log = logging.getLogger(__name__)
+
+RECENT = 512  # frames a hub keeps for subscribers that are a little behind
+DEADLINE_EVENTS = ("countdown", "started", "results")
+POLL_S = 0.5  # deadline timers re-read the clock at least this often
+
+
+class Subscriber(Protocol):
+    """A connection as a hub sees it."""
+
+    cursor: int  # the last seq delivered
+    player_id: str | None
+    connection_id: str
+
+    def deliver(self, seq: int, frame: str) -> None:
+        """Queue one room event frame (never blocks)."""
+        ...
+
+    def lost_track(self) -> None:
+        """The event log no longer reaches back to ``cursor``: the subscriber must resync."""
+        ...
+
+
+Advance = Callable[[str], Awaitable[RoomRow]]
+
+
+class Hub:
+    def __init__(self, room_id: str, store: Store, advance: Advance, clock: Clock) -> None:
+        self.room_id = room_id
+        self.subscribers: set[Subscriber] = set()
+        self.idle_since: int | None = None
+        self._store = store
+        self._advance = advance
+        self._clock = clock
+        self._frames: OrderedDict[int, str] = OrderedDict()
+        self._latest = 0
+        self._fetch = True
+        self._wake = asyncio.Event()
+        self._runner = asyncio.create_task(self._run(), name=f"hub:{room_id}")
+        self._timer: asyncio.Task[None] | None = None
+        self.schedule()
+
+    def ring(self, seq: int) -> None:
+        """The doorbell: the room has events up to ``seq`` (0: unknown, look in the store)."""
+        if seq <= 0:
+            self._fetch = True
+        self._latest = max(self._latest, seq)
+        self._wake.set()
+
+    def offer(self, stored: list[tuple[int, str]]) -> None:
+        """Events this process has just stored."""
+        for seq, event in stored:
+            self._keep(seq, event)
+        self._wake.set()
+
+    def add(self, subscriber: Subscriber) -> None:
+        self.subscribers.add(subscriber)
+        self.idle_since = None
+        self._wake.set()
+
+    def discard(self, subscriber: Subscriber, now_ms: int) -> None:
+        self.subscribers.discard(subscriber)
+        if not self.subscribers:
+            self.idle_since = now_ms
+
+    async def close(self) -> None:
+        tasks = [task for task in (self._runner, self._timer) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _keep(self, seq: int, event: str) -> None:
+        if seq in self._frames:
+            return
+        self._frames[seq] = with_seq(seq, event)
+        self._latest = max(self._latest, seq)
+        if event_type(event) in DEADLINE_EVENTS:
+            self.schedule()
+        while len(self._frames) > RECENT:
+            self._frames.popitem(last=False)
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._deliver()
+            except Exception:
+                log.exception("room %s: delivering events failed; retrying", self.room_id)
+                await asyncio.sleep(0.5)
+                self._fetch = True
+                self._wake.set()
+
+    async def _deliver(self) -> None:
+        if not self.subscribers:
+            return
+        low = min(subscriber.cursor for subscriber in self.subscribers)
+        if self._fetch or any(seq not in self._frames for seq in range(low + 1, self._latest + 1)):
+            self._fetch = False
+            await self._load(low)
+        for subscriber in list(self.subscribers):
+            self._catch_up(subscriber)
+
+    async def _load(self, after: int) -> None:
+        batch = await self._store.events_since(self.room_id, after)
+        if batch.gap:
+            for subscriber in list(self.subscribers):
+                if subscriber.cursor == after:
+                    self.subscribers.discard(subscriber)
+                    subscriber.lost_track()
+            self._fetch = True
+            self._wake.set()
+            return
+        self._latest = max(self._latest, batch.seq)
+        for seq, event in batch.events:
+            self._keep(seq, event)
+
+    def _catch_up(self, subscriber: Subscriber) -> None:
+        seq = subscriber.cursor + 1
+        while seq <= self._latest:
+            frame = self._frames.get(seq)
+            if frame is None:  # fell out of the recent frames: fetch on the next round
+                self._fetch = True
+                self._wake.set()
+                return
+            subscriber.cursor = seq
+            subscriber.deliver(seq, frame)
+            seq += 1
+
+    # Deadlines.
+
+    def schedule(self) -> None:
+        """(Re)start the deadline timer from the room's stored state."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.create_task(self._deadlines(), name=f"deadline:{self.room_id}")
+
+    async def _deadlines(self) -> None:
+        while True:
+            try:
+                deadline = _next_deadline(await self._advance(self.room_id))
+            except Exception:
+                log.exception("room %s: advancing the room failed; retrying", self.room_id)
+                deadline = self._clock.now_ms()
+            if deadline is None:
+                return
+            if deadline <= self._clock.now_ms():  # it did not advance: try again shortly
+                await asyncio.sleep(POLL_S)
+                continue
+            while (left := deadline - self._clock.now_ms()) > 0:
+                await asyncio.sleep(min(left / 1000, POLL_S))
+
+
+def _next_deadline(row: RoomRow) -> int | None:
+    if row.status == "countdown":
+        return row.starts_at
+    if row.status == "racing":
+        return row.ends_at
+    return None
+
+
+class Hubs:
+    """This process's hubs by room, subscribed to the rooms' doorbells while they exist."""
+
+    def __init__(self, store: Store, advance: Advance, clock: Clock, linger_ms: int) -> None:
+        self._store = store
+        self._advance = advance
+        self._clock = clock
+        self._linger_ms = linger_ms
+        self._hubs: dict[str, Hub] = {}
+
+    def __len__(self) -> int:
+        return len(self._hubs)
+
+    def get(self, room_id: str) -> Hub | None:
+        return self._hubs.get(room_id)
+
+    async def join(self, room_id: str, subscriber: Subscriber) -> Hub:
+        hub = self._hubs.get(room_id)
+        if hub is None:
+            hub = Hub(room_id, self._store, self._advance, self._clock)
+            self._hubs[room_id] = hub
+            await self._store.subscribe(room_id, hub.ring)
+        hub.add(subscriber)
+        return hub
+
+    def leave(self, room_id: str, subscriber: Subscriber) -> None:
+        hub = self._hubs.get(room_id)
+        if hub is not None:
+            hub.discard(subscriber, self._clock.now_ms())
+
+    def offer(self, room_id: str, stored: list[tuple[int, str]]) -> None:
+        hub = self._hubs.get(room_id)
+        if hub is not None:
+            hub.offer(stored)
+
+    def subscribers(self) -> list[tuple[str, Subscriber]]:
+        return [(room, sub) for room, hub in self._hubs.items() for sub in hub.subscribers]
+
+    async def sweep(self) -> None:
+        """Close hubs that have had no subscriber for a while."""
+        now = self._clock.now_ms()
+        for room_id, hub in list(self._hubs.items()):
+            if hub.idle_since is not None and now - hub.idle_since >= self._linger_ms:
+                del self._hubs[room_id]
+                await self._store.unsubscribe(room_id, hub.ring)
+                await hub.close()
+
+    async def close(self) -> None:
+        for room_id, hub in list(self._hubs.items()):
+            del self._hubs[room_id]
+            with contextlib.suppress(Exception):
+                await self._store.unsubscribe(room_id, hub.ring)
+            await hub.close()

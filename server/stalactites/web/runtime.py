@@ -1,0 +1,70 @@
+"""What one server process holds while it runs: made in the app's lifespan, never at import."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from ..clock import Clock
+from ..config import ServerConfig
+from ..rooms import Play, RoomService
+from ..store import Store, open_store
+from .hub import Hubs
+
+__all__ = ["Runtime", "running"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Runtime:
+    config: ServerConfig
+    clock: Clock
+    store: Store
+    rooms: RoomService
+    play: Play
+    hubs: Hubs
+
+    async def upkeep(self) -> None:
+        """Forever: renew the presence of this process's connections; close idle hubs."""
+        period = max(self.config.presence_ttl_s / 3, 0.05)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._renew()
+                await self.hubs.sweep()
+            except Exception:
+                log.exception("upkeep failed; trying again in %.1f s", period)
+
+    async def _renew(self) -> None:
+        until = self.clock.now_ms() + int(self.config.presence_ttl_s * 1000)
+        for room_id, subscriber in self.hubs.subscribers():
+            if subscriber.player_id is not None:
+                await self.store.touch_presence(
+                    room_id, subscriber.player_id, subscriber.connection_id, until
+                )
+
+
+@asynccontextmanager
+async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Runtime]:
+    """Open the store and start the background work; undo it all on the way out."""
+    store = open_store(config.store_url, config.redis_prefix, config.max_events)
+    rooms = RoomService(store, config, clock)
+    linger_ms = int(config.presence_ttl_s * 1000)
+    hubs = Hubs(store, rooms.current, clock, linger_ms)
+    rooms.add_sink(hubs.offer)
+    runtime = Runtime(config, clock, store, rooms, Play(rooms), hubs)
+    upkeep = asyncio.create_task(runtime.upkeep(), name="upkeep")
+    try:
+        yield runtime
+    finally:
+        upkeep.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await upkeep
+        await hubs.close()
+        await rooms.close()
+        await store.close()

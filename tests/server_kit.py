@@ -1,0 +1,289 @@
+"""What the server tests share: running servers, an HTTP helper, a player over a real websocket.
+
+Every frame a test client receives is checked against the protocol's server
+union, so each test also checks that the server speaks the documented protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from stalactites.config import ServerConfig
+from stalactites.engine import Stalactites, StepPolicy
+from stalactites.protocol import SERVER_FRAMES
+from stalactites.web import create_app
+
+REDIS_URL = os.environ.get("STALACTITES_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+REPO = Path(__file__).resolve().parents[1]
+
+
+class ManualClock:
+    """The real clock plus an offset the test moves forward."""
+
+    def __init__(self) -> None:
+        self.offset_ms = 0
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000 + self.offset_ms
+
+    def advance(self, seconds: float) -> None:
+        self.offset_ms += int(seconds * 1000)
+
+
+def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerConfig:
+    """A test server's settings: a short hello timeout, and no move rate limit (tests play
+    whole lines at full speed; the limit has its own test)."""
+    base = ServerConfig(
+        store_url=store_url,
+        redis_prefix=prefix,
+        hello_timeout_s=1.0,
+        presence_ttl_s=3.0,
+        move_rate=0,
+    )
+    return replace(base, **changes)
+
+
+class InProcessServer:
+    """uvicorn serving the app on a free port, in a thread of this process."""
+
+    def __init__(self, config: ServerConfig, clock: ManualClock | None = None) -> None:
+        self.config = config
+        self.app = create_app(config, clock)
+        settings = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=0,
+            ws="websockets-sansio",
+            ws_max_size=1 << 20,
+            lifespan="on",
+            log_level="warning",
+        )
+        self.server = uvicorn.Server(settings)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.url = ""
+
+    def __enter__(self) -> InProcessServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    def ws_url(self, room_id: str) -> str:
+        return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+
+
+class ProcessServer:
+    """``stalactites serve`` in a subprocess on Redis, on a port it picks and prints."""
+
+    def __init__(self, redis_url: str, prefix: str) -> None:
+        env = dict(os.environ, REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
+        env["STALACTITES_PRESENCE_TTL_S"] = "3"
+        env["STALACTITES_MOVE_RATE"] = "0"
+        code = "import sys; from stalactites.cli import main; sys.exit(main())"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code, "serve", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=REPO,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if match is None:
+            self.stop()
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.url = f"http://127.0.0.1:{match.group(1)}"
+
+    def ws_url(self, room_id: str) -> str:
+        return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to clean up."""
+        self.process.kill()
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+def _request(method: str, url: str, body: Any) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    if isinstance(body, bytes | str):
+        data = body.encode() if isinstance(body, str) else body
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, _decode(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, _decode(error.read())
+
+
+def _decode(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw.decode(errors="replace")
+
+
+async def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+    """(status, parsed JSON body) of one HTTP request, made in a thread."""
+    return await asyncio.to_thread(_request, method, url, body)
+
+
+async def new_room(base: str, **settings: Any) -> str:
+    status, body = await http("POST", f"{base}/api/rooms", settings)
+    assert status == 201, body
+    room_id: str = body["room_id"]
+    return room_id
+
+
+async def seat(base: str, room_id: str, name: str) -> tuple[str, str]:
+    status, body = await http("POST", f"{base}/api/rooms/{room_id}/players", {"name": name})
+    assert status == 201, body
+    return body["player_id"], body["token"]
+
+
+@dataclass
+class Client:
+    """One websocket to a room, as a player's client would use it."""
+
+    ws: ClientConnection
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    last_seq: int = 0
+    you: str | None = None
+    token: str = ""
+
+    @classmethod
+    async def open(cls, url: str) -> Client:
+        return cls(await connect(url, open_timeout=10, max_size=1 << 22))
+
+    async def send(self, **frame: Any) -> None:
+        await self.ws.send(json.dumps(frame))
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame, checked against the protocol."""
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        frame: dict[str, Any] = json.loads(raw)
+        SERVER_FRAMES.validate_python(frame)
+        self.frames.append(frame)
+        if "seq" in frame and frame["type"] != "welcome":
+            assert frame["seq"] == self.last_seq + 1, (frame, self.last_seq)
+            self.last_seq = frame["seq"]
+        return frame
+
+    async def expect(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+        """Read frames until one of this type (and these field values) arrives."""
+        deadline = time.monotonic() + timeout
+        while True:
+            frame = await self.recv(max(deadline - time.monotonic(), 0.01))
+            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    async def hello(self, token: str, last_seq: int | None = None) -> dict[str, Any]:
+        frame: dict[str, Any] = {"type": "hello", "token": token}
+        if last_seq is not None:
+            frame["last_seq"] = last_seq
+        await self.ws.send(json.dumps(frame))
+        welcome = await self.recv()
+        assert welcome["type"] == "welcome", welcome
+        self.last_seq, self.you = welcome["seq"], welcome["you"]
+        return welcome
+
+    async def move(self, move_id: str, move: str) -> dict[str, Any]:
+        """Send a move; its answer (accepted or rejected), room events read on the way."""
+        await self.send(type="move", id=move_id, move=move)
+        return await self.answer(move_id)
+
+    async def answer(self, move_id: str | None) -> dict[str, Any]:
+        while True:
+            frame = await self.recv()
+            if frame["type"] in ("accepted", "rejected") and frame["id"] == move_id:
+                return frame
+
+    async def closed(self, timeout: float = 10.0) -> int | None:
+        """Read until the server closes; the close code it sent."""
+        try:
+            while True:
+                await self.recv(timeout)
+        except ConnectionClosed as closed:
+            return None if closed.rcvd is None else closed.rcvd.code
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def player(server: Any, room_id: str, name: str) -> Client:
+    """Seat a player and say hello."""
+    _, token = await seat(server.url, room_id, name)
+    client = await Client.open(server.ws_url(room_id))
+    client.token = token
+    await client.hello(token)
+    return client
+
+
+def winning_line(deal: str, step: str = "ones", limit: int = 200_000) -> list[str]:
+    """A winning line for a Stalactites deal, by depth-first search over positions."""
+    game = Stalactites(deal, StepPolicy(step))
+    seen: set[Any] = set()
+
+    def search() -> bool:
+        if game.is_won:
+            return True
+        key = game.key()
+        if key in seen or len(seen) > limit:
+            return False
+        seen.add(key)
+        for move in game.generate_legal_moves():
+            game.push(move)
+            if search():
+                return True
+            game.pop()
+        return False
+
+    assert search(), f"no win found for {deal} by {step}"
+    return [str(move) for move in game.move_stack]
