@@ -1,0 +1,312 @@
+"""Write ``docs/protocol.md`` from the protocol's pydantic models.
+
+    python -m stalactites.protocol_doc docs/protocol.md
+
+The prose around the tables is here too, so that the one file stays the one
+source; ``tests/test_protocol_docs.py`` fails when the document is out of date.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+from pydantic import BaseModel
+
+from . import protocol as p
+from .rooms.settings import CreateRoom, JoinRoom
+
+__all__ = ["main", "render"]
+
+CLIENT_MODELS: list[type[BaseModel]] = [
+    p.Hello,
+    p.Ready,
+    p.MoveFrame,
+    p.DeclareStep,
+    p.Undo,
+    p.Resign,
+    p.Ping,
+]
+SERVER_MODELS: list[type[BaseModel]] = [
+    p.Welcome,
+    p.PlayerEvent,
+    p.Countdown,
+    p.Started,
+    p.Accepted,
+    p.Rejected,
+    p.Progress,
+    p.Finished,
+    p.Results,
+    p.ErrorFrame,
+    p.Pong,
+]
+OBJECT_MODELS: list[type[BaseModel]] = [
+    p.RoomView,
+    p.PlayerView,
+    p.Standing,
+    p.StalactitesBoard,
+    p.SquadronBoard,
+]
+
+INTRO = """\
+# The race protocol
+
+Generated from `server/stalactites/protocol.py` by
+`python -m stalactites.protocol_doc docs/protocol.md`; do not edit by hand.
+
+A client creates or finds a room over HTTP, takes a seat (a secret token), then opens the
+room's websocket, says `hello` with its token and races.  Every frame is one JSON object with
+a `"type"`.  Frames are parsed strictly: unknown fields, missing fields and wrong JSON types
+(`"5"` for `5`) are `bad_message`.  Moves, cards and deal ids use the notation of the rules
+(`t3-f1`, `s-w`, `t2-t7:3`; `TD`; `ms:1`, `sr:` and 16 hex digits).
+
+All times are unix milliseconds from the server's clock, which rules: a move stored at or
+after `ends_at` is refused.
+
+## Running the server
+
+`stalactites serve [--host H] [--port P]` (default 127.0.0.1:8000) prints the URL to open.  It
+keeps rooms in memory unless `REDIS_URL` is set (then any number of processes may share one
+Redis).  The web client is served at `/` when the repository's `client_web/` folder exists.
+"""
+
+HTTP = """\
+## HTTP
+
+Errors are JSON `{"code", "message"}` with one of the error codes below; a bad body is 422
+`{"code": "bad_message", "message", "field"}` naming the first field at fault.
+
+{routes}
+
+The token is shown once, at joining: keep it.  It is 256 random bits; the server stores only
+its SHA-256 hash, and it moves only its own board.
+"""
+
+SOCKET = """\
+## The websocket `/ws/rooms/{room_id}`
+
+1. The client's first frame is `hello` with its token (and, when reconnecting, `last_seq`:
+   the seq of the last room event it has seen).  A bad token, an unknown room, anything but
+   `hello` first, or no `hello` within 10 seconds gets an `error` frame, then close 1008.
+2. The server answers `welcome`: who you are, the room, your board (null before the start)
+   and your legal moves.  Then room events follow, in seq order, each exactly once per
+   connection.
+3. Everyone sends `ready`.  When every seat is taken and every player is ready, the room
+   counts down (`countdown`), then the race starts (`started`, with the initial board, the
+   same for everyone).  One seat makes a solo time trial.
+4. The client sends `move`, `undo`, `declare_step`; each gets `accepted` or `rejected`, to
+   that client only.  `accepted` is sent once the action is durably stored.  Everyone gets
+   `progress` after each accepted action, `finished` as each player finishes, and `results`
+   at the end.
+
+### Room events and `seq`
+
+`player`, `countdown`, `started`, `progress`, `finished` and `results` are room events: each
+carries `seq`, which goes up by one per event in the room, so a client can tell if it missed
+one.  Every room event sets absolute values (a player's card count, not a change to it), so
+applying one twice is harmless.
+
+### Reconnecting
+
+Reconnect and say `hello` with `last_seq`.  If the room's event log still reaches back that
+far, the `welcome` has `"resumed": true` and `seq` equal to `last_seq`, and every room event
+after it follows.  Otherwise (`"resumed": false`) the `welcome` is fresh: its `seq` is the
+room's latest and its `room` the whole picture.  Either way `room`, `state` and `legal` are
+current.
+
+A move whose answer was lost can be sent again with the same `id`: if it was accepted, the
+answer is the original `accepted` (the board as it was right after that move) and the move is
+not applied again.  Ids of rejected moves are not remembered.
+
+### Places and the end
+
+A winner's place is fixed when they win: winners are placed in the order they win (by elapsed
+time).  When everyone is done, or time runs out, the others are placed by cards on the
+foundations, then by when their foundation count last changed (earlier is better); exact ties
+share a place.  Anyone still playing when time runs out finishes with status `timeout`.  A
+player who loses (stuck, in a room without undo) or resigns before the end gets `finished`
+with place null; every place is in `results`.  In a room with undo, a stuck board is not
+finished: undo, or resign.
+
+The deal id and the solver's winning lines are never shown before the race is over: not in
+the room view, not in any board (boards carry no deal id); `results` and the room view reveal
+them at the end.
+
+### Limits
+
+These are the server's defaults (see the server's configuration variables).
+
+- Frames over 4096 bytes, binary frames, malformed JSON, unknown types and wrong fields get
+  `bad_message`; the sixth bad frame on a connection closes it with 1008.
+- Moves, undos and step declarations: a burst of 20, then 20 a second per connection; beyond
+  that, `rejected` with `rate_limited`.
+- Each connection has a bounded send queue.  A client that does not read fast enough is
+  disconnected (close 1013) and may reconnect with `last_seq`; it never slows anyone else.
+
+### Close codes
+
+{close_codes}
+"""
+
+RECORD = """\
+### The record
+
+`GET /api/rooms/{room_id}/record` after the end: `{"room_id", "game", "deal", "step",
+"certified", "solution", "players"}`, each player a [Standing](#standing) plus `"record"`: a
+game record `{"game", "deal", "step", "moves"}` that `stalactites replay` checks.
+"""
+
+
+ROUTES = [
+    ("`GET /healthz`", '200 `{"status": "ok"}`'),
+    (
+        "`GET /readyz`",
+        '200 `{"status": "ok"}` when the store answers, else 503 `{"status": "unavailable"}`',
+    ),
+    (
+        "`POST /api/rooms` with a [CreateRoom](#createroom) body (may be empty)",
+        "201 [RoomView](#roomview)",
+    ),
+    (
+        "`POST /api/rooms/{room_id}/players` with a [JoinRoom](#joinroom) body",
+        '201 `{"player_id", "token"}`; 404 `room_not_found`; 409 `room_full` (every seat '
+        "taken, or the countdown has begun)",
+    ),
+    ("`GET /api/rooms/{room_id}`", "200 [RoomView](#roomview); 404 `room_not_found`"),
+    (
+        "`GET /api/rooms/{room_id}/record`",
+        "200 the [record](#the-record) once the race has finished; 409 `not_started` before; "
+        "404 `room_not_found`",
+    ),
+]
+
+CLOSE_CODES = [
+    ("1000", "normal closure"),
+    (
+        "1008",
+        "refused: a bad hello (token, room, order, timeout) or too many bad frames; do not "
+        "retry with the same hello",
+    ),
+    ("1011", "the server failed (after an `internal` error frame); reconnect"),
+    ("1012", "the server process is restarting; reconnect (another process may answer)"),
+    ("1013", "too slow to keep up; reconnect with `last_seq`"),
+]
+
+
+def _table(head: tuple[str, str], rows: list[tuple[str, str]]) -> str:
+    lines = [f"| {head[0]} | {head[1]} |", "| --- | --- |"]
+    lines += [f"| {left} | {right} |" for left, right in rows]
+    return "\n".join(lines)
+
+
+def _anchor(name: str) -> str:
+    return name.lower()
+
+
+def _type(schema: dict[str, Any]) -> str:
+    """A schema's type in words."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return f"[{name}](#{_anchor(name)})"
+    if "const" in schema:
+        return f"`{json.dumps(schema['const'])}`"
+    if "enum" in schema:
+        return " or ".join(f"`{json.dumps(value)}`" for value in schema["enum"])
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return " or ".join(_type(option) for option in schema[key])
+    kind = schema.get("type")
+    if kind == "array":
+        items = _type(schema.get("items", {}))
+        return f"list of ({items})" if " or " in items else f"list of {items}"
+    if kind == "object":
+        values = schema.get("additionalProperties")
+        if not isinstance(values, dict):
+            return "object"
+        return f"(object: string to {_type(values)})"
+    names = {"string": "string", "integer": "int", "boolean": "bool", "null": "null"}
+    return names.get(str(kind), "any")
+
+
+def _limits(schema: dict[str, Any]) -> str:
+    parts = []
+    for option in [schema, *schema.get("anyOf", [])]:
+        if "minLength" in option or "maxLength" in option:
+            parts.append(f"{option.get('minLength', 0)}-{option.get('maxLength', '')} chars")
+        if "minimum" in option:
+            parts.append(f">= {option['minimum']}")
+        if "maximum" in option:
+            parts.append(f"<= {option['maximum']}")
+    return ", ".join(parts)
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _fields(model: type[BaseModel]) -> list[str]:
+    schema = model.model_json_schema(ref_template="#/$defs/{model}")
+    required = set(schema.get("required", []))
+    rows = ["| Field | Type | Required | Notes |", "| --- | --- | --- | --- |"]
+    for name, field in schema.get("properties", {}).items():
+        notes = [_limits(field), field.get("description", "")]
+        if name not in required and "default" in field:
+            notes.append(f"default `{json.dumps(field['default'])}`")
+        note = "; ".join(part for part in notes if part)
+        flag = "yes" if name in required else "no"
+        rows.append(f"| `{name}` | {_cell(_type(field))} | {flag} | {_cell(note)} |")
+    return rows
+
+
+def _section(model: type[BaseModel], level: str = "####") -> list[str]:
+    field = model.model_fields.get("type")
+    tag = get_args(field.annotation)[0] if field is not None else None
+    doc = " ".join((model.__doc__ or "").split()).replace("``", "`")
+    title = f'<a id="{_anchor(model.__name__)}"></a>`{tag}`' if tag else model.__name__
+    lines = [f"{level} {title}", ""]
+    if doc:
+        lines += [doc, ""]
+    return [*lines, *_fields(model), ""]
+
+
+def _errors() -> list[str]:
+    rows = ["## Error codes", "", "| Code | When |", "| --- | --- |"]
+    rows += [f"| `{code}` | {_cell(text)} |" for code, text in p.ERROR_CODES.items()]
+    return [*rows, ""]
+
+
+def render() -> str:
+    """The whole document."""
+    lines = [INTRO, HTTP.replace("{routes}", _table(("Request", "Answer"), ROUTES))]
+    for model in (CreateRoom, JoinRoom):
+        lines += _section(model, "###")
+    lines.append(SOCKET.replace("{close_codes}", _table(("Code", "Meaning"), CLOSE_CODES)))
+    lines += ["### Client frames", ""]
+    for model in CLIENT_MODELS:
+        lines += _section(model)
+    lines += ["### Server frames", ""]
+    for model in SERVER_MODELS:
+        lines += _section(model)
+    lines += ["## Objects", ""]
+    for model in OBJECT_MODELS:
+        lines += _section(model, "###")
+    lines.append(RECORD)
+    lines += _errors()
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    text = render()
+    if args:
+        Path(args[0]).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
