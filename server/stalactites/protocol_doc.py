@@ -21,6 +21,7 @@ from .rooms.settings import CreateRoom, JoinRoom
 
 __all__ = ["main", "render"]
 
+BODY_MODELS: list[type[BaseModel]] = [CreateRoom, JoinRoom]
 CLIENT_MODELS: list[type[BaseModel]] = [
     p.Hello,
     p.Ready,
@@ -281,7 +282,7 @@ def _errors() -> list[str]:
 def render() -> str:
     """The whole document."""
     lines = [INTRO, HTTP.replace("{routes}", _table(("Request", "Answer"), ROUTES))]
-    for model in (CreateRoom, JoinRoom):
+    for model in BODY_MODELS:
         lines += _section(model, "###")
     lines.append(SOCKET.replace("{close_codes}", _table(("Code", "Meaning"), CLOSE_CODES)))
     lines += ["### Client frames", ""]
