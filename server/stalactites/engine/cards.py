@@ -128,6 +128,11 @@ _PILE = re.compile(_PILE_PATTERN)
 _MOVE = re.compile(rf"(?:{_PILE_PATTERN})-(?:{_PILE_PATTERN})(?::([2-9]|[1-9][0-9]))?")
 
 
+# Moves already parsed, by their text: parsing is the slow part of pushing a move.
+_PARSED: dict[str, Move] = {}
+_PARSED_LIMIT = 10_000
+
+
 def _pile(kind: str | None, number: str | None, single: str | None = None) -> Pile:
     if kind is None:
         return Pile(PileKind(single))
@@ -148,13 +153,18 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
+        if isinstance(text, str) and (known := _PARSED.get(text)) is not None:
+            return known
         match = _MOVE.fullmatch(text) if isinstance(text, str) else None
         if match is None:
             raise InvalidMoveError(
                 f"not a move: {text!r} (write <from>-<to>, e.g. 't3-f1', 's-w' or 't2-t7:3')"
             )
         kind1, num1, single1, kind2, num2, single2, count = match.groups()
-        return cls(_pile(kind1, num1, single1), _pile(kind2, num2, single2), int(count or 1))
+        move = cls(_pile(kind1, num1, single1), _pile(kind2, num2, single2), int(count or 1))
+        if len(_PARSED) < _PARSED_LIMIT:
+            _PARSED[text] = move
+        return move
 
     def __str__(self) -> str:
         suffix = f":{self.count}" if self.count != 1 else ""

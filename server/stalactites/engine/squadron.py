@@ -9,9 +9,9 @@ columns.  The stock is dealt one card at a time onto the waste, once.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from .cards import Card, Move, Pile, PileKind, Rank, card
+from .cards import Card, Move, Pile, PileKind, Rank, Suit, card
 from .deals import DealId
 from .errors import IllegalMoveError
 from .game import Game, cards_json, slot_json
@@ -65,6 +65,45 @@ def run_length(column: list[Card]) -> int:
     return n
 
 
+Spot = tuple[int, int]  # a card's suit and rank
+
+
+class _Reach(NamedTuple):
+    """Where cards may go: by the suit and rank of the card, or to any empty pile."""
+
+    homes: dict[Spot, list[int]]  # the foundations that take a card of this suit and rank
+    tops: dict[Spot, list[int]]  # the columns whose top card has this suit and rank
+    empty: list[int]  # the empty columns
+    free: list[int]  # the empty cells
+
+
+def _card_moves(
+    source: int, moving: Card, reach: _Reach, cells: list[int], moves: list[Move]
+) -> None:
+    """Add the moves of one waste or cell card: to foundations, to columns, to ``cells``."""
+    moves += [_TO_F[source][f] for f in reach.homes.get((moving.suit, moving.rank), ())]
+    moves += [_TO_T[source][k] for k in reach.tops.get((moving.suit, moving.rank + 1), ())]
+    moves += [_TO_T[source][k] for k in reach.empty]
+    moves += [_TO_C[source][j] for j in cells]
+
+
+def _run_moves(
+    i: int, column: list[Card], reach: _Reach, capacity: tuple[int, int], moves: list[Move]
+) -> None:
+    """Add the moves of column ``i``'s top run (one card or more) onto the other columns.
+
+    The run's n-th card from the top goes onto a column topped by the card one rank
+    above it in suit; ``capacity`` is how many cards fit onto an empty and a filled column.
+    """
+    to_empty, to_filled = capacity
+    run, lowest = run_length(column), column[-1]
+    runs = _RUNS[i]
+    for n in range(1, min(run, to_filled) + 1):
+        moves += [runs[k][n - 1] for k in reach.tops.get((lowest.suit, lowest.rank + n), ())]
+    for k in reach.empty:
+        moves += runs[k][: min(run, to_empty)]
+
+
 class Squadron(Game):
     """A game of Squadron."""
 
@@ -93,57 +132,40 @@ class Squadron(Game):
         empty = sum(1 for column in self.tableau if not column) - dst_empty
         return run_capacity(free, empty)
 
-    def _foundations_for(self, moving: Card) -> list[int]:
-        """The foundations that take ``moving``: every empty one for an Ace."""
-        if moving.rank == Rank.ACE:
-            return [f for f, pile in enumerate(self.foundations) if not pile]
-        return [f for f, pile in enumerate(self.foundations) if pile and _follows(pile[-1], moving)]
+    def _reach(self) -> _Reach:
+        """Where cards may go in this position, worked out once per move generation."""
+        empties = [f for f, pile in enumerate(self.foundations) if not pile]
+        homes: dict[Spot, list[int]] = (
+            {(suit, Rank.ACE): empties for suit in Suit} if empties else {}
+        )
+        for f, pile in enumerate(self.foundations):
+            if pile and pile[-1].rank < Rank.KING:
+                homes.setdefault((pile[-1].suit, pile[-1].rank + 1), []).append(f)
+        tops: dict[Spot, list[int]] = {}
+        for k, column in enumerate(self.tableau):
+            if column:
+                tops.setdefault((column[-1].suit, column[-1].rank), []).append(k)
+        empty = [k for k, column in enumerate(self.tableau) if not column]
+        free = [j for j, held in enumerate(self.cells) if held is None]
+        return _Reach(homes, tops, empty, free)
 
     def generate_legal_moves(self) -> list[Move]:
         moves: list[Move] = [_DEAL] if self.stock else []
-        free = [j for j, held in enumerate(self.cells) if held is None]
+        reach = self._reach()
         if self.waste:
-            self._card_moves(_WASTE_SOURCE, self.waste[-1], free, moves)
+            _card_moves(_WASTE_SOURCE, self.waste[-1], reach, reach.free, moves)
         for j, held in enumerate(self.cells):
             if held is not None:
-                self._card_moves(COLUMNS + j, held, [], moves)
-        empty = sum(1 for column in self.tableau if not column)
-        to_empty = run_capacity(len(free), empty - 1) if empty else 0
-        to_filled = run_capacity(len(free), empty)
+                _card_moves(COLUMNS + j, held, reach, [], moves)
+        free, empty = len(reach.free), len(reach.empty)
+        capacity = (run_capacity(free, empty - 1) if empty else 0, run_capacity(free, empty))
         for i, column in enumerate(self.tableau):
             if column:
-                moves += [_TO_F[i][f] for f in self._foundations_for(column[-1])]
-                moves += [_TO_C[i][j] for j in free]
-                self._run_moves(i, column, (to_empty, to_filled), moves)
+                top = column[-1]
+                moves += [_TO_F[i][f] for f in reach.homes.get((top.suit, top.rank), ())]
+                moves += [_TO_C[i][j] for j in reach.free]
+                _run_moves(i, column, reach, capacity, moves)
         return moves
-
-    def _card_moves(self, source: int, moving: Card, free: list[int], moves: list[Move]) -> None:
-        """Add the moves of one waste or cell card: to foundations, to columns, to free cells."""
-        moves += [_TO_F[source][f] for f in self._foundations_for(moving)]
-        moves += [
-            _TO_T[source][k]
-            for k, column in enumerate(self.tableau)
-            if not column or _follows(moving, column[-1])
-        ]
-        moves += [_TO_C[source][j] for j in free]
-
-    def _run_moves(
-        self, i: int, column: list[Card], capacity: tuple[int, int], moves: list[Move]
-    ) -> None:
-        """Add the moves of column ``i``'s top run (one card or more) onto the other columns."""
-        to_empty, to_filled = capacity
-        run, lowest = run_length(column), column[-1]
-        runs = _RUNS[i]
-        for k, target in enumerate(self.tableau):
-            if k == i:
-                continue
-            if not target:
-                moves += runs[k][: min(run, to_empty)]
-                continue
-            top = target[-1]
-            n = top.rank - lowest.rank  # the run's n-th card from the top goes onto ``top``
-            if top.suit == lowest.suit and 1 <= n <= min(run, to_filled):
-                moves.append(runs[k][n - 1])
 
     def check(self, move: Move) -> None:
         src, dst = move.src, move.dst
