@@ -8,6 +8,7 @@ Every page is checked for console errors; screenshots go to ``test-output/``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -174,14 +175,30 @@ def line() -> list[str]:
 # Driving the pages.
 
 
-def create_room(page: Page, name: str, seats: int, **fields: str) -> str:
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def new_room(server_url: str, seats: int, **settings: Any) -> str:
+    """A room on the fixed deal, made through the HTTP API as a host would; returns its id."""
+    body = {"deal": DEAL, "step": STEP, "seats": seats, "countdown_s": 0, **settings}
+    room_id: str = post(f"{server_url}/api/rooms", body)["room_id"]
+    return room_id
+
+
+def create_room(page: Page, name: str, seats: int) -> str:
     """Fill in the lobby's form and create a room; returns its id once the race page is up."""
     form = page.locator("form.create").first
     form.locator("input[name=name]").fill(name)
     form.locator("input[name=seats]").fill(str(seats))
-    form.locator("input[name=countdown_s]").fill(fields.pop("countdown_s", "0"))
-    form.locator("input[name=deal]").fill(fields.pop("deal", DEAL))
-    form.locator("select[name=step]").select_option(fields.pop("step", STEP))
+    form.locator("input[name=countdown_s]").fill("0")
+    form.locator("input[name=deal]").fill(DEAL)
+    form.locator("select[name=step]").select_option(STEP)
     form.get_by_role("button", name="Create room and join").click()
     page.wait_for_url(re.compile(r"#/room/"))
     expect(page.locator("section.race")).to_be_visible()
@@ -203,12 +220,13 @@ def wait_racing(page: Page) -> None:
     expect(page.locator(".board .pile-t").first).to_be_visible()
 
 
-def board_of(page: Page) -> dict[str, list[str]]:
-    """The cards the page shows on every pile, bottom to top, by pile name."""
+def board_of(page: Page, scope: str = ".board-host") -> dict[str, list[str]]:
+    """The cards the page shows on every pile in ``scope``, bottom to top, by pile name."""
     result: dict[str, list[str]] = page.evaluate(
-        """() => Object.fromEntries([...document.querySelectorAll('.board-host .pile')]
+        """(scope) => Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
             .map((p) => [p.dataset.pile,
-                [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]))"""
+                [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]))""",
+        scope,
     )
     return result
 
@@ -244,9 +262,12 @@ def click_move(page: Page, move: str) -> None:
     settled(page)
 
 
-def start_solo(new_page: Callable[..., Page], name: str = "Solo") -> tuple[Page, str]:
-    page = new_page("/")
-    room = create_room(page, name, seats=1)
+def start_solo(
+    new_page: Callable[..., Page], server_url: str, width: int = 1200
+) -> tuple[Page, str]:
+    room = new_room(server_url, seats=1)
+    page = new_page(f"/#/room/{room}", width=width)
+    join_room(page, "Solo")
     ready(page)
     wait_racing(page)
     return page, room
@@ -256,10 +277,11 @@ def start_solo(new_page: Callable[..., Page], name: str = "Solo") -> tuple[Page,
 
 
 def test_two_players_race_the_same_deal_to_the_end_by_clicking(
-    new_page: Callable[..., Page], line: list[str]
+    new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
-    ada = new_page("/")
-    room = create_room(ada, "Ada", seats=2)
+    room = new_room(server_url, seats=2)
+    ada = new_page(f"/#/room/{room}")
+    join_room(ada, "Ada")
     # The second racer's name is markup: it must show as text, never as HTML.
     bo_name = "<b>Bo</b>"
     bo = new_page(f"/#/room/{room}")
@@ -294,10 +316,37 @@ def test_two_players_race_the_same_deal_to_the_end_by_clicking(
     places = ada.locator("table.results tbody td.place").all_inner_texts()
     assert places == ["1st", "2nd"]
     shot(ada, "race-results")
+    watch_the_replay(ada, line)
 
 
-def test_drag_and_drop_moves_a_card_to_a_cell(new_page: Callable[..., Page]) -> None:
-    page, _ = start_solo(new_page)
+def watch_the_replay(page: Page, line: list[str]) -> None:
+    """From the end screen to the replay: step through Ada's board, forward and back."""
+    page.locator(".replay-link").click()
+    page.wait_for_url(re.compile(r"#/replay/"))
+    board = page.locator(".replay-board", has=page.locator("strong", has_text=re.compile("^Ada$")))
+    expect(board).to_be_visible()
+    ada = f'.replay-board[data-player="{board.get_attribute("data-player")}"]'
+    game = Stalactites(DEAL, step=STEP)
+    assert board_of(page, ada) == engine_board(game), "move 0 is the deal"
+    for move in line[:3]:
+        page.keyboard.press("ArrowRight")
+        game.push(move)
+    expect(page.locator(".replay-counter")).to_have_text(f"move 3 of {len(line)}")
+    assert board_of(page, ada) == engine_board(game)
+    page.keyboard.press("End")
+    for move in line[3:]:
+        game.push(move)
+    assert board_of(page, ada) == engine_board(game), "the last move wins"
+    page.locator(".replay-back").click()
+    game.pop()
+    assert board_of(page, ada) == engine_board(game)
+    shot(page, "replay")
+
+
+def test_drag_and_drop_moves_a_card_to_a_cell(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    page, _ = start_solo(new_page, server_url)
     card = top_card(page, "t4")
     code = card.get_attribute("data-card")
     card.drag_to(page.locator('.board-host .pile[data-pile="c2"]'))
@@ -310,8 +359,9 @@ def test_drag_and_drop_moves_a_card_to_a_cell(new_page: Callable[..., Page]) -> 
 
 def test_dropping_a_card_where_it_cannot_go_springs_it_back(
     new_page: Callable[..., Page],
+    server_url: str,
 ) -> None:
-    page, _ = start_solo(new_page)
+    page, _ = start_solo(new_page, server_url)
     before = board_of(page)
     # Column 5 to column 6 is never a Stalactites move: the card goes back, nothing is sent.
     top_card(page, "t5").drag_to(page.locator('.board-host .pile[data-pile="t6"]'))
@@ -321,8 +371,9 @@ def test_dropping_a_card_where_it_cannot_go_springs_it_back(
 
 def test_a_move_the_server_refuses_springs_back_with_the_reason(
     new_page: Callable[..., Page],
+    server_url: str,
 ) -> None:
-    first, room = start_solo(new_page)
+    first, room = start_solo(new_page, server_url)
     # A second tab of the same player: same storage, so the same seat.
     second = new_page(f"/#/room/{room}", context=first.context)
     wait_racing(second)
@@ -344,9 +395,9 @@ def test_a_move_the_server_refuses_springs_back_with_the_reason(
 
 
 def test_a_reload_in_mid_race_resumes_the_same_board(
-    new_page: Callable[..., Page], line: list[str]
+    new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
-    page, room = start_solo(new_page)
+    page, room = start_solo(new_page, server_url)
     game = Stalactites(DEAL, step=STEP)
     for move in line[:6]:
         click_move(page, move)
@@ -363,9 +414,9 @@ def test_a_reload_in_mid_race_resumes_the_same_board(
 
 
 def test_keys_play_a_column_to_a_foundation_and_to_a_cell(
-    new_page: Callable[..., Page], line: list[str]
+    new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
-    page, _ = start_solo(new_page)
+    page, _ = start_solo(new_page, server_url)
     game = Stalactites(DEAL, step=STEP)
     for move in line[:8]:
         src, dst = move.split("-")
@@ -384,11 +435,8 @@ def _first_of_kind(game: Stalactites, src: str, kind: str) -> str:
     )[0]
 
 
-def test_the_board_fits_a_phone_screen(new_page: Callable[..., Page]) -> None:
-    page = new_page("/", width=375)
-    create_room(page, "Pocket", seats=1)
-    ready(page)
-    wait_racing(page)
+def test_the_board_fits_a_phone_screen(new_page: Callable[..., Page], server_url: str) -> None:
+    page, _ = start_solo(new_page, server_url, width=375)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways at phone width ({width} px)"
     size = page.evaluate(

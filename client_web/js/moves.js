@@ -76,10 +76,36 @@ export function pileCards(state, name) {
  */
 export function applyMove(state, move) {
   if (move.src === "s") return null;
+  return shiftCards(state, move.src, move.dst, move.count);
+}
+
+/**
+ * The board before `move`, from the board after it (its cards carried back). A stock
+ * deal goes back onto the known top of the stock (`state.stock`, last dealt next).
+ */
+export function unapplyMove(state, move) {
+  if (move.src !== "s") return shiftCards(state, move.dst, move.src, move.count);
   const next = structuredClone(state);
-  const taken = takeCards(next, move.src, move.count);
-  if (!taken) return null;
-  putCards(next, move.dst, taken);
+  const card = next.waste?.pop();
+  if (!card) return null;
+  next.stock = [...(next.stock ?? []), card];
+  next.stock_count = (next.stock_count ?? 0) + 1;
+  return next;
+}
+
+/** Deal the known top card of the stock onto the waste; null when it is not known. */
+export function dealFromStock(state) {
+  if (!Array.isArray(state.stock) || !state.stock.length) return null;
+  const next = structuredClone(state);
+  next.waste = [...(next.waste ?? []), next.stock.pop()];
+  next.stock_count = Math.max(0, (next.stock_count ?? 1) - 1);
+  return next;
+}
+
+function shiftCards(state, from, to, count) {
+  const next = structuredClone(state);
+  const taken = takeCards(next, from, count);
+  if (!taken || !putCards(next, to, taken)) return null;
   return next;
 }
 
@@ -91,14 +117,21 @@ function takeCards(state, name, count) {
     state.cells[index] = null;
     return [card];
   }
-  const pile = name[0] === "t" ? state.tableau?.[index] : name[0] === "w" ? state.waste : null;
+  const piles = { t: state.tableau?.[index], f: state.foundations?.[index], w: state.waste };
+  const pile = piles[name[0]];
   if (!pile || pile.length < count) return null;
   return pile.splice(pile.length - count, count);
 }
 
 function putCards(state, name, cards) {
   const index = Number(name.slice(1)) - 1;
-  if (name[0] === "c") state.cells[index] = cards[0];
-  else if (name[0] === "f") state.foundations[index].push(...cards);
-  else if (name[0] === "t") state.tableau[index].push(...cards);
+  const piles = { t: state.tableau?.[index], f: state.foundations?.[index], w: state.waste };
+  if (name[0] === "c") {
+    if (!state.cells || index >= state.cells.length || state.cells[index]) return false;
+    state.cells[index] = cards[0];
+    return cards.length === 1;
+  }
+  if (!piles[name[0]]) return false;
+  piles[name[0]].push(...cards);
+  return true;
 }

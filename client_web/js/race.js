@@ -7,7 +7,7 @@ import { MoveControls } from "./controls.js";
 import { clockText, elapsedText, h, ordinal, replace, toast } from "./dom.js";
 import { PlayerBoard } from "./game.js";
 import { LegalIndex, parseMove } from "./moves.js";
-import { newMoveId, pendingMove, savePendingMove } from "./storage.js";
+import { newMoveId, pendingMove, saveFinalBoards, savePendingMove } from "./storage.js";
 import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 
 const NO_MOVES = new LegalIndex([]);
@@ -130,6 +130,7 @@ export class RacePage {
     if (!this.room) return;
     this.room.status = "racing";
     this.room.ends_at = f.ends_at ?? this.room.ends_at;
+    for (const p of this.players) if (!p.status || p.status === "waiting") p.status = "playing";
     if (!this.board.state) this.board.confirm(f.state, f.legal, "playing");
     this.render();
   }
@@ -263,6 +264,9 @@ export class RacePage {
 
   render() {
     if (!this.room) return;
+    if (this.room.status === "finished" && this.board.state && this.you) {
+      saveFinalBoards(this.roomId, { [this.you]: this.board.state });
+    }
     this.title.textContent = this.room.game === "squadron" ? "Squadron race" : "Stalactites race";
     this.settings.textContent = settingsText(this.room);
     this.root.dataset.status = this.room.status;

@@ -5,7 +5,8 @@
 import { getRecord, getRoom } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
-import { applyMove, parseMove } from "./moves.js";
+import { applyMove, dealFromStock, parseMove, unapplyMove } from "./moves.js";
+import { finalBoards } from "./storage.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
 export class ReplayPage {
@@ -35,7 +36,7 @@ export class ReplayPage {
       return;
     }
     this.room = room;
-    this.lines = linesOf(data, room);
+    this.lines = linesOf(data, room, this.roomId);
     this.longest = Math.max(0, ...this.lines.map((l) => l.moves.length));
     this.build();
     this.draw();
@@ -48,11 +49,11 @@ export class ReplayPage {
       h("option", { value: "all" }, "All boards"),
       this.lines.map((l) => h("option", { value: l.player_id }, l.name)));
     const controls = h("div", { class: "replay-controls" },
-      h("button", { class: "btn", onclick: () => this.go(0), "aria-label": "first move" }, "⏮"),
+      h("button", { class: "btn", onclick: () => this.go(0), "aria-label": "first move" }, "« Start"),
       h("button", { class: "btn replay-back", onclick: () => this.go(this.step - 1), "aria-label": "back one move" }, "◀"),
       this.counter,
       h("button", { class: "btn replay-forward", onclick: () => this.go(this.step + 1), "aria-label": "forward one move" }, "▶"),
-      h("button", { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" }, "⏭"),
+      h("button", { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" }, "End »"),
       this.slider, who);
     this.boards = h("div", { class: "replay-boards" });
     const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
@@ -61,6 +62,8 @@ export class ReplayPage {
       h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
       controls,
       h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
+      this.lines.some((l) => l.states) ? null : h("p", { class: "delay-note" },
+        "The starting layout of this race is not known to this browser, so the moves are listed instead of drawn."),
       this.boards,
       standings?.length ? h("details", { class: "panel" }, h("summary", {}, "Results"), resultsTable(standings, { game: this.room?.game })) : null));
   }
@@ -89,11 +92,13 @@ export class ReplayPage {
   boardOf(line) {
     const k = Math.min(this.step, line.moves.length);
     const last = k > 0 ? line.moves[k - 1] : null;
+    const known = line.states ? Math.min(k, line.states.length - 1) : -1;
+    const state = known >= 0 ? line.states[known] : null;
     const head = h("header", { class: "replay-head" },
       h("strong", {}, line.name),
       h("span", { class: "muted" }, ` ${k}/${line.moves.length} moves`),
-      last ? h("span", { class: "last-move" }, ` last: ${last}`) : null);
-    const state = line.states?.[k];
+      last ? h("span", { class: "last-move" }, ` last: ${last}`) : null,
+      state && known < k ? h("span", { class: "muted" }, " (the next stock card is not known here)") : null);
     const body = state
       ? renderBoard(state, { compact: this.focus === "all" && this.lines.length > 1, targets: last ? new Set([parseMove(last)?.dst]) : new Set() })
       : h("ol", { class: "move-list", start: "1" }, line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)));
@@ -101,23 +106,50 @@ export class ReplayPage {
   }
 }
 
-/** Each player's line from a record answer, with the boards along it when they can be drawn. */
-function linesOf(data, room) {
+/** Each player's line (and the solver's) from a record answer, with the boards along it. */
+function linesOf(data, room, roomId) {
   const names = new Map((room?.players ?? []).map((p) => [p.player_id, p.name]));
-  let entries = data?.records ?? data?.players ?? data;
-  if (entries && !Array.isArray(entries)) entries = Object.entries(entries).map(([player_id, r]) => ({ player_id, ...r }));
-  return (entries ?? []).map((entry, i) => {
-    const record = entry.record ?? entry;
-    const id = entry.player_id ?? `p${i + 1}`;
-    const moves = record.moves ?? [];
-    const states = entry.states ?? statesAlong(entry.initial_state ?? record.initial_state ?? data?.initial_state, moves);
-    return { player_id: id, name: entry.name ?? names.get(id) ?? id, moves, states };
-  });
+  const lines = (data?.players ?? []).map((entry, i) => ({
+    player_id: entry.player_id ?? `p${i + 1}`,
+    name: entry.name ?? names.get(entry.player_id) ?? `racer ${i + 1}`,
+    moves: entry.record?.moves ?? entry.moves ?? [],
+    states: entry.states ?? null,
+  }));
+  for (const [step, moves] of Object.entries(data?.solution ?? {})) {
+    const how = step === "play" ? "" : ` by ${step}`;
+    lines.push({ player_id: `solver-${step}`, name: `Solver's line${how}`, moves, states: null });
+  }
+  const initial = data?.initial_state ?? initialFrom(finalBoards(roomId), lines);
+  for (const line of lines) line.states ??= initial ? statesAlong(initial, line.moves) : null;
+  return lines;
 }
 
-/** The board after each move, from the starting layout (its stock listed, last dealt next). */
+/**
+ * The starting layout, worked back from a final board this browser saw: every move carried
+ * back from where it went to where it came from. Checked by playing the line forward again.
+ */
+function initialFrom(finals, lines) {
+  for (const line of lines) {
+    const final = finals[line.player_id];
+    if (!final) continue;
+    let state = final;
+    for (const text of [...line.moves].reverse()) {
+      const move = parseMove(text);
+      state = move && state ? unapplyMove(state, move) : null;
+    }
+    const forward = state && statesAlong(state, line.moves);
+    if (forward?.length === line.moves.length + 1 && sameBoard(forward.at(-1), final)) return state;
+  }
+  return null;
+}
+
+function sameBoard(a, b) {
+  const keys = ["foundations", "cells", "tableau", "waste"];
+  return keys.every((key) => JSON.stringify(a[key] ?? null) === JSON.stringify(b[key] ?? null));
+}
+
+/** The board after each move, from the starting layout; it stops where a card is unknown. */
 function statesAlong(initial, moves) {
-  if (!initial) return null;
   const states = [initial];
   let state = initial;
   for (const text of moves) {
@@ -128,12 +160,4 @@ function statesAlong(initial, moves) {
     state = next;
   }
   return states;
-}
-
-function dealFromStock(state) {
-  if (!Array.isArray(state.stock) || !state.stock.length) return null;
-  const next = structuredClone(state);
-  next.waste = [...(next.waste ?? []), next.stock.pop()];
-  next.stock_count = next.stock.length;
-  return next;
 }

@@ -78,6 +78,7 @@ export class SpectatorPage {
   }
 
   started(f) {
+    for (const p of this.players) if (!p.status || p.status === "waiting") p.status = "playing";
     this.setStatus("racing", { ends_at: f.ends_at });
     if (f.state && (this.room?.spectator_delay_s ?? 0) === 0) {
       for (const p of this.players) if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);

@@ -18,10 +18,11 @@ export function racersPanel(players, { game, you = null } = {}) {
   for (const p of players) {
     const cards = p.foundation_cards ?? 0;
     const pct = Math.round((100 * cards) / total);
-    const status = p.status ?? (p.ready ? "ready" : "waiting");
+    const waiting = !p.status || p.status === "waiting";
+    const status = waiting ? (p.ready ? "ready" : "not ready") : p.status;
     const item = h(
       "li",
-      { class: `racer racer-${status}${p.player_id === you ? " you" : ""}`, dataset: { player: p.player_id } },
+      { class: `racer racer-${status.replace(" ", "-")}${p.player_id === you ? " you" : ""}`, dataset: { player: p.player_id } },
       h(
         "div",
         { class: "racer-line" },
