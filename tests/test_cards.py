@@ -204,7 +204,8 @@ def test_not_a_deal_id_is_refused_quoting_the_input(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("scheme", "number"), [("ms", 0), ("ms", 2**31), ("sr", -1), ("sr", 2**64)]
+    ("scheme", "number"),
+    [("ms", 0), ("ms", 2**31), ("sr", -1), ("sr", 2**64), ("ms", True), ("ms", 1.0), ("xx", 1)],
 )
 def test_deal_id_out_of_range_is_refused(scheme: str, number: int) -> None:
     with pytest.raises(NotationError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -324,6 +325,23 @@ def test_installed_command_exit_codes_and_no_traceback(argv: list[str], code: in
         assert done.stderr.count("\n") == 1
     else:
         json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("argv", [["deal", "squadron", "ms:1"], ["play", "stalactites", "ms:1"]])
+def test_a_reader_that_goes_away_gets_no_traceback(argv: list[str]) -> None:
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    with subprocess.Popen(
+        [COMMAND, *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        err = process.stderr.read()
+    assert process.returncode == 1
+    assert err == b""
 
 
 def test_installed_replay_reads_a_record_piped_to_it() -> None:

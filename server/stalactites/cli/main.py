@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -32,7 +33,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def emit(data: Any) -> None:
-    print(json.dumps(data, separators=(", ", ": ")))
+    print(json.dumps(data, separators=(", ", ": ")), flush=True)
 
 
 def make_game(name: str, deal: str, step: str | None) -> Game:
@@ -161,6 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``stalactites moves ... | head``): stop quietly, and keep
+        # Python from complaining again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

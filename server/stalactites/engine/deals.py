@@ -42,6 +42,8 @@ class DealId:
     number: int
 
     def __post_init__(self) -> None:
+        if type(self.number) is not int:  # a bool or a float is no deal number
+            raise NotationError(f"not a deal id: {self.scheme!r}, {self.number!r}")
         if self.scheme == "ms" and 1 <= self.number < 2**31:
             return
         if self.scheme == "sr" and 0 <= self.number <= MASK64:
