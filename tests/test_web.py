@@ -11,16 +11,19 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from stalactites.engine.stalactites import Stalactites
@@ -37,6 +40,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 DEAL = "ms:1"
+REDIS_URL = "redis://127.0.0.1:6379/0"
 STEP = "ones"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
@@ -66,26 +70,65 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("the server did not become healthy in 20 s")
 
 
+class ServerProcess:
+    """``stalactites serve`` in its own process on a fixed free port; stop and start it again."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+        self.env.update(env)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [str(Path(sys.executable).parent / "stalactites"), "serve"]
+        self.process = subprocess.Popen(
+            [*command, "--port", str(self.port)],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+        )
+        _wait_healthy(self.url, self.process)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None:
+            return
+        self.process.send_signal(sig)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
     """A real server (in-memory store) in its own process, on a free loopback port."""
-    port = _free_port()
-    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    command = [str(Path(sys.executable).parent / "stalactites"), "serve", "--port", str(port)]
-    process = subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
-    )
-    url = f"http://127.0.0.1:{port}"
+    server = ServerProcess({})
+    server.start()
     try:
-        _wait_healthy(url, process)
-        yield url
+        yield server.url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        server.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[ServerProcess]:
+    """A server on the real Redis, under a key prefix of this test's own (deleted afterwards)."""
+    prefix = f"test:web:{uuid.uuid4().hex[:12]}:"
+    server = ServerProcess({"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        client = redis.Redis.from_url(REDIS_URL)
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +144,14 @@ class Console:
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        """Errors matching ``pattern`` are expected in this test (and only in this one)."""
+        self.allowed.append(re.compile(pattern))
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
 
     def watch(self, page: Page) -> Page:
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
@@ -112,7 +163,7 @@ class Console:
 def console() -> Iterator[Console]:
     watcher = Console()
     yield watcher
-    assert watcher.errors == [], f"console errors: {watcher.errors}"
+    assert watcher.unexpected() == [], f"console errors: {watcher.unexpected()}"
 
 
 @pytest.fixture
@@ -125,7 +176,7 @@ def new_page(browser: Browser, server_url: str, console: Console) -> Iterator[Ca
             context = browser.new_context(viewport={"width": width, "height": 900})
             contexts.append(context)
         page = console.watch(context.new_page())
-        page.goto(f"{server_url}{path}")
+        page.goto(path if path.startswith("http") else f"{server_url}{path}")
         return page
 
     yield make
@@ -413,6 +464,42 @@ def test_a_reload_in_mid_race_resumes_the_same_board(
     assert board_of(page) == engine_board(game)
 
 
+def test_a_server_killed_mid_race_loses_no_move_and_repeats_none(
+    new_page: Callable[..., Page], redis_server: ServerProcess, console: Console, line: list[str]
+) -> None:
+    # While the server is down the browser logs each failed attempt to reconnect.
+    console.allow(r"WebSocket connection to .* failed")
+    room = new_room(redis_server.url, seats=1)
+    page = new_page(f"{redis_server.url}/#/room/{room}")
+    join_room(page, "Steady")
+    ready(page)
+    wait_racing(page)
+    game = Stalactites(DEAL, step=STEP)
+    for move in line[:4]:
+        click_move(page, move)
+        game.push(move)
+    redis_server.stop(signal.SIGKILL)
+    conn = page.locator("#conn")
+    expect(conn).to_have_attribute("data-state", re.compile("waiting|connecting"))
+    # A move made while the server is down is drawn at once and kept until it is answered.
+    src, dst = line[4].split("-")
+    code = top_card(page, src).get_attribute("data-card")
+    top_card(page, src).click()
+    page.locator(f'.board-host .pile[data-pile="{dst}"]').click()
+    expect(top_card(page, dst)).to_have_attribute("data-card", code or "")
+    shot(page, "race-reconnecting")
+    redis_server.start()
+    expect(conn).to_have_attribute("data-state", "open", timeout=15000)
+    settled(page)
+    game.push(line[4])
+    assert board_of(page) == engine_board(game)
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("5 moves")
+    click_move(page, line[5])
+    game.push(line[5])
+    assert board_of(page) == engine_board(game)
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("6 moves")
+
+
 def test_keys_play_a_column_to_a_foundation_and_to_a_cell(
     new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
@@ -444,18 +531,3 @@ def test_the_board_fits_a_phone_screen(new_page: Callable[..., Page], server_url
     )
     assert size >= 13, f"card text too small on a phone ({size} px)"
     shot(page, "race-phone")
-
-
-def test_the_lobby_lists_a_waiting_room_and_a_link_joins_it(
-    new_page: Callable[..., Page],
-) -> None:
-    host = new_page("/")
-    room = create_room(host, "Host", seats=3)
-    guest = new_page("/")
-    listed = guest.locator(f'.room-item[data-room="{room}"]')
-    expect(listed).to_contain_text("Host")
-    shot(guest, "lobby")
-    listed.get_by_role("link", name="Join").click()
-    join_room(guest, "Guest")
-    expect(host.locator(".waiting-list")).to_contain_text("Guest")
-    assert host.locator(".share-link").input_value().endswith(f"#/room/{room}")

@@ -78,6 +78,7 @@ export class RacePage {
   connState(state, detail) {
     showConnection(state, detail);
     this.root.dataset.conn = state;
+    if (this.room) this.drawSide();
     if (state === "failed") this.showNote(`Disconnected: ${detail}. Reload the page to try again.`, true);
   }
 
@@ -289,6 +290,9 @@ export class RacePage {
   }
 
   drawSide() {
+    // This page knows its own connection better than the room view it was sent.
+    const me = this.me();
+    if (me) me.connected = this.conn?.open ?? me.connected;
     replace(this.side, h("h2", {}, "Racers"), racersPanel(this.players, { game: this.room?.game, you: this.you }));
   }
 
