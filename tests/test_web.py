@@ -26,6 +26,7 @@ import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -238,22 +239,9 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def new_room(server_url: str, seats: int, **settings: Any) -> str:
     """A room on the fixed deal, made through the HTTP API as a host would; returns its id."""
     body = {"deal": DEAL, "step": STEP, "seats": seats, "countdown_s": 0, **settings}
+    body = {key: value for key, value in body.items() if value is not None}
     room_id: str = post(f"{server_url}/api/rooms", body)["room_id"]
     return room_id
-
-
-def create_room(page: Page, name: str, seats: int) -> str:
-    """Fill in the lobby's form and create a room; returns its id once the race page is up."""
-    form = page.locator("form.create").first
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=seats]").fill(str(seats))
-    form.locator("input[name=countdown_s]").fill("0")
-    form.locator("input[name=deal]").fill(DEAL)
-    form.locator("select[name=step]").select_option(STEP)
-    form.get_by_role("button", name="Create room and join").click()
-    page.wait_for_url(re.compile(r"#/room/"))
-    expect(page.locator("section.race")).to_be_visible()
-    return page.url.rsplit("/", 1)[1]
 
 
 def join_room(page: Page, name: str) -> None:
@@ -531,3 +519,62 @@ def test_the_board_fits_a_phone_screen(new_page: Callable[..., Page], server_url
     )
     assert size >= 13, f"card text too small on a phone ({size} px)"
     shot(page, "race-phone")
+
+
+def test_declaring_the_step_then_undoing_a_move(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    room = new_room(server_url, seats=1, step="choice")
+    page = new_page(f"/#/room/{room}")
+    join_room(page, "Chooser")
+    ready(page)
+    wait_racing(page)
+    game = Stalactites(DEAL, step="choice")
+    page.get_by_role("button", name="by twos (t)").click()
+    expect(page.locator(".step-fixed")).to_have_text("Building by twos")
+    game.declare_step("twos")
+    move = next(str(m) for m in game.generate_legal_moves() if m.dst.kind.value == "f")
+    click_move(page, move)
+    game.push(move)
+    assert board_of(page) == engine_board(game)
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("1 moves")
+    page.get_by_role("button", name="Undo (u)").click()
+    settled(page)
+    game.pop()
+    assert board_of(page) == engine_board(game)
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("0 moves")
+    expect(page.locator(".step-fixed")).to_have_text("Building by twos")
+
+
+def squadron_board(game: Squadron) -> dict[str, list[str]]:
+    """What a Squadron page shows: foundation tops, the waste's last three, the stock face down."""
+    state = game.state()
+    piles = {f"t{i + 1}": column for i, column in enumerate(state["tableau"])}
+    piles |= {f"c{i + 1}": [card] if card else [] for i, card in enumerate(state["cells"])}
+    piles |= {f"f{i + 1}": pile[-1:] for i, pile in enumerate(state["foundations"])}
+    return piles | {"s": [], "w": state["waste"][-3:]}
+
+
+def test_squadron_deals_from_the_stock_and_moves_by_click_and_drag(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    room = new_room(server_url, seats=1, game="squadron", step=None)
+    page = new_page(f"/#/room/{room}")
+    join_room(page, "Squad")
+    ready(page)
+    wait_racing(page)
+    game = Squadron(DEAL)
+    assert board_of(page) == squadron_board(game)
+    expect(page.locator('.pile[data-pile="s"] .badge')).to_have_text("61")
+    page.locator('.board-host .pile[data-pile="s"]').click()  # deal one card
+    settled(page)
+    game.push("s-w")
+    assert board_of(page) == squadron_board(game)
+    expect(page.locator('.pile[data-pile="s"] .badge')).to_have_text("60")
+    click_move(page, "c1-t2")
+    game.push("c1-t2")
+    top_card(page, "t5").drag_to(page.locator('.board-host .pile[data-pile="t1"]'))
+    settled(page)
+    game.push("t5-t1")
+    assert board_of(page) == squadron_board(game)
+    shot(page, "race-squadron")
