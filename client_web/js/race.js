@@ -6,8 +6,9 @@ import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
 import { clockText, elapsedText, h, ordinal, replace, toast } from "./dom.js";
 import { PlayerBoard } from "./game.js";
+import { keysTable } from "./help.js";
 import { LegalIndex, parseMove } from "./moves.js";
-import { newMoveId, pendingMove, saveFinalBoards, savePendingMove } from "./storage.js";
+import { newMoveId, pendingMove, saveFinalBoards, savePendingMove, saveRoomSeat } from "./storage.js";
 import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 
 const NO_MOVES = new LegalIndex([]);
@@ -36,7 +37,7 @@ export class RacePage {
       undo: () => this.undo(),
       ready: () => this.ready(),
       declare: (step) => this.declare(step),
-      help: () => (location.hash = "#/help"),
+      help: () => this.toggleKeys(),
     });
     this.conn = new Connection(`/ws/rooms/${encodeURIComponent(roomId)}`, {
       hello: () => this.hello(),
@@ -62,9 +63,10 @@ export class RacePage {
     this.side = h("aside", { class: "side" });
     this.actions = h("div", { class: "race-actions" });
     this.noteEl = h("p", { class: "move-note", role: "status", "aria-live": "polite" });
+    this.keys = h("div", { class: "key-panel panel", hidden: true }, h("h2", {}, "Keys"), keysTable());
     this.overlay = h("div", { class: "overlay", hidden: true });
     const head = h("div", { class: "race-head" }, h("div", {}, this.title, this.settings), this.clock);
-    const body = h("div", { class: "race-body" }, h("div", { class: "play-area" }, this.boardHost, this.noteEl, this.actions), this.side);
+    const body = h("div", { class: "race-body" }, h("div", { class: "play-area" }, this.boardHost, this.noteEl, this.actions, this.keys), this.side);
     this.root = h("section", { class: "race", dataset: { room: this.roomId } }, head, body, this.overlay);
     replace(this.app, this.root);
   }
@@ -176,6 +178,7 @@ export class RacePage {
       const how = f.status === "won" ? "You won" : "Your race is over";
       const place = f.place ? `${ordinal(f.place)} place, ` : "";
       toast(`${how}: ${place}${elapsedText(f.elapsed_ms)}`, "good", 5000);
+      if (this.room?.status !== "finished") this.showNote(`${how} (${place}${elapsedText(f.elapsed_ms)}). The others are still racing.`);
     }
     this.render();
   }
@@ -189,7 +192,21 @@ export class RacePage {
 
   serverError(f) {
     toast(f.message ?? f.code ?? "error", "error");
-    if (f.code === "unauthorized" || f.code === "room_not_found") this.conn.close();
+    if (f.code !== "unauthorized" && f.code !== "room_not_found") return;
+    // This browser's seat is no good here (an unknown room, or a token the server refuses).
+    this.conn.close();
+    saveRoomSeat(this.roomId, null);
+    this.overlay.hidden = false;
+    replace(this.overlay, h("div", { class: "overlay-card" },
+      h("h2", {}, "This seat is not valid any more"),
+      h("p", {}, f.message ?? f.code),
+      h("div", { class: "end-actions" },
+        h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby"),
+        h("button", { class: "btn", onclick: () => location.reload() }, "Open the room again"))));
+  }
+
+  toggleKeys() {
+    this.keys.hidden = !this.keys.hidden;
   }
 
   // The player's actions.
@@ -310,6 +327,7 @@ export class RacePage {
     const playing = this.room?.status === "racing" && this.board.status === "playing";
     if (playing && this.room?.undo) buttons.push(h("button", { class: "btn", onclick: () => this.undo() }, "Undo (u)"));
     if (playing) buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.resign() }, "Resign"));
+    buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.toggleKeys(), "aria-label": "show the keys" }, "Keys (?)"));
     if (this.room?.status === "finished") {
       buttons.push(h("button", { class: "btn", onclick: () => { this.hideEnd = false; this.drawOverlay(); } }, "Results"));
     }
