@@ -31,8 +31,16 @@ function errorFrom(status, data) {
   if (!message && Array.isArray(data?.detail)) {
     message = data.detail.map((d) => `${(d.loc ?? []).join(".")}: ${d.msg}`).join("; ");
   }
-  const fallback = { 404: "Not found.", 409: "That is no longer possible.", 429: "Too many requests; wait a moment." };
-  return new ApiError(status, code, message ?? fallback[status] ?? `The server answered ${status}.`);
+  const fallback = {
+    404: "Not found.",
+    409: "That is no longer possible.",
+    429: "Too many requests; wait a moment.",
+  };
+  return new ApiError(
+    status,
+    code,
+    message ?? fallback[status] ?? `The server answered ${status}.`,
+  );
 }
 
 export const getRoom = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}`);
@@ -47,9 +55,14 @@ export const createTournament = (settings) => api("POST", "/api/tournaments", se
 export const joinTournament = (id, name) =>
   api("POST", `/api/tournaments/${encodeURIComponent(id)}/players`, { name });
 export const startTournament = (id, adminToken) =>
-  api("POST", `/api/tournaments/${encodeURIComponent(id)}/start`, {}, {
-    Authorization: `Bearer ${adminToken}`,
-  });
+  api(
+    "POST",
+    `/api/tournaments/${encodeURIComponent(id)}/start`,
+    {},
+    {
+      Authorization: `Bearer ${adminToken}`,
+    },
+  );
 
 /** The rooms in a list answer, whatever the paging wrapper is called. */
 export function roomsOf(answer) {

@@ -142,7 +142,12 @@ function cardEl(code, pile, index, view, length = index + 1) {
       dataset: { pile, index: String(index), card: code },
       "aria-label": info.name,
     },
-    h("span", { class: "corner" }, h("span", { class: "rank" }, info.rank), h("span", { class: "suit" }, info.symbol)),
+    h(
+      "span",
+      { class: "corner" },
+      h("span", { class: "rank" }, info.rank),
+      h("span", { class: "suit" }, info.symbol),
+    ),
     h("span", { class: "pip", "aria-hidden": "true" }, info.symbol),
   );
 }

@@ -2,9 +2,19 @@
 // The client knows how to draw a card, never which moves are legal.
 
 const RANKS = {
-  A: ["A", "ace"], 2: ["2", "two"], 3: ["3", "three"], 4: ["4", "four"], 5: ["5", "five"],
-  6: ["6", "six"], 7: ["7", "seven"], 8: ["8", "eight"], 9: ["9", "nine"], T: ["10", "ten"],
-  J: ["J", "jack"], Q: ["Q", "queen"], K: ["K", "king"],
+  A: ["A", "ace"],
+  2: ["2", "two"],
+  3: ["3", "three"],
+  4: ["4", "four"],
+  5: ["5", "five"],
+  6: ["6", "six"],
+  7: ["7", "seven"],
+  8: ["8", "eight"],
+  9: ["9", "nine"],
+  T: ["10", "ten"],
+  J: ["J", "jack"],
+  Q: ["Q", "queen"],
+  K: ["K", "king"],
 };
 
 // Four suits, four colours, and always the symbol: colour is never the only cue.

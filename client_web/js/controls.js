@@ -77,7 +77,8 @@ export class MoveControls {
     const spot = spotOf(event.target);
     if (!spot || spot.pile === "s") return;
     const legal = this.hooks.legal();
-    const move = legal.findKind(spot.pile, "f", spot.count) ?? legal.findKind(spot.pile, "c", spot.count);
+    const move =
+      legal.findKind(spot.pile, "f", spot.count) ?? legal.findKind(spot.pile, "c", spot.count);
     if (move) this.play(move);
   }
 

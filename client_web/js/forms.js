@@ -3,7 +3,13 @@
 import { h } from "./dom.js";
 
 export function field(label, input, hint = null) {
-  return h("label", { class: "field" }, h("span", { class: "field-label" }, label), input, hint ? h("small", {}, hint) : null);
+  return h(
+    "label",
+    { class: "field" },
+    h("span", { class: "field-label" }, label),
+    input,
+    hint ? h("small", {}, hint) : null,
+  );
 }
 
 export function select(name, options, value) {
@@ -15,7 +21,15 @@ export function select(name, options, value) {
 }
 
 export function numberInput(name, value, min, max, step = 1) {
-  return h("input", { name, type: "number", value: String(value), min: String(min), max: String(max), step: String(step), inputmode: "numeric" });
+  return h("input", {
+    name,
+    type: "number",
+    value: String(value),
+    min: String(min),
+    max: String(max),
+    step: String(step),
+    inputmode: "numeric",
+  });
 }
 
 export function textInput(name, value = "", attrs = {}) {

@@ -20,20 +20,40 @@ const KEYS = [
 
 /** The key table, for the help page and the race page's key panel. */
 export function keysTable() {
-  return h("table", { class: "keys" }, h("tbody", {}, KEYS.map(([key, what]) => h("tr", {}, h("th", {}, h("kbd", {}, key)), h("td", {}, what)))));
+  return h(
+    "table",
+    { class: "keys" },
+    h(
+      "tbody",
+      {},
+      KEYS.map(([key, what]) => h("tr", {}, h("th", {}, h("kbd", {}, key)), h("td", {}, what))),
+    ),
+  );
 }
 
 export class HelpPage {
   constructor(app) {
     replace(
       app,
-      h("section", { class: "panel narrow help" },
+      h(
+        "section",
+        { class: "panel narrow help" },
         h("h1", {}, "Playing"),
-        h("p", {}, "Click a card, then click where it goes; the places it can go light up. Or drag it there. Double-click sends a card to a foundation (or else a free cell)."),
+        h(
+          "p",
+          {},
+          "Click a card, then click where it goes; the places it can go light up. Or drag it there. Double-click sends a card to a foundation (or else a free cell).",
+        ),
         h("h2", {}, "Keys"),
-        h("p", {}, "For example 3 then f plays column 3's card to a foundation; 5 then c puts column 5's card in a cell."),
+        h(
+          "p",
+          {},
+          "For example 3 then f plays column 3's card to a foundation; 5 then c puts column 5's card in a cell.",
+        ),
         keysTable(),
-        h("button", { class: "btn", onclick: () => history.back() }, "Back")));
+        h("button", { class: "btn", onclick: () => history.back() }, "Back"),
+      ),
+    );
   }
 
   destroy() {}

@@ -22,7 +22,16 @@ export class JoinPage {
     try {
       room = await getRoom(this.roomId);
     } catch (error) {
-      replace(this.app, h("section", { class: "panel narrow" }, h("h1", {}, "Room not found"), h("p", {}, error.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+      replace(
+        this.app,
+        h(
+          "section",
+          { class: "panel narrow" },
+          h("h1", {}, "Room not found"),
+          h("p", {}, error.message),
+          h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+        ),
+      );
       return;
     }
     const players = room.players ?? [];
@@ -30,12 +39,28 @@ export class JoinPage {
     const parts = [
       h("h1", {}, room.game === "squadron" ? "Squadron race" : "Stalactites race"),
       h("p", { class: "race-settings" }, settingsText(room)),
-      h("p", {}, `${players.length} of ${room.seats} seats taken`, players.length ? ": " : "", players.map((p) => p.name).join(", ")),
+      h(
+        "p",
+        {},
+        `${players.length} of ${room.seats} seats taken`,
+        players.length ? ": " : "",
+        players.map((p) => p.name).join(", "),
+      ),
     ];
     if (open) parts.push(this.joinForm());
-    else parts.push(h("p", { class: "muted" }, room.status === "finished" ? "This race is over." : "This race is full or already running."));
+    else
+      parts.push(
+        h(
+          "p",
+          { class: "muted" },
+          room.status === "finished"
+            ? "This race is over."
+            : "This race is full or already running.",
+        ),
+      );
     const links = [h("a", { class: "btn", href: `#/watch/${this.roomId}` }, "Watch")];
-    if (room.status === "finished") links.push(h("a", { class: "btn", href: `#/replay/${this.roomId}` }, "Replay"));
+    if (room.status === "finished")
+      links.push(h("a", { class: "btn", href: `#/replay/${this.roomId}` }, "Replay"));
     parts.push(h("div", { class: "end-actions" }, links));
     replace(this.app, h("section", { class: "panel narrow join" }, parts));
   }

@@ -2,7 +2,16 @@
 
 import { createRoom, createTournament, joinRoom, listRooms, roomsOf } from "./api.js";
 import { h, replace } from "./dom.js";
-import { checkbox, checkedName, field, formError, formValues, numberInput, select, textInput } from "./forms.js";
+import {
+  checkbox,
+  checkedName,
+  field,
+  formError,
+  formValues,
+  numberInput,
+  select,
+  textInput,
+} from "./forms.js";
 import { saveName, saveRoomSeat, savedName, saveTournamentSeat } from "./storage.js";
 import { settingsText } from "./widgets.js";
 
@@ -18,7 +27,12 @@ export class LobbyPage {
       h(
         "div",
         { class: "lobby" },
-        h("section", { class: "panel panel-create" }, h("h1", {}, "Start a race"), this.createForm()),
+        h(
+          "section",
+          { class: "panel panel-create" },
+          h("h1", {}, "Start a race"),
+          this.createForm(),
+        ),
         h("section", { class: "panel" }, h("h2", {}, "Waiting for racers"), this.waiting),
         h("section", { class: "panel" }, h("h2", {}, "Racing now"), this.live),
         h("section", { class: "panel" }, h("h2", {}, "Tournaments"), this.tournamentForms()),
@@ -33,8 +47,23 @@ export class LobbyPage {
   }
 
   createForm() {
-    const game = select("game", [["stalactites", "Stalactites"], ["squadron", "Squadron"]], "stalactites");
-    const step = select("step", [["choice", "Player's choice"], ["ones", "By ones"], ["twos", "By twos"]], "choice");
+    const game = select(
+      "game",
+      [
+        ["stalactites", "Stalactites"],
+        ["squadron", "Squadron"],
+      ],
+      "stalactites",
+    );
+    const step = select(
+      "step",
+      [
+        ["choice", "Player's choice"],
+        ["ones", "By ones"],
+        ["twos", "By twos"],
+      ],
+      "choice",
+    );
     const undo = checkbox("undo", true);
     const stepField = field("Foundation step", step);
     game.addEventListener("change", () => {
@@ -44,7 +73,14 @@ export class LobbyPage {
     const form = h(
       "form",
       { class: "create", onsubmit: (e) => this.create(e) },
-      field("Your name", textInput("name", savedName(), { maxlength: "24", required: true, placeholder: "e.g. Ada" })),
+      field(
+        "Your name",
+        textInput("name", savedName(), {
+          maxlength: "24",
+          required: true,
+          placeholder: "e.g. Ada",
+        }),
+      ),
       h("div", { class: "field-row" }, field("Game", game), stepField),
       h(
         "div",
@@ -56,8 +92,15 @@ export class LobbyPage {
       h(
         "div",
         { class: "field-row" },
-        field("Spectator delay (s)", numberInput("spectator_delay_s", "", 0, 300), "empty: server default"),
-        field("Deal (optional)", textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" })),
+        field(
+          "Spectator delay (s)",
+          numberInput("spectator_delay_s", "", 0, 300),
+          "empty: server default",
+        ),
+        field(
+          "Deal (optional)",
+          textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" }),
+        ),
       ),
       h("label", { class: "check" }, undo, " Allow undo"),
       h("button", { class: "btn btn-primary btn-big", type: "submit" }, "Create room and join"),
@@ -105,33 +148,78 @@ export class LobbyPage {
       return;
     }
     if (!rooms.length) {
-      replace(box, h("p", { class: "muted" }, status === "waiting" ? "No open rooms. Create one!" : "No races right now."));
+      replace(
+        box,
+        h(
+          "p",
+          { class: "muted" },
+          status === "waiting" ? "No open rooms. Create one!" : "No races right now.",
+        ),
+      );
       return;
     }
-    replace(box, h("ul", {}, rooms.map((room) => roomItem(room, status))));
+    replace(
+      box,
+      h(
+        "ul",
+        {},
+        rooms.map((room) => roomItem(room, status)),
+      ),
+    );
   }
 
   tournamentForms() {
     const enter = h(
       "form",
-      { class: "inline-form", onsubmit: (e) => {
-        e.preventDefault();
-        const text = formValues(e.currentTarget).link;
-        const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
-        if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
-      } },
-      field("Tournament link or id", textInput("link", "", { placeholder: "paste the link you were sent" })),
+      {
+        class: "inline-form",
+        onsubmit: (e) => {
+          e.preventDefault();
+          const text = formValues(e.currentTarget).link;
+          const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
+          if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
+        },
+      },
+      field(
+        "Tournament link or id",
+        textInput("link", "", { placeholder: "paste the link you were sent" }),
+      ),
       h("button", { class: "btn", type: "submit" }, "Open"),
     );
     const organise = h(
       "form",
       { class: "create", onsubmit: (e) => this.organise(e) },
       field("Tournament name", textInput("name", "", { maxlength: "60", required: true })),
-      h("div", { class: "field-row" },
-        field("Game", select("game", [["stalactites", "Stalactites"], ["squadron", "Squadron"]], "stalactites")),
-        field("Step", select("step", [["choice", "Player's choice"], ["ones", "By ones"], ["twos", "By twos"]], "choice")),
+      h(
+        "div",
+        { class: "field-row" },
+        field(
+          "Game",
+          select(
+            "game",
+            [
+              ["stalactites", "Stalactites"],
+              ["squadron", "Squadron"],
+            ],
+            "stalactites",
+          ),
+        ),
+        field(
+          "Step",
+          select(
+            "step",
+            [
+              ["choice", "Player's choice"],
+              ["ones", "By ones"],
+              ["twos", "By twos"],
+            ],
+            "choice",
+          ),
+        ),
       ),
-      h("div", { class: "field-row" },
+      h(
+        "div",
+        { class: "field-row" },
         field("Rounds", numberInput("rounds", 3, 1, 20)),
         field("Round (min)", numberInput("round_min", 5, 1, 60)),
         field("Break (s)", numberInput("break_s", 30, 0, 600)),
@@ -148,9 +236,14 @@ export class LobbyPage {
     const v = formValues(form);
     if (!v.name) return formError(form, "Give the tournament a name.");
     const settings = {
-      name: v.name, game: v.game, step: v.step, rounds: v.rounds,
-      round_time_s: Math.round((v.round_min ?? 5) * 60), break_s: v.break_s,
-      starts_at: null, max_players: v.max_players,
+      name: v.name,
+      game: v.game,
+      step: v.step,
+      rounds: v.rounds,
+      round_time_s: Math.round((v.round_min ?? 5) * 60),
+      break_s: v.break_s,
+      starts_at: null,
+      max_players: v.max_players,
     };
     try {
       const made = await createTournament(settings);
@@ -166,14 +259,20 @@ function roomItem(room, status) {
   const id = room.room_id;
   const players = room.players ?? [];
   const names = players.map((p) => p.name).join(", ");
-  const action = status === "waiting"
-    ? h("a", { class: "btn btn-small", href: `#/room/${id}` }, "Join")
-    : h("a", { class: "btn btn-small", href: `#/watch/${id}` }, "Watch");
+  const action =
+    status === "waiting"
+      ? h("a", { class: "btn btn-small", href: `#/room/${id}` }, "Join")
+      : h("a", { class: "btn btn-small", href: `#/watch/${id}` }, "Watch");
   const seats = room.seats ? `${players.length}/${room.seats}` : `${players.length}`;
   return h(
     "li",
     { class: "room-item", dataset: { room: id } },
-    h("div", {}, h("strong", {}, settingsText(room)), h("div", { class: "muted" }, `${seats} racers${names ? ": " : ""}`, names)),
+    h(
+      "div",
+      {},
+      h("strong", {}, settingsText(room)),
+      h("div", { class: "muted" }, `${seats} racers${names ? ": " : ""}`, names),
+    ),
     action,
   );
 }

@@ -46,7 +46,15 @@ function route() {
       return;
     }
   }
-  replace(app, h("section", { class: "panel narrow" }, h("h1", {}, "Page not found"), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+  replace(
+    app,
+    h(
+      "section",
+      { class: "panel narrow" },
+      h("h1", {}, "Page not found"),
+      h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+    ),
+  );
 }
 
 window.addEventListener("hashchange", route);

@@ -8,7 +8,13 @@ import { clockText, elapsedText, h, ordinal, replace, toast } from "./dom.js";
 import { PlayerBoard } from "./game.js";
 import { keysTable } from "./help.js";
 import { LegalIndex, parseMove } from "./moves.js";
-import { newMoveId, pendingMove, saveFinalBoards, savePendingMove, saveRoomSeat } from "./storage.js";
+import {
+  newMoveId,
+  pendingMove,
+  saveFinalBoards,
+  savePendingMove,
+  saveRoomSeat,
+} from "./storage.js";
 import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 
 const NO_MOVES = new LegalIndex([]);
@@ -63,11 +69,32 @@ export class RacePage {
     this.side = h("aside", { class: "side" });
     this.actions = h("div", { class: "race-actions" });
     this.noteEl = h("p", { class: "move-note", role: "status", "aria-live": "polite" });
-    this.keys = h("div", { class: "key-panel panel", hidden: true }, h("h2", {}, "Keys"), keysTable());
+    this.keys = h(
+      "div",
+      { class: "key-panel panel", hidden: true },
+      h("h2", {}, "Keys"),
+      keysTable(),
+    );
     this.overlay = h("div", { class: "overlay", hidden: true });
-    const head = h("div", { class: "race-head" }, h("div", {}, this.title, this.settings), this.clock);
-    const body = h("div", { class: "race-body" }, h("div", { class: "play-area" }, this.boardHost, this.noteEl, this.actions, this.keys), this.side);
-    this.root = h("section", { class: "race", dataset: { room: this.roomId } }, head, body, this.overlay);
+    const head = h(
+      "div",
+      { class: "race-head" },
+      h("div", {}, this.title, this.settings),
+      this.clock,
+    );
+    const body = h(
+      "div",
+      { class: "race-body" },
+      h("div", { class: "play-area" }, this.boardHost, this.noteEl, this.actions, this.keys),
+      this.side,
+    );
+    this.root = h(
+      "section",
+      { class: "race", dataset: { room: this.roomId } },
+      head,
+      body,
+      this.overlay,
+    );
     replace(this.app, this.root);
   }
 
@@ -81,7 +108,8 @@ export class RacePage {
     showConnection(state, detail);
     this.root.dataset.conn = state;
     if (this.room) this.drawSide();
-    if (state === "failed") this.showNote(`Disconnected: ${detail}. Reload the page to try again.`, true);
+    if (state === "failed")
+      this.showNote(`Disconnected: ${detail}. Reload the page to try again.`, true);
   }
 
   // Frames from the server.
@@ -112,7 +140,8 @@ export class RacePage {
     this.players = [...(this.room?.players ?? [])];
     this.lastSeq = f.seq ?? this.lastSeq;
     this.board.confirm(f.state, f.legal, this.me()?.status);
-    if (this.room?.status === "finished" && !this.standings) this.standings = this.room.standings ?? null;
+    if (this.room?.status === "finished" && !this.standings)
+      this.standings = this.room.standings ?? null;
     const again = this.board.inflightFrame();
     if (again) {
       this.board.inflight.resent = true;
@@ -153,7 +182,12 @@ export class RacePage {
     this.render();
     const first = dropped[0];
     if (first.type === "move") this.springBack(parseMove(first.move));
-    const what = first.type === "move" ? `Move ${first.move}` : first.type === "undo" ? "Undo" : "Declaring the step";
+    const what =
+      first.type === "move"
+        ? `Move ${first.move}`
+        : first.type === "undo"
+          ? "Undo"
+          : "Declaring the step";
     this.showNote(`${what} refused: ${f.message ?? f.code}`, true);
     if (RESYNC_CODES.has(f.code)) this.conn.reconnectNow();
   }
@@ -178,7 +212,10 @@ export class RacePage {
       const how = f.status === "won" ? "You won" : "Your race is over";
       const place = f.place ? `${ordinal(f.place)} place, ` : "";
       toast(`${how}: ${place}${elapsedText(f.elapsed_ms)}`, "good", 5000);
-      if (this.room?.status !== "finished") this.showNote(`${how} (${place}${elapsedText(f.elapsed_ms)}). The others are still racing.`);
+      if (this.room?.status !== "finished")
+        this.showNote(
+          `${how} (${place}${elapsedText(f.elapsed_ms)}). The others are still racing.`,
+        );
     }
     this.render();
   }
@@ -197,12 +234,21 @@ export class RacePage {
     this.conn.close();
     saveRoomSeat(this.roomId, null);
     this.overlay.hidden = false;
-    replace(this.overlay, h("div", { class: "overlay-card" },
-      h("h2", {}, "This seat is not valid any more"),
-      h("p", {}, f.message ?? f.code),
-      h("div", { class: "end-actions" },
-        h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby"),
-        h("button", { class: "btn", onclick: () => location.reload() }, "Open the room again"))));
+    replace(
+      this.overlay,
+      h(
+        "div",
+        { class: "overlay-card" },
+        h("h2", {}, "This seat is not valid any more"),
+        h("p", {}, f.message ?? f.code),
+        h(
+          "div",
+          { class: "end-actions" },
+          h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby"),
+          h("button", { class: "btn", onclick: () => location.reload() }, "Open the room again"),
+        ),
+      ),
+    );
   }
 
   toggleKeys() {
@@ -259,7 +305,8 @@ export class RacePage {
   }
 
   resign() {
-    if (!window.confirm("Resign this race? Your board stays as it is and counts as finished.")) return;
+    if (!window.confirm("Resign this race? Your board stays as it is and counts as finished."))
+      return;
     this.conn.send({ type: "resign" });
   }
 
@@ -270,7 +317,8 @@ export class RacePage {
       this.room?.game !== "squadron" &&
       this.room?.step === "choice" &&
       this.board.status === "playing" &&
-      state && !state.step
+      state &&
+      !state.step
     );
   }
 
@@ -298,7 +346,10 @@ export class RacePage {
   drawBoard() {
     const state = this.board.shown();
     if (!state) {
-      replace(this.boardHost, h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."));
+      replace(
+        this.boardHost,
+        h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."),
+      );
       return;
     }
     const view = this.controls.view();
@@ -310,7 +361,11 @@ export class RacePage {
     // This page knows its own connection better than the room view it was sent.
     const me = this.me();
     if (me) me.connected = this.conn?.open ?? me.connected;
-    replace(this.side, h("h2", {}, "Racers"), racersPanel(this.players, { game: this.room?.game, you: this.you }));
+    replace(
+      this.side,
+      h("h2", {}, "Racers"),
+      racersPanel(this.players, { game: this.room?.game, you: this.you }),
+    );
   }
 
   drawActions() {
@@ -318,18 +373,54 @@ export class RacePage {
     if (this.canDeclare()) {
       buttons.push(
         h("span", { class: "step-label" }, "Build foundations:"),
-        h("button", { class: "btn", onclick: () => this.declare("ones"), disabled: Boolean(this.board.inflight) }, "by ones (o)"),
-        h("button", { class: "btn", onclick: () => this.declare("twos"), disabled: Boolean(this.board.inflight) }, "by twos (t)"),
+        h(
+          "button",
+          {
+            class: "btn",
+            onclick: () => this.declare("ones"),
+            disabled: Boolean(this.board.inflight),
+          },
+          "by ones (o)",
+        ),
+        h(
+          "button",
+          {
+            class: "btn",
+            onclick: () => this.declare("twos"),
+            disabled: Boolean(this.board.inflight),
+          },
+          "by twos (t)",
+        ),
       );
     } else if (this.board.state?.step) {
       buttons.push(h("span", { class: "step-fixed" }, `Building by ${this.board.state.step}`));
     }
     const playing = this.room?.status === "racing" && this.board.status === "playing";
-    if (playing && this.room?.undo) buttons.push(h("button", { class: "btn", onclick: () => this.undo() }, "Undo (u)"));
-    if (playing) buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.resign() }, "Resign"));
-    buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.toggleKeys(), "aria-label": "show the keys" }, "Keys (?)"));
+    if (playing && this.room?.undo)
+      buttons.push(h("button", { class: "btn", onclick: () => this.undo() }, "Undo (u)"));
+    if (playing)
+      buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.resign() }, "Resign"));
+    buttons.push(
+      h(
+        "button",
+        { class: "btn btn-quiet", onclick: () => this.toggleKeys(), "aria-label": "show the keys" },
+        "Keys (?)",
+      ),
+    );
     if (this.room?.status === "finished") {
-      buttons.push(h("button", { class: "btn", onclick: () => { this.hideEnd = false; this.drawOverlay(); } }, "Results"));
+      buttons.push(
+        h(
+          "button",
+          {
+            class: "btn",
+            onclick: () => {
+              this.hideEnd = false;
+              this.drawOverlay();
+            },
+          },
+          "Results",
+        ),
+      );
     }
     replace(this.actions, buttons);
   }
@@ -338,7 +429,13 @@ export class RacePage {
     const status = this.room?.status;
     let content = null;
     if (status === "waiting") content = this.waitingRoom();
-    else if (status === "countdown") content = h("div", { class: "countdown" }, h("p", {}, "Get ready"), h("div", { class: "countdown-number" }, ""));
+    else if (status === "countdown")
+      content = h(
+        "div",
+        { class: "countdown" },
+        h("p", {}, "Get ready"),
+        h("div", { class: "countdown-number" }, ""),
+      );
     else if (status === "finished" && !this.hideEnd) content = this.endScreen();
     this.overlay.hidden = !content;
     if (content) replace(this.overlay, h("div", { class: "overlay-card" }, content));
@@ -351,12 +448,30 @@ export class RacePage {
     const seats = this.room.seats ?? this.players.length;
     return [
       h("h2", {}, "Waiting room"),
-      h("p", {}, `${this.players.length} of ${seats} seats taken. The race starts when every seat is taken and everyone is ready.`),
-      shareBox(link),
-      h("ul", { class: "waiting-list" }, this.players.map((p) =>
-        h("li", {}, h("span", { class: "racer-name" }, p.name ?? "?"), p.player_id === this.you ? h("span", { class: "tag" }, "you") : null, h("span", { class: p.ready ? "ok" : "muted" }, p.ready ? "ready ✓" : "not ready"))),
+      h(
+        "p",
+        {},
+        `${this.players.length} of ${seats} seats taken. The race starts when every seat is taken and everyone is ready.`,
       ),
-      h("button", { class: "btn btn-big", onclick: () => this.ready(), disabled: Boolean(ready) }, ready ? "Ready ✓" : "I'm ready (r)"),
+      shareBox(link),
+      h(
+        "ul",
+        { class: "waiting-list" },
+        this.players.map((p) =>
+          h(
+            "li",
+            {},
+            h("span", { class: "racer-name" }, p.name ?? "?"),
+            p.player_id === this.you ? h("span", { class: "tag" }, "you") : null,
+            h("span", { class: p.ready ? "ok" : "muted" }, p.ready ? "ready ✓" : "not ready"),
+          ),
+        ),
+      ),
+      h(
+        "button",
+        { class: "btn btn-big", onclick: () => this.ready(), disabled: Boolean(ready) },
+        ready ? "Ready ✓" : "I'm ready (r)",
+      ),
     ];
   }
 
@@ -365,15 +480,35 @@ export class RacePage {
     const mine = standings.find((r) => r.player_id === this.you);
     const headline = mine?.place ? `You finished ${ordinal(mine.place)}` : "Race over";
     const back = this.seat.tournament
-      ? h("a", { class: "btn", href: `#/tournament/${this.seat.tournament}` }, "Back to the tournament")
+      ? h(
+          "a",
+          { class: "btn", href: `#/tournament/${this.seat.tournament}` },
+          "Back to the tournament",
+        )
       : h("a", { class: "btn", href: "#/" }, "Back to the lobby");
     return [
       h("h2", {}, headline),
       resultsTable(standings, { game: this.room.game, you: this.you }),
-      h("div", { class: "end-actions" },
-        h("a", { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` }, "Watch the replay"),
+      h(
+        "div",
+        { class: "end-actions" },
+        h(
+          "a",
+          { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` },
+          "Watch the replay",
+        ),
         back,
-        h("button", { class: "btn btn-quiet", onclick: () => { this.hideEnd = true; this.drawOverlay(); } }, "Look at my board"),
+        h(
+          "button",
+          {
+            class: "btn btn-quiet",
+            onclick: () => {
+              this.hideEnd = true;
+              this.drawOverlay();
+            },
+          },
+          "Look at my board",
+        ),
       ),
     ];
   }
@@ -389,7 +524,8 @@ export class RacePage {
     } else if (room.status === "countdown" && room.starts_at) {
       this.clock.textContent = clockText((room.time_limit_s ?? 0) * 1000);
       const number = this.overlay.querySelector(".countdown-number");
-      if (number) number.textContent = String(Math.max(0, Math.ceil((room.starts_at - now) / 1000)));
+      if (number)
+        number.textContent = String(Math.max(0, Math.ceil((room.starts_at - now) / 1000)));
     } else if (room.status === "finished") {
       this.clock.textContent = "Finished";
       this.clock.classList.remove("urgent");
@@ -416,15 +552,27 @@ export class RacePage {
 }
 
 function shareBox(link) {
-  const input = h("input", { class: "share-link", value: link, readonly: true, "aria-label": "link to this room" });
-  const copy = h("button", { class: "btn", onclick: async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(link);
-      toast("Link copied", "good");
-    } catch {
-      toast("Select the link and copy it", "info");
-    }
-  } }, "Copy link");
+  const input = h("input", {
+    class: "share-link",
+    value: link,
+    readonly: true,
+    "aria-label": "link to this room",
+  });
+  const copy = h(
+    "button",
+    {
+      class: "btn",
+      onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(link);
+          toast("Link copied", "good");
+        } catch {
+          toast("Select the link and copy it", "info");
+        }
+      },
+    },
+    "Copy link",
+  );
   return h("div", { class: "share" }, h("label", {}, "Share this link: "), input, copy);
 }

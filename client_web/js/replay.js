@@ -30,9 +30,21 @@ export class ReplayPage {
     let data;
     let room = null;
     try {
-      [data, room] = await Promise.all([getRecord(this.roomId), getRoom(this.roomId).catch(() => null)]);
+      [data, room] = await Promise.all([
+        getRecord(this.roomId),
+        getRoom(this.roomId).catch(() => null),
+      ]);
     } catch (error) {
-      replace(this.app, h("section", { class: "panel narrow" }, h("h1", {}, "No replay yet"), h("p", {}, error.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+      replace(
+        this.app,
+        h(
+          "section",
+          { class: "panel narrow" },
+          h("h1", {}, "No replay yet"),
+          h("p", {}, error.message),
+          h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+        ),
+      );
       return;
     }
     this.room = room;
@@ -44,28 +56,90 @@ export class ReplayPage {
 
   build() {
     this.counter = h("output", { class: "replay-counter" });
-    this.slider = h("input", { type: "range", min: "0", max: String(this.longest), value: "0", "aria-label": "move number", oninput: (e) => this.go(Number(e.target.value)) });
-    const who = h("select", { "aria-label": "whose board", onchange: (e) => { this.focus = e.target.value; this.draw(); } },
+    this.slider = h("input", {
+      type: "range",
+      min: "0",
+      max: String(this.longest),
+      value: "0",
+      "aria-label": "move number",
+      oninput: (e) => this.go(Number(e.target.value)),
+    });
+    const who = h(
+      "select",
+      {
+        "aria-label": "whose board",
+        onchange: (e) => {
+          this.focus = e.target.value;
+          this.draw();
+        },
+      },
       h("option", { value: "all" }, "All boards"),
-      this.lines.map((l) => h("option", { value: l.player_id }, l.name)));
-    const controls = h("div", { class: "replay-controls" },
-      h("button", { class: "btn", onclick: () => this.go(0), "aria-label": "first move" }, "« Start"),
-      h("button", { class: "btn replay-back", onclick: () => this.go(this.step - 1), "aria-label": "back one move" }, "◀"),
+      this.lines.map((l) => h("option", { value: l.player_id }, l.name)),
+    );
+    const controls = h(
+      "div",
+      { class: "replay-controls" },
+      h(
+        "button",
+        { class: "btn", onclick: () => this.go(0), "aria-label": "first move" },
+        "« Start",
+      ),
+      h(
+        "button",
+        {
+          class: "btn replay-back",
+          onclick: () => this.go(this.step - 1),
+          "aria-label": "back one move",
+        },
+        "◀",
+      ),
       this.counter,
-      h("button", { class: "btn replay-forward", onclick: () => this.go(this.step + 1), "aria-label": "forward one move" }, "▶"),
-      h("button", { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" }, "End »"),
-      this.slider, who);
+      h(
+        "button",
+        {
+          class: "btn replay-forward",
+          onclick: () => this.go(this.step + 1),
+          "aria-label": "forward one move",
+        },
+        "▶",
+      ),
+      h(
+        "button",
+        { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" },
+        "End »",
+      ),
+      this.slider,
+      who,
+    );
     this.boards = h("div", { class: "replay-boards" });
     const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
     const standings = this.room?.standings ?? this.room?.players;
-    replace(this.app, h("section", { class: "replay" },
-      h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
-      controls,
-      h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
-      this.lines.some((l) => l.states) ? null : h("p", { class: "delay-note" },
-        "The starting layout of this race is not known to this browser, so the moves are listed instead of drawn."),
-      this.boards,
-      standings?.length ? h("details", { class: "panel" }, h("summary", {}, "Results"), resultsTable(standings, { game: this.room?.game })) : null));
+    replace(
+      this.app,
+      h(
+        "section",
+        { class: "replay" },
+        h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
+        controls,
+        h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
+        this.lines.some((l) => l.states)
+          ? null
+          : h(
+              "p",
+              { class: "delay-note" },
+              "The starting layout of this race is not known to this browser, so the moves are listed instead of drawn.",
+            ),
+        this.boards,
+        standings?.length
+          ? h(
+              "details",
+              { class: "panel" },
+              h("summary", {}, "Results"),
+              resultsTable(standings, { game: this.room?.game }),
+            )
+          : null,
+      ),
+    );
   }
 
   go(step) {
@@ -75,7 +149,12 @@ export class ReplayPage {
 
   key(event) {
     if (event.target?.tagName === "INPUT" || event.target?.tagName === "SELECT") return;
-    const moves = { ArrowRight: this.step + 1, ArrowLeft: this.step - 1, Home: 0, End: this.longest };
+    const moves = {
+      ArrowRight: this.step + 1,
+      ArrowLeft: this.step - 1,
+      Home: 0,
+      End: this.longest,
+    };
     if (!(event.key in moves)) return;
     event.preventDefault();
     this.go(moves[event.key]);
@@ -84,8 +163,12 @@ export class ReplayPage {
   draw() {
     this.counter.textContent = `move ${this.step} of ${this.longest}`;
     this.slider.value = String(this.step);
-    const shown = this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
-    replace(this.boards, shown.map((line) => this.boardOf(line)));
+    const shown =
+      this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
+    replace(
+      this.boards,
+      shown.map((line) => this.boardOf(line)),
+    );
     this.boards.classList.toggle("single", shown.length === 1);
   }
 
@@ -94,14 +177,26 @@ export class ReplayPage {
     const last = k > 0 ? line.moves[k - 1] : null;
     const known = line.states ? Math.min(k, line.states.length - 1) : -1;
     const state = known >= 0 ? line.states[known] : null;
-    const head = h("header", { class: "replay-head" },
+    const head = h(
+      "header",
+      { class: "replay-head" },
       h("strong", {}, line.name),
       h("span", { class: "muted" }, ` ${k}/${line.moves.length} moves`),
       last ? h("span", { class: "last-move" }, ` last: ${last}`) : null,
-      state && known < k ? h("span", { class: "muted" }, " (the next stock card is not known here)") : null);
+      state && known < k
+        ? h("span", { class: "muted" }, " (the next stock card is not known here)")
+        : null,
+    );
     const body = state
-      ? renderBoard(state, { compact: this.focus === "all" && this.lines.length > 1, targets: last ? new Set([parseMove(last)?.dst]) : new Set() })
-      : h("ol", { class: "move-list", start: "1" }, line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)));
+      ? renderBoard(state, {
+          compact: this.focus === "all" && this.lines.length > 1,
+          targets: last ? new Set([parseMove(last)?.dst]) : new Set(),
+        })
+      : h(
+          "ol",
+          { class: "move-list", start: "1" },
+          line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)),
+        );
     return h("article", { class: "replay-board", dataset: { player: line.player_id } }, head, body);
   }
 }

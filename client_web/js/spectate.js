@@ -24,7 +24,12 @@ export class SpectatorPage {
     this.root = h(
       "section",
       { class: "spectate", dataset: { room: roomId } },
-      h("div", { class: "race-head" }, h("div", {}, this.title, this.settings, this.delay), this.clock),
+      h(
+        "div",
+        { class: "race-head" },
+        h("div", {}, this.title, this.settings, this.delay),
+        this.clock,
+      ),
       this.results,
       this.grid,
     );
@@ -81,7 +86,8 @@ export class SpectatorPage {
     for (const p of this.players) if (!p.status || p.status === "waiting") p.status = "playing";
     this.setStatus("racing", { ends_at: f.ends_at });
     if (f.state && (this.room?.spectator_delay_s ?? 0) === 0) {
-      for (const p of this.players) if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);
+      for (const p of this.players)
+        if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);
     }
     this.render();
   }
@@ -116,14 +122,26 @@ export class SpectatorPage {
     this.title.textContent = `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`;
     this.settings.textContent = settingsText(room);
     const delay = room.spectator_delay_s ?? 0;
-    this.delay.textContent = delay && room.status !== "finished"
-      ? `Boards are shown ${delay} s behind the racers, so nobody can copy the leader. Progress bars are live.`
-      : "Boards are shown live.";
+    this.delay.textContent =
+      delay && room.status !== "finished"
+        ? `Boards are shown ${delay} s behind the racers, so nobody can copy the leader. Progress bars are live.`
+        : "Boards are shown live.";
     this.root.dataset.status = room.status;
-    replace(this.grid, this.players.map((p) => this.boardCard(p)));
+    replace(
+      this.grid,
+      this.players.map((p) => this.boardCard(p)),
+    );
     if (this.standings) {
-      replace(this.results, h("h2", {}, "Results"), resultsTable(this.standings, { game: room.game }),
-        h("a", { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` }, "Watch the replay"));
+      replace(
+        this.results,
+        h("h2", {}, "Results"),
+        resultsTable(this.standings, { game: room.game }),
+        h(
+          "a",
+          { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` },
+          "Watch the replay",
+        ),
+      );
     } else replace(this.results);
     this.tick();
   }
@@ -136,7 +154,11 @@ export class SpectatorPage {
       racersPanel([player], { game: this.room?.game }),
       state
         ? renderBoard(state, { compact: true })
-        : h("div", { class: "board-placeholder" }, this.room?.status === "racing" ? "Board coming (delayed)…" : "Waiting for the start"),
+        : h(
+            "div",
+            { class: "board-placeholder" },
+            this.room?.status === "racing" ? "Board coming (delayed)…" : "Waiting for the start",
+          ),
     );
   }
 
@@ -150,8 +172,10 @@ export class SpectatorPage {
   tick() {
     const room = this.room;
     if (!room) return;
-    if (room.status === "racing" && room.ends_at) this.clock.textContent = clockText(room.ends_at - Date.now());
-    else if (room.status === "countdown" && room.starts_at) this.clock.textContent = `Starts in ${Math.max(0, Math.ceil((room.starts_at - Date.now()) / 1000))}`;
+    if (room.status === "racing" && room.ends_at)
+      this.clock.textContent = clockText(room.ends_at - Date.now());
+    else if (room.status === "countdown" && room.starts_at)
+      this.clock.textContent = `Starts in ${Math.max(0, Math.ceil((room.starts_at - Date.now()) / 1000))}`;
     else if (room.status === "finished") this.clock.textContent = "Finished";
     else this.clock.textContent = "Waiting";
   }
@@ -160,6 +184,7 @@ export class SpectatorPage {
 /** Every board in a spectator's welcome, as [player_id, state] pairs. */
 function boardsOf(welcome) {
   const boards = welcome.boards ?? welcome.states ?? {};
-  if (Array.isArray(boards)) return boards.filter((b) => b?.state).map((b) => [b.player_id, b.state]);
+  if (Array.isArray(boards))
+    return boards.filter((b) => b?.state).map((b) => [b.player_id, b.state]);
   return Object.entries(boards).filter(([, state]) => state);
 }

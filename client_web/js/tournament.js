@@ -5,10 +5,21 @@ import { getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, elapsedText, h, replace, toast } from "./dom.js";
 import { checkedName, field, formError, formValues, textInput } from "./forms.js";
-import { saveName, saveRoomSeat, savedName, saveTournamentSeat, tournamentSeat } from "./storage.js";
+import {
+  saveName,
+  saveRoomSeat,
+  savedName,
+  saveTournamentSeat,
+  tournamentSeat,
+} from "./storage.js";
 
 const POLL_MS = 10000;
-const STATUS_TEXT = { scheduled: "Not started yet", running: "Round in play", break: "Break between rounds", finished: "Finished" };
+const STATUS_TEXT = {
+  scheduled: "Not started yet",
+  running: "Round in play",
+  break: "Break between rounds",
+  finished: "Finished",
+};
 
 export class TournamentPage {
   constructor(app, id) {
@@ -37,7 +48,10 @@ export class TournamentPage {
   connect() {
     this.conn?.close();
     this.conn = new Connection(`/ws/tournaments/${encodeURIComponent(this.id)}`, {
-      hello: () => (this.seat?.token ? { type: "hello", token: this.seat.token } : { type: "hello", spectator: true }),
+      hello: () =>
+        this.seat?.token
+          ? { type: "hello", token: this.seat.token }
+          : { type: "hello", spectator: true },
       onFrame: (f) => this.frame(f),
       onState: (state, detail) => showConnection(state, detail),
     });
@@ -48,7 +62,12 @@ export class TournamentPage {
     try {
       this.data = await getTournament(this.id);
     } catch (error) {
-      replace(this.body, h("h1", {}, "Tournament not found"), h("p", {}, error.message), h("a", { class: "btn", href: "#/" }, "Back to the lobby"));
+      replace(
+        this.body,
+        h("h1", {}, "Tournament not found"),
+        h("p", {}, error.message),
+        h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+      );
       return;
     }
     this.render();
@@ -57,11 +76,19 @@ export class TournamentPage {
   frame(f) {
     if (!this.data) return;
     if (f.type === "round_started") {
-      Object.assign(this.data, { status: "running", round: f.round, room_id: f.room_id, ends_at: f.ends_at });
+      Object.assign(this.data, {
+        status: "running",
+        round: f.round,
+        room_id: f.room_id,
+        ends_at: f.ends_at,
+      });
       this.roundStarted(f);
     } else if (f.type === "round_finished") {
       this.data.status = "break";
-      this.data.rounds = [...(this.data.rounds ?? []).filter((r) => r.round !== f.round), { round: f.round, results: f.results }];
+      this.data.rounds = [
+        ...(this.data.rounds ?? []).filter((r) => r.round !== f.round),
+        { round: f.round, results: f.results },
+      ];
     } else if (f.type === "standings") {
       this.data.standings = f.standings ?? this.data.standings;
     } else if (f.type === "finished") {
@@ -75,7 +102,11 @@ export class TournamentPage {
 
   roundStarted(f) {
     if (!this.seat?.token || !f.room_id) return;
-    saveRoomSeat(f.room_id, { player_id: this.seat.player_id, token: this.seat.token, tournament: this.id });
+    saveRoomSeat(f.room_id, {
+      player_id: this.seat.player_id,
+      token: this.seat.token,
+      tournament: this.id,
+    });
     toast(`Round ${f.round} has started`, "good");
     if (document.visibilityState === "visible") location.hash = `#/room/${f.room_id}`;
   }
@@ -87,11 +118,27 @@ export class TournamentPage {
     this.root.dataset.status = t.status;
     replace(
       this.body,
-      h("div", { class: "race-head" },
-        h("div", {}, h("h1", { class: "race-title" }, t.name ?? "Tournament"),
-          h("p", { class: "race-settings" }, `${t.game ?? "stalactites"} · ${t.rounds ?? "?"} rounds of ${Math.round((t.round_time_s ?? 0) / 60)} min`),
-          h("p", { class: "round-line" }, STATUS_TEXT[t.status] ?? t.status, round ? ` · round ${round} of ${t.rounds}` : "")),
-        this.clock),
+      h(
+        "div",
+        { class: "race-head" },
+        h(
+          "div",
+          {},
+          h("h1", { class: "race-title" }, t.name ?? "Tournament"),
+          h(
+            "p",
+            { class: "race-settings" },
+            `${t.game ?? "stalactites"} · ${t.rounds ?? "?"} rounds of ${Math.round((t.round_time_s ?? 0) / 60)} min`,
+          ),
+          h(
+            "p",
+            { class: "round-line" },
+            STATUS_TEXT[t.status] ?? t.status,
+            round ? ` · round ${round} of ${t.rounds}` : "",
+          ),
+        ),
+        this.clock,
+      ),
       this.actions(t, roomId, round),
       h("h2", {}, "Standings"),
       standingsTable(t.standings ?? [], this.seat?.player_id),
@@ -103,21 +150,39 @@ export class TournamentPage {
   actions(t, roomId, round) {
     const parts = [];
     if (t.status === "scheduled" && !this.seat) parts.push(this.joinForm());
-    if (this.seat) parts.push(h("p", { class: "ok" }, "You are entered. Your board opens when each round starts."));
+    if (this.seat)
+      parts.push(
+        h("p", { class: "ok" }, "You are entered. Your board opens when each round starts."),
+      );
     if (t.status === "scheduled" && this.admin?.admin_token) {
-      parts.push(h("button", { class: "btn btn-primary", onclick: () => this.start() }, "Start the tournament now"));
+      parts.push(
+        h(
+          "button",
+          { class: "btn btn-primary", onclick: () => this.start() },
+          "Start the tournament now",
+        ),
+      );
     }
-    if (roomId && (t.status === "running")) {
+    if (roomId && t.status === "running") {
       const href = this.seat ? `#/room/${roomId}` : `#/watch/${roomId}`;
-      parts.push(h("a", { class: "btn btn-primary current-room", href }, this.seat ? `Play round ${round}` : `Watch round ${round}`));
+      parts.push(
+        h(
+          "a",
+          { class: "btn btn-primary current-room", href },
+          this.seat ? `Play round ${round}` : `Watch round ${round}`,
+        ),
+      );
     }
     return h("div", { class: "tournament-actions" }, parts);
   }
 
   joinForm() {
-    return h("form", { class: "inline-form", onsubmit: (e) => this.join(e) },
+    return h(
+      "form",
+      { class: "inline-form", onsubmit: (e) => this.join(e) },
       field("Your name", textInput("name", savedName(), { maxlength: "24", required: true })),
-      h("button", { class: "btn btn-primary", type: "submit" }, "Enter the tournament"));
+      h("button", { class: "btn btn-primary", type: "submit" }, "Enter the tournament"),
+    );
   }
 
   async join(event) {
@@ -154,20 +219,48 @@ export class TournamentPage {
   tick() {
     const t = this.data;
     if (!t) return;
-    const until = t.status === "scheduled" ? t.starts_at : t.ends_at ?? t.current_round?.ends_at ?? t.break_ends_at;
-    this.clock.textContent = t.status === "finished" ? "Finished" : until ? clockText(until - Date.now()) : "–:––";
+    const until =
+      t.status === "scheduled"
+        ? t.starts_at
+        : (t.ends_at ?? t.current_round?.ends_at ?? t.break_ends_at);
+    this.clock.textContent =
+      t.status === "finished" ? "Finished" : until ? clockText(until - Date.now()) : "–:––";
   }
 }
 
 function standingsTable(rows, you) {
   if (!rows.length) return h("p", { class: "muted" }, "No entrants yet.");
   const sorted = [...rows].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
-  return h("table", { class: "results standings" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Player"), h("th", {}, "Points"), h("th", {}, "Rounds won"), h("th", {}, "Total time"))),
-    h("tbody", {}, sorted.map((r) => h("tr", { class: r.player_id === you ? "you" : null, dataset: { player: r.player_id } },
-      h("td", { class: "place" }, String(r.rank ?? "")),
-      h("td", {}, r.name ?? r.player_id),
-      h("td", { class: "points" }, String(r.points ?? 0)),
-      h("td", {}, String(r.rounds_won ?? 0)),
-      h("td", {}, elapsedText(r.total_time_ms))))));
+  return h(
+    "table",
+    { class: "results standings" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, "Rank"),
+        h("th", {}, "Player"),
+        h("th", {}, "Points"),
+        h("th", {}, "Rounds won"),
+        h("th", {}, "Total time"),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      sorted.map((r) =>
+        h(
+          "tr",
+          { class: r.player_id === you ? "you" : null, dataset: { player: r.player_id } },
+          h("td", { class: "place" }, String(r.rank ?? "")),
+          h("td", {}, r.name ?? r.player_id),
+          h("td", { class: "points" }, String(r.points ?? 0)),
+          h("td", {}, String(r.rounds_won ?? 0)),
+          h("td", {}, elapsedText(r.total_time_ms)),
+        ),
+      ),
+    ),
+  );
 }

@@ -22,14 +22,24 @@ export function racersPanel(players, { game, you = null } = {}) {
     const status = waiting ? (p.ready ? "ready" : "not ready") : p.status;
     const item = h(
       "li",
-      { class: `racer racer-${status.replace(" ", "-")}${p.player_id === you ? " you" : ""}`, dataset: { player: p.player_id } },
+      {
+        class: `racer racer-${status.replace(" ", "-")}${p.player_id === you ? " you" : ""}`,
+        dataset: { player: p.player_id },
+      },
       h(
         "div",
         { class: "racer-line" },
         h("span", { class: "racer-name" }, p.name ?? "?"),
         p.player_id === you ? h("span", { class: "tag" }, "you") : null,
-        p.connected === false ? h("span", { class: "tag tag-off", title: "disconnected" }, "offline") : null,
-        h("span", { class: "racer-status" }, p.place ? `${ordinal(p.place)} · ` : "", STATUS_TEXT[status] ?? status),
+        p.connected === false
+          ? h("span", { class: "tag tag-off", title: "disconnected" }, "offline")
+          : null,
+        h(
+          "span",
+          { class: "racer-status" },
+          p.place ? `${ordinal(p.place)} · ` : "",
+          STATUS_TEXT[status] ?? status,
+        ),
       ),
       h(
         "div",
@@ -48,7 +58,9 @@ export function racersPanel(players, { game, you = null } = {}) {
         { class: "racer-meta" },
         h("span", { class: "racer-cards" }, `${cards}/${total} cards`),
         h("span", { class: "racer-moves" }, `${p.moves ?? 0} moves`),
-        p.elapsed_ms != null && p.status !== "playing" ? h("span", {}, elapsedText(p.elapsed_ms)) : null,
+        p.elapsed_ms != null && p.status !== "playing"
+          ? h("span", {}, elapsedText(p.elapsed_ms))
+          : null,
       ),
     );
     list.append(item);
@@ -63,7 +75,19 @@ export function resultsTable(standings, { game, you = null } = {}) {
   return h(
     "table",
     { class: "results" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Racer"), h("th", {}, "Result"), h("th", {}, "Cards"), h("th", {}, "Time"))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, "Place"),
+        h("th", {}, "Racer"),
+        h("th", {}, "Result"),
+        h("th", {}, "Cards"),
+        h("th", {}, "Time"),
+      ),
+    ),
     h(
       "tbody",
       {},
