@@ -15,7 +15,14 @@ import {
   savePendingMove,
   saveRoomSeat,
 } from "./storage.js";
-import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
+import {
+  actionsView,
+  badSeatView,
+  countdownView,
+  endScreenView,
+  waitingRoomView,
+} from "./raceviews.js";
+import { mergePlayer, racersPanel, settingsText } from "./widgets.js";
 
 const NO_MOVES = new LegalIndex([]);
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked"]);
@@ -234,21 +241,7 @@ export class RacePage {
     this.conn.close();
     saveRoomSeat(this.roomId, null);
     this.overlay.hidden = false;
-    replace(
-      this.overlay,
-      h(
-        "div",
-        { class: "overlay-card" },
-        h("h2", {}, "This seat is not valid any more"),
-        h("p", {}, f.message ?? f.code),
-        h(
-          "div",
-          { class: "end-actions" },
-          h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby"),
-          h("button", { class: "btn", onclick: () => location.reload() }, "Open the room again"),
-        ),
-      ),
-    );
+    replace(this.overlay, h("div", { class: "overlay-card" }, badSeatView(f.message ?? f.code)));
   }
 
   toggleKeys() {
@@ -369,148 +362,58 @@ export class RacePage {
   }
 
   drawActions() {
-    const buttons = [];
-    if (this.canDeclare()) {
-      buttons.push(
-        h("span", { class: "step-label" }, "Build foundations:"),
-        h(
-          "button",
-          {
-            class: "btn",
-            onclick: () => this.declare("ones"),
-            disabled: Boolean(this.board.inflight),
-          },
-          "by ones (o)",
-        ),
-        h(
-          "button",
-          {
-            class: "btn",
-            onclick: () => this.declare("twos"),
-            disabled: Boolean(this.board.inflight),
-          },
-          "by twos (t)",
-        ),
-      );
-    } else if (this.board.state?.step) {
-      buttons.push(h("span", { class: "step-fixed" }, `Building by ${this.board.state.step}`));
-    }
-    const playing = this.room?.status === "racing" && this.board.status === "playing";
-    if (playing && this.room?.undo)
-      buttons.push(h("button", { class: "btn", onclick: () => this.undo() }, "Undo (u)"));
-    if (playing)
-      buttons.push(h("button", { class: "btn btn-quiet", onclick: () => this.resign() }, "Resign"));
-    buttons.push(
-      h(
-        "button",
-        { class: "btn btn-quiet", onclick: () => this.toggleKeys(), "aria-label": "show the keys" },
-        "Keys (?)",
-      ),
-    );
-    if (this.room?.status === "finished") {
-      buttons.push(
-        h(
-          "button",
-          {
-            class: "btn",
-            onclick: () => {
-              this.hideEnd = false;
-              this.drawOverlay();
-            },
-          },
-          "Results",
-        ),
-      );
-    }
-    replace(this.actions, buttons);
+    const status = this.room?.status;
+    const view = {
+      canDeclare: this.canDeclare(),
+      busy: this.board.inflight,
+      step: this.board.state?.step,
+      playing: status === "racing" && this.board.status === "playing",
+      undo: this.room?.undo,
+      finished: status === "finished",
+    };
+    const does = {
+      declare: (step) => this.declare(step),
+      undo: () => this.undo(),
+      resign: () => this.resign(),
+      keys: () => this.toggleKeys(),
+      results: () => this.showEnd(true),
+    };
+    replace(this.actions, actionsView(view, does));
+  }
+
+  showEnd(shown) {
+    this.hideEnd = !shown;
+    this.drawOverlay();
   }
 
   drawOverlay() {
-    const status = this.room?.status;
-    let content = null;
-    if (status === "waiting") content = this.waitingRoom();
-    else if (status === "countdown")
-      content = h(
-        "div",
-        { class: "countdown" },
-        h("p", {}, "Get ready"),
-        h("div", { class: "countdown-number" }, ""),
-      );
-    else if (status === "finished" && !this.hideEnd) content = this.endScreen();
+    const content = this.overlayContent();
     this.overlay.hidden = !content;
     if (content) replace(this.overlay, h("div", { class: "overlay-card" }, content));
   }
 
-  waitingRoom() {
-    const link = `${location.origin}${location.pathname}#/room/${this.roomId}`;
-    const me = this.me();
-    const ready = me?.ready || this.readySent;
-    const seats = this.room.seats ?? this.players.length;
-    return [
-      h("h2", {}, "Waiting room"),
-      h(
-        "p",
-        {},
-        `${this.players.length} of ${seats} seats taken. The race starts when every seat is taken and everyone is ready.`,
-      ),
-      shareBox(link),
-      h(
-        "ul",
-        { class: "waiting-list" },
-        this.players.map((p) =>
-          h(
-            "li",
-            {},
-            h("span", { class: "racer-name" }, p.name ?? "?"),
-            p.player_id === this.you ? h("span", { class: "tag" }, "you") : null,
-            h("span", { class: p.ready ? "ok" : "muted" }, p.ready ? "ready ✓" : "not ready"),
-          ),
-        ),
-      ),
-      h(
-        "button",
-        { class: "btn btn-big", onclick: () => this.ready(), disabled: Boolean(ready) },
-        ready ? "Ready ✓" : "I'm ready (r)",
-      ),
-    ];
-  }
-
-  endScreen() {
-    const standings = this.standings ?? this.players;
-    const mine = standings.find((r) => r.player_id === this.you);
-    const headline = mine?.place ? `You finished ${ordinal(mine.place)}` : "Race over";
-    const back = this.seat.tournament
-      ? h(
-          "a",
-          { class: "btn", href: `#/tournament/${this.seat.tournament}` },
-          "Back to the tournament",
-        )
-      : h("a", { class: "btn", href: "#/" }, "Back to the lobby");
-    return [
-      h("h2", {}, headline),
-      resultsTable(standings, { game: this.room.game, you: this.you }),
-      h(
-        "div",
-        { class: "end-actions" },
-        h(
-          "a",
-          { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` },
-          "Watch the replay",
-        ),
-        back,
-        h(
-          "button",
-          {
-            class: "btn btn-quiet",
-            onclick: () => {
-              this.hideEnd = true;
-              this.drawOverlay();
-            },
-          },
-          "Look at my board",
-        ),
-      ),
-    ];
+  overlayContent() {
+    const status = this.room?.status;
+    if (status === "waiting") {
+      return waitingRoomView({
+        roomId: this.roomId,
+        seats: this.room.seats ?? this.players.length,
+        players: this.players,
+        you: this.you,
+        ready: this.me()?.ready || this.readySent,
+        onReady: () => this.ready(),
+      });
+    }
+    if (status === "countdown") return countdownView();
+    if (status !== "finished" || this.hideEnd) return null;
+    return endScreenView({
+      standings: this.standings ?? this.players,
+      game: this.room.game,
+      you: this.you,
+      roomId: this.roomId,
+      tournament: this.seat.tournament,
+      onHide: () => this.showEnd(false),
+    });
   }
 
   tick() {
@@ -549,30 +452,4 @@ export class RacePage {
     const dst = this.boardHost.querySelector(`.pile[data-pile="${move.dst}"]`);
     dst?.classList.add("refused");
   }
-}
-
-function shareBox(link) {
-  const input = h("input", {
-    class: "share-link",
-    value: link,
-    readonly: true,
-    "aria-label": "link to this room",
-  });
-  const copy = h(
-    "button",
-    {
-      class: "btn",
-      onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(link);
-          toast("Link copied", "good");
-        } catch {
-          toast("Select the link and copy it", "info");
-        }
-      },
-    },
-    "Copy link",
-  );
-  return h("div", { class: "share" }, h("label", {}, "Share this link: "), input, copy);
 }
