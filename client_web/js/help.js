@@ -15,7 +15,7 @@ const KEYS = [
   ["u or Backspace", "undo, where the room allows it"],
   ["r", "ready (in the waiting room)"],
   ["Esc", "drop the picked card"],
-  ["?", "this page"],
+  ["?", "show or hide the keys"],
 ];
 
 /** The key table, for the help page and the race page's key panel. */

@@ -185,6 +185,7 @@ export class RacePage {
   rejected(f) {
     const dropped = this.board.rejected(f);
     if (!dropped) return;
+    this.arrival = null;
     savePendingMove(this.roomId, null);
     this.render();
     const first = dropped[0];
@@ -260,6 +261,23 @@ export class RacePage {
     const verdict = this.board.play(text, id);
     if (verdict === "send") this.sendInflight();
     this.drawBoard();
+    if (verdict) {
+      this.arrival = { move: parseMove(text), at: performance.now() };
+      this.markArrival();
+    }
+  }
+
+  /** Mark the cards that just arrived (for 0.6 s, across redraws) so the eye can follow. */
+  markArrival() {
+    const { move, at } = this.arrival ?? {};
+    const age = performance.now() - (at ?? 0);
+    if (!move || age > 600) return;
+    const pile = this.boardHost.querySelector(`.pile[data-pile="${move.dst}"]`);
+    const cards = pile ? [...pile.querySelectorAll(".card[data-index]")].slice(-move.count) : [];
+    for (const card of cards) {
+      card.classList.add("landed");
+      card.style.animationDelay = `-${Math.round(age)}ms`;
+    }
   }
 
   sendInflight() {
@@ -273,6 +291,7 @@ export class RacePage {
     const { frame, dropped } = this.board.nextQueued(newMoveId());
     if (frame) this.sendInflight();
     if (dropped.length) {
+      this.arrival = null;
       this.render();
       this.springBack(parseMove(dropped[0]));
       this.showNote(`Move ${dropped[0]} is no longer possible`, true);
@@ -347,6 +366,7 @@ export class RacePage {
     }
     const view = this.controls.view();
     replace(this.boardHost, renderBoard(state, view));
+    this.markArrival();
     this.boardHost.dataset.pending = String(Boolean(this.board.inflight));
   }
 
