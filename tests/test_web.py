@@ -502,6 +502,22 @@ def test_keys_play_a_column_to_a_foundation_and_to_a_cell(
         assert board_of(page) == engine_board(game), f"after {move}"
 
 
+def test_keys_typed_ahead_of_the_server_play_in_order_after_it(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    page, _ = start_solo(new_page, server_url)
+    game = Stalactites(DEAL, step=STEP)
+    columns = [move.split("-")[0][1:] for move in line[:4]]
+    assert all(move.split("-")[1][0] == "f" for move in line[:4])
+    # All at once, with no wait: most keys arrive while a move is in flight.
+    page.keyboard.type("".join(f"{column}f" for column in columns))
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("4 moves")
+    settled(page)
+    for column in columns:
+        game.push(_first_of_kind(game, f"t{column}", "f"))
+    assert board_of(page) == engine_board(game)
+
+
 def _first_of_kind(game: Stalactites, src: str, kind: str) -> str:
     """The move the keys pick: the first legal one from ``src`` to a pile of this kind."""
     moves = [str(m) for m in game.generate_legal_moves()]

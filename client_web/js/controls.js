@@ -5,18 +5,22 @@
 import { h } from "./dom.js";
 
 const DRAG_THRESHOLD = 6;
+const MAX_TYPED_AHEAD = 16;
+const MOVE_KEYS = new Set([..."1234567890qwexfcd", "enter", " "]);
 
 export class MoveControls {
   /**
    * host: the element the board is drawn in.
-   * hooks: legal() -> LegalIndex, move(text), changed() (redraw), and optional key
-   * actions: undo(), ready(), declare(step), help().
+   * hooks: legal() -> LegalIndex, move(text), changed() (redraw), busy() (a move awaits
+   * its answer: keys typed meanwhile wait for it), and key actions: undo(), ready(),
+   * declare(step), help().
    */
   constructor(host, hooks) {
     this.host = host;
     this.hooks = hooks;
     this.selection = null;
     this.press = null;
+    this.typedAhead = [];
     this.listeners = [
       [host, "pointerdown", (e) => this.pointerDown(e)],
       [window, "pointermove", (e) => this.pointerMove(e)],
@@ -180,7 +184,25 @@ export class MoveControls {
     const action = this.keyAction(event.key);
     if (!action) return;
     event.preventDefault();
+    if (this.hooks.busy?.() && MOVE_KEYS.has(event.key.toLowerCase())) {
+      // A move is waiting for the server's answer: keep the keys, play them after it.
+      if (this.typedAhead.length < MAX_TYPED_AHEAD) this.typedAhead.push(event.key);
+      return;
+    }
+    if (event.key === "Escape") this.typedAhead = [];
     action();
+  }
+
+  /** Play the keys typed while a move was in flight, until one is in flight again. */
+  flushKeys() {
+    while (this.typedAhead.length && !this.hooks.busy?.()) {
+      this.keyAction(this.typedAhead.shift())?.();
+    }
+  }
+
+  /** Forget the keys typed ahead (a move was refused: the plan they were part of is off). */
+  dropKeys() {
+    this.typedAhead = [];
   }
 
   keyAction(key) {

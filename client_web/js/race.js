@@ -51,6 +51,7 @@ export class RacePage {
       ready: () => this.ready(),
       declare: (step) => this.declare(step),
       help: () => this.toggleKeys(),
+      busy: () => Boolean(this.board.inflight),
     });
     this.conn = new Connection(`/ws/rooms/${encodeURIComponent(roomId)}`, {
       hello: () => this.hello(),
@@ -180,12 +181,14 @@ export class RacePage {
     this.showNote(null);
     this.sendQueued();
     this.render();
+    this.controls.flushKeys();
   }
 
   rejected(f) {
     const dropped = this.board.rejected(f);
     if (!dropped) return;
     this.arrival = null;
+    this.controls.dropKeys();
     savePendingMove(this.roomId, null);
     this.render();
     const first = dropped[0];
