@@ -41,7 +41,7 @@ from .settings import CreateRoom, RoomSettings
 from .standings import final_results
 from .views import player_view, public_state, room_view
 
-__all__ = ["EventSink", "RoomService", "player_row", "token_hash"]
+__all__ = ["EventSink", "FinishListener", "RoomService", "player_row", "token_hash"]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,9 @@ FINISH_ATTEMPTS = 8
 
 EventSink = Callable[[str, list[tuple[int, str]]], None]
 """Told of room events this process just stored (room id, [(seq, event)])."""
+
+FinishListener = Callable[[str], None]
+"""Told of each room whose race this process has just ended (the room id)."""
 
 
 def token_hash(token: str) -> str:
@@ -64,6 +67,7 @@ class RoomService:
         self.boards = BoardCache()
         self._settings: dict[str, RoomSettings] = {}
         self._sinks: list[EventSink] = []
+        self._finish_listeners: list[FinishListener] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> int:
@@ -71,6 +75,9 @@ class RoomService:
 
     def add_sink(self, sink: EventSink) -> None:
         self._sinks.append(sink)
+
+    def add_finish_listener(self, listener: FinishListener) -> None:
+        self._finish_listeners.append(listener)
 
     def told(self, room_id: str, stored: list[tuple[int, str]]) -> None:
         for sink in self._sinks:
@@ -217,7 +224,11 @@ class RoomService:
             done = all(player.finish is not None for player in row.players)
             if not done and self.now() < row.ends_at:
                 return
-            if await self._finish(row) is not FinishResult.CONFLICT:
+            result = await self._finish(row)
+            if result is FinishResult.FINISHED:
+                for listener in self._finish_listeners:
+                    listener(room_id)
+            if result is not FinishResult.CONFLICT:
                 return
         log.warning("room %s: could not finish after %d attempts", room_id, FINISH_ATTEMPTS)
 
