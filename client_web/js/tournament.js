@@ -85,8 +85,8 @@ export class TournamentPage {
       this.roundStarted(f);
     } else if (f.type === "round_finished") {
       this.data.status = "break";
-      this.data.rounds = [
-        ...(this.data.rounds ?? []).filter((r) => r.round !== f.round),
+      this.data.round_results = [
+        ...(this.data.round_results ?? []).filter((r) => r.round !== f.round),
         { round: f.round, results: f.results },
       ];
     } else if (f.type === "standings") {
@@ -128,13 +128,13 @@ export class TournamentPage {
           h(
             "p",
             { class: "race-settings" },
-            `${t.game ?? "stalactites"} · ${t.rounds ?? "?"} rounds of ${Math.round((t.round_time_s ?? 0) / 60)} min`,
+            `${t.game ?? "stalactites"} · ${roundCount(t)} rounds of ${Math.round((t.round_time_s ?? 0) / 60)} min`,
           ),
           h(
             "p",
             { class: "round-line" },
             STATUS_TEXT[t.status] ?? t.status,
-            round ? ` · round ${round} of ${t.rounds}` : "",
+            round ? ` · round ${round} of ${roundCount(t)}` : "",
           ),
         ),
         this.clock,
@@ -226,6 +226,12 @@ export class TournamentPage {
     this.clock.textContent =
       t.status === "finished" ? "Finished" : until ? clockText(until - Date.now()) : "–:––";
   }
+}
+
+/** How many rounds the tournament has (a number in its settings; a list would be results). */
+function roundCount(t) {
+  if (typeof t.rounds === "number") return t.rounds;
+  return t.settings?.rounds ?? t.round_count ?? "?";
 }
 
 function standingsTable(rows, you) {
