@@ -537,6 +537,31 @@ def test_the_board_fits_a_phone_screen(new_page: Callable[..., Page], server_url
     shot(page, "race-phone")
 
 
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def test_every_card_shows_its_suit_symbol_and_each_suit_has_its_own_colour(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    page, _ = start_solo(new_page, server_url)
+    cards: list[dict[str, str]] = page.evaluate(
+        """() => [...document.querySelectorAll('.board .card[data-card]')].map((c) => ({
+            code: c.dataset.card,
+            rank: c.querySelector('.rank').textContent,
+            suit: c.querySelector('.suit').textContent,
+            colour: getComputedStyle(c).color,
+        }))"""
+    )
+    assert len(cards) == 52
+    colours: dict[str, set[str]] = {}
+    for card in cards:
+        assert card["suit"] == SUIT_SYMBOLS[card["code"][1]], card
+        assert card["rank"] == {"T": "10"}.get(card["code"][0], card["code"][0]), card
+        colours.setdefault(card["code"][1], set()).add(card["colour"])
+    assert all(len(found) == 1 for found in colours.values()), colours
+    assert len({found.pop() for found in colours.values()}) == 4, "four suits, four colours"
+
+
 def test_declaring_the_step_then_undoing_a_move(
     new_page: Callable[..., Page], server_url: str
 ) -> None:
