@@ -18,6 +18,8 @@ from ..rooms import RoomError
 from . import http
 from .runtime import running
 from .socket import room_socket
+from .tournament_host import tournaments_running
+from .tournaments import tournament_routes
 
 __all__ = ["create_app"]
 
@@ -39,6 +41,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         Route("/api/rooms/{room_id}", http.get_room),
         Route("/api/rooms/{room_id}/record", http.get_record),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+        *tournament_routes(body),
     ]
     client = config.client_path
     if client.is_dir():
@@ -55,8 +58,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
-        async with running(settings, time) as runtime:
-            yield {"runtime": runtime}
+        async with running(settings, time) as runtime, tournaments_running(runtime) as tournaments:
+            yield {"runtime": runtime, "tournaments": tournaments}
 
     return Starlette(
         routes=_routes(settings),

@@ -1,0 +1,188 @@
+"""The in-memory tournament store: one process, nothing survives a restart.
+
+Each method runs to completion without awaiting, so on one event loop every
+method is atomic, as the Redis store's scripts are; ``ttl_ms`` is ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..store import EventBatch
+from ..store.base import Bell
+from .store import (
+    Claim,
+    EnterResult,
+    EntrantRow,
+    NewEntrant,
+    NewTournament,
+    StandingRow,
+    StartResult,
+    TournamentRow,
+    Transition,
+)
+
+__all__ = ["MemoryTournamentStore"]
+
+
+@dataclass
+class _Tournament:
+    tournament_id: str
+    settings_json: str
+    admin_hash: str
+    starts_at: int | None
+    status: str = "scheduled"
+    round: int = 0
+    room_id: str | None = None
+    ends_at: int | None = None
+    break_ends_at: int | None = None
+    entrants: list[EntrantRow] = field(default_factory=list)
+    rounds: dict[int, str] = field(default_factory=dict)
+    standings: dict[str, tuple[int, str]] = field(default_factory=dict)
+    events: list[str] = field(default_factory=list)
+
+
+class MemoryTournamentStore:
+    """Tournaments in a dict; see :class:`.store.TournamentStore` for the contract."""
+
+    def __init__(self) -> None:
+        self._tournaments: dict[str, _Tournament] = {}
+        self._bells: dict[str, Bell] = {}
+        self._due: dict[str, int] = {}
+        self._generations: dict[str, int] = {}
+
+    async def ping(self) -> bool:
+        return True
+
+    async def close(self) -> None:
+        self._bells.clear()
+
+    async def create(self, tournament: NewTournament, ttl_ms: int) -> None:
+        self._tournaments[tournament.tournament_id] = _Tournament(
+            tournament.tournament_id,
+            tournament.settings_json,
+            tournament.admin_hash,
+            tournament.starts_at,
+        )
+        if tournament.starts_at is not None:
+            await self.poke(tournament.tournament_id, tournament.starts_at)
+
+    async def load(self, tournament_id: str) -> TournamentRow | None:
+        found = self._tournaments.get(tournament_id)
+        if found is None:
+            return None
+        return TournamentRow(
+            tournament_id=found.tournament_id,
+            settings_json=found.settings_json,
+            admin_hash=found.admin_hash,
+            status=found.status,
+            round=found.round,
+            room_id=found.room_id,
+            ends_at=found.ends_at,
+            break_ends_at=found.break_ends_at,
+            starts_at=found.starts_at,
+            seq=len(found.events),
+            entrants=list(found.entrants),
+            rounds=[found.rounds[number] for number in sorted(found.rounds)],
+        )
+
+    async def enter(
+        self, tournament_id: str, entrant: NewEntrant, max_players: int, ttl_ms: int
+    ) -> EnterResult:
+        found = self._tournaments.get(tournament_id)
+        if found is None:
+            return EnterResult.NOT_FOUND
+        if found.status != "scheduled":
+            return EnterResult.STARTED
+        if len(found.entrants) >= max_players:
+            return EnterResult.FULL
+        seat = len(found.entrants) + 1
+        found.entrants.append(EntrantRow(entrant.player_id, entrant.name, entrant.token_hash, seat))
+        found.standings[entrant.player_id] = (entrant.score, entrant.line_json)
+        return EnterResult.ENTERED
+
+    async def request_start(self, tournament_id: str, now_ms: int, ttl_ms: int) -> StartResult:
+        found = self._tournaments.get(tournament_id)
+        if found is None:
+            return StartResult.NOT_FOUND
+        if found.status != "scheduled":
+            return StartResult.STARTED
+        if found.starts_at is None or found.starts_at > now_ms:
+            found.starts_at = now_ms
+        await self.poke(tournament_id, found.starts_at)
+        return StartResult.STARTING
+
+    async def transition(self, step: Transition, ttl_ms: int) -> bool:
+        found = self._tournaments.get(step.tournament_id)
+        if found is None or (found.status, found.round) != step.expected:
+            return False
+        found.status, found.round = step.status, step.round
+        found.room_id, found.ends_at = step.room_id, step.ends_at
+        found.break_ends_at = step.break_ends_at
+        if step.record is not None:
+            found.rounds[step.record[0]] = step.record[1]
+        if step.standings is not None:
+            found.standings = {row.player_id: (row.score, row.line_json) for row in step.standings}
+        if step.events:
+            found.events.extend(step.events)
+            bell = self._bells.get(step.tournament_id)
+            if bell is not None:
+                bell(len(found.events))
+        return True
+
+    async def standings(self, tournament_id: str) -> list[StandingRow]:
+        found = self._tournaments.get(tournament_id)
+        if found is None:
+            return []
+        rows = [StandingRow(pid, score, line) for pid, (score, line) in found.standings.items()]
+        rows.sort(key=lambda row: (row.score, row.player_id), reverse=True)
+        return rows
+
+    async def events_since(self, tournament_id: str, seq: int) -> EventBatch:
+        found = self._tournaments.get(tournament_id)
+        if found is None:
+            return EventBatch(0, False, [])
+        kept = found.events[seq:]
+        return EventBatch(len(found.events), False, [(seq + 1 + i, e) for i, e in enumerate(kept)])
+
+    async def subscribe(self, tournament_id: str, bell: Bell) -> None:
+        self._bells[tournament_id] = bell
+
+    async def unsubscribe(self, tournament_id: str, bell: Bell) -> None:
+        if self._bells.get(tournament_id) == bell:
+            del self._bells[tournament_id]
+
+    # The due index.
+
+    async def poke(self, tournament_id: str, at_ms: int) -> None:
+        current = self._due.get(tournament_id)
+        if current is None or at_ms < current:
+            self._due[tournament_id] = at_ms
+        self._generations[tournament_id] = self._generations.get(tournament_id, 0) + 1
+
+    async def claim_due(self, now_ms: int, lease_ms: int, limit: int) -> list[Claim]:
+        due = sorted((at, tid) for tid, at in self._due.items() if at <= now_ms)[:limit]
+        return [self._claim(tid, now_ms, lease_ms) for _, tid in due]
+
+    async def claim(self, tournament_id: str, now_ms: int, lease_ms: int) -> Claim | None:
+        at = self._due.get(tournament_id)
+        if at is None or at > now_ms:
+            return None
+        return self._claim(tournament_id, now_ms, lease_ms)
+
+    def _claim(self, tournament_id: str, now_ms: int, lease_ms: int) -> Claim:
+        self._due[tournament_id] = now_ms + lease_ms
+        return Claim(tournament_id, self._generations.get(tournament_id, 0))
+
+    async def release(self, claim: Claim, next_ms: int | None, now_ms: int) -> None:
+        tid = claim.tournament_id
+        if self._generations.get(tid, 0) != claim.generation:
+            self._due[tid] = min(self._due.get(tid, now_ms), now_ms)
+        elif next_ms is None:
+            self._due.pop(tid, None)
+            self._generations.pop(tid, None)
+        else:
+            self._due[tid] = next_ms
+
+    async def next_due(self) -> int | None:
+        return min(self._due.values(), default=None)

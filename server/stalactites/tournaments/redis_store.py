@@ -1,0 +1,302 @@
+"""The Redis tournament store: tournaments shared by any number of server processes.
+
+Keys (``P`` is the configured prefix, ``ID`` the tournament id; the hash tag
+``{tournament:ID}`` keeps a tournament in one Redis Cluster slot):
+
+* ``P{tournament:ID}:t`` hash: settings, admin (the admin token's hash),
+  status, round, room, ends_at, break_ends_at, starts_at, seq, count, and per
+  entrant ``entrant:PID`` (JSON) and ``seat:PID``; ``round:N`` (JSON) per round.
+* ``P{tournament:ID}:events`` list: tournament events as JSON without seq.
+* ``P{tournament:ID}:standings`` sorted set: player id scored by
+  :func:`~stalactites.tournaments.points.score`; ``P{tournament:ID}:lines``
+  hash: player id -> the standing line (JSON).
+* channel ``P{tournament:ID}:bell``: the newest seq, published by the script that stored it.
+* ``P{tournaments}:due`` sorted set and ``P{tournaments}:gen`` hash: the due
+  index (see :mod:`.store`), tournament id -> when due / generation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any, cast
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from ..store import EventBatch
+from ..store.base import Bell
+from . import lua
+from .store import (
+    Claim,
+    EnterResult,
+    EntrantRow,
+    NewEntrant,
+    NewTournament,
+    StandingRow,
+    StartResult,
+    TournamentRow,
+    Transition,
+)
+
+__all__ = ["RedisTournamentStore", "TournamentKeys"]
+
+log = logging.getLogger(__name__)
+
+
+class TournamentKeys:
+    """The names of one tournament's keys."""
+
+    __slots__ = ("bell", "events", "lines", "standings", "tag", "tournament")
+
+    def __init__(self, prefix: str, tournament_id: str) -> None:
+        self.tag = f"{prefix}{{tournament:{tournament_id}}}"
+        self.tournament = f"{self.tag}:t"
+        self.events = f"{self.tag}:events"
+        self.standings = f"{self.tag}:standings"
+        self.lines = f"{self.tag}:lines"
+        self.bell = f"{self.tag}:bell"
+
+
+class RedisTournamentStore:
+    """See :class:`.store.TournamentStore` for the contract."""
+
+    def __init__(self, url: str, prefix: str = "sr:") -> None:
+        self._redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self._prefix = prefix
+        self._due = f"{prefix}{{tournaments}}:due"
+        self._generations = f"{prefix}{{tournaments}}:gen"
+        scripts = {
+            "enter": lua.ENTER,
+            "start": lua.REQUEST_START,
+            "transition": lua.TRANSITION,
+            "events": lua.EVENTS,
+            "poke": lua.POKE,
+            "claim_due": lua.CLAIM_DUE,
+            "claim": lua.CLAIM,
+            "release": lua.RELEASE,
+        }
+        self._scripts = {name: self._redis.register_script(text) for name, text in scripts.items()}
+        self._bells = _Doorbells(self._redis)
+
+    def keys(self, tournament_id: str) -> TournamentKeys:
+        return TournamentKeys(self._prefix, tournament_id)
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except (RedisError, OSError):
+            return False
+
+    async def close(self) -> None:
+        await self._bells.close()
+        await self._redis.aclose()
+
+    async def create(self, tournament: NewTournament, ttl_ms: int) -> None:
+        keys = self.keys(tournament.tournament_id)
+        fields: dict[Any, str | int] = {
+            "settings": tournament.settings_json,
+            "admin": tournament.admin_hash,
+            "status": "scheduled",
+            "round": 0,
+            "seq": 0,
+            "count": 0,
+            "created": tournament.created_ms,
+        }
+        if tournament.starts_at is not None:
+            fields["starts_at"] = tournament.starts_at
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(keys.tournament, mapping=fields)
+            pipe.pexpire(keys.tournament, ttl_ms)
+            await pipe.execute()
+        if tournament.starts_at is not None:
+            await self.poke(tournament.tournament_id, tournament.starts_at)
+
+    async def load(self, tournament_id: str) -> TournamentRow | None:
+        data = cast(dict[str, str], await self._redis.hgetall(self.keys(tournament_id).tournament))
+        if not data:
+            return None
+        return _tournament_row(tournament_id, data)
+
+    async def enter(
+        self, tournament_id: str, entrant: NewEntrant, max_players: int, ttl_ms: int
+    ) -> EnterResult:
+        keys = self.keys(tournament_id)
+        about = json.dumps({"name": entrant.name, "token_hash": entrant.token_hash})
+        answer = await self._scripts["enter"](
+            keys=[keys.tournament, keys.standings, keys.lines],
+            args=[entrant.player_id, about, max_players, entrant.score, entrant.line_json, ttl_ms],
+        )
+        return EnterResult(answer)
+
+    async def request_start(self, tournament_id: str, now_ms: int, ttl_ms: int) -> StartResult:
+        keys = self.keys(tournament_id)
+        answer, starts = await self._scripts["start"](keys=[keys.tournament], args=[now_ms, ttl_ms])
+        result = StartResult(answer)
+        if result is StartResult.STARTING:
+            await self.poke(tournament_id, int(starts))
+        return result
+
+    async def transition(self, step: Transition, ttl_ms: int) -> bool:
+        keys = self.keys(step.tournament_id)
+        record_round, record = ("", "") if step.record is None else step.record
+        rows = step.standings or []
+        args: list[str | int] = [
+            step.expected[0],
+            step.expected[1],
+            step.status,
+            step.round,
+            step.room_id or "",
+            _blank(step.ends_at),
+            _blank(step.break_ends_at),
+            record_round,
+            record,
+            "" if step.standings is None else "1",
+            len(rows),
+            ttl_ms,
+            keys.bell,
+        ]
+        for row in rows:
+            args += [row.player_id, row.score, row.line_json]
+        args += step.events
+        answer = await self._scripts["transition"](
+            keys=[keys.tournament, keys.events, keys.standings, keys.lines], args=args
+        )
+        return bool(answer)
+
+    async def standings(self, tournament_id: str) -> list[StandingRow]:
+        keys = self.keys(tournament_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zrevrange(keys.standings, 0, -1, withscores=True)
+            pipe.hgetall(keys.lines)
+            ranked, lines = await pipe.execute()
+        return [StandingRow(pid, int(score), lines[pid]) for pid, score in ranked]
+
+    async def events_since(self, tournament_id: str, seq: int) -> EventBatch:
+        keys = self.keys(tournament_id)
+        last, items = await self._scripts["events"](keys=[keys.tournament, keys.events], args=[seq])
+        return EventBatch(int(last), False, [(seq + 1 + i, text) for i, text in enumerate(items)])
+
+    async def subscribe(self, tournament_id: str, bell: Bell) -> None:
+        await self._bells.subscribe(self.keys(tournament_id).bell, bell)
+
+    async def unsubscribe(self, tournament_id: str, bell: Bell) -> None:
+        await self._bells.unsubscribe(self.keys(tournament_id).bell, bell)
+
+    # The due index.
+
+    async def poke(self, tournament_id: str, at_ms: int) -> None:
+        await self._scripts["poke"](
+            keys=[self._due, self._generations], args=[tournament_id, at_ms]
+        )
+
+    async def claim_due(self, now_ms: int, lease_ms: int, limit: int) -> list[Claim]:
+        flat = await self._scripts["claim_due"](
+            keys=[self._due, self._generations], args=[now_ms, lease_ms, limit]
+        )
+        return [Claim(flat[i], int(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+    async def claim(self, tournament_id: str, now_ms: int, lease_ms: int) -> Claim | None:
+        generation = await self._scripts["claim"](
+            keys=[self._due, self._generations], args=[tournament_id, now_ms, lease_ms]
+        )
+        return None if generation is None else Claim(tournament_id, int(generation))
+
+    async def release(self, claim: Claim, next_ms: int | None, now_ms: int) -> None:
+        await self._scripts["release"](
+            keys=[self._due, self._generations],
+            args=[
+                claim.tournament_id,
+                claim.generation,
+                "" if next_ms is None else next_ms,
+                now_ms,
+            ],
+        )
+
+    async def next_due(self) -> int | None:
+        first = await self._redis.zrange(self._due, 0, 0, withscores=True)
+        return int(first[0][1]) if first else None
+
+
+class _Doorbells:
+    """Redis pub/sub channels, each ringing one bell; after a lost connection every bell rings
+    with 0 (look in the store)."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._pubsub = client.pubsub()
+        self._bells: dict[str, Bell] = {}
+        self._listener: asyncio.Task[None] | None = None
+
+    async def subscribe(self, channel: str, bell: Bell) -> None:
+        self._bells[channel] = bell
+        await self._pubsub.subscribe(channel)
+        if self._listener is None:
+            self._listener = asyncio.create_task(self._listen(), name="tournament-bells")
+
+    async def unsubscribe(self, channel: str, bell: Bell) -> None:
+        if self._bells.get(channel) == bell:
+            del self._bells[channel]
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.unsubscribe(channel)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        with contextlib.suppress(RedisError, OSError):
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=1.0
+                )
+            except (RedisError, OSError) as error:
+                log.warning("tournament pub/sub lost (%s); resubscribing", error)
+                await asyncio.sleep(0.5)
+                for every in list(self._bells.values()):
+                    every(0)
+                continue
+            if message is not None and message.get("type") == "message":
+                bell = self._bells.get(message["channel"])
+                if bell is not None:
+                    bell(int(message["data"]))
+
+
+def _blank(value: int | None) -> int | str:
+    return "" if value is None else value
+
+
+def _int(value: str | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _tournament_row(tournament_id: str, data: dict[str, str]) -> TournamentRow:
+    entrants, rounds = [], {}
+    for name, value in data.items():
+        if name.startswith("entrant:"):
+            pid = name[len("entrant:") :]
+            about = json.loads(value)
+            seat = int(data[f"seat:{pid}"])
+            entrants.append(EntrantRow(pid, about["name"], about["token_hash"], seat))
+        elif name.startswith("round:"):
+            rounds[int(name[len("round:") :])] = value
+    entrants.sort(key=lambda row: row.seat)
+    return TournamentRow(
+        tournament_id=tournament_id,
+        settings_json=data["settings"],
+        admin_hash=data["admin"],
+        status=data["status"],
+        round=int(data["round"]),
+        room_id=data.get("room"),
+        ends_at=_int(data.get("ends_at")),
+        break_ends_at=_int(data.get("break_ends_at")),
+        starts_at=_int(data.get("starts_at")),
+        seq=int(data["seq"]),
+        entrants=entrants,
+        rounds=[rounds[number] for number in sorted(rounds)],
+    )

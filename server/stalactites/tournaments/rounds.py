@@ -1,0 +1,152 @@
+"""A round's room: opened with every entrant seated and ready, and read back into round lines.
+
+A round is an ordinary room whose players are the tournament's entrants,
+seated under their tournament player ids and token hashes (so the tournament
+token is accepted on the room's socket) and marked ready, so the race starts
+at the round start without anyone sending ``ready``.  Its results become the
+round's lines, with points (:mod:`.points`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from ..clock import Clock
+from ..protocol import PlayerView
+from ..rooms.boards import new_board
+from ..rooms.events import countdown_event, player_event
+from ..rooms.settings import RoomSettings
+from ..store import JoinResult, NewPlayer, NewRoom, ProgressRow, RoomRow, Store
+from ..tournament_protocol import RoundLine
+from .points import Line, round_points, round_time
+from .settings import TournamentSettings
+from .store import EntrantRow
+
+__all__ = [
+    "line_of",
+    "live_lines",
+    "open_round_room",
+    "result_lines",
+    "round_room_id",
+    "round_settings",
+    "tournament_of_room",
+]
+
+
+def round_room_id(tournament_id: str, round_: int) -> str:
+    """A fresh id for a round's room: the tournament's id, the round, and a random tail."""
+    return f"{tournament_id}-r{round_}-{secrets.token_hex(3)}"
+
+
+def tournament_of_room(room_id: str) -> str | None:
+    """The tournament a round room belongs to, read from its id (None for other rooms)."""
+    head, _, tail = room_id.rpartition("-")
+    tournament_id, _, number = head.rpartition("-r")
+    if len(tail) != 6 or not number.isdigit() or not tournament_id:
+        return None
+    return tournament_id
+
+
+def round_settings(
+    settings: TournamentSettings, deal: str, certified: bool, solution: dict[str, list[str]] | None
+) -> RoomSettings:
+    """The room settings of a round: the tournament's game, the round's deal, one seat each."""
+    stalactites = settings.game == "stalactites"
+    return RoomSettings(
+        game=settings.game,
+        step=settings.step,
+        deal=deal,
+        seats=1,  # replaced by the number of entrants in open_round_room
+        time_limit_s=settings.round_time_s,
+        undo=stalactites,
+        countdown_s=0,
+        certified=certified,
+        solution=solution,
+    )
+
+
+async def open_round_room(
+    store: Store,
+    clock: Clock,
+    room_id: str,
+    settings: RoomSettings,
+    entrants: list[EntrantRow],
+    ttl_ms: int,
+) -> tuple[int, int]:
+    """Create the room, seat and ready every entrant; the race's (starts_at, ends_at)."""
+    settings = settings.model_copy(update={"seats": len(entrants)})
+    cards = new_board(settings).foundation_cards
+    now = clock.now_ms()
+    await store.create_room(
+        NewRoom(room_id, settings.model_dump_json(), len(entrants), now), ttl_ms
+    )
+    for entrant in entrants:
+        view = _view(entrant, cards, ready=False)
+        player = NewPlayer(
+            entrant.player_id,
+            entrant.name,
+            entrant.token_hash,
+            now,
+            ProgressRow(cards, 0, None),
+            player_event(view),
+        )
+        if await store.join(room_id, player) is not JoinResult.JOINED:
+            raise RuntimeError(f"round room {room_id}: could not seat {entrant.player_id}")
+    starts_at = clock.now_ms()
+    ends_at = starts_at + settings.time_limit_s * 1000
+    countdown = countdown_event(starts_at, ends_at)
+    for entrant in entrants:
+        event = player_event(_view(entrant, cards, ready=True))
+        answer = await store.ready(room_id, entrant.player_id, event, starts_at, ends_at, countdown)
+        if not answer.ok:
+            raise RuntimeError(f"round room {room_id}: could not ready {entrant.player_id}")
+    return starts_at, ends_at
+
+
+def _view(entrant: EntrantRow, cards: int, ready: bool) -> PlayerView:
+    return PlayerView(
+        player_id=entrant.player_id,
+        name=entrant.name,
+        connected=False,
+        ready=ready,
+        foundation_cards=cards,
+        moves=0,
+        status="waiting",
+        place=None,
+        elapsed_ms=None,
+    )
+
+
+def result_lines(room: RoomRow, round_ms: int) -> list[RoundLine]:
+    """The lines of a finished round, in the room's order of places, with points."""
+    lines = []
+    for standing in json.loads(room.results_json or "[]"):
+        points = round_points(
+            standing["foundation_cards"], standing["status"], standing["elapsed_ms"], round_ms
+        )
+        lines.append(RoundLine.model_validate({**standing, "points": points}))
+    return lines
+
+
+def live_lines(room: RoomRow, round_ms: int, now_ms: int) -> list[Line]:
+    """The round in play counted as if it ended now."""
+    lines = []
+    start = room.starts_at if room.starts_at is not None else now_ms
+    for player in room.players:
+        status = player.finish or "playing"
+        elapsed = player.elapsed_ms if player.elapsed_ms is not None else now_ms - start
+        cards = player.progress.foundation_cards
+        points = round_points(cards, status, elapsed, round_ms)
+        lines.append(
+            Line(player.player_id, points, status == "won", round_time(status, elapsed, round_ms))
+        )
+    return lines
+
+
+def line_of(result: RoundLine, round_ms: int) -> Line:
+    """A round line as the standings count it."""
+    won = result.status == "won"
+    return Line(
+        result.player_id, result.points, won, round_time(result.status, result.elapsed_ms, round_ms)
+    )

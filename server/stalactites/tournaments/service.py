@@ -1,0 +1,335 @@
+"""Tournaments from creation to final standings: entering, starting, rounds, standings.
+
+Every change is one atomic store step.  The round transitions are made by
+:meth:`TournamentService.advance`, which any process may call at any time:
+it looks at the stored tournament and the round's room, does what is due
+(begin a round, end one), and says when the tournament is next due.  The
+store's compare-and-set lets one caller make each transition; the
+scheduler (:mod:`.scheduler`) makes sure someone calls it on time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+
+from ..clock import Clock
+from ..config import ServerConfig
+from ..rooms import RoomService
+from ..rooms.deals import ChosenDeal, pick_deal
+from ..tournament_protocol import (
+    RoundLine,
+    StandingsFrame,
+    TournamentCreated,
+    TournamentEntry,
+    TournamentView,
+    TournamentWelcome,
+)
+from .errors import TournamentError
+from .points import Line, Total, score, totals
+from .rounds import (
+    line_of,
+    live_lines,
+    open_round_room,
+    result_lines,
+    round_room_id,
+    round_settings,
+)
+from .settings import CreateTournament, TournamentSettings
+from .store import (
+    EnterResult,
+    NewEntrant,
+    NewTournament,
+    StartResult,
+    TournamentRow,
+    TournamentStore,
+    Transition,
+)
+from .views import (
+    finished_event,
+    line_json,
+    round_finished_event,
+    round_started_event,
+    standing_rows,
+    standings_of,
+    tournament_view,
+)
+
+__all__ = ["DealPicker", "TournamentService", "token_hash"]
+
+TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+RETRY_MS = 250  # a round past its end whose room has not finished yet: look again this soon
+MAX_AHEAD_MS = 30 * 86_400_000  # starts_at at most 30 days ahead
+
+DealPicker = Callable[[str, str | None], Awaitable[ChosenDeal]]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TournamentService:
+    def __init__(
+        self,
+        store: TournamentStore,
+        rooms: RoomService,
+        config: ServerConfig,
+        clock: Clock,
+        pick: DealPicker = pick_deal,
+    ) -> None:
+        self.store = store
+        self.rooms = rooms
+        self.config = config
+        self.clock = clock
+        self._pick = pick
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    def ttl_ms(self, starts_at: int | None = None) -> int:
+        """Keys live this long after the last change (longer while waiting for ``starts_at``)."""
+        wait = 0 if starts_at is None else max(starts_at - self.now(), 0)
+        return self.config.room_ttl_s * 1000 + wait
+
+    # Creating, entering, starting.
+
+    async def create(self, body: CreateTournament) -> TournamentCreated:
+        now = self.now()
+        if body.starts_at is not None and not now <= body.starts_at <= now + MAX_AHEAD_MS:
+            raise TournamentError(
+                "bad_message", "starts_at: must be from now to 30 days ahead", "starts_at"
+            )
+        settings = TournamentSettings.resolve(body)
+        tournament_id, admin_token = secrets.token_urlsafe(9), secrets.token_urlsafe(32)
+        new = NewTournament(
+            tournament_id, settings.model_dump_json(), token_hash(admin_token), body.starts_at, now
+        )
+        await self.store.create(new, self.ttl_ms(body.starts_at))
+        return TournamentCreated(tournament_id=tournament_id, admin_token=admin_token)
+
+    async def enter(self, tournament_id: str, name: str) -> TournamentEntry:
+        row = await self.load(tournament_id)
+        settings = TournamentSettings.model_validate_json(row.settings_json)
+        player_id, token = secrets.token_hex(8), secrets.token_urlsafe(32)
+        zero = Total(player_id, name)
+        entrant = NewEntrant(player_id, name, token_hash(token), line_json(zero), score(zero))
+        result = await self.store.enter(
+            tournament_id, entrant, settings.max_players, self.ttl_ms(row.starts_at)
+        )
+        if result is EnterResult.NOT_FOUND:
+            raise TournamentError("tournament_not_found", f"no tournament {tournament_id!r}")
+        if result is EnterResult.FULL:
+            raise TournamentError("tournament_full", "the tournament has all the players it takes")
+        if result is EnterResult.STARTED:
+            raise TournamentError("already_started", "the tournament has started: no more entries")
+        return TournamentEntry(player_id=player_id, token=token)
+
+    async def start(self, tournament_id: str, admin_token: str) -> None:
+        """The organiser starts the tournament now (its first round begins at once)."""
+        row = await self.load(tournament_id)
+        if not hmac.compare_digest(row.admin_hash, token_hash(admin_token)):
+            raise TournamentError("unauthorized", "this is not the tournament's admin token")
+        result = await self.store.request_start(tournament_id, self.now(), self.ttl_ms())
+        if result is StartResult.STARTED:
+            raise TournamentError("already_started", "the tournament has already started")
+        if result is StartResult.NOT_FOUND:
+            raise TournamentError("tournament_not_found", f"no tournament {tournament_id!r}")
+
+    # Reading.
+
+    async def load(self, tournament_id: str) -> TournamentRow:
+        row = None
+        if TOURNAMENT_ID.fullmatch(tournament_id):
+            row = await self.store.load(tournament_id)
+        if row is None:
+            raise TournamentError("tournament_not_found", f"no tournament {tournament_id!r}")
+        return row
+
+    async def view(self, tournament_id: str) -> TournamentView:
+        row = await self.load(tournament_id)
+        return tournament_view(row, await self.store.standings(tournament_id))
+
+    async def authenticate(self, tournament_id: str, token: str) -> str:
+        """The entrant whose token this is; every entrant is compared, in constant time."""
+        row = await self.load(tournament_id)
+        digest, found = token_hash(token), None
+        for entrant in row.entrants:
+            if hmac.compare_digest(entrant.token_hash, digest):
+                found = entrant.player_id
+        if found is None:
+            raise TournamentError(
+                "unauthorized", "this token is not an entrant's in this tournament"
+            )
+        return found
+
+    async def welcome(
+        self, tournament_id: str, you: str | None, last_seq: int | None
+    ) -> TournamentWelcome:
+        row = await self.load(tournament_id)
+        resumed = last_seq is not None and last_seq <= row.seq
+        view = tournament_view(row, await self.store.standings(tournament_id))
+        seq = last_seq if resumed and last_seq is not None else row.seq
+        return TournamentWelcome(type="welcome", you=you, seq=seq, resumed=resumed, tournament=view)
+
+    async def standings_frame(self, tournament_id: str) -> StandingsFrame:
+        """The standings now: during a round, live (the round counted as if it ended now)."""
+        row = await self.load(tournament_id)
+        stored = await self.store.standings(tournament_id)
+        frame = StandingsFrame(
+            type="standings", round=row.round or None, live=False, standings=standings_of(stored)
+        )
+        if row.status != "running" or row.room_id is None:
+            return frame
+        room = await self.rooms.store.load_room(row.room_id, self.now())
+        if room is None or room.status != "racing":
+            return frame
+        settings = TournamentSettings.model_validate_json(row.settings_json)
+        round_ms = settings.round_time_s * 1000
+        rounds = [*_finished_lines(row, round_ms), live_lines(room, round_ms, self.now())]
+        rows = standing_rows(totals(_names(row), rounds))
+        rows.sort(key=lambda line: (line.score, line.player_id), reverse=True)  # as stored
+        return frame.model_copy(update={"live": True, "standings": standings_of(rows)})
+
+    # The rounds.
+
+    async def advance(self, tournament_id: str) -> int | None:
+        """Do whatever is due now; when the tournament is next due (None: finished or gone)."""
+        row = await self.store.load(tournament_id)
+        if row is None:
+            return None
+        now = self.now()
+        settings = TournamentSettings.model_validate_json(row.settings_json)
+        if row.status == "running":
+            await self._settle_round(row, settings)
+        elif _begins_now(row, now):
+            await self._begin_round(row, settings)
+        fresh = await self.store.load(tournament_id)
+        return None if fresh is None else _next_due(fresh, self.now())
+
+    async def _begin_round(self, row: TournamentRow, settings: TournamentSettings) -> None:
+        number = row.round + 1
+        if not row.entrants:
+            await self._conclude_empty(row)
+            return
+        chosen = await self._deal(settings, number)
+        room_id = round_room_id(row.tournament_id, number)
+        starts_at, ends_at = await open_round_room(
+            self.rooms.store,
+            self.clock,
+            room_id,
+            round_settings(settings, chosen.deal, chosen.certified, chosen.solution),
+            row.entrants,
+            self.config.room_ttl_s * 1000,
+        )
+        record = {
+            "round": number,
+            "room_id": room_id,
+            "started_at": starts_at,
+            "ends_at": ends_at,
+            "finished": False,
+            "deal": chosen.deal,
+            "certified": chosen.certified,
+            "results": [],
+        }
+        step = Transition(
+            tournament_id=row.tournament_id,
+            expected=(row.status, row.round),
+            status="running",
+            round=number,
+            room_id=room_id,
+            ends_at=ends_at,
+            break_ends_at=None,
+            record=(number, json.dumps(record)),
+            events=[round_started_event(number, room_id, ends_at)],
+        )
+        if await self.store.transition(step, self.ttl_ms()):
+            await self.rooms.current(room_id)  # the race is on
+
+    async def _deal(self, settings: TournamentSettings, number: int) -> ChosenDeal:
+        if settings.deals is not None:
+            return ChosenDeal(settings.deals[number - 1], False, None)
+        return await self._pick(settings.game, settings.step)
+
+    async def _conclude_empty(self, row: TournamentRow) -> None:
+        """No one entered: the tournament is over before it began."""
+        step = Transition(
+            tournament_id=row.tournament_id,
+            expected=(row.status, row.round),
+            status="finished",
+            round=row.round,
+            room_id=None,
+            ends_at=None,
+            break_ends_at=None,
+            events=[finished_event([])],
+        )
+        await self.store.transition(step, self.ttl_ms())
+
+    async def _settle_round(self, row: TournamentRow, settings: TournamentSettings) -> None:
+        """End the round once its room has finished (everyone done, or time up)."""
+        assert row.room_id is not None
+        await self.rooms.current(row.room_id)  # starts a due race, ends one whose time is up
+        await self.rooms.finalize(row.room_id)  # ends a race where everyone is done
+        room = await self.rooms.load(row.room_id)
+        if room.status != "finished":
+            return
+        round_ms = settings.round_time_s * 1000
+        results = result_lines(room, round_ms)
+        record = json.loads(row.rounds[row.round - 1])
+        record.update(finished=True, results=[line.model_dump() for line in results])
+        rounds = [*_finished_lines(row, round_ms), [line_of(line, round_ms) for line in results]]
+        rows = standing_rows(totals(_names(row), rounds))
+        final = row.round >= settings.rounds
+        events = [round_finished_event(row.round, row.room_id, record["deal"], results)]
+        if final:
+            events.append(finished_event(standings_of(rows)))
+        step = Transition(
+            tournament_id=row.tournament_id,
+            expected=("running", row.round),
+            status="finished" if final else "break",
+            round=row.round,
+            room_id=None,
+            ends_at=None,
+            break_ends_at=None if final else self.now() + settings.break_s * 1000,
+            record=(row.round, json.dumps(record)),
+            standings=rows,
+            events=events,
+        )
+        await self.store.transition(step, self.ttl_ms())
+
+
+def _names(row: TournamentRow) -> list[tuple[str, str]]:
+    return [(entrant.player_id, entrant.name) for entrant in row.entrants]
+
+
+def _finished_lines(row: TournamentRow, round_ms: int) -> list[list[Line]]:
+    """The lines of every finished round, from the stored round records."""
+    rounds = []
+    for text in row.rounds:
+        record = json.loads(text)
+        if record["finished"]:
+            rounds.append([line_of(_round_line(line), round_ms) for line in record["results"]])
+    return rounds
+
+
+def _round_line(data: dict[str, object]) -> RoundLine:
+    return RoundLine.model_validate(data)
+
+
+def _begins_now(row: TournamentRow, now: int) -> bool:
+    if row.status == "scheduled":
+        return row.starts_at is not None and now >= row.starts_at
+    return row.status == "break" and row.break_ends_at is not None and now >= row.break_ends_at
+
+
+def _next_due(row: TournamentRow, now: int) -> int | None:
+    if row.status == "scheduled":
+        return row.starts_at
+    if row.status == "break":
+        return row.break_ends_at
+    if row.status == "running" and row.ends_at is not None:
+        return row.ends_at if row.ends_at > now else now + RETRY_MS
+    return None

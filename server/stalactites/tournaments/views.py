@@ -1,0 +1,113 @@
+"""Tournament views and events, built from store snapshots.
+
+Events are stored as compact JSON without ``seq`` (``type`` first), as room
+events are; :func:`stalactites.rooms.events.with_seq` adds it when sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..tournament_protocol import (
+    CurrentRound,
+    RoundLine,
+    RoundRecord,
+    TournamentStanding,
+    TournamentView,
+)
+from .points import Total, rank, score
+from .settings import TournamentSettings
+from .store import StandingRow, TournamentRow
+
+__all__ = [
+    "finished_event",
+    "round_finished_event",
+    "round_started_event",
+    "standing_rows",
+    "standings_of",
+    "tournament_view",
+]
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def line_json(total: Total) -> str:
+    return _dump(
+        {
+            "player_id": total.player_id,
+            "name": total.name,
+            "points": total.points,
+            "rounds_won": total.rounds_won,
+            "total_time_ms": total.total_time_ms,
+        }
+    )
+
+
+def standing_rows(totals: Iterable[Total]) -> list[StandingRow]:
+    """Totals as the store keeps them: a sort score and a line each."""
+    return [StandingRow(total.player_id, score(total), line_json(total)) for total in totals]
+
+
+def standings_of(rows: list[StandingRow]) -> list[TournamentStanding]:
+    """Stored rows (best first) as standings, with ranks."""
+    ranks = rank(row.score for row in rows)
+    return [
+        TournamentStanding.model_validate({**json.loads(row.line_json), "rank": place})
+        for row, place in zip(rows, ranks, strict=True)
+    ]
+
+
+def _record(text: str) -> RoundRecord:
+    record = RoundRecord.model_validate_json(text)
+    if not record.finished:
+        record = record.model_copy(update={"deal": None})
+    return record
+
+
+def tournament_view(row: TournamentRow, standings: list[StandingRow]) -> TournamentView:
+    settings = TournamentSettings.model_validate_json(row.settings_json)
+    current = None
+    if row.status == "running" and row.room_id is not None and row.ends_at is not None:
+        current = CurrentRound(round=row.round, room_id=row.room_id, ends_at=row.ends_at)
+    return TournamentView(
+        tournament_id=row.tournament_id,
+        name=settings.name,
+        game=settings.game,
+        step=settings.step,
+        rounds=settings.rounds,
+        round_time_s=settings.round_time_s,
+        break_s=settings.break_s,
+        max_players=settings.max_players,
+        starts_at=row.starts_at,
+        status=row.status,  # type: ignore[arg-type]
+        entrants=len(row.entrants),
+        round=row.round or None,
+        current_round=current,
+        break_ends_at=row.break_ends_at if row.status == "break" else None,
+        round_results=[_record(text) for text in row.rounds],
+        standings=standings_of(standings),
+    )
+
+
+def round_started_event(round_: int, room_id: str, ends_at: int) -> str:
+    return _dump({"type": "round_started", "round": round_, "room_id": room_id, "ends_at": ends_at})
+
+
+def round_finished_event(round_: int, room_id: str, deal: str, results: list[RoundLine]) -> str:
+    return _dump(
+        {
+            "type": "round_finished",
+            "round": round_,
+            "room_id": room_id,
+            "deal": deal,
+            "results": [line.model_dump() for line in results],
+        }
+    )
+
+
+def finished_event(standings: list[TournamentStanding]) -> str:
+    return _dump({"type": "finished", "standings": [line.model_dump() for line in standings]})

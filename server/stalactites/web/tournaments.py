@@ -1,0 +1,131 @@
+"""The tournament HTTP API and the routes of tournaments (HTTP and websocket)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+
+from ..rooms import JoinRoom
+from ..tournaments import CreateTournament, TournamentError
+from .tournament_host import TournamentHost
+from .tournament_socket import tournament_socket
+
+__all__ = [
+    "create_tournament",
+    "enter_tournament",
+    "get_tournament",
+    "start_tournament",
+    "tournament_routes",
+]
+
+Handler = Callable[[Request], Awaitable[JSONResponse]]
+
+
+def tournament_routes(max_body: int) -> list[BaseRoute]:
+    base = "/api/tournaments"
+    return [
+        Route(base, create_tournament, methods=["POST"], max_body_size=max_body),
+        Route(
+            f"{base}/{{tournament_id}}/players",
+            enter_tournament,
+            methods=["POST"],
+            max_body_size=max_body,
+        ),
+        Route(
+            f"{base}/{{tournament_id}}/start",
+            start_tournament,
+            methods=["POST"],
+            max_body_size=max_body,
+        ),
+        Route(f"{base}/{{tournament_id}}", get_tournament),
+        WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
+    ]
+
+
+def _host(request: Request) -> TournamentHost:
+    host: TournamentHost = request.state.tournaments
+    return host
+
+
+def _answers_errors(handler: Handler) -> Handler:
+    """A refused request is answered with its code, message and HTTP status."""
+
+    @wraps(handler)
+    async def handle(request: Request) -> JSONResponse:
+        try:
+            return await handler(request)
+        except TournamentError as error:
+            body: dict[str, Any] = {"code": error.code, "message": error.message}
+            headers = {}
+            if error.code == "bad_message":
+                body["field"] = error.field
+            if error.code == "unauthorized":
+                headers["WWW-Authenticate"] = "Bearer"
+            return JSONResponse(body, status_code=error.http_status, headers=headers)
+
+    return handle
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data: Any = json.loads(raw) if raw.strip() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise TournamentError("bad_message", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise TournamentError("bad_message", "the body is a JSON object")
+    return data
+
+
+def _invalid(error: ValidationError) -> TournamentError:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or None
+    message = f"{field}: {first['msg']}" if field else first["msg"]
+    return TournamentError("bad_message", message, field)
+
+
+@_answers_errors
+async def create_tournament(request: Request) -> JSONResponse:
+    try:
+        body = CreateTournament.model_validate(await _json_body(request))
+    except ValidationError as error:
+        raise _invalid(error) from None
+    created = await _host(request).service.create(body)
+    return JSONResponse(created.model_dump(), status_code=201)
+
+
+@_answers_errors
+async def enter_tournament(request: Request) -> JSONResponse:
+    try:
+        body = JoinRoom.model_validate(await _json_body(request))
+    except ValidationError as error:
+        raise _invalid(error) from None
+    tournament_id = request.path_params["tournament_id"]
+    entry = await _host(request).service.enter(tournament_id, body.name)
+    return JSONResponse(entry.model_dump(), status_code=201)
+
+
+@_answers_errors
+async def start_tournament(request: Request) -> JSONResponse:
+    """Start now, with ``Authorization: Bearer <admin token>``; the answer is the view."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TournamentError("unauthorized", "send Authorization: Bearer <admin token>")
+    host, tournament_id = _host(request), request.path_params["tournament_id"]
+    await host.service.start(tournament_id, token.strip())
+    await host.scheduler.now_due(tournament_id)
+    view = await host.service.view(tournament_id)
+    return JSONResponse(view.model_dump())
+
+
+@_answers_errors
+async def get_tournament(request: Request) -> JSONResponse:
+    view = await _host(request).service.view(request.path_params["tournament_id"])
+    return JSONResponse(view.model_dump())
