@@ -26,6 +26,7 @@ import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
 
@@ -194,7 +195,21 @@ def shot(page: Page, name: str) -> None:
 
 
 def winning_line(deal: str, step: str) -> list[str]:
-    game = Stalactites(deal, step=step)
+    return _search(Stalactites(deal, step=step))
+
+
+def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
+    """A winning line for a Stalactites deal known only by its layout (as a page shows it)."""
+    game = Stalactites(DEAL, step=step)
+    game.tableau = [[Card.parse(code) for code in board[f"t{i + 1}"]] for i in range(8)]
+    game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
+    game.bases = [int(pile[0].rank) for pile in game.foundations]
+    game.cells = [None, None]
+    return _search(game)
+
+
+def _search(game: Stalactites) -> list[str]:
+    """Depth-first, foundation plays first, never visiting a position twice."""
     seen: set[tuple[Any, ...]] = set()
     line: list[str] = []
 
@@ -215,7 +230,7 @@ def winning_line(deal: str, step: str) -> list[str]:
             line.pop()
         return False
 
-    assert search(), f"{deal} by {step} has no winning line"
+    assert search(), f"{game.deal} has no winning line"
     return line
 
 

@@ -1,9 +1,10 @@
-// The tournament page: join before it starts, the round and its clock, live standings,
-// and the current round's room (entrants are taken to their board when a round starts).
+// The tournament page: enter before it starts, the round and its clock, live standings,
+// the rounds played, and the current round's room. An entrant who has this page open
+// when a round starts is taken to their board at once.
 
 import { getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
-import { clockText, elapsedText, h, replace, toast } from "./dom.js";
+import { clockText, h, replace, toast } from "./dom.js";
 import { checkedName, field, formError, formValues, textInput } from "./forms.js";
 import {
   saveName,
@@ -12,8 +13,9 @@ import {
   saveTournamentSeat,
   tournamentSeat,
 } from "./storage.js";
+import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
 
-const POLL_MS = 10000;
+const POLL_MS = 15000;
 const STATUS_TEXT = {
   scheduled: "Not started yet",
   running: "Round in play",
@@ -26,16 +28,16 @@ export class TournamentPage {
     this.app = app;
     this.id = id;
     this.data = null;
+    this.lastSeq = null;
     this.seat = tournamentSeat(id);
     this.admin = tournamentSeat(`${id}.admin`);
     this.clock = h("div", { class: "clock" }, "–:––");
     this.body = h("div", { class: "tournament-body" });
     this.root = h("section", { class: "tournament", dataset: { tournament: id } }, this.body);
     replace(app, this.root);
-    this.load();
+    this.load().then(() => this.connect());
     this.poller = setInterval(() => this.load(), POLL_MS);
     this.ticker = setInterval(() => this.tick(), 250);
-    this.connect();
   }
 
   destroy() {
@@ -46,22 +48,30 @@ export class TournamentPage {
   }
 
   connect() {
+    if (!this.data) return;
     this.conn?.close();
+    this.lastSeq = null;
     this.conn = new Connection(`/ws/tournaments/${encodeURIComponent(this.id)}`, {
-      hello: () =>
-        this.seat?.token
-          ? { type: "hello", token: this.seat.token }
-          : { type: "hello", spectator: true },
+      hello: () => this.hello(),
       onFrame: (f) => this.frame(f),
       onState: (state, detail) => showConnection(state, detail),
     });
     this.conn.connect();
   }
 
+  hello() {
+    const frame = this.seat?.token
+      ? { type: "hello", token: this.seat.token }
+      : { type: "hello", spectator: true };
+    if (this.lastSeq !== null) frame.last_seq = this.lastSeq;
+    return frame;
+  }
+
   async load() {
     try {
       this.data = await getTournament(this.id);
     } catch (error) {
+      if (this.data) return; // keep showing what the socket keeps up to date
       replace(
         this.body,
         h("h1", {}, "Tournament not found"),
@@ -73,49 +83,64 @@ export class TournamentPage {
     this.render();
   }
 
+  // Frames from the tournament socket.
+
   frame(f) {
-    if (!this.data) return;
-    if (f.type === "round_started") {
-      Object.assign(this.data, {
-        status: "running",
-        round: f.round,
-        room_id: f.room_id,
-        ends_at: f.ends_at,
-      });
-      this.roundStarted(f);
-    } else if (f.type === "round_finished") {
-      this.data.status = "break";
-      this.data.round_results = [
-        ...(this.data.round_results ?? []).filter((r) => r.round !== f.round),
-        { round: f.round, results: f.results },
-      ];
-    } else if (f.type === "standings") {
-      this.data.standings = f.standings ?? this.data.standings;
-    } else if (f.type === "finished") {
-      this.data.status = "finished";
-      if (f.standings) this.data.standings = f.standings;
-    } else if (f.type === "welcome" && f.tournament) {
-      Object.assign(this.data, f.tournament);
-    } else return;
+    if (typeof f?.seq === "number") {
+      if (this.lastSeq !== null && f.seq <= this.lastSeq && f.type !== "welcome") return;
+      this.lastSeq = Math.max(this.lastSeq ?? f.seq, f.seq);
+    }
+    const handler = {
+      welcome: () => (this.data = f.tournament ?? this.data),
+      round_started: () => this.roundStarted(f),
+      round_finished: () => this.roundFinished(f),
+      standings: () => Object.assign(this.data, { standings: f.standings, live: f.live }),
+      finished: () => Object.assign(this.data, { status: "finished", standings: f.standings }),
+      error: () => toast(f.message ?? f.code, "error"),
+    }[f?.type];
+    if (!handler || !this.data) return;
+    handler();
     this.render();
   }
 
   roundStarted(f) {
-    if (!this.seat?.token || !f.room_id) return;
-    saveRoomSeat(f.room_id, {
+    const t = this.data;
+    const current = { round: f.round, room_id: f.room_id, ends_at: f.ends_at };
+    Object.assign(t, { status: "running", round: f.round, current_round: current });
+    const others = (t.round_results ?? []).filter((r) => r.round !== f.round);
+    t.round_results = [...others, { ...current, finished: false, results: [] }];
+    if (!this.seat?.token) return;
+    toast(`Round ${f.round} has started`, "good");
+    if (document.visibilityState === "visible") this.play(f.room_id);
+  }
+
+  roundFinished(f) {
+    const t = this.data;
+    const last = f.round >= t.rounds;
+    Object.assign(t, { status: last ? t.status : "break", current_round: null });
+    t.round_results = (t.round_results ?? []).map((r) =>
+      r.round === f.round ? { ...r, finished: true, deal: f.deal, results: f.results } : r,
+    );
+    this.load(); // for the break's end and the standings after the round
+  }
+
+  /** Take this entrant to a round's board: their tournament token is their seat there. */
+  play(roomId) {
+    saveRoomSeat(roomId, {
       player_id: this.seat.player_id,
       token: this.seat.token,
       tournament: this.id,
     });
-    toast(`Round ${f.round} has started`, "good");
-    if (document.visibilityState === "visible") location.hash = `#/room/${f.room_id}`;
+    location.hash = `#/room/${roomId}`;
   }
+
+  // Drawing.
 
   render() {
     const t = this.data;
-    const round = t.round ?? t.current_round?.round ?? null;
-    const roomId = t.room_id ?? t.current_round?.room_id ?? null;
+    if (!t) return;
     this.root.dataset.status = t.status;
+    const round = t.round ? ` · round ${t.round} of ${t.rounds}` : "";
     replace(
       this.body,
       h(
@@ -125,52 +150,47 @@ export class TournamentPage {
           "div",
           {},
           h("h1", { class: "race-title" }, t.name ?? "Tournament"),
-          h(
-            "p",
-            { class: "race-settings" },
-            `${t.game ?? "stalactites"} · ${roundCount(t)} rounds of ${Math.round((t.round_time_s ?? 0) / 60)} min`,
-          ),
-          h(
-            "p",
-            { class: "round-line" },
-            STATUS_TEXT[t.status] ?? t.status,
-            round ? ` · round ${round} of ${roundCount(t)}` : "",
-          ),
+          h("p", { class: "race-settings" }, tournamentSummary(t)),
+          h("p", { class: "round-line" }, STATUS_TEXT[t.status] ?? t.status, round),
         ),
         this.clock,
       ),
-      this.actions(t, roomId, round),
-      h("h2", {}, "Standings"),
+      this.actions(t),
+      h("h2", {}, "Standings", t.live ? h("span", { class: "tag live" }, "live") : null),
       standingsTable(t.standings ?? [], this.seat?.player_id),
+      roundsList(t.round_results ?? [], this.seat?.player_id),
       this.shareLine(),
     );
     this.tick();
   }
 
-  actions(t, roomId, round) {
+  actions(t) {
     const parts = [];
     if (t.status === "scheduled" && !this.seat) parts.push(this.joinForm());
-    if (this.seat)
-      parts.push(
-        h("p", { class: "ok" }, "You are entered. Your board opens when each round starts."),
-      );
+    if (this.seat) {
+      parts.push(h("p", { class: "ok" }, "You are entered. Your board opens when a round starts."));
+    }
     if (t.status === "scheduled" && this.admin?.admin_token) {
+      const start = () => this.start();
       parts.push(
-        h(
-          "button",
-          { class: "btn btn-primary", onclick: () => this.start() },
-          "Start the tournament now",
-        ),
+        h("button", { class: "btn btn-primary", onclick: start }, "Start the tournament now"),
       );
     }
-    if (roomId && t.status === "running") {
-      const href = this.seat ? `#/room/${roomId}` : `#/watch/${roomId}`;
+    const current = t.current_round;
+    if (current && t.status === "running") {
+      const label = `${this.seat ? "Play" : "Watch"} round ${current.round}`;
       parts.push(
-        h(
-          "a",
-          { class: "btn btn-primary current-room", href },
-          this.seat ? `Play round ${round}` : `Watch round ${round}`,
-        ),
+        this.seat
+          ? h(
+              "button",
+              { class: "btn btn-primary current-room", onclick: () => this.play(current.room_id) },
+              label,
+            )
+          : h(
+              "a",
+              { class: "btn btn-primary current-room", href: `#/watch/${current.room_id}` },
+              label,
+            ),
       );
     }
     return h("div", { class: "tournament-actions" }, parts);
@@ -195,8 +215,8 @@ export class TournamentPage {
       const seat = await joinTournament(this.id, name);
       this.seat = { player_id: seat.player_id, token: seat.token };
       saveTournamentSeat(this.id, this.seat);
-      this.connect();
       await this.load();
+      this.connect(); // hello again, now as an entrant
     } catch (error) {
       formError(form, error.message);
     }
@@ -219,54 +239,12 @@ export class TournamentPage {
   tick() {
     const t = this.data;
     if (!t) return;
-    const until =
-      t.status === "scheduled"
-        ? t.starts_at
-        : (t.ends_at ?? t.current_round?.ends_at ?? t.break_ends_at);
+    const until = {
+      scheduled: t.starts_at,
+      running: t.current_round?.ends_at,
+      break: t.break_ends_at,
+    }[t.status];
     this.clock.textContent =
       t.status === "finished" ? "Finished" : until ? clockText(until - Date.now()) : "–:––";
   }
-}
-
-/** How many rounds the tournament has (a number in its settings; a list would be results). */
-function roundCount(t) {
-  if (typeof t.rounds === "number") return t.rounds;
-  return t.settings?.rounds ?? t.round_count ?? "?";
-}
-
-function standingsTable(rows, you) {
-  if (!rows.length) return h("p", { class: "muted" }, "No entrants yet.");
-  const sorted = [...rows].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
-  return h(
-    "table",
-    { class: "results standings" },
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        h("th", {}, "Rank"),
-        h("th", {}, "Player"),
-        h("th", {}, "Points"),
-        h("th", {}, "Rounds won"),
-        h("th", {}, "Total time"),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      sorted.map((r) =>
-        h(
-          "tr",
-          { class: r.player_id === you ? "you" : null, dataset: { player: r.player_id } },
-          h("td", { class: "place" }, String(r.rank ?? "")),
-          h("td", {}, r.name ?? r.player_id),
-          h("td", { class: "points" }, String(r.points ?? 0)),
-          h("td", {}, String(r.rounds_won ?? 0)),
-          h("td", {}, elapsedText(r.total_time_ms)),
-        ),
-      ),
-    ),
-  );
 }
