@@ -634,3 +634,93 @@ def test_squadron_deals_from_the_stock_and_moves_by_click_and_drag(
     game.push("t5-t1")
     assert board_of(page) == squadron_board(game)
     shot(page, "race-squadron")
+
+
+# Tournaments.
+
+
+def start_tournament(server_url: str, tournament_id: str, admin_token: str) -> None:
+    request = urllib.request.Request(
+        f"{server_url}/api/tournaments/{tournament_id}/start",
+        data=b"{}",
+        method="POST",
+        headers={"Authorization": f"Bearer {admin_token}", "Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def foundation_cards(page: Page) -> int:
+    bar = page.locator(".racer.you [role=progressbar]")
+    return int(bar.get_attribute("aria-valuenow") or 0)
+
+
+def resign(page: Page) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Resign").click()
+
+
+def test_a_tournament_page_shows_the_round_and_standings_updating(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    settings = {
+        "name": "Friday <cup>",
+        "game": "stalactites",
+        "step": "ones",
+        "rounds": 1,
+        "round_time_s": 60,
+        "break_s": 0,
+        "starts_at": None,
+        "max_players": 4,
+    }
+    made = post(f"{server_url}/api/tournaments", settings)
+    tid = made["tournament_id"]
+    entrants: dict[str, Page] = {}
+    for name in ("Ada", "Bo"):
+        page = new_page(f"/#/tournament/{tid}")
+        page.locator("input[name=name]").fill(name)
+        page.get_by_role("button", name="Enter the tournament").click()
+        expect(page.locator(".tournament-actions")).to_contain_text("You are entered")
+        entrants[name] = page
+    watcher = new_page(f"/#/tournament/{tid}")
+    expect(watcher.locator("h1")).to_have_text("Friday <cup>")  # a name is text, never markup
+    expect(watcher.locator(".race-settings")).to_contain_text("2/4 entrants")
+    expect(watcher.locator("section.tournament")).to_have_attribute("data-status", "scheduled")
+
+    start_tournament(server_url, tid, made["admin_token"])
+    for page in entrants.values():  # each entrant is taken to the round's board
+        page.wait_for_url(re.compile(r"#/room/"), timeout=30000)
+        wait_racing(page)
+    expect(watcher.locator(".round-line")).to_contain_text("round 1 of 1")
+    expect(watcher.locator(".current-room")).to_have_text("Watch round 1")
+
+    ada = entrants["Ada"]
+    # The round's deal is the server's (certified winnable): Ada plays the start of a winning
+    # line found from the board she is shown, until ten cards are on her foundations.
+    line = winning_line_from(board_of(ada), step="ones")
+    for move in line:
+        if foundation_cards(ada) >= 10:
+            break
+        click_move(ada, move)
+    ada_cards = foundation_cards(ada)
+    bo_cards = foundation_cards(entrants["Bo"])
+    assert ada_cards > bo_cards, "this test needs Ada ahead; the round's deal gave her no move"
+    # The standings update live during the round.
+    expect(watcher.locator(".tag.live")).to_be_visible()
+    live = watcher.locator("table.standings tbody tr").first
+    expect(live).to_contain_text("Ada")
+    expect(live.locator("td.points")).to_have_text(str(ada_cards))
+    shot(watcher, "tournament-round")
+    resign(ada)
+    resign(entrants["Bo"])
+
+    expect(watcher.locator("section.tournament")).to_have_attribute("data-status", "finished")
+    rows = watcher.locator("table.standings tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_contain_text("Ada")
+    expect(rows.first.locator("td.points")).to_have_text(str(ada_cards))
+    expect(rows.nth(1).locator("td.points")).to_have_text(str(bo_cards))
+    expect(watcher.locator('.round-item[data-round="1"]')).to_contain_text("1st Ada")
+    shot(watcher, "tournament")
+    # The entrants' end screens lead back to the tournament.
+    back = ada.get_by_role("link", name="Back to the tournament")
+    expect(back).to_have_attribute("href", f"#/tournament/{tid}")
