@@ -602,6 +602,28 @@ def test_declaring_the_step_then_undoing_a_move(
     expect(page.locator(".step-fixed")).to_have_text("Building by twos")
 
 
+def test_a_stuck_board_in_an_undo_room_says_so_and_undo_gets_it_going(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    room = new_room(server_url, seats=1, deal="ms:2")  # by ones, two cells filled: stuck
+    page = new_page(f"/#/room/{room}")
+    join_room(page, "Stuck")
+    ready(page)
+    wait_racing(page)
+    game = Stalactites("ms:2", step=STEP)
+    for move in ("t1-c1", "t1-c2"):
+        click_move(page, move)
+        game.push(move)
+    assert not game.legal_moves
+    expect(page.locator(".move-note")).to_have_text("No move is left: undo a move, or resign.")
+    expect(page.locator(".racer.you .racer-status")).to_have_text("racing")
+    page.keyboard.press("u")
+    settled(page)
+    game.pop()
+    assert board_of(page) == engine_board(game)
+    expect(page.locator(".move-note")).to_have_text("")
+
+
 def squadron_board(game: Squadron) -> dict[str, list[str]]:
     """What a Squadron page shows: foundation tops, the waste's last three, the stock face down."""
     state = game.state()

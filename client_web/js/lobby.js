@@ -238,7 +238,7 @@ export class LobbyPage {
     const settings = {
       name: v.name,
       game: v.game,
-      step: v.step,
+      step: v.game === "squadron" ? null : v.step,
       rounds: v.rounds,
       round_time_s: Math.round((v.round_min ?? 5) * 60),
       break_s: v.break_s,

@@ -147,7 +147,7 @@ export class RacePage {
     this.room = f.room ?? this.room;
     this.players = [...(this.room?.players ?? [])];
     this.lastSeq = f.seq ?? this.lastSeq;
-    this.board.confirm(f.state, f.legal, this.me()?.status);
+    this.board.confirm(f.state, f.legal, null);
     if (this.room?.status === "finished" && !this.standings)
       this.standings = this.room.standings ?? null;
     const again = this.board.inflightFrame();
@@ -178,7 +178,7 @@ export class RacePage {
   accepted(f) {
     if (!this.board.accepted(f)) return;
     savePendingMove(this.roomId, null);
-    this.showNote(null);
+    this.showNote(this.stuck() ? "No move is left: undo a move, or resign." : null, true);
     this.sendQueued();
     this.render();
     this.controls.flushKeys();
@@ -211,7 +211,6 @@ export class RacePage {
 
   progress(f) {
     mergePlayer(this.players, f);
-    if (f.player_id === this.you && f.status) this.board.status = f.status;
     this.drawSide();
     this.drawActions();
   }
@@ -219,7 +218,6 @@ export class RacePage {
   finished(f) {
     mergePlayer(this.players, f);
     if (f.player_id === this.you) {
-      this.board.status = f.status;
       const how = f.status === "won" ? "You won" : "Your race is over";
       const place = f.place ? `${ordinal(f.place)} place, ` : "";
       toast(`${how}: ${place}${elapsedText(f.elapsed_ms)}`, "good", 5000);
@@ -255,7 +253,7 @@ export class RacePage {
   // The player's actions.
 
   offered() {
-    const live = this.room?.status === "racing" && this.board.status === "playing";
+    const live = this.room?.status === "racing" && this.racing();
     return live ? this.board.offered() : NO_MOVES;
   }
 
@@ -302,7 +300,7 @@ export class RacePage {
   }
 
   undo() {
-    if (!this.room?.undo || this.board.status !== "playing") return;
+    if (!this.room?.undo || !this.racing()) return;
     if (this.board.undo(newMoveId())) this.sendInflight();
   }
 
@@ -331,10 +329,20 @@ export class RacePage {
       this.room?.status === "racing" &&
       this.room?.game !== "squadron" &&
       this.room?.step === "choice" &&
-      this.board.status === "playing" &&
+      this.racing() &&
       state &&
       !state.step
     );
+  }
+
+  /** Whether this player is still in the race (their board may be stuck, with undo to try). */
+  racing() {
+    return this.me()?.status === "playing";
+  }
+
+  /** Stuck: no legal move, yet still racing because the room allows undo. */
+  stuck() {
+    return this.racing() && this.board.status === "lost";
   }
 
   me() {
@@ -390,7 +398,7 @@ export class RacePage {
       canDeclare: this.canDeclare(),
       busy: this.board.inflight,
       step: this.board.state?.step,
-      playing: status === "racing" && this.board.status === "playing",
+      playing: status === "racing" && this.racing(),
       undo: this.room?.undo,
       finished: status === "finished",
     };
