@@ -63,6 +63,7 @@ export class RacePage {
   }
 
   destroy() {
+    document.title = "Stalactites Race";
     clearInterval(this.ticker);
     this.controls.destroy();
     this.conn.close();
@@ -454,6 +455,7 @@ export class RacePage {
     if (room.status === "racing" && room.ends_at) {
       const left = room.ends_at - now;
       this.clock.textContent = clockText(left);
+      document.title = `${clockText(left)} · Stalactites Race`;
       this.clock.classList.toggle("urgent", left < 30000);
     } else if (room.status === "countdown" && room.starts_at) {
       this.clock.textContent = clockText((room.time_limit_s ?? 0) * 1000);
@@ -463,6 +465,7 @@ export class RacePage {
     } else if (room.status === "finished") {
       this.clock.textContent = "Finished";
       this.clock.classList.remove("urgent");
+      document.title = "Finished · Stalactites Race";
     } else {
       this.clock.textContent = clockText((room.time_limit_s ?? 0) * 1000);
     }
