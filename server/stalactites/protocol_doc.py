@@ -17,6 +17,7 @@ from typing import Any, get_args
 from pydantic import BaseModel
 
 from . import protocol as p
+from . import tournament_protocol_doc
 from .rooms.settings import CreateRoom, JoinRoom
 
 __all__ = ["main", "render"]
@@ -296,6 +297,7 @@ def render() -> str:
         lines += _section(model, "###")
     lines.append(RECORD)
     lines += _errors()
+    lines.append(tournament_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,0 +1,107 @@
+"""The tournament part of ``docs/protocol.md``, rendered from the tournament protocol's models.
+
+:mod:`stalactites.protocol_doc` writes the whole document and hands this
+module its table and section renderers, so the two parts look alike.  The
+points formula and how tournaments run are in ``docs/tournaments.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from . import tournament_protocol as t
+from .tournaments.settings import CreateTournament
+
+__all__ = ["render"]
+
+Section = Callable[[type[BaseModel], str], list[str]]
+Table = Callable[[tuple[str, str], list[tuple[str, str]]], str]
+
+INTRO = """\
+## Tournaments
+
+Every entrant plays the same deals, one round at a time; see `docs/tournaments.md` for the
+points formula and how rounds run.  Errors are JSON `{"code", "message"}` with one of the
+tournament error codes below; a bad body is 422 `{"code": "bad_message", "message", "field"}`.
+
+{routes}
+
+Each round is a room (see above) with every entrant seated and the race already begun: the
+entrant says `hello` on `/ws/rooms/{room_id}` with the tournament token and plays.  The
+entrant token, like a room token, is 256 random bits stored only as a hash; the admin token
+too, compared in constant time.
+"""
+
+SOCKET = """\
+### The websocket `/ws/tournaments/{tournament_id}`
+
+The first frame is `hello` with an entrant's `token`, or with `"spectator": true`; a bad
+token, an unknown tournament, anything but `hello` first, or no `hello` within 10 seconds
+gets an `error` frame, then close 1008.  The answer is `welcome`, then the tournament events
+(`round_started`, `round_finished`, `finished`), each with `seq` (one more per event; say
+`hello` with `last_seq` to resume after a reconnect), and `standings` frames: at most one a
+second, when the standings change (live during a round, the round counted as if it ended
+then) and soon after each round.  Clients send only `ping` after `hello`.  The limits and
+close codes are those of the room socket.
+"""
+
+ROUTES = [
+    (
+        "`POST /api/tournaments` with a [CreateTournament](#createtournament) body",
+        '201 `{"tournament_id", "admin_token"}` (the admin token is shown only here)',
+    ),
+    (
+        '`POST /api/tournaments/{id}/players` with `{"name"}` (1-24 characters)',
+        '201 `{"player_id", "token"}`; 404 `tournament_not_found`; 409 `tournament_full` or '
+        "`already_started`",
+    ),
+    (
+        "`POST /api/tournaments/{id}/start` with `Authorization: Bearer <admin_token>`",
+        "200 [TournamentView](#tournamentview), the first round begun; 401 `unauthorized`; "
+        "404; 409 `already_started`",
+    ),
+    ("`GET /api/tournaments/{id}`", "200 [TournamentView](#tournamentview); 404"),
+]
+
+CLIENT_MODELS: list[type[BaseModel]] = [t.TournamentHello, t.TournamentPing]
+SERVER_MODELS: list[type[BaseModel]] = [
+    t.TournamentWelcome,
+    t.RoundStarted,
+    t.RoundFinished,
+    t.StandingsFrame,
+    t.TournamentFinished,
+    t.TournamentErrorFrame,
+    t.TournamentPong,
+]
+OBJECT_MODELS: list[type[BaseModel]] = [
+    t.TournamentView,
+    t.TournamentStanding,
+    t.RoundRecord,
+    t.RoundLine,
+    t.CurrentRound,
+]
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def render(section: Section, table: Table) -> str:
+    """The tournament part of the protocol document."""
+    lines = [INTRO.replace("{routes}", table(("Request", "Answer"), ROUTES))]
+    lines += section(CreateTournament, "###")
+    lines.append(SOCKET)
+    lines += ["#### Tournament client frames", ""]
+    for model in CLIENT_MODELS:
+        lines += section(model, "#####")
+    lines += ["#### Tournament server frames", ""]
+    for model in SERVER_MODELS:
+        lines += section(model, "#####")
+    lines += ["### Tournament objects", ""]
+    for model in OBJECT_MODELS:
+        lines += section(model, "####")
+    lines += ["### Tournament error codes", "", "| Code | When |", "| --- | --- |"]
+    lines += [f"| `{code}` | {_cell(text)} |" for code, text in t.TOURNAMENT_ERROR_CODES.items()]
+    return "\n".join(lines) + "\n"
