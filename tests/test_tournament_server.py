@@ -115,6 +115,8 @@ async def test_three_entrants_play_two_rounds_to_the_final_standings(
     assert ann1["points"] == 52 + (60_000 - ann1["elapsed_ms"]) // 10_000
     assert (lines[bob_id]["status"], lines[bob_id]["points"]) == ("resigned", 6)
     assert (lines[cat_id]["status"], lines[cat_id]["points"]) == ("timeout", 4)
+    after1 = [(s["player_id"], s["points"], s["rank"]) for s in round1["standings"]]
+    assert after1 == [(ann_id, ann1["points"], 1), (bob_id, 6, 2), (cat_id, 4, 3)]
 
     # Round 2 (no break): Cat wins after 15 s; Ann and Bob resign at once.
     second = await spectator.expect("round_started", round=2)

@@ -211,7 +211,8 @@ class RoundStarted(Frame):
 
 
 class RoundFinished(Frame):
-    """Tournament event: every entrant was done, or the round's time ran out."""
+    """Tournament event: every entrant was done, or the round's time ran out.  The results
+    of the round (best first) and the standings after it."""
 
     type: Literal["round_finished"]
     seq: int
@@ -219,6 +220,7 @@ class RoundFinished(Frame):
     room_id: str
     deal: str
     results: list[RoundLine]
+    standings: list[TournamentStanding] = Field(description="after this round")
 
 
 class TournamentFinished(Frame):

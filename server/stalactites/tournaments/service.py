@@ -282,10 +282,10 @@ class TournamentService:
         record.update(finished=True, results=[line.model_dump() for line in results])
         rounds = [*_finished_lines(row, round_ms), [line_of(line, round_ms) for line in results]]
         rows = standing_rows(totals(_names(row), rounds))
-        final = row.round >= settings.rounds
-        events = [round_finished_event(row.round, row.room_id, record["deal"], results)]
+        final, standings = row.round >= settings.rounds, standings_of(rows)
+        events = [round_finished_event(row.round, row.room_id, record["deal"], results, standings)]
         if final:
-            events.append(finished_event(standings_of(rows)))
+            events.append(finished_event(standings))
         step = Transition(
             tournament_id=row.tournament_id,
             expected=("running", row.round),

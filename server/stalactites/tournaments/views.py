@@ -97,7 +97,13 @@ def round_started_event(round_: int, room_id: str, ends_at: int) -> str:
     return _dump({"type": "round_started", "round": round_, "room_id": room_id, "ends_at": ends_at})
 
 
-def round_finished_event(round_: int, room_id: str, deal: str, results: list[RoundLine]) -> str:
+def round_finished_event(
+    round_: int,
+    room_id: str,
+    deal: str,
+    results: list[RoundLine],
+    standings: list[TournamentStanding],
+) -> str:
     return _dump(
         {
             "type": "round_finished",
@@ -105,6 +111,7 @@ def round_finished_event(round_: int, room_id: str, deal: str, results: list[Rou
             "room_id": room_id,
             "deal": deal,
             "results": [line.model_dump() for line in results],
+            "standings": [line.model_dump() for line in standings],
         }
     )
 
