@@ -65,6 +65,7 @@ export class SpectatorPage {
       countdown: () => this.setStatus("countdown", { starts_at: f.starts_at }),
       started: () => this.started(f),
       board: () => this.board(f),
+      player: () => this.progress({ ...f.player, type: "player" }),
       progress: () => this.progress(f),
       finished: () => this.progress(f),
       results: () => this.finish(f),

@@ -118,6 +118,7 @@ export class TournamentPage {
     const t = this.data;
     const last = f.round >= t.rounds;
     Object.assign(t, { status: last ? t.status : "break", current_round: null });
+    if (f.standings) Object.assign(t, { standings: f.standings, live: false });
     t.round_results = (t.round_results ?? []).map((r) =>
       r.round === f.round ? { ...r, finished: true, deal: f.deal, results: f.results } : r,
     );
