@@ -144,7 +144,9 @@ export class LobbyPage {
     try {
       rooms = roomsOf(await listRooms(status));
     } catch (error) {
-      replace(box, h("p", { class: "muted" }, `Room list unavailable: ${error.message}`));
+      if (error.status === 404) clearInterval(this.timer); // this server keeps no lists
+      const why = error.status === 404 ? "this server does not list rooms" : error.message;
+      replace(box, h("p", { class: "muted" }, `Room list unavailable: ${why}.`));
       return;
     }
     if (!rooms.length) {
