@@ -36,6 +36,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -68,10 +69,11 @@ class Server:
         else:
             env.pop("REDIS_URL", None)
         code = "import sys; from stalactites.cli import main; sys.exit(main())"
+        self.log = tempfile.TemporaryFile("w+")  # the server's log, shown if the run fails
         self.process = subprocess.Popen(
             [sys.executable, "-c", code, "serve", "--port", "0"],
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=self.log,
             text=True,
             env=env,
             cwd=REPO,
@@ -85,6 +87,12 @@ class Server:
         self.url = f"http://127.0.0.1:{match.group(1)}"
         self.ws = self.url.replace("http://", "ws://")
         self.store = store
+
+    def problems(self, limit: int = 40) -> list[str]:
+        """The last lines of the server's log that are not access lines."""
+        self.log.seek(0)
+        lines = [line.rstrip() for line in self.log if '" 200' not in line and "HTTP" not in line]
+        return lines[-limit:]
 
     def stop(self) -> None:
         self.process.terminate()
@@ -304,6 +312,9 @@ def main() -> int:
     server = Server(args.store)
     try:
         entrants, views, started = asyncio.run(run(args, server))
+    except BaseException:
+        print("the run failed; the server's log ends:", *server.problems(), sep="\n")
+        raise
     finally:
         server.stop()
     return 0 if report(args, entrants, views, started) else 1

@@ -45,6 +45,8 @@ __all__ = ["RedisTournamentStore", "TournamentKeys"]
 
 log = logging.getLogger(__name__)
 
+POOL_WAIT_S = 10.0
+
 
 class TournamentKeys:
     """The names of one tournament's keys."""
@@ -63,8 +65,12 @@ class TournamentKeys:
 class RedisTournamentStore:
     """See :class:`.store.TournamentStore` for the contract."""
 
-    def __init__(self, url: str, prefix: str = "sr:") -> None:
-        self._redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+    def __init__(self, url: str, prefix: str = "sr:", connections: int = 64) -> None:
+        # At most ``connections`` at once; more callers wait for one (rather than fail).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=connections, timeout=POOL_WAIT_S, decode_responses=True
+        )
+        self._redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool too
         self._prefix = prefix
         self._due = f"{prefix}{{tournaments}}:due"
         self._generations = f"{prefix}{{tournaments}}:gen"
