@@ -1,6 +1,7 @@
 // The race page: your board, everyone's progress, the clock, and the room's life from
 // the waiting room through the countdown to the results.
 
+import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
@@ -59,6 +60,7 @@ export class RacePage {
       onState: (state, detail) => this.connState(state, detail),
     });
     this.conn.connect();
+    syncClock();
     this.ticker = setInterval(() => this.tick(), 200);
   }
 
@@ -451,7 +453,7 @@ export class RacePage {
   tick() {
     const room = this.room;
     if (!room) return;
-    const now = Date.now();
+    const now = serverNow();
     if (room.status === "racing" && room.ends_at) {
       const left = room.ends_at - now;
       this.clock.textContent = clockText(left);

@@ -1,6 +1,7 @@
 // The spectator view: every racer's board side by side, shown the room's delay behind,
 // with live progress bars and the results at the end.
 
+import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace } from "./dom.js";
@@ -40,6 +41,7 @@ export class SpectatorPage {
       onState: (state, detail) => showConnection(state, detail),
     });
     this.conn.connect();
+    syncClock();
     this.ticker = setInterval(() => this.tick(), 250);
   }
 
@@ -174,9 +176,9 @@ export class SpectatorPage {
     const room = this.room;
     if (!room) return;
     if (room.status === "racing" && room.ends_at)
-      this.clock.textContent = clockText(room.ends_at - Date.now());
+      this.clock.textContent = clockText(room.ends_at - serverNow());
     else if (room.status === "countdown" && room.starts_at)
-      this.clock.textContent = `Starts in ${Math.max(0, Math.ceil((room.starts_at - Date.now()) / 1000))}`;
+      this.clock.textContent = `Starts in ${Math.max(0, Math.ceil((room.starts_at - serverNow()) / 1000))}`;
     else if (room.status === "finished") this.clock.textContent = "Finished";
     else this.clock.textContent = "Waiting";
   }

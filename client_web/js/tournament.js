@@ -2,6 +2,7 @@
 // the rounds played, and the current round's room. An entrant who has this page open
 // when a round starts is taken to their board at once.
 
+import { serverNow, syncClock } from "./clock.js";
 import { getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace, toast } from "./dom.js";
@@ -37,6 +38,7 @@ export class TournamentPage {
     replace(app, this.root);
     this.load().then(() => this.connect());
     this.poller = setInterval(() => this.load(), POLL_MS);
+    syncClock();
     this.ticker = setInterval(() => this.tick(), 250);
   }
 
@@ -246,6 +248,6 @@ export class TournamentPage {
       break: t.break_ends_at,
     }[t.status];
     this.clock.textContent =
-      t.status === "finished" ? "Finished" : until ? clockText(until - Date.now()) : "–:––";
+      t.status === "finished" ? "Finished" : until ? clockText(until - serverNow()) : "–:––";
   }
 }
