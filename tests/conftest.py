@@ -14,7 +14,14 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import redis
 
-from server_kit import REDIS_URL, InProcessServer, ManualClock, ProcessServer, make_config
+from server_kit import (
+    OPEN_CLIENTS,
+    REDIS_URL,
+    InProcessServer,
+    ManualClock,
+    ProcessServer,
+    make_config,
+)
 from stalactites.store import MemoryStore, Store
 from stalactites.store.redis import RedisStore
 
@@ -29,6 +36,14 @@ def _delete_prefix(prefix: str) -> None:
             client.delete(*keys)
     finally:
         client.close()
+
+
+@pytest.fixture
+async def close_clients() -> AsyncIterator[None]:
+    """Every websocket a test opened is closed when it ends (server test modules use it)."""
+    yield
+    while OPEN_CLIENTS:
+        await OPEN_CLIENTS.pop().close()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +30,8 @@ from stalactites.config import ServerConfig
 from stalactites.engine import Stalactites, StepPolicy
 from stalactites.protocol import SERVER_FRAMES
 from stalactites.web import create_app
+
+OPEN_CLIENTS: list[Client] = []  # closed after each test by the conftest's fixture
 
 REDIS_URL = os.environ.get("STALACTITES_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 REPO = Path(__file__).resolve().parents[1]
@@ -63,7 +66,11 @@ def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerCo
 class InProcessServer:
     """uvicorn serving the app on a free port, in a thread of this process."""
 
-    def __init__(self, config: ServerConfig, clock: ManualClock | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, clock: ManualClock | None = None, sndbuf: int | None = None
+    ) -> None:
+        """``sndbuf`` fixes the kernel send buffer of the server's sockets (no autotuning), as
+        on a constrained network, so that a client that stops reading backs up quickly."""
         self.config = config
         self.app = create_app(config, clock)
         settings = uvicorn.Config(
@@ -76,7 +83,14 @@ class InProcessServer:
             log_level="warning",
         )
         self.server = uvicorn.Server(settings)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        if sndbuf is not None:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+        listener.bind(("127.0.0.1", 0))
+        self.listener = listener
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [listener]}, daemon=True
+        )
         self.url = ""
 
     def __enter__(self) -> InProcessServer:
@@ -98,6 +112,7 @@ class InProcessServer:
     ) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+        self.listener.close()
 
     def ws_url(self, room_id: str) -> str:
         return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
@@ -196,8 +211,10 @@ class Client:
     token: str = ""
 
     @classmethod
-    async def open(cls, url: str) -> Client:
-        return cls(await connect(url, open_timeout=10, max_size=1 << 22))
+    async def open(cls, url: str, **options: Any) -> Client:
+        client = cls(await connect(url, open_timeout=10, max_size=1 << 22, **options))
+        OPEN_CLIENTS.append(client)
+        return client
 
     async def send(self, **frame: Any) -> None:
         await self.ws.send(json.dumps(frame))

@@ -7,8 +7,12 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from server_kit import Client, InProcessServer, ManualClock, http, new_room, player, winning_line
 from stalactites.engine import GameRecord, Stalactites, Status, replay
+
+pytestmark = pytest.mark.usefixtures("close_clients")
 
 DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")

@@ -288,6 +288,17 @@ async def test_events_after_a_seq_come_in_order(store: Store) -> None:
     assert (await store.events_since("r1", batch.seq)).events == []
 
 
+async def test_events_may_be_read_a_few_at_a_time(store: Store) -> None:
+    await racing(store)
+    for length in range(5):
+        await store.commit(commit("ann", length))
+    first = await store.events_since("r1", 0, 3)
+    assert [seq for seq, _ in first.events] == [1, 2, 3]
+    rest = await store.events_since("r1", 3, 100)
+    assert [seq for seq, _ in rest.events] == list(range(4, rest.seq + 1))
+    assert (await store.events_since("r1", 0, 0)).events == []
+
+
 async def test_the_log_no_longer_reaches_back_past_its_cap(store: Store) -> None:
     await racing(store)
     for length in range(60):

@@ -25,6 +25,7 @@ class ServerConfig:
     max_frame_bytes: int = 4096
     max_bad_frames: int = 5
     send_queue: int = 256
+    send_timeout_s: float = 10.0  # a send blocked this long: the client is not reading
     move_rate: float = 20.0  # moves per second per connection; 0 turns the limit off
     move_burst: int = 20
     max_events: int = 10_000
@@ -41,6 +42,7 @@ class ServerConfig:
         "STALACTITES_MAX_FRAME_BYTES": "max_frame_bytes",
         "STALACTITES_MAX_BAD_FRAMES": "max_bad_frames",
         "STALACTITES_SEND_QUEUE": "send_queue",
+        "STALACTITES_SEND_TIMEOUT_S": "send_timeout_s",
         "STALACTITES_MOVE_RATE": "move_rate",
         "STALACTITES_MOVE_BURST": "move_burst",
         "STALACTITES_MAX_EVENTS": "max_events",

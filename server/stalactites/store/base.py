@@ -255,8 +255,8 @@ class Store(Protocol):
         """The log length right after the action with this client id, if it was accepted."""
         ...
 
-    async def events_since(self, room_id: str, seq: int) -> EventBatch:
-        """Every room event after ``seq``."""
+    async def events_since(self, room_id: str, seq: int, limit: int | None = None) -> EventBatch:
+        """The room events after ``seq`` (the first ``limit`` of them)."""
         ...
 
     async def touch_presence(

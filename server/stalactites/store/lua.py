@@ -171,12 +171,14 @@ return 'finished'
 )
 
 EVENTS = """
--- ARGV: 1 the seq after which events are wanted
+-- ARGV: 1 the seq after which events are wanted, 2 how many at most (-1: all)
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
 local kept = redis.call('LLEN', KEYS[2])
 local base = seq - kept
-local since = tonumber(ARGV[1])
+local since, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
 if since < base then return {seq, 1, {}} end
-if since >= seq then return {seq, 0, {}} end
-return {seq, 0, redis.call('LRANGE', KEYS[2], since - base, -1)}
+if since >= seq or limit == 0 then return {seq, 0, {}} end
+local stop = -1
+if limit > 0 then stop = since - base + limit - 1 end
+return {seq, 0, redis.call('LRANGE', KEYS[2], since - base, stop)}
 """

@@ -211,14 +211,15 @@ class MemoryStore:
         player = None if room is None else room.players.get(player_id)
         return None if player is None else player.ids.get(client_id)
 
-    async def events_since(self, room_id: str, seq: int) -> EventBatch:
+    async def events_since(self, room_id: str, seq: int, limit: int | None = None) -> EventBatch:
         room = self._rooms.get(room_id)
         if room is None:
             return EventBatch(0, False, [])
         base = room.seq - len(room.events)
         if seq < base:
             return EventBatch(room.seq, True, [])
-        kept = room.events[max(seq - base, 0) :]
+        start = max(seq - base, 0)
+        kept = room.events[start : None if limit is None else start + max(limit, 0)]
         return EventBatch(room.seq, False, [(seq + 1 + i, text) for i, text in enumerate(kept)])
 
     async def touch_presence(

@@ -224,9 +224,10 @@ class RedisStore:
         value = await self._redis.hget(self.keys(room_id).ids(player_id), client_id)
         return None if value is None else int(value)
 
-    async def events_since(self, room_id: str, seq: int) -> EventBatch:
+    async def events_since(self, room_id: str, seq: int, limit: int | None = None) -> EventBatch:
         keys = self.keys(room_id)
-        last, gap, items = await self._events(keys=[keys.room, keys.events], args=[seq])
+        count = -1 if limit is None else max(limit, 0)
+        last, gap, items = await self._events(keys=[keys.room, keys.events], args=[seq, count])
         events = [(seq + 1 + i, text) for i, text in enumerate(items)]
         return EventBatch(int(last), bool(gap), events)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -33,9 +32,14 @@ POLL_S = 0.5  # deadline timers re-read the clock at least this often
 class Subscriber(Protocol):
     """A connection as a hub sees it."""
 
-    cursor: int  # the last seq delivered
+    cursor: int  # the last seq handed over
+    behind: bool  # events after the cursor wait for room in its queue
     player_id: str | None
     connection_id: str
+
+    def room_for_events(self) -> int:
+        """How many more room events its send queue takes now."""
+        ...
 
     def deliver(self, seq: int, frame: str) -> None:
         """Queue one room event frame (never blocks)."""
@@ -43,6 +47,14 @@ class Subscriber(Protocol):
 
     def lost_track(self) -> None:
         """The event log no longer reaches back to ``cursor``: the subscriber must resync."""
+        ...
+
+    def stalled(self, now: float, limit_s: float) -> bool:
+        """Whether its client has stopped reading (by the monotonic clock)."""
+        ...
+
+    def kick(self) -> None:
+        """Disconnect it."""
         ...
 
 
@@ -57,7 +69,7 @@ class Hub:
         self._store = store
         self._advance = advance
         self._clock = clock
-        self._frames: OrderedDict[int, str] = OrderedDict()
+        self._frames: dict[int, str] = {}
         self._latest = 0
         self._fetch = True
         self._wake = asyncio.Event()
@@ -78,6 +90,10 @@ class Hub:
             self._keep(seq, event)
         self._wake.set()
 
+    def wake(self) -> None:
+        """Deliver again (a subscriber that was behind has room in its queue now)."""
+        self._wake.set()
+
     def add(self, subscriber: Subscriber) -> None:
         self.subscribers.add(subscriber)
         self.idle_since = None
@@ -95,14 +111,15 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def _keep(self, seq: int, event: str) -> None:
-        if seq in self._frames:
+        if seq in self._frames or seq <= self._latest - RECENT:
             return
         self._frames[seq] = with_seq(seq, event)
         self._latest = max(self._latest, seq)
         if event_type(event) in DEADLINE_EVENTS:
             self.schedule()
-        while len(self._frames) > RECENT:
-            self._frames.popitem(last=False)
+        if len(self._frames) > 2 * RECENT:
+            floor = self._latest - RECENT
+            self._frames = {seq: frame for seq, frame in self._frames.items() if seq > floor}
 
     async def _run(self) -> None:
         while True:
@@ -119,38 +136,45 @@ class Hub:
     async def _deliver(self) -> None:
         if not self.subscribers:
             return
-        low = min(subscriber.cursor for subscriber in self.subscribers)
-        if self._fetch or any(seq not in self._frames for seq in range(low + 1, self._latest + 1)):
-            self._fetch = False
-            await self._load(low)
+        await self._refresh()
         for subscriber in list(self.subscribers):
-            self._catch_up(subscriber)
+            if subscriber in self.subscribers:
+                await self._catch_up(subscriber)
 
-    async def _load(self, after: int) -> None:
-        batch = await self._store.events_since(self.room_id, after)
-        if batch.gap:
-            for subscriber in list(self.subscribers):
-                if subscriber.cursor == after:
-                    self.subscribers.discard(subscriber)
-                    subscriber.lost_track()
-            self._fetch = True
-            self._wake.set()
+    async def _refresh(self) -> None:
+        """Fetch, once for everyone, the newest events the recent frames lack."""
+        top = max(self._frames, default=min(sub.cursor for sub in self.subscribers))
+        if not self._fetch and top >= self._latest:
             return
+        self._fetch = False
+        batch = await self._store.events_since(self.room_id, top, RECENT)
         self._latest = max(self._latest, batch.seq)
         for seq, event in batch.events:
             self._keep(seq, event)
 
-    def _catch_up(self, subscriber: Subscriber) -> None:
-        seq = subscriber.cursor + 1
-        while seq <= self._latest:
-            frame = self._frames.get(seq)
-            if frame is None:  # fell out of the recent frames: fetch on the next round
-                self._fetch = True
-                self._wake.set()
+    async def _catch_up(self, subscriber: Subscriber) -> None:
+        """Hand over the events after the subscriber's cursor, as many as its queue takes; the
+        rest wait until its writer has sent some (it wakes the hub).  A subscriber further
+        behind than the recent frames reads from the store."""
+        after = subscriber.cursor
+        end = min(self._latest, after + subscriber.room_for_events())
+        frames = [(seq, self._frames.get(seq)) for seq in range(after + 1, end + 1)]
+        if any(frame is None for _, frame in frames):
+            batch = await self._store.events_since(self.room_id, after, end - after)
+            if batch.gap:
+                self.subscribers.discard(subscriber)
+                subscriber.lost_track()
                 return
+            self._latest = max(self._latest, batch.seq)
+            frames = [(seq, with_seq(seq, event)) for seq, event in batch.events]
+            for seq, event in batch.events:
+                self._keep(seq, event)
+        for seq, frame in frames:
+            if frame is None or seq != subscriber.cursor + 1:
+                break
             subscriber.cursor = seq
             subscriber.deliver(seq, frame)
-            seq += 1
+        subscriber.behind = subscriber.cursor < self._latest
 
     # Deadlines.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -30,15 +31,24 @@ class Runtime:
     hubs: Hubs
 
     async def upkeep(self) -> None:
-        """Forever: renew the presence of this process's connections; close idle hubs."""
-        period = max(self.config.presence_ttl_s / 3, 0.05)
+        """Forever: disconnect stalled clients; renew the presence of this process's
+        connections; close idle hubs."""
+        config = self.config
+        period = max(min(config.presence_ttl_s / 3, config.send_timeout_s / 2), 0.05)
         while True:
             await asyncio.sleep(period)
             try:
+                self._drop_stalled()
                 await self._renew()
                 await self.hubs.sweep()
             except Exception:
                 log.exception("upkeep failed; trying again in %.1f s", period)
+
+    def _drop_stalled(self) -> None:
+        now = time.monotonic()
+        for _, subscriber in self.hubs.subscribers():
+            if subscriber.stalled(now, self.config.send_timeout_s):
+                subscriber.kick()
 
     async def _renew(self) -> None:
         until = self.clock.now_ms() + int(self.config.presence_ttl_s * 1000)

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -33,6 +34,7 @@ from ..protocol import (
     Resign,
 )
 from ..rooms import RoomError
+from .hub import Hub
 from .limits import TokenBucket
 from .runtime import Runtime
 
@@ -63,12 +65,16 @@ class Connection:
         self.connection_id = secrets.token_hex(6)
         self.player_id: str | None = None
         self.cursor = 0
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=config.send_queue)
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=max(config.send_queue, 4))
+        self._headroom = max(2, self._outbox.maxsize // 8)  # kept for the client's own answers
         self._bucket = TokenBucket(config.move_rate, config.move_burst)
         self._bad_frames = 0
         self._close_code = CLOSE_NORMAL
         self._kicked = False
         self._reader: asyncio.Task[None] | None = None
+        self._sending_since: float | None = None
+        self.behind = False
+        self.hub: Hub | None = None
 
     # Sending.
 
@@ -87,8 +93,16 @@ class Connection:
     def error(self, code: ErrorCode, message: str) -> None:
         self.send(ErrorFrame(type="error", code=code, message=message))
 
+    def room_for_events(self) -> int:
+        """Room events leave the last places of the queue to the client's own answers."""
+        return self._outbox.maxsize - self._headroom - self._outbox.qsize()
+
     def deliver(self, seq: int, frame: str) -> None:
         self.send_text(frame)
+
+    def stalled(self, now: float, limit_s: float) -> bool:
+        """Whether one send has waited longer than ``limit_s`` (the client is not reading)."""
+        return self._sending_since is not None and now - self._sending_since > limit_s
 
     def lost_track(self) -> None:
         self.kick()
@@ -101,7 +115,11 @@ class Connection:
 
     async def _write(self) -> None:
         while (text := await self._outbox.get()) is not None:
+            self._sending_since = time.monotonic()
             await self.websocket.send_text(text)
+            self._sending_since = None
+            if self.behind and self.hub is not None:
+                self.hub.wake()
 
     # The connection's life.
 
@@ -121,6 +139,7 @@ class Connection:
             if await self._hello():
                 while (frame := await self._next_frame()) is not None:
                     await self._handle(frame)
+                    await asyncio.sleep(0)  # let hubs and writers run between frames
         except Exception:
             log.exception("room %s: connection %s failed", self.room_id, self.connection_id)
             self.error("internal", "the server failed; reconnect to carry on")
@@ -198,7 +217,7 @@ class Connection:
             return self._refuse(error.code, error.message)
         self.cursor = welcome.seq
         self.send(welcome)
-        await self.runtime.hubs.join(self.room_id, self)
+        self.hub = await self.runtime.hubs.join(self.room_id, self)
         await self.touch()
         return True
 
