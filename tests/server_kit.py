@@ -79,6 +79,7 @@ class InProcessServer:
             port=0,
             ws="websockets-sansio",
             ws_max_size=1 << 20,
+            ws_per_message_deflate=False,
             lifespan="on",
             log_level="warning",
         )

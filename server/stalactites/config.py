@@ -20,6 +20,7 @@ def default_client_dir() -> Path:
 class ServerConfig:
     store_url: str = "memory://"
     redis_prefix: str = "sr:"
+    redis_connections: int = 64
     client_dir: Path | None = None  # None: the repository's client_web/
     hello_timeout_s: float = 10.0
     max_frame_bytes: int = 4096
@@ -37,6 +38,7 @@ class ServerConfig:
     ENV: ClassVar[dict[str, str]] = {
         "REDIS_URL": "store_url",
         "STALACTITES_REDIS_PREFIX": "redis_prefix",
+        "STALACTITES_REDIS_CONNECTIONS": "redis_connections",
         "STALACTITES_CLIENT_DIR": "client_dir",
         "STALACTITES_HELLO_TIMEOUT_S": "hello_timeout_s",
         "STALACTITES_MAX_FRAME_BYTES": "max_frame_bytes",

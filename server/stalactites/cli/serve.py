@@ -45,6 +45,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
         lifespan="on",
         log_level="info",
     )

@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import EngineError, Game, Move, Status
-from ..protocol import Accepted, DeclareStep, MoveFrame, Rejected, Undo, board
+from ..protocol import Accepted, DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, RoomRow
 from . import events
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, apply_action, rebuild
 from .errors import RoomError, engine_code
 from .service import RoomService, player_row
 from .settings import RoomSettings
-from .views import public_state
+from .wire import legal_texts, wire_board
 
 __all__ = ["Action", "Play", "race_refusal"]
 
@@ -106,7 +106,7 @@ class Play:
                 return None
             return await self._refuse(room_id, player_id, action.client_id, error)
         commit = self._commit(room_id, player_id, action, board_, before, settings, start)
-        result = await self.store.commit(commit)
+        result = await self.rooms.commit(commit)
         return await self._settle(room_id, player_id, action, board_, commit, result)
 
     def _commit(
@@ -166,7 +166,6 @@ class Play:
         return Rejected(type="rejected", id=action.client_id, code=code, message=_WHY[code])  # type: ignore[arg-type]
 
     def _stored(self, room_id: str, result: CommitResult) -> None:
-        self.rooms.told(room_id, result.events)
         if result.all_done:
             self.rooms.spawn(self.rooms.finalize(room_id))
 
@@ -242,7 +241,7 @@ class Play:
             now_ms=now,
             progress_event=event,
         )
-        result = await self.store.commit(commit)
+        result = await self.rooms.commit(commit)
         if result.outcome is Outcome.CONFLICT:
             await self.rooms.reload(room_id, player_id)
             return False
@@ -262,12 +261,11 @@ _WHY = {
 
 
 def _accepted(client_id: str | None, text: str, game: Game, racing: bool) -> Accepted:
-    legal = [str(move) for move in game.generate_legal_moves()] if racing else []
     return Accepted(
         type="accepted",
         id=client_id,
         move=text,
-        state=board(public_state(game.state())),
-        legal=legal,
+        state=wire_board(game),
+        legal=legal_texts(game) if racing else [],
         status=board_status(game).value,
     )

@@ -16,18 +16,21 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..clock import Clock
 from ..config import ServerConfig
 from ..engine import GameRecord
-from ..protocol import PlayerView, RoomView, Standing, Welcome, board
+from ..protocol import PlayerView, RoomView, Standing, Welcome
 from ..store import (
+    Commit,
+    CommitResult,
     Finish,
     FinishResult,
     JoinResult,
     NewPlayer,
     NewRoom,
+    Outcome,
     PlayerRow,
     ProgressRow,
     RoomRow,
@@ -40,6 +43,7 @@ from .errors import RoomError
 from .settings import CreateRoom, RoomSettings
 from .standings import final_results
 from .views import player_view, public_state, room_view
+from .wire import legal_texts, wire_board
 
 __all__ = ["EventSink", "FinishListener", "RoomService", "player_row", "token_hash"]
 
@@ -48,8 +52,16 @@ log = logging.getLogger(__name__)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FINISH_ATTEMPTS = 8
 
-EventSink = Callable[[str, list[tuple[int, str]]], None]
-"""Told of room events this process just stored (room id, [(seq, event)])."""
+
+class EventSink(Protocol):
+    """Told of this process's commits: that one is on its way, and the events it stored."""
+
+    def expect(self, room_id: str, change: int) -> None:
+        """A commit to the room began (+1) or ended (-1)."""
+
+    def offer(self, room_id: str, stored: list[tuple[int, str]]) -> None:
+        """Room events this process just stored: [(seq, event)]."""
+
 
 FinishListener = Callable[[str], None]
 """Told of each room whose race this process has just ended (the room id)."""
@@ -81,7 +93,20 @@ class RoomService:
 
     def told(self, room_id: str, stored: list[tuple[int, str]]) -> None:
         for sink in self._sinks:
-            sink(room_id, stored)
+            sink.offer(room_id, stored)
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        """Commit through the store, telling the sinks it is on its way and what it stored."""
+        for sink in self._sinks:
+            sink.expect(commit.room_id, 1)
+        try:
+            result = await self.store.commit(commit)
+            if result.outcome is Outcome.APPLIED:
+                self.told(commit.room_id, result.events)
+            return result
+        finally:
+            for sink in self._sinks:
+                sink.expect(commit.room_id, -1)
 
     def spawn(self, work: Any) -> None:
         """Run a coroutine in the background, keeping it alive until it ends."""
@@ -272,9 +297,9 @@ class RoomService:
         state, legal = None, []
         if row.status in ("racing", "finished"):
             game = (await self.board(room_id, player_id)).game
-            state = board(public_state(game.state()))
+            state = wire_board(game)
             if row.status == "racing" and player_row(row, player_id).finish is None:
-                legal = [str(move) for move in game.generate_legal_moves()]
+                legal = legal_texts(game)
         return Welcome(
             type="welcome",
             you=player_id,

@@ -49,12 +49,15 @@ __all__ = [
 ]
 
 
-def open_store(url: str, prefix: str = "sr:", max_events: int = 10_000) -> Store:
-    """``memory://`` for the in-memory store; ``redis://`` or ``rediss://`` for Redis."""
+def open_store(
+    url: str, prefix: str = "sr:", max_events: int = 10_000, connections: int = 64
+) -> Store:
+    """``memory://`` for the in-memory store; ``redis://`` or ``rediss://`` for Redis (with at
+    most ``connections`` pooled connections)."""
     if url.startswith("memory://"):
         return MemoryStore(max_events)
     if url.startswith(("redis://", "rediss://", "unix://")):
         from .redis import RedisStore
 
-        return RedisStore(url, prefix, max_events)
+        return RedisStore(url, prefix, max_events, connections)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

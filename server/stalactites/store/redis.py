@@ -47,6 +47,7 @@ from .base import (
     RoomRow,
     StoreError,
 )
+from .batch import BatchedScript
 
 __all__ = ["RedisStore", "RoomKeys"]
 
@@ -75,14 +76,20 @@ class RoomKeys:
 class RedisStore:
     """See :class:`stalactites.store.base.Store` for the contract."""
 
-    def __init__(self, url: str, prefix: str = "sr:", max_events: int = 10_000) -> None:
-        self._redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+    def __init__(
+        self, url: str, prefix: str = "sr:", max_events: int = 10_000, connections: int = 64
+    ) -> None:
+        # Callers wait (up to 10 s) for a pooled connection rather than fail when all are busy.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=connections, timeout=10
+        )
+        self._redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool too
         self._prefix = prefix
         self._cap = str(max_events)
         self._join = self._redis.register_script(lua.JOIN)
         self._ready = self._redis.register_script(lua.READY)
         self._start = self._redis.register_script(lua.START)
-        self._commit = self._redis.register_script(lua.COMMIT)
+        self._commit = BatchedScript(self._redis, lua.COMMIT)  # the hot path: pipelined
         self._finish = self._redis.register_script(lua.FINISH)
         self._events = self._redis.register_script(lua.EVENTS)
         self._bells: dict[str, Bell] = {}

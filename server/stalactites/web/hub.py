@@ -72,6 +72,7 @@ class Hub:
         self._frames: dict[int, str] = {}
         self._latest = 0
         self._fetch = True
+        self.inflight = 0  # this process's commits to the room under way
         self._wake = asyncio.Event()
         self._runner = asyncio.create_task(self._run(), name=f"hub:{room_id}")
         self._timer: asyncio.Task[None] | None = None
@@ -144,8 +145,8 @@ class Hub:
     async def _refresh(self) -> None:
         """Fetch, once for everyone, the newest events the recent frames lack."""
         top = max(self._frames, default=min(sub.cursor for sub in self.subscribers))
-        if not self._fetch and top >= self._latest:
-            return
+        if not self._fetch and (top >= self._latest or self.inflight):
+            return  # nothing new, or its own commit will offer it (the bell can come first)
         self._fetch = False
         batch = await self._store.events_since(self.room_id, top, RECENT)
         self._latest = max(self._latest, batch.seq)
@@ -158,6 +159,8 @@ class Hub:
         behind than the recent frames reads from the store."""
         after = subscriber.cursor
         end = min(self._latest, after + subscriber.room_for_events())
+        if self.inflight:  # the newest events are on their way from this process's commits
+            end = min(end, max(max(self._frames, default=0), after))
         frames = [(seq, self._frames.get(seq)) for seq in range(after + 1, end + 1)]
         if any(frame is None for _, frame in frames):
             batch = await self._store.events_since(self.room_id, after, end - after)
@@ -242,6 +245,13 @@ class Hubs:
         hub = self._hubs.get(room_id)
         if hub is not None:
             hub.offer(stored)
+
+    def expect(self, room_id: str, change: int) -> None:
+        hub = self._hubs.get(room_id)
+        if hub is not None:
+            hub.inflight = max(hub.inflight + change, 0)
+            if not hub.inflight:
+                hub.wake()
 
     def subscribers(self) -> list[tuple[str, Subscriber]]:
         return [(room, sub) for room, hub in self._hubs.items() for sub in hub.subscribers]

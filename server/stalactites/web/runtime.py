@@ -62,11 +62,13 @@ class Runtime:
 @asynccontextmanager
 async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Runtime]:
     """Open the store and start the background work; undo it all on the way out."""
-    store = open_store(config.store_url, config.redis_prefix, config.max_events)
+    store = open_store(
+        config.store_url, config.redis_prefix, config.max_events, config.redis_connections
+    )
     rooms = RoomService(store, config, clock)
     linger_ms = int(config.presence_ttl_s * 1000)
     hubs = Hubs(store, rooms.current, clock, linger_ms)
-    rooms.add_sink(hubs.offer)
+    rooms.add_sink(hubs)
     runtime = Runtime(config, clock, store, rooms, Play(rooms), hubs)
     upkeep = asyncio.create_task(runtime.upkeep(), name="upkeep")
     try:

@@ -1,0 +1,354 @@
+"""Race server load benchmark: simulated racers in 2-seat rooms over real websockets.
+
+    .venv/bin/python bench/load.py [--racers N] [--seconds S] [--pace P] [--rounds R]
+
+Three servers, each in a subprocess, measured by the same simulated racers:
+
+* ``baseline``: a bare Starlette websocket endpoint (this file, ``--serve-baseline``)
+  that answers each message after one Redis write and publish (RPUSH and PUBLISH,
+  pipelined: one round trip);
+* ``memory``: ``stalactites serve`` on the in-memory store;
+* ``redis``: ``stalactites serve`` on Redis at 127.0.0.1:6379 (a key prefix of its
+  own, deleted afterwards).
+
+Each racer sits in a 2-seat room (Stalactites, undo on) and alternates a random
+legal move and an undo, so that every action is a real, engine-checked, stored
+commit that the room's other racer sees as a progress event.  Two phases per
+server: ``flat out`` (every racer sends its next action as soon as the last is
+answered: throughput) and ``paced`` (each racer sends P actions a second, about
+a fast human: latency).  Latency is from sending ``move``/``undo`` to receiving
+its ``accepted``.  The servers run with the move rate limit off (STALACTITES_MOVE_RATE=0)
+so that flat-out racers are not throttled.
+
+Goals (issue 4): with Redis, at least 60% of the baseline's flat-out throughput,
+and a paced p99 under 20 ms with 100 racers, on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+REPO = Path(__file__).resolve().parents[1]
+GOAL_SHARE = 0.60
+GOAL_P99_MS = 20.0
+SERVERS = ("baseline", "memory", "redis")
+
+
+# The baseline server.
+
+
+def baseline_app() -> Any:
+    """A bare Starlette app: each websocket message is one Redis write and publish, answered."""
+    import redis.asyncio as aioredis
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        state["redis"] = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
+        yield
+        await state["redis"].aclose()
+
+    async def endpoint(websocket: WebSocket) -> None:
+        await websocket.accept()
+        key, prefix = f"bench-baseline:{uuid.uuid4().hex}", state["redis"]
+        try:
+            while True:
+                text = await websocket.receive_text()
+                frame = json.loads(text)
+                async with prefix.pipeline(transaction=False) as pipe:
+                    pipe.rpush(key, text)
+                    pipe.publish(f"{key}:bell", text)
+                    await pipe.execute()
+                await websocket.send_text(json.dumps({"type": "accepted", "id": frame["id"]}))
+        except WebSocketDisconnect:
+            await prefix.delete(key)
+
+    return Starlette(routes=[WebSocketRoute("/ws", endpoint)], lifespan=lifespan)
+
+
+def serve_baseline(port: int) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(
+        baseline_app(),
+        host="127.0.0.1",
+        port=port,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,  # as stalactites serve
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        print(f"baseline on http://127.0.0.1:{bound}/", flush=True)
+        await task
+
+    asyncio.run(run())
+
+
+# Servers in subprocesses.
+
+
+@dataclass
+class Server:
+    name: str
+    process: subprocess.Popen[str]
+    url: str
+    prefix: str | None = None
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        if self.prefix is not None:
+            import redis
+
+            client = redis.Redis.from_url(REDIS_URL)
+            keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
+            if keys:
+                client.delete(*keys)
+            client.close()
+
+
+def start(name: str) -> Server:
+    env = dict(os.environ, STALACTITES_MOVE_RATE="0")
+    env.pop("REDIS_URL", None)
+    prefix = None
+    if name == "baseline":
+        command = [sys.executable, __file__, "--serve-baseline"]
+    else:
+        code = "import sys; from stalactites.cli import main; sys.exit(main())"
+        command = [sys.executable, "-c", code, "serve", "--port", "0"]
+    if name == "redis":
+        prefix = f"bench-load:{uuid.uuid4().hex[:8]}:"
+        env.update(REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=prefix)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=REPO
+    )
+    assert process.stdout is not None
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline())
+    if match is None:
+        process.kill()
+        raise RuntimeError(f"the {name} server did not start")
+    return Server(name, process, f"127.0.0.1:{match.group(1)}", prefix)
+
+
+# The racers.
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+@dataclass
+class Racer:
+    ws: ClientConnection
+    legal: list[str] = field(default_factory=list)
+    undo_next: bool = False
+    sent: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    async def answer(self, action_id: str) -> dict[str, Any]:
+        while True:
+            frame: dict[str, Any] = json.loads(await self.ws.recv())
+            if frame.get("id") == action_id and frame["type"] in ("accepted", "rejected"):
+                return frame
+
+    async def act(self, rng: random.Random) -> None:
+        self.sent += 1
+        action_id = f"a{self.sent}"
+        if self.undo_next or not self.legal:
+            frame = {"type": "undo", "id": action_id}
+        else:
+            frame = {"type": "move", "id": action_id, "move": rng.choice(self.legal)}
+        began = time.perf_counter()
+        await self.ws.send(json.dumps(frame))
+        answer = await self.answer(action_id)
+        self.latencies.append(time.perf_counter() - began)
+        if answer["type"] == "accepted":
+            self.legal = answer.get("legal", self.legal)
+            self.undo_next = frame["type"] == "move"
+
+
+async def seat_racers(server: Server, count: int) -> list[Racer]:
+    """Rooms of two, every racer connected, ready and started (or just connected: baseline)."""
+    if server.name == "baseline":
+        return [Racer(await connect(f"ws://{server.url}/ws")) for _ in range(count)]
+    racers = []
+    for _ in range(count // 2):
+        room = await asyncio.to_thread(
+            post, f"http://{server.url}/api/rooms", {"seats": 2, "countdown_s": 0}
+        )
+        for name in ("A", "B"):
+            seat = await asyncio.to_thread(
+                post, f"http://{server.url}/api/rooms/{room['room_id']}/players", {"name": name}
+            )
+            ws = await connect(f"ws://{server.url}/ws/rooms/{room['room_id']}")
+            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            await ws.send(json.dumps({"type": "ready"}))
+            racers.append(Racer(ws))
+    await asyncio.gather(*(wait_started(racer) for racer in racers))
+    return racers
+
+
+async def wait_started(racer: Racer) -> None:
+    while True:
+        frame = json.loads(await racer.ws.recv())
+        if frame["type"] == "started":
+            racer.legal = frame["legal"]
+            return
+
+
+async def race(racer: Racer, seconds: float, pace: float | None, rng: random.Random) -> None:
+    deadline = time.perf_counter() + seconds
+    tick = time.perf_counter() + (rng.random() / pace if pace else 0)
+    while time.perf_counter() < deadline:
+        if pace:
+            await asyncio.sleep(max(tick - time.perf_counter(), 0))
+            tick += 1 / pace
+        await racer.act(rng)
+
+
+@dataclass
+class Figures:
+    server: str
+    phase: str
+    actions: int
+    per_second: float
+    p50_ms: float
+    p99_ms: float
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(share * len(ordered)), len(ordered) - 1)] * 1000
+
+
+async def phase(
+    racers: list[Racer], server: str, seconds: float, pace: float | None, seed: int
+) -> Figures:
+    for racer in racers:
+        racer.latencies = []
+    began = time.perf_counter()
+    await asyncio.gather(
+        *(race(r, seconds, pace, random.Random(seed + i)) for i, r in enumerate(racers))
+    )
+    elapsed = time.perf_counter() - began
+    latencies = [value for racer in racers for value in racer.latencies]
+    name = f"paced {pace:g}/s" if pace else "flat out"
+    return Figures(
+        server,
+        name,
+        len(latencies),
+        len(latencies) / elapsed,
+        percentile(latencies, 0.50),
+        percentile(latencies, 0.99),
+    )
+
+
+async def measure(args: argparse.Namespace) -> list[Figures]:
+    """Every server up at once; phases interleaved (flat out on each server, then paced on
+    each), ``--rounds`` times, so that a busy spell on a shared machine hits them alike."""
+    servers = [start(name) for name in SERVERS]
+    try:
+        fleets = {server.name: await seat_racers(server, args.racers) for server in servers}
+        for name, racers in fleets.items():
+            await phase(racers, name, min(args.seconds, 2.0), None, 1)  # warm up
+        rows: list[Figures] = []
+        for round_ in range(args.rounds):
+            for pace in (None, args.pace):
+                for name, racers in fleets.items():
+                    rows.append(await phase(racers, name, args.seconds, pace, 2 + round_))
+        for racers in fleets.values():
+            for racer in racers:
+                await racer.ws.close()
+        return median_rows(rows)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def median_rows(rows: list[Figures]) -> list[Figures]:
+    """Per server and phase, the round with the median throughput."""
+    chosen = []
+    for key in dict.fromkeys((row.server, row.phase) for row in rows):
+        runs = sorted((r for r in rows if (r.server, r.phase) == key), key=lambda r: r.per_second)
+        chosen.append(runs[len(runs) // 2])
+    return chosen
+
+
+def report(rows: list[Figures], racers: int) -> None:
+    print(f"{'server':<9} {'phase':<12} {'actions':>8} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+    for row in rows:
+        print(
+            f"{row.server:<9} {row.phase:<12} {row.actions:>8} {row.per_second:>9.0f} "
+            f"{row.p50_ms:>8.2f} {row.p99_ms:>8.2f}"
+        )
+    flat = {row.server: row for row in rows if row.phase == "flat out"}
+    paced = {row.server: row for row in rows if row.phase != "flat out"}
+    share = flat["redis"].per_second / flat["baseline"].per_second
+    print()
+    verdict = "met" if share >= GOAL_SHARE else "NOT met"
+    print(f"redis flat-out throughput / baseline: {share:.0%} (goal >= 60%: {verdict})")
+    p99 = paced["redis"].p99_ms
+    verdict = "met" if p99 < GOAL_P99_MS else "NOT met"
+    print(f"redis paced p99 with {racers} racers: {p99:.2f} ms (goal < 20 ms: {verdict})")
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    report(await measure(args), args.racers)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--racers", type=int, default=100, help="simulated racers (even)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
+    parser.add_argument("--pace", type=float, default=5.0, help="actions a second, paced phase")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is shown")
+    parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_baseline:
+        serve_baseline(args.port)
+        return
+    if args.racers < 2 or args.racers % 2:
+        parser.error("--racers must be an even number, at least 2")
+    print(
+        f"{args.racers} racers, {args.seconds:g} s a phase, median of {args.rounds} rounds, "
+        f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}"
+    )
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
