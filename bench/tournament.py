@@ -171,19 +171,27 @@ class Player:
                 self.legal = answer["legal"]
 
 
-async def play_round(ws_url: str, entrant: Entrant, every: float, seed: int) -> None:
+async def play_round(
+    ws_url: str, entrant: Entrant, every: float, seed: int, leave_at: float | None
+) -> None:
+    """Play on the round's room until cancelled (or, with ``leave_at``, until that time)."""
     async with connect(ws_url, max_size=1 << 24, max_queue=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": entrant.token}))
         welcome = json.loads(await ws.recv())
         player = Player(ws, welcome.get("legal") or [], every)
         reader = asyncio.create_task(player.read())
+        timeout = None if leave_at is None else max(leave_at - now_ms(), 0) / 1000
         try:
-            await player.move(random.Random(seed))
+            await asyncio.wait_for(player.move(random.Random(seed)), timeout)
+        except TimeoutError:
+            pass  # the round's clock ran out: leave the room
         finally:
             reader.cancel()
 
 
-async def follow(server: Server, tid: str, entrant: Entrant, every: float, done: Any) -> None:
+async def follow(
+    server: Server, tid: str, entrant: Entrant, args: argparse.Namespace, done: Any
+) -> None:
     """The entrant's tournament socket: play each round while it lasts; note the times."""
     url = f"{server.ws}/ws/tournaments/{tid}"
     async with connect(url, max_size=1 << 24, max_queue=None) as ws:
@@ -198,13 +206,18 @@ async def follow(server: Server, tid: str, entrant: Entrant, every: float, done:
                 entrant.rounds[frame["round"]] = {"started": at, "ends_at": frame["ends_at"]}
                 room = f"{server.ws}/ws/rooms/{frame['room_id']}"
                 seed = hash((entrant.player_id, frame["round"]))
-                playing = asyncio.create_task(play_round(room, entrant, every, seed))
+                leave = frame["ends_at"] if args.leave_at_deadline else None
+                playing = asyncio.create_task(
+                    play_round(room, entrant, args.move_every, seed, leave)
+                )
             elif kind == "round_finished":
                 entrant.rounds[frame["round"]]["finished"] = at
+                entrant.rounds[frame["round"]]["ended_at"] = frame["ended_at"]
                 if playing is not None:
                     playing.cancel()
             elif kind == "standings" and not frame["live"] and frame["round"] is not None:
-                entrant.rounds[frame["round"]].setdefault("standings", at)
+                if "finished" in entrant.rounds[frame["round"]]:
+                    entrant.rounds[frame["round"]].setdefault("standings", at)
             elif kind == "finished":  # the final standings come with it
                 entrant.rounds[max(entrant.rounds)].setdefault("standings", at)
                 return
@@ -239,7 +252,7 @@ async def run(args: argparse.Namespace, server: Server) -> tuple[list[Entrant], 
     loop = asyncio.get_running_loop()
     ready = [loop.create_future() for _ in entrants]
     tasks = [
-        asyncio.create_task(follow(server, tid, entrant, args.move_every, done))
+        asyncio.create_task(follow(server, tid, entrant, args, done))
         for entrant, done in zip(entrants, ready, strict=True)
     ]
     await asyncio.gather(*ready)
@@ -271,12 +284,13 @@ def report(
     for number in range(1, args.rounds + 1):
         lines = [entrant.rounds[number] for entrant in entrants]
         end = [line["finished"] - line["ends_at"] for line in lines]
+        decided = lines[0]["ended_at"] - lines[0]["ends_at"]
         stand = [line["standings"] - line["ends_at"] for line in lines if "standings" in line]
         due = started  # round 1 is due when the organiser starts the tournament
         if number > 1:
             due = entrants[0].rounds[number - 1]["ends_at"] + args.break_s * 1000
         start = [line["started"] - due for line in lines]
-        print(f"round {number}:")
+        print(f"round {number}: the server decided it over {decided} ms after its deadline")
         print(f"  deadline -> round_finished, every entrant: {spread(end)}")
         print(f"  deadline -> standings after the round:     {spread(stand)}")
         print(f"  due -> round_started, every entrant:       {spread(start)}")
@@ -302,12 +316,19 @@ def main() -> int:
     parser.add_argument("--break-s", type=int, default=5)
     parser.add_argument("--move-every", type=float, default=4.0, help="seconds between moves")
     parser.add_argument("--store", choices=["redis", "memory"], default="redis")
+    parser.add_argument(
+        "--leave-at-deadline",
+        action="store_true",
+        help="entrants leave the round's room when its clock runs out (they take the round's "
+        "results from round_finished), so the room's end-of-race events are not sent to them",
+    )
     args = parser.parse_args()
     minutes = args.rounds * (args.round_s + args.break_s) / 60
     print(
         f"{args.entrants} entrants, {args.rounds} rounds of {args.round_s} s "
         f"(break {args.break_s} s), a move every ~{args.move_every} s each, "
-        f"store {args.store}: about {minutes:.1f} minutes"
+        f"store {args.store}{', leaving rooms at the deadline' if args.leave_at_deadline else ''}"
+        f": about {minutes:.1f} minutes"
     )
     server = Server(args.store)
     try:

@@ -137,6 +137,9 @@ class RoundRecord(Frame):
     started_at: int
     ends_at: int
     finished: bool
+    ended_at: int | None = Field(
+        default=None, description="when the round was decided over (unix ms), once finished"
+    )
     deal: str | None = Field(description="null until the round has finished")
     certified: bool = Field(description="the deal was certified winnable by the solver")
     results: list[RoundLine] = Field(description="best first; empty until the round has finished")
@@ -218,6 +221,7 @@ class RoundFinished(Frame):
     seq: int
     round: int
     room_id: str
+    ended_at: int = Field(description="when the server decided the round was over")
     deal: str
     results: list[RoundLine]
     standings: list[TournamentStanding] = Field(description="after this round")

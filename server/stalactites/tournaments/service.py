@@ -21,6 +21,7 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal, pick_deal
+from ..store import RoomRow
 from ..tournament_protocol import (
     RoundLine,
     StandingsFrame,
@@ -59,13 +60,15 @@ from .views import (
     tournament_view,
 )
 
-__all__ = ["DealPicker", "TournamentService", "token_hash"]
+__all__ = ["DealPicker", "EventSink", "TournamentService", "token_hash"]
 
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 RETRY_MS = 250  # a round past its end whose room has not finished yet: look again this soon
 MAX_AHEAD_MS = 30 * 86_400_000  # starts_at at most 30 days ahead
 
 DealPicker = Callable[[str, str | None], Awaitable[ChosenDeal]]
+EventSink = Callable[[str, list[tuple[int, str]]], None]
+"""Told of tournament events this process just stored (tournament id, [(seq, event)])."""
 
 
 def token_hash(token: str) -> str:
@@ -86,6 +89,10 @@ class TournamentService:
         self.config = config
         self.clock = clock
         self._pick = pick
+        self._sinks: list[EventSink] = []
+
+    def add_sink(self, sink: EventSink) -> None:
+        self._sinks.append(sink)
 
     def now(self) -> int:
         return self.clock.now_ms()
@@ -185,7 +192,7 @@ class TournamentService:
         if row.status != "running" or row.room_id is None:
             return frame
         room = await self.rooms.store.load_room(row.room_id, self.now())
-        if room is None or room.status != "racing":
+        if room is None:
             return frame
         settings = TournamentSettings.model_validate_json(row.settings_json)
         round_ms = settings.round_time_s * 1000
@@ -246,7 +253,7 @@ class TournamentService:
             record=(number, json.dumps(record)),
             events=[round_started_event(number, room_id, ends_at)],
         )
-        if await self.store.transition(step, self.ttl_ms()):
+        if await self._transition(row, step):
             await self.rooms.current(room_id)  # the race is on
 
     async def _deal(self, settings: TournamentSettings, number: int) -> ChosenDeal:
@@ -266,24 +273,50 @@ class TournamentService:
             break_ends_at=None,
             events=[finished_event([])],
         )
-        await self.store.transition(step, self.ttl_ms())
+        await self._transition(row, step)
+
+    async def _transition(self, row: TournamentRow, step: Transition) -> bool:
+        """Make the step; when it is made, tell the sinks its events (every transition that
+        stores events changes the status, so they follow the snapshot's last one)."""
+        if not await self.store.transition(step, self.ttl_ms()):
+            return False
+        stored = [(row.seq + 1 + index, event) for index, event in enumerate(step.events)]
+        for sink in self._sinks:
+            sink(row.tournament_id, stored)
+        return True
+
+    async def _round_room(self, room_id: str) -> RoomRow:
+        """The round's room, its race ended if everyone is done or time is up.  (Few store
+        calls: the end of a big race sends many room events, and this process shares the
+        event loop with their sending.)"""
+        room = await self.rooms.load(room_id)
+        if room.status == "countdown":
+            room = await self.rooms.current(room_id)  # the race is due to start
+        if room.status != "racing":
+            return room
+        time_up = room.ends_at is not None and self.now() >= room.ends_at
+        if time_up or all(player.finish is not None for player in room.players):
+            await self.rooms.finalize(room_id)
+            room = await self.rooms.load(room_id)
+        return room
 
     async def _settle_round(self, row: TournamentRow, settings: TournamentSettings) -> None:
         """End the round once its room has finished (everyone done, or time up)."""
         assert row.room_id is not None
-        await self.rooms.current(row.room_id)  # starts a due race, ends one whose time is up
-        await self.rooms.finalize(row.room_id)  # ends a race where everyone is done
-        room = await self.rooms.load(row.room_id)
+        room = await self._round_room(row.room_id)
         if room.status != "finished":
             return
         round_ms = settings.round_time_s * 1000
         results = result_lines(room, round_ms)
         record = json.loads(row.rounds[row.round - 1])
-        record.update(finished=True, results=[line.model_dump() for line in results])
+        ended_at = self.now()
+        record.update(
+            finished=True, ended_at=ended_at, results=[line.model_dump() for line in results]
+        )
         rounds = [*_finished_lines(row, round_ms), [line_of(line, round_ms) for line in results]]
         rows = standing_rows(totals(_names(row), rounds))
         final, standings = row.round >= settings.rounds, standings_of(rows)
-        events = [round_finished_event(row.round, row.room_id, record["deal"], results, standings)]
+        events = [round_finished_event(record, results, standings)]
         if final:
             events.append(finished_event(standings))
         step = Transition(
@@ -293,12 +326,12 @@ class TournamentService:
             round=row.round,
             room_id=None,
             ends_at=None,
-            break_ends_at=None if final else self.now() + settings.break_s * 1000,
+            break_ends_at=None if final else ended_at + settings.break_s * 1000,
             record=(row.round, json.dumps(record)),
             standings=rows,
             events=events,
         )
-        await self.store.transition(step, self.ttl_ms())
+        await self._transition(row, step)
 
 
 def _names(row: TournamentRow) -> list[tuple[str, str]]:

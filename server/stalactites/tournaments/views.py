@@ -98,18 +98,16 @@ def round_started_event(round_: int, room_id: str, ends_at: int) -> str:
 
 
 def round_finished_event(
-    round_: int,
-    room_id: str,
-    deal: str,
-    results: list[RoundLine],
-    standings: list[TournamentStanding],
+    record: dict[str, Any], results: list[RoundLine], standings: list[TournamentStanding]
 ) -> str:
+    """The event for a finished round's record (see :class:`RoundRecord`)."""
     return _dump(
         {
             "type": "round_finished",
-            "round": round_,
-            "room_id": room_id,
-            "deal": deal,
+            "round": record["round"],
+            "room_id": record["room_id"],
+            "ended_at": record["ended_at"],
+            "deal": record["deal"],
             "results": [line.model_dump() for line in results],
             "standings": [line.model_dump() for line in standings],
         }

@@ -60,6 +60,18 @@ class Feed:
         """The doorbell: the tournament has events up to ``seq``."""
         self._wake.set()
 
+    def offer(self, stored: list[tuple[int, str]]) -> None:
+        """Events this process has just stored: handed at once to listeners right before them
+        (the others catch up from the log)."""
+        for seq, event in stored:
+            frame = with_seq(seq, event)
+            for listener in list(self.listeners):
+                if listener.cursor == seq - 1:
+                    listener.cursor = seq
+                    listener.deliver(seq, frame)
+        self._standings_wanted.set()
+        self._wake.set()
+
     def add(self, listener: Listener) -> None:
         self.listeners.add(listener)
         self._wake.set()
@@ -137,6 +149,11 @@ class Feeds:
             await self._store.subscribe(tournament_id, feed.ring)
         feed.add(listener)
         return feed
+
+    def offer(self, tournament_id: str, stored: list[tuple[int, str]]) -> None:
+        feed = self._feeds.get(tournament_id)
+        if feed is not None:
+            feed.offer(stored)
 
     async def leave(self, tournament_id: str, listener: Listener) -> None:
         feed = self._feeds.get(tournament_id)

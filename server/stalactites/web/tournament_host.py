@@ -42,6 +42,7 @@ async def tournaments_running(runtime: Runtime) -> AsyncIterator[TournamentHost]
     service = TournamentService(store, runtime.rooms, config, runtime.clock)
     scheduler = Scheduler(service, runtime.clock)
     host = TournamentHost(config, service, scheduler, Feeds(store, service))
+    service.add_sink(host.feeds.offer)
     runtime.rooms.add_finish_listener(host.room_finished)
     scheduler.start()
     try:
