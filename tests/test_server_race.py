@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from typing import Any
 
 import pytest
+import redis
 
-from server_kit import Client, InProcessServer, ManualClock, http, new_room, player, winning_line
+from server_kit import (
+    REDIS_URL,
+    Client,
+    InProcessServer,
+    ManualClock,
+    http,
+    new_room,
+    player,
+    winning_line,
+)
 from stalactites.engine import GameRecord, Stalactites, Status, replay
+from stalactites.store.redis import RoomKeys
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -146,3 +158,31 @@ async def test_a_solo_room_is_a_time_trial(server: InProcessServer) -> None:
     assert results["standings"][0]["place"] == 1
     await asyncio.sleep(0)
     await ann.close()
+
+
+async def test_two_players_race_a_certified_deal_along_the_solvers_line(
+    redis_server: InProcessServer, redis_prefix: str
+) -> None:
+    pytest.importorskip("stalactites.solver")
+    room_id = await new_room(redis_server.url, step="ones", countdown_s=0)
+    _, view = await http("GET", f"{redis_server.url}/api/rooms/{room_id}")
+    assert view["certified"] is True and view["solution"] is None  # not shown before the end
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    stored = json.loads(client.hget(RoomKeys(redis_prefix, room_id).room, "settings") or "{}")
+    client.close()
+    line = stored["solution"]["ones"]
+    ann = await player(redis_server, room_id, "Ann")
+    bob = await player(redis_server, room_id, "Bob")
+    for racer in (ann, bob):
+        await racer.send(type="ready")
+    for racer in (ann, bob):
+        await racer.expect("started")
+    for index, move in enumerate(line):
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+    results = await ann.expect("results")
+    assert [(s["player_id"], s["place"], s["status"]) for s in results["standings"]] == [
+        (ann.you, 1, "won"),
+        (bob.you, 2, "won"),
+    ]
+    assert results["deal"] == stored["deal"] and results["solution"]["ones"] == line
