@@ -235,6 +235,7 @@ export class RacePage {
   results(f) {
     this.standings = f.standings ?? [];
     if (this.room) this.room.status = "finished";
+    this.showNote(null);
     for (const row of this.standings) if (row.player_id) mergePlayer(this.players, row);
     this.render();
   }
@@ -370,6 +371,7 @@ export class RacePage {
   }
 
   drawBoard() {
+    if (this.room?.status !== "racing" || !this.racing()) this.controls.selection = null;
     const state = this.board.shown();
     if (!state) {
       replace(
