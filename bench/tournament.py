@@ -287,8 +287,8 @@ def report(
         decided = lines[0]["ended_at"] - lines[0]["ends_at"]
         stand = [line["standings"] - line["ends_at"] for line in lines if "standings" in line]
         due = started  # round 1 is due when the organiser starts the tournament
-        if number > 1:
-            due = entrants[0].rounds[number - 1]["ends_at"] + args.break_s * 1000
+        if number > 1:  # the break after the previous round was decided over
+            due = entrants[0].rounds[number - 1]["ended_at"] + args.break_s * 1000
         start = [line["started"] - due for line in lines]
         print(f"round {number}: the server decided it over {decided} ms after its deadline")
         print(f"  deadline -> round_finished, every entrant: {spread(end)}")
