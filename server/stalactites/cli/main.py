@@ -132,6 +132,9 @@ def build_parser() -> Parser:
     play.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
     play.set_defaults(run=cmd_play)
     add_serve(commands)
+    from .solving import add_commands as add_solver_commands  # it imports this module
+
+    add_solver_commands(commands)
     return parser
 
 

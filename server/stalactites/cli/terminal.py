@@ -10,6 +10,7 @@ from ..engine import EngineError, Game, Stalactites, Status
 HELP = """\
 Type a move in notation (t3-f1, t5-c2, c1-f4; squadron also s-w and t2-t7:3).
   moves         list the legal moves
+  hint          ask the solver for a good next move
   ones | twos   declare the foundation step (stalactites, before any foundation play)
   undo          take back your last move
   help          this text
@@ -83,6 +84,10 @@ def _command(game: Game, command: str) -> str | None:
             return HELP
         if command == "moves":
             return " ".join(sorted(str(move) for move in game.legal_moves))
+        if command == "hint":
+            from .solving import hint_text
+
+            return hint_text(game)
         if command == "undo":
             game.pop()
         elif command in ("ones", "twos"):

@@ -1,0 +1,162 @@
+"""The moves the Squadron search tries from a position, best first.
+
+Priorities (higher first) encode a plain player's sense: cards home first, then building on
+columns from the cells and the waste, then emptying a column, then runs onto other columns,
+then the moves that spend room (empty columns, cells), and dealing from the stock last.
+"""
+
+from __future__ import annotations
+
+from .squadron_board import (
+    CELL_COLUMN,
+    CELL_HOME,
+    COLUMN_CELL,
+    COLUMN_COLUMN,
+    COLUMN_HOME,
+    DEAL,
+    FREE,
+    WASTE,
+    WASTE_CELL,
+    WASTE_COLUMN,
+    WASTE_HOME,
+    Board,
+    SearchMove,
+)
+from .squadron_rules import ABOVE, CAPACITY, NONE
+
+__all__ = ["PRIORITY", "candidate_moves"]
+
+PRIORITY = {
+    "waste home": 100,
+    "cell home": 95,
+    "column home": 90,
+    "cell on column": 85,
+    "waste on column": 80,
+    "run empties column": 75,
+    "run on column": 60,
+    "cell to empty": 45,
+    "waste to empty": 40,
+    "run to empty": 35,
+    "to cell, column of two": 25,
+    "waste to cell": 20,
+    "to cell": 15,
+    "part of run on column": 10,
+    "part of run to empty": 5,
+    "deal": 1,
+}
+_P = PRIORITY
+
+
+class _Bucket:
+    """Moves grouped by priority."""
+
+    __slots__ = ("groups",)
+
+    def __init__(self) -> None:
+        self.groups: dict[int, list[SearchMove]] = {}
+
+    def add(self, priority: int, move: SearchMove) -> None:
+        group = self.groups.get(priority)
+        if group is None:
+            self.groups[priority] = [move]
+        else:
+            group.append(move)
+
+    def ordered(self) -> list[SearchMove]:
+        moves: list[SearchMove] = []
+        for priority in sorted(self.groups, reverse=True):
+            moves += self.groups[priority]
+        return moves
+
+
+def candidate_moves(board: Board, constraint: int) -> list[SearchMove]:
+    """Every move worth trying, best first.  ``constraint`` (see ``squadron_board``) limits
+    them to moves from the waste or deals (WASTE), or to moves from or onto one column."""
+    bucket = _Bucket()
+    tops: dict[int, list[int]] = {}
+    empty = 0
+    first_empty = -1
+    for k, column in enumerate(board.cols):
+        if column:
+            tops.setdefault(column[-1], []).append(k)
+        else:
+            empty += 1
+            if first_empty < 0:
+                first_empty = k
+    if constraint in (FREE, WASTE):
+        _waste_moves(board, bucket, tops, first_empty)
+        if constraint == WASTE:
+            return bucket.ordered()
+    _cell_moves(board, bucket, tops, first_empty, constraint)
+    _column_moves(board, bucket, tops, (empty, first_empty), constraint)
+    return bucket.ordered()
+
+
+def _waste_moves(board: Board, bucket: _Bucket, tops: dict[int, list[int]], first: int) -> None:
+    if board.waste:
+        c = board.waste[-1]
+        if board.homeable[c]:
+            bucket.add(_P["waste home"], (WASTE_HOME, 0, 0, 1))
+        for k in tops.get(ABOVE[c], ()):
+            bucket.add(_P["waste on column"], (WASTE_COLUMN, 0, k, 1))
+        if first >= 0:
+            bucket.add(_P["waste to empty"], (WASTE_COLUMN, 0, first, 1))
+        if NONE in board.cells:
+            bucket.add(_P["waste to cell"], (WASTE_CELL, 0, 0, 1))
+    if board.left:
+        bucket.add(_P["deal"], (DEAL, 0, 0, 1))
+
+
+def _cell_moves(
+    board: Board, bucket: _Bucket, tops: dict[int, list[int]], first: int, only: int
+) -> None:
+    tried: list[int] = []
+    for j, c in enumerate(board.cells):
+        if c == NONE or c in tried:
+            continue
+        tried.append(c)
+        if only == FREE and board.homeable[c]:
+            bucket.add(_P["cell home"], (CELL_HOME, j, 0, 1))
+        for k in tops.get(ABOVE[c], ()):
+            if only in (FREE, k):
+                bucket.add(_P["cell on column"], (CELL_COLUMN, j, k, 1))
+        if first >= 0 and only in (FREE, first):
+            bucket.add(_P["cell to empty"], (CELL_COLUMN, j, first, 1))
+
+
+def _column_moves(
+    board: Board,
+    bucket: _Bucket,
+    tops: dict[int, list[int]],
+    empties: tuple[int, int],
+    only: int,
+) -> None:
+    empty, first = empties
+    free = board.cells.count(NONE)
+    reach = CAPACITY[free][empty]  # onto a card
+    reach_empty = CAPACITY[free][empty - 1] if empty else 0  # into an empty column
+    for i, column in enumerate(board.cols):
+        if not column:
+            continue
+        run = board.runs[i]
+        if only in (FREE, i):
+            c = column[-1]
+            if board.homeable[c]:
+                bucket.add(_P["column home"], (COLUMN_HOME, i, 0, 1))
+            if free and len(column) > 1:
+                priority = _P["to cell, column of two"] if len(column) == 2 else _P["to cell"]
+                bucket.add(priority, (COLUMN_CELL, i, 0, 1))
+        for n in range(1, min(run, reach) + 1):
+            for k in tops.get(ABOVE[column[-n]], ()):
+                if k != i and only in (FREE, i, k):
+                    bucket.add(_run_priority(n, run, len(column)), (COLUMN_COLUMN, i, k, n))
+        if first >= 0 and run < len(column) and only in (FREE, i, first):
+            for n in range(min(run, reach_empty), 0, -1):
+                priority = _P["run to empty"] if n == run else _P["part of run to empty"]
+                bucket.add(priority, (COLUMN_COLUMN, i, first, n))
+
+
+def _run_priority(n: int, run: int, height: int) -> int:
+    if n == height:
+        return _P["run empties column"]
+    return _P["run on column"] if n == run else _P["part of run on column"]
