@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
+from stalactites.solver import Verdict, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output"
@@ -191,11 +192,11 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-# A winning line for the fixed deal, found with the engine (a small depth-first search).
+# Winning lines, from the solver.
 
 
 def winning_line(deal: str, step: str) -> list[str]:
-    return _search(Stalactites(deal, step=step))
+    return _solved(Stalactites(deal, step=step))
 
 
 def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
@@ -205,33 +206,13 @@ def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
     game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
     game.bases = [int(pile[0].rank) for pile in game.foundations]
     game.cells = [None, None]
-    return _search(game)
+    return _solved(game)
 
 
-def _search(game: Stalactites) -> list[str]:
-    """Depth-first, foundation plays first, never visiting a position twice."""
-    seen: set[tuple[Any, ...]] = set()
-    line: list[str] = []
-
-    def search() -> bool:
-        if game.is_won:
-            return True
-        key = game.key()
-        if key in seen:
-            return False
-        seen.add(key)
-        moves = sorted(game.generate_legal_moves(), key=lambda m: m.dst.kind.value != "f")
-        for move in moves:
-            game.push(move)
-            line.append(str(move))
-            if search():
-                return True
-            game.pop()
-            line.pop()
-        return False
-
-    assert search(), f"{game.deal} has no winning line"
-    return line
+def _solved(game: Stalactites) -> list[str]:
+    solution = solve(game)
+    assert solution.verdict is Verdict.WON, f"{game.deal}: {solution.verdict}"
+    return [str(move) for move in solution.moves]
 
 
 @pytest.fixture(scope="module")
