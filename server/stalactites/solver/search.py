@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import copy
 import time
+from typing import TypeVar
 
 from ..engine import Game, Move, Squadron, Stalactites, StepLockedError
+from ..engine.cards import card
 from ..engine.errors import NotationError
 from ..engine.stalactites import Step
 from . import squadron, stalactites
 from .result import Solution, Verdict
 
 __all__ = ["hint", "solve"]
+
+G = TypeVar("G", bound=Game)
+
+# Cards are immutable and shared: a copy of a game keeps them (deepcopy would clone each).
+_SHARED_CARDS = {id(c): c for c in (card(rank, suit) for rank in range(1, 14) for suit in range(4))}
+
+
+def _copy(game: G) -> G:
+    """A copy of ``game`` to play a line on, leaving the caller's game untouched."""
+    return copy.deepcopy(game, dict(_SHARED_CARDS))
 
 
 def solve(
@@ -71,7 +83,7 @@ def _solve_stalactites(
         verdict = search.run()
         states += search.states
         if verdict is Verdict.WON:
-            return verdict, stalactites.play_line(copy.deepcopy(game), search.plays), states
+            return verdict, stalactites.play_line(_copy(game), search.plays), states
         verdicts.append(verdict)
     if Verdict.UNKNOWN in verdicts:
         return Verdict.UNKNOWN, [], states
@@ -84,12 +96,12 @@ def _hint_stalactites(game: Stalactites, max_states: int | None) -> Move | None:
         search = stalactites.StalactitesSearch(stalactites.Board.of(game, step), max_states)
         verdict = search.run()
         if verdict is Verdict.WON and search.plays:
-            return stalactites.play_line(copy.deepcopy(game), search.plays[:1])[0]
+            return stalactites.play_line(_copy(game), search.plays[:1])[0]
         if verdict is Verdict.UNKNOWN and not fallback:
             fallback = search.best
     if not fallback:
         return None
-    return stalactites.play_line(copy.deepcopy(game), fallback[:1])[0]
+    return stalactites.play_line(_copy(game), fallback[:1])[0]
 
 
 # Squadron.
@@ -102,7 +114,7 @@ def _solve_squadron(
     verdict = search.run()
     moves: list[Move] = []
     if verdict is Verdict.WON:
-        moves = squadron.play_line(copy.deepcopy(game), search.line)
+        moves = squadron.play_line(_copy(game), search.line)
     return verdict, moves, search.states
 
 
@@ -112,4 +124,4 @@ def _hint_squadron(game: Squadron, max_states: int | None) -> Move | None:
     line = search.line if verdict is Verdict.WON else search.best
     if verdict is Verdict.LOST or not line:
         return None
-    return squadron.play_line(copy.deepcopy(game), line[:1])[0]
+    return squadron.play_line(_copy(game), line[:1])[0]

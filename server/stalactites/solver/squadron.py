@@ -12,8 +12,9 @@ transposition table over a compact position (``squadron_board``), trying moves i
 A plain depth-first search deals the whole stock early and then drowns in the endgame, so the
 search runs in rounds: in a round each stock deal may spend at most ``stage`` states below it
 before the search gives that deal up and tries the alternatives above it.  ``stage`` grows
-fourfold each round until the budget is spent.  A round that gave up nothing was exhaustive,
-and only such a round may answer ``lost``.
+fourfold each round until the budget is spent.  These rounds never put a column's last card in
+a cell; if one of them gives up nothing, a last round with every move and no cap decides, and
+only that round, when it also gives up nothing, may answer ``lost``.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class SquadronSearch:
     _deadline: float | None = None
     _budget: int = 0
     _gave_up: bool = False
+    _complete: bool = True
 
     def run(self) -> Verdict:
         self._budget = DEFAULT_STATES if self.max_states is None else self.max_states
@@ -85,23 +87,28 @@ class SquadronSearch:
             self._deadline = time.monotonic() + self.seconds
         stage = FIRST_STAGE
         while True:
-            self._gave_up = False
-            result = self._round(Board(self.game), stage)
+            result = self._round(stage, complete=False)
             if result == WON:
                 return Verdict.WON
             if result == FAIL and not self._gave_up:
-                return Verdict.LOST
+                break  # exhausted without the rare moves: the complete search decides
             if self._spent():
                 return Verdict.UNKNOWN
             stage *= STAGE_GROWTH
+        result = self._round(UNCAPPED, complete=True)
+        if result == WON:
+            return Verdict.WON
+        return Verdict.LOST if result == FAIL and not self._gave_up else Verdict.UNKNOWN
 
     def _spent(self) -> bool:
         if self.states >= self._budget:
             return True
         return self._deadline is not None and time.monotonic() > self._deadline
 
-    def _round(self, board: Board, stage: int) -> int:
+    def _round(self, stage: int, complete: bool) -> int:
         """One depth-first search in which each deal may spend ``stage`` states below it."""
+        board = Board(self.game)
+        self._gave_up, self._complete = False, complete
         seen: set[bytes] = set()
         stack: list[Frame] = []
         result = self._enter(board, seen, stack, FREE, UNCAPPED)
@@ -165,7 +172,7 @@ class SquadronSearch:
         if board.home > self._best_home:
             self._best_home = board.home
             self.best = _line(stack) + safe
-        stack.append(Frame(safe, candidate_moves(board, constraint), cap))
+        stack.append(Frame(safe, candidate_moves(board, constraint, self._complete), cap))
         return OPEN
 
     def _out_of_budget(self) -> bool:

@@ -42,6 +42,7 @@ PRIORITY = {
     "to cell": 15,
     "part of run on column": 10,
     "part of run to empty": 5,
+    "last card to cell": 3,
     "deal": 1,
 }
 _P = PRIORITY
@@ -69,9 +70,11 @@ class _Bucket:
         return moves
 
 
-def candidate_moves(board: Board, constraint: int) -> list[SearchMove]:
+def candidate_moves(board: Board, constraint: int, complete: bool = True) -> list[SearchMove]:
     """Every move worth trying, best first.  ``constraint`` (see ``squadron_board``) limits
-    them to moves from the waste or deals (WASTE), or to moves from or onto one column."""
+    them to moves from the waste or deals (WASTE), or to moves from or onto one column.
+    Without ``complete``, a column's last card is never put in a cell (rarely useful, and
+    costly to try everywhere): such a search may miss wins and proves nothing lost."""
     bucket = _Bucket()
     tops: dict[int, list[int]] = {}
     empty = 0
@@ -83,27 +86,31 @@ def candidate_moves(board: Board, constraint: int) -> list[SearchMove]:
             empty += 1
             if first_empty < 0:
                 first_empty = k
-    if constraint in (FREE, WASTE):
-        _waste_moves(board, bucket, tops, first_empty)
-        if constraint == WASTE:
-            return bucket.ordered()
+    _waste_moves(board, bucket, tops, first_empty, constraint)
+    if constraint == WASTE:
+        return bucket.ordered()
     _cell_moves(board, bucket, tops, first_empty, constraint)
-    _column_moves(board, bucket, tops, (empty, first_empty), constraint)
+    _column_moves(board, bucket, tops, (empty, first_empty, complete), constraint)
     return bucket.ordered()
 
 
-def _waste_moves(board: Board, bucket: _Bucket, tops: dict[int, list[int]], first: int) -> None:
+def _waste_moves(
+    board: Board, bucket: _Bucket, tops: dict[int, list[int]], first: int, only: int
+) -> None:
+    """Moves from the waste, and the deal; under a column constraint only onto that column."""
+    free = only in (FREE, WASTE)
     if board.waste:
         c = board.waste[-1]
-        if board.homeable[c]:
+        if free and board.homeable[c]:
             bucket.add(_P["waste home"], (WASTE_HOME, 0, 0, 1))
         for k in tops.get(ABOVE[c], ()):
-            bucket.add(_P["waste on column"], (WASTE_COLUMN, 0, k, 1))
-        if first >= 0:
+            if free or k == only:
+                bucket.add(_P["waste on column"], (WASTE_COLUMN, 0, k, 1))
+        if free and first >= 0:
             bucket.add(_P["waste to empty"], (WASTE_COLUMN, 0, first, 1))
-        if NONE in board.cells:
+        if free and NONE in board.cells:
             bucket.add(_P["waste to cell"], (WASTE_CELL, 0, 0, 1))
-    if board.left:
+    if free and board.left:
         bucket.add(_P["deal"], (DEAL, 0, 0, 1))
 
 
@@ -128,10 +135,10 @@ def _column_moves(
     board: Board,
     bucket: _Bucket,
     tops: dict[int, list[int]],
-    empties: tuple[int, int],
+    room: tuple[int, int, bool],
     only: int,
 ) -> None:
-    empty, first = empties
+    empty, first, complete = room
     free = board.cells.count(NONE)
     reach = CAPACITY[free][empty]  # onto a card
     reach_empty = CAPACITY[free][empty - 1] if empty else 0  # into an empty column
@@ -143,9 +150,8 @@ def _column_moves(
             c = column[-1]
             if board.homeable[c]:
                 bucket.add(_P["column home"], (COLUMN_HOME, i, 0, 1))
-            if free and len(column) > 1:
-                priority = _P["to cell, column of two"] if len(column) == 2 else _P["to cell"]
-                bucket.add(priority, (COLUMN_CELL, i, 0, 1))
+            if free and (complete or len(column) > 1):
+                bucket.add(_cell_priority(len(column)), (COLUMN_CELL, i, 0, 1))
         for n in range(1, min(run, reach) + 1):
             for k in tops.get(ABOVE[column[-n]], ()):
                 if k != i and only in (FREE, i, k):
@@ -154,6 +160,12 @@ def _column_moves(
             for n in range(min(run, reach_empty), 0, -1):
                 priority = _P["run to empty"] if n == run else _P["part of run to empty"]
                 bucket.add(priority, (COLUMN_COLUMN, i, first, n))
+
+
+def _cell_priority(height: int) -> int:
+    if height == 1:
+        return _P["last card to cell"]
+    return _P["to cell, column of two"] if height == 2 else _P["to cell"]
 
 
 def _run_priority(n: int, run: int, height: int) -> int:

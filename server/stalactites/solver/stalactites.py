@@ -100,13 +100,17 @@ class StalactitesSearch:
         self.max_states = max_states
         self.states = 0
         self.plays: list[Play] = []  # the winning line, once won
-        self.best: list[Play] = []  # a line reaching the most foundation cards seen
+        self._best: list[Step4] = []  # a line reaching the most foundation cards seen
         # at[f][r]: how many cards foundation f holds when it takes rank r.
         self.at = [[0] * (FULL + 1) for _ in board.need]
         for f, ranks in enumerate(board.need):
             for k in range(FULL):
                 self.at[f][ranks[k]] = k
-        self._best_home = sum(board.counts)
+
+    @property
+    def best(self) -> list[Play]:
+        """The line that brought the most cards home (the winning line once won)."""
+        return self._engine_plays(self._best)
 
     def run(self) -> Verdict:
         board = self.board
@@ -121,6 +125,7 @@ class StalactitesSearch:
             self.states = len(seen)
         if not won:
             return Verdict.LOST
+        self._best = path
         self.plays = self._engine_plays(path)
         return Verdict.WON
 
@@ -128,6 +133,7 @@ class StalactitesSearch:
         board, limit, total = self.board, self.max_states, self.board.cards
         counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
         plays_here = self._plays
+        best = [sum(board.counts)]
 
         def dfs(key: int, home: int) -> bool:
             if home == total:
@@ -137,8 +143,8 @@ class StalactitesSearch:
             seen.add(key)
             if limit is not None and len(seen) > limit:
                 raise OutOfStates
-            if home > self._best_home:
-                self._best_home, self.best = home, self._engine_plays(path)
+            if home > best[0]:
+                best[0], self._best = home, path.copy()
             for play in plays_here():
                 i, depth, f, rank = play
                 path.append(play)
@@ -166,14 +172,13 @@ class StalactitesSearch:
 
     def _plays(self) -> list[Step4]:
         """The plays worth trying here: one forced play, or every candidate, digs last."""
-        board, at = self.board, self.at
-        counts = board.counts
+        board = self.board
         target = self._targets()
         plays: list[Step4] = []
-        for rank in set(board.cells):
+        for j, rank in enumerate(board.cells):
             f = target[rank]
-            if f >= 0:
-                if all(at[g][rank] < counts[g] or at[g][rank] >= counts[f] for g in range(4)):
+            if f >= 0 and rank not in board.cells[:j]:
+                if self._forced_from_cell(rank, f):
                     return [(-1, 0, f, rank)]
                 plays.append((-1, 0, f, rank))
         free = CELLS - len(board.cells)
@@ -187,11 +192,12 @@ class StalactitesSearch:
                     continue
                 if depth:
                     digs.append((i, depth, f, rank))
-                elif all(at[g][rank] <= counts[g] for g in range(4)):
+                elif self._forced_from_column(rank):
                     return [(i, 0, f, rank)]
                 else:
                     plays.append((i, 0, f, rank))
-        digs.sort(key=lambda play: play[1])
+        if len(digs) > 1:
+            digs.sort(key=_depth)
         return plays + digs
 
     def _targets(self) -> list[int]:
@@ -201,15 +207,38 @@ class StalactitesSearch:
         counts falling in search order."""
         counts, need = self.board.counts, self.board.need
         target = [-1] * (FULL + 1)
-        for f, count in enumerate(counts):
+        for f in range(len(counts)):
+            count = counts[f]
             rank = need[f][count]
-            if rank and (target[rank] < 0 or count < counts[target[rank]]):
-                target[rank] = f
+            if rank:
+                other = target[rank]
+                if other < 0 or count < counts[other]:
+                    target[rank] = f
         return target
+
+    def _forced_from_cell(self, rank: int, f: int) -> bool:
+        """No foundation still wanting ``rank`` wants it with fewer cards than ``f`` holds."""
+        counts, at = self.board.counts, self.at
+        for g in range(len(counts)):
+            if counts[g] <= at[g][rank] < counts[f]:
+                return False
+        return True
+
+    def _forced_from_column(self, rank: int) -> bool:
+        """Every foundation still wanting ``rank`` wants it now."""
+        counts, at = self.board.counts, self.at
+        for g in range(len(counts)):
+            if at[g][rank] > counts[g]:
+                return False
+        return True
 
     def _engine_plays(self, path: list[Step4]) -> list[Play]:
         order = self.board.order
         return [Play(i, depth, order[f], rank) for i, depth, f, rank in path]
+
+
+def _depth(play: Step4) -> int:
+    return play[1]
 
 
 def play_line(game: Stalactites, plays: list[Play]) -> list[Move]:
