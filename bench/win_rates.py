@@ -157,7 +157,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--stalactites", type=int, default=32000, metavar="N", help="deals")
     parser.add_argument("--squadron", type=int, default=1000, metavar="N", help="deals")
-    parser.add_argument("--squadron-states", type=int, default=400_000, metavar="N")
+    parser.add_argument("--squadron-states", type=int, default=300_000, metavar="N")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "win-rates.md")
     parser.add_argument("--golden", type=Path, metavar="FILE", help="write the golden file")
     args = parser.parse_args()
