@@ -104,3 +104,8 @@ def test_all_names_every_public_member_of_the_solver() -> None:
     assert set(solver.__all__) == public
     assert set(solver.__all__) >= {"solve", "hint", "certify", "pick", "Verdict", "Solution"}
     assert [v.value for v in solver.Verdict] == ["won", "lost", "unknown"]
+
+
+def test_verdicts_are_their_strings() -> None:
+    assert solver.Verdict.WON == "won" and str(solver.Verdict.LOST) == "lost"
+    assert solver.Verdict("unknown") is solver.Verdict.UNKNOWN

@@ -11,9 +11,9 @@ from ..engine import DealId, Move
 __all__ = ["Certificate", "Solution", "Verdict"]
 
 
-class Verdict(enum.Enum):
+class Verdict(enum.StrEnum):
     """``won``: a winning line was found; ``lost``: proven that none exists; ``unknown``:
-    the state budget ran out first."""
+    the state or time budget ran out first.  Each is equal to its string value."""
 
     WON = "won"
     LOST = "lost"
