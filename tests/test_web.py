@@ -378,8 +378,8 @@ def watch_the_replay(page: Page, line: list[str]) -> None:
     shot(page, "replay")
 
 
-def test_drag_and_drop_moves_a_card_to_a_cell(
-    new_page: Callable[..., Page], server_url: str
+def test_drag_and_drop_and_double_click_move_cards(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
     page, _ = start_solo(new_page, server_url)
     card = top_card(page, "t4")
@@ -389,6 +389,13 @@ def test_drag_and_drop_moves_a_card_to_a_cell(
     assert board_of(page)["c2"] == [code]
     game = Stalactites(DEAL, step=STEP)
     game.push("t4-c2")
+    assert board_of(page) == engine_board(game)
+    # A double click sends a card to the foundation that takes it.
+    src, dst = line[0].split("-")
+    assert dst.startswith("f")
+    top_card(page, src).dblclick()
+    settled(page)
+    game.push(line[0])
     assert board_of(page) == engine_board(game)
 
 

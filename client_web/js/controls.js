@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 
 const DRAG_THRESHOLD = 6;
+const DOUBLE_MS = 400;
 const MAX_TYPED_AHEAD = 16;
 const MOVE_KEYS = new Set([..."1234567890qwexfcd", "enter", " "]);
 
@@ -26,7 +27,6 @@ export class MoveControls {
       [window, "pointermove", (e) => this.pointerMove(e)],
       [window, "pointerup", (e) => this.pointerUp(e)],
       [window, "pointercancel", () => this.cancelDrag(false)],
-      [host, "dblclick", (e) => this.doubleClick(e)],
       [document, "keydown", (e) => this.key(e)],
     ];
     for (const [target, type, fn] of this.listeners) target.addEventListener(type, fn);
@@ -77,13 +77,27 @@ export class MoveControls {
     this.clear();
   }
 
-  doubleClick(event) {
-    const spot = spotOf(event.target);
-    if (!spot || spot.pile === "s") return;
+  /**
+   * A second click on the same card soon after the first: send it to a foundation that
+   * takes it, or else to a free cell. (Detected here rather than with dblclick, whose target
+   * is gone by then: each click redraws the board.)
+   */
+  doubleClick(spot) {
+    if (!spot.count || spot.pile === "s") return false;
     const legal = this.hooks.legal();
     const move =
       legal.findKind(spot.pile, "f", spot.count) ?? legal.findKind(spot.pile, "c", spot.count);
     if (move) this.play(move);
+    return Boolean(move);
+  }
+
+  clickOrDouble(pile, count) {
+    const now = performance.now();
+    const last = this.lastClick;
+    const again = last && last.pile === pile && last.count === count && now - last.at < DOUBLE_MS;
+    this.lastClick = again ? null : { pile, count, at: now };
+    if (again && this.doubleClick({ pile, count })) return;
+    this.click(pile, count);
   }
 
   // Drag and drop, with pointer events so it works for mouse, pen and touch.
@@ -149,7 +163,7 @@ export class MoveControls {
     this.press = null;
     if (!press) return;
     if (!press.drag) {
-      if (spotOf(event.target)?.pile === press.pile) this.click(press.pile, press.count);
+      if (spotOf(event.target)?.pile === press.pile) this.clickOrDouble(press.pile, press.count);
       return;
     }
     const name = pileAt(event.clientX, event.clientY)?.dataset.pile;
