@@ -9,6 +9,7 @@ round's lines, with points (:mod:`.points`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 
@@ -32,6 +33,8 @@ __all__ = [
     "round_settings",
     "tournament_of_room",
 ]
+
+READY_AT_ONCE = 16
 
 
 def round_room_id(tournament_id: str, round_: int) -> str:
@@ -96,11 +99,15 @@ async def open_round_room(
     starts_at = clock.now_ms()
     ends_at = starts_at + settings.time_limit_s * 1000
     countdown = countdown_event(starts_at, ends_at)
-    for entrant in entrants:
+
+    async def ready(entrant: EntrantRow) -> None:
         event = player_event(_view(entrant, cards, ready=True))
         answer = await store.ready(room_id, entrant.player_id, event, starts_at, ends_at, countdown)
         if not answer.ok:
             raise RuntimeError(f"round room {room_id}: could not ready {entrant.player_id}")
+
+    for first in range(0, len(entrants), READY_AT_ONCE):  # seats in order, readiness in any
+        await asyncio.gather(*(ready(e) for e in entrants[first : first + READY_AT_ONCE]))
     return starts_at, ends_at
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from functools import wraps
@@ -26,6 +27,9 @@ __all__ = [
 ]
 
 Handler = Callable[[Request], Awaitable[JSONResponse]]
+
+START_WAIT_S = 5.0  # how long a start waits for the first round to begin before answering
+START_WAIT_STEPS = 100
 
 
 def tournament_routes(max_body: int) -> list[BaseRoute]:
@@ -122,6 +126,11 @@ async def start_tournament(request: Request) -> JSONResponse:
     await host.service.start(tournament_id, token.strip())
     await host.scheduler.now_due(tournament_id)
     view = await host.service.view(tournament_id)
+    for _ in range(START_WAIT_STEPS):  # another scheduler claimed it first: it is on its way
+        if view.status != "scheduled":
+            break
+        await asyncio.sleep(START_WAIT_S / START_WAIT_STEPS)
+        view = await host.service.view(tournament_id)
     return JSONResponse(view.model_dump())
 
 
