@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from conftest import REDIS_URL
 from server_kit import Client, InProcessServer, ManualClock, winning_line
 from stalactites.engine import Stalactites
 from stalactites.tournaments.points import round_points
+from stalactites.tournaments.redis_store import RedisTournamentStore
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -276,3 +278,26 @@ async def test_the_tournament_socket_refuses_a_bad_hello_and_answers_ping(
     assert (await client.recv())["code"] == "bad_message"
     await client.send(type="ping")
     assert (await client.recv())["type"] == "pong"  # the connection survives a bad frame
+
+
+async def test_a_start_missing_from_the_due_index_is_found_when_the_tournament_is_read(
+    redis_server: InProcessServer, clock: ManualClock, redis_prefix: str
+) -> None:
+    server = redis_server
+    tournament_id, _ = await new_tournament(server.url, starts_at=clock.now_ms() + 60_000)
+    await enter(server.url, tournament_id, "Ann")
+    index = RedisTournamentStore(REDIS_URL, redis_prefix)
+    try:  # as if the process that stored the start died before indexing it
+        claim = await index.claim(tournament_id, clock.now_ms() + 60_000, 60_000)
+        assert claim is not None
+        await index.release(claim, None, clock.now_ms())
+        clock.advance(70)
+        await asyncio.sleep(0.6)
+        assert (await view(server.url, tournament_id))["status"] == "scheduled"
+        for _ in range(50):  # the read above noticed the overdue start
+            await asyncio.sleep(0.1)
+            if (await view(server.url, tournament_id))["status"] == "running":
+                break
+        assert (await view(server.url, tournament_id))["status"] == "running"
+    finally:
+        await index.close()

@@ -65,6 +65,7 @@ __all__ = ["DealPicker", "EventSink", "TournamentService", "token_hash"]
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 RETRY_MS = 250  # a round past its end whose room has not finished yet: look again this soon
 MAX_AHEAD_MS = 30 * 86_400_000  # starts_at at most 30 days ahead
+OVERDUE_MS = 5_000  # a deadline this far past is surely not in the due index
 
 DealPicker = Callable[[str, str | None], Awaitable[ChosenDeal]]
 EventSink = Callable[[str, list[tuple[int, str]]], None]
@@ -158,7 +159,16 @@ class TournamentService:
 
     async def view(self, tournament_id: str) -> TournamentView:
         row = await self.load(tournament_id)
+        await self._overdue(row)
         return tournament_view(row, await self.store.standings(tournament_id))
+
+    async def _overdue(self, row: TournamentRow) -> None:
+        """A deadline long past that no scheduler has acted on (its process died between
+        storing a change and indexing it) is made due now."""
+        now = self.now()
+        due = _next_due(row, now)
+        if due is not None and due < now - OVERDUE_MS:
+            await self.store.poke(row.tournament_id, now)
 
     async def authenticate(self, tournament_id: str, token: str) -> str:
         """The entrant whose token this is; every entrant is compared, in constant time."""
