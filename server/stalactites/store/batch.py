@@ -1,11 +1,11 @@
-"""Running one Lua script many times at once: calls made in the same turn of the event loop
-go to Redis together, as one pipeline on one connection.
+"""Running one Lua script many times at once: calls share round trips to Redis.
 
+A call goes out at once while fewer than ``lanes`` pipelines are in flight; calls made
+while all lanes are busy wait and then go together, as one pipeline on one connection.
 Each call is still its own atomic script run; only the trip over the network is shared.
-Under load this saves a connection checkout, a write and a read per call; at rest a call
-waits one turn of the loop.  A script Redis does not know yet (``NOSCRIPT``, as after a
-Redis restart) is loaded and those calls are run again: a NOSCRIPT reply means the script
-did not run.
+Under load this saves a connection checkout, a write and a read per call; at rest it
+costs nothing.  A script Redis does not know yet (``NOSCRIPT``, as after a Redis restart)
+is loaded and those calls are run again: a NOSCRIPT reply means the script did not run.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ Call = tuple[list[str], list[Any], "asyncio.Future[Any]"]
 class BatchedScript:
     """A Lua script called like redis-py's ``Script`` (``await script(keys=..., args=...)``)."""
 
-    def __init__(self, client: aioredis.Redis, text: str, most: int = 256) -> None:
+    def __init__(self, client: aioredis.Redis, text: str, lanes: int = 4, most: int = 256) -> None:
         self._client = client
         self._text = text
         self._sha = hashlib.sha1(text.encode()).hexdigest()
+        self._lanes = lanes
         self._most = most
         self._waiting: list[Call] = []
         self._tasks: set[asyncio.Task[None]] = set()
@@ -36,16 +37,20 @@ class BatchedScript:
     async def __call__(self, keys: list[str], args: list[Any]) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((keys, args, future))
-        if len(self._waiting) == 1:
-            asyncio.get_running_loop().call_soon(self._flush)
+        if len(self._tasks) < self._lanes:
+            self._send_waiting()
         return await future
 
-    def _flush(self) -> None:
-        while self._waiting:
-            batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
-            task = asyncio.create_task(self._run(batch))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+    def _send_waiting(self) -> None:
+        batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+        task = asyncio.create_task(self._run(batch))
+        self._tasks.add(task)
+        task.add_done_callback(self._lane_free)
+
+    def _lane_free(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if self._waiting and len(self._tasks) < self._lanes:
+            self._send_waiting()
 
     async def _run(self, batch: list[Call]) -> None:
         try:
