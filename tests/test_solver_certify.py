@@ -109,3 +109,10 @@ def test_all_names_every_public_member_of_the_solver() -> None:
 def test_verdicts_are_their_strings() -> None:
     assert solver.Verdict.WON == "won" and str(solver.Verdict.LOST) == "lost"
     assert solver.Verdict("unknown") is solver.Verdict.UNKNOWN
+
+
+def test_pick_squadron_deals_replay_to_wins() -> None:
+    certificates = pick("squadron", 2, seed=1)  # the stream's first two deals come out quickly
+    assert [c.deal for c in certificates] == [c.deal for c in pick("squadron", 2, seed=1)]
+    for certificate in certificates:
+        assert replays_to_a_win("squadron", certificate.deal, None, certificate.lines["play"])
