@@ -74,6 +74,7 @@ export class TournamentPage {
       this.data = await getTournament(this.id);
     } catch (error) {
       if (this.data) return; // keep showing what the socket keeps up to date
+      this.parts = null;
       replace(
         this.body,
         h("h1", {}, "Tournament not found"),
@@ -143,28 +144,44 @@ export class TournamentPage {
     const t = this.data;
     if (!t) return;
     this.root.dataset.status = t.status;
+    if (!this.parts) this.build();
+    const { title, summary, roundLine, actions, standings, rounds } = this.parts;
+    title.textContent = t.name ?? "Tournament";
+    summary.textContent = tournamentSummary(t);
     const round = t.round ? ` · round ${t.round} of ${t.rounds}` : "";
+    roundLine.textContent = `${STATUS_TEXT[t.status] ?? t.status}${round}`;
+    // The actions hold the join form: redraw them only when they change, so a frame arriving
+    // while someone types their name never wipes it.
+    const key = JSON.stringify([t.status, Boolean(this.seat), t.current_round, this.admin]);
+    if (key !== this.actionsKey) replace(actions, this.actions(t));
+    this.actionsKey = key;
+    const live = t.live ? h("span", { class: "tag live" }, "live") : null;
     replace(
-      this.body,
-      h(
-        "div",
-        { class: "race-head" },
-        h(
-          "div",
-          {},
-          h("h1", { class: "race-title" }, t.name ?? "Tournament"),
-          h("p", { class: "race-settings" }, tournamentSummary(t)),
-          h("p", { class: "round-line" }, STATUS_TEXT[t.status] ?? t.status, round),
-        ),
-        this.clock,
-      ),
-      this.actions(t),
-      h("h2", {}, "Standings", t.live ? h("span", { class: "tag live" }, "live") : null),
+      standings,
+      h("h2", {}, "Standings", live),
       standingsTable(t.standings ?? [], this.seat?.player_id),
-      roundsList(t.round_results ?? [], this.seat?.player_id),
-      this.shareLine(),
     );
+    replace(rounds, roundsList(t.round_results ?? [], this.seat?.player_id));
     this.tick();
+  }
+
+  build() {
+    this.parts = {
+      title: h("h1", { class: "race-title" }),
+      summary: h("p", { class: "race-settings" }),
+      roundLine: h("p", { class: "round-line" }),
+      actions: h("div", { class: "tournament-actions" }),
+      standings: h("div", { class: "standings-box" }),
+      rounds: h("div", { class: "rounds-box" }),
+    };
+    const { title, summary, roundLine, actions, standings, rounds } = this.parts;
+    const head = h(
+      "div",
+      { class: "race-head" },
+      h("div", {}, title, summary, roundLine),
+      this.clock,
+    );
+    replace(this.body, head, actions, standings, rounds, this.shareLine());
   }
 
   actions(t) {
@@ -196,7 +213,7 @@ export class TournamentPage {
             ),
       );
     }
-    return h("div", { class: "tournament-actions" }, parts);
+    return parts;
   }
 
   joinForm() {
