@@ -40,7 +40,9 @@ __all__ = [
 ]
 
 Bell = Callable[[int], None]
-"""A doorbell handler: called with the room's newest event seq."""
+"""A doorbell handler: called with the room's newest event seq; 0 after a lost connection
+(look in the store); minus the seq for events this process's own commit stored (its answer
+brings them)."""
 
 
 class StoreError(Exception):

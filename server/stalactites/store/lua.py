@@ -5,7 +5,9 @@ Every script takes the room hash and the room's event list as ``KEYS[1]`` and
 ``ARGV[2]``.  All keys of a room share the hash tag ``{room:ID}``, so a room
 lives in one Redis Cluster slot and a script may touch all of them.  A script
 that appends room events publishes the room's newest seq on the bell channel
-in the same atomic step, so a doorbell is never lost for a stored event.
+in the same atomic step, so a doorbell is never lost for a stored event; a commit
+adds the committing process (``seq:process``), which takes its own events from the
+commit's answer instead.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 __all__ = ["COMMIT", "EVENTS", "FINISH", "JOIN", "READY", "START"]
 
 _APPEND = """
+local bell_tag = ''
 local function append(list)
   local n = #list
   if n == 0 then return 0 end
@@ -24,7 +27,7 @@ local function append(list)
   local ttl = redis.call('HGET', KEYS[1], 'ttl')
   redis.call('PEXPIRE', KEYS[2], ttl)
   redis.call('PEXPIRE', KEYS[1], ttl)
-  redis.call('PUBLISH', ARGV[1], seq)
+  redis.call('PUBLISH', ARGV[1], seq .. bell_tag)
   return seq - n + 1
 end
 """
@@ -92,8 +95,10 @@ COMMIT = (
     + """
 -- KEYS: 3 the player's log, 4 the player's client ids
 -- ARGV: 3 player id, 4 expected log length, 5 action ('' for none), 6 client id ('' for none),
---       7 progress JSON, 8 finish ('' for none), 9 elapsed ms, 10 now, 11 progress event
+--       7 progress JSON, 8 finish ('' for none), 9 elapsed ms, 10 now, 11 progress event,
+--       12 the committing process (its bell reads "seq:process")
 local pid, cid = ARGV[3], ARGV[6]
+bell_tag = ':' .. ARGV[12]
 if cid ~= '' then
   local prior = redis.call('HGET', KEYS[4], cid)
   if prior then return {'duplicate', tonumber(prior)} end

@@ -95,7 +95,8 @@ class RedisStore:
         self._bells: dict[str, Bell] = {}
         self._pubsub = self._redis.pubsub()
         self._listener: asyncio.Task[None] | None = None
-        self._control = f"{prefix}process:{uuid.uuid4().hex}"
+        self._origin = uuid.uuid4().hex[:12]
+        self._control = f"{prefix}process:{self._origin}"
 
     def keys(self, room_id: str) -> RoomKeys:
         return RoomKeys(self._prefix, room_id)
@@ -204,6 +205,7 @@ class RedisStore:
                 commit.elapsed_ms,
                 commit.now_ms,
                 commit.progress_event,
+                self._origin,
             ],
         )
         return _commit_result(answer, commit.progress_event)
@@ -286,7 +288,8 @@ class RedisStore:
             if message is not None and message.get("type") == "message":
                 bell = self._bells.get(message["channel"])
                 if bell is not None:
-                    bell(int(message["data"]))
+                    seq, _, origin = str(message["data"]).partition(":")
+                    bell(-int(seq) if origin == self._origin else int(seq))
 
     def _ring_all(self) -> None:
         for bell in list(self._bells.values()):

@@ -79,8 +79,12 @@ class Hub:
         self.schedule()
 
     def ring(self, seq: int) -> None:
-        """The doorbell: the room has events up to ``seq`` (0: unknown, look in the store)."""
-        if seq <= 0:
+        """The doorbell: the room has events up to ``seq`` (0: unknown, look in the store;
+        negative: up to ``-seq``, stored by this process's commit, whose offer will come)."""
+        if seq < 0:
+            self._latest = max(self._latest, -seq)  # no wake: the offer (or its failure) will
+            return
+        if seq == 0:
             self._fetch = True
         self._latest = max(self._latest, seq)
         self._wake.set()
