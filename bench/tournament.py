@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 REPO = Path(__file__).resolve().parents[1]
 REDIS_URL = os.environ.get("STALACTITES_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -185,6 +186,8 @@ async def play_round(
             await asyncio.wait_for(player.move(random.Random(seed)), timeout)
         except TimeoutError:
             pass  # the round's clock ran out: leave the room
+        except ConnectionClosed as closed:  # counted, and the entrant plays no more this round
+            entrant.rounds[0] = {"room_closed": closed.rcvd.code if closed.rcvd else 0}
         finally:
             reader.cancel()
 
@@ -302,6 +305,9 @@ def report(
     print(f"  deadline -> standings frame: {spread(standings)}")
     print(f"  due -> round_started:        {spread(starts)}")
     print(f"  GET /api/tournaments/{{id}} (standings read): {spread(views)}")
+    lost = sum(1 for entrant in entrants if 0 in entrant.rounds)
+    if lost:
+        print(f"  {lost} entrants had a room socket closed by the server (then played no more)")
     worst = max(ends)
     verdict = "met" if worst < GOAL_MS else "NOT met"
     print(f"goal: every entrant's round_finished within {GOAL_MS} ms of the deadline: {verdict}")

@@ -354,12 +354,9 @@ def _finished_lines(row: TournamentRow, round_ms: int) -> list[list[Line]]:
     for text in row.rounds:
         record = json.loads(text)
         if record["finished"]:
-            rounds.append([line_of(_round_line(line), round_ms) for line in record["results"]])
+            lines = [RoundLine.model_validate(line) for line in record["results"]]
+            rounds.append([line_of(line, round_ms) for line in lines])
     return rounds
-
-
-def _round_line(data: dict[str, object]) -> RoundLine:
-    return RoundLine.model_validate(data)
 
 
 def _begins_now(row: TournamentRow, now: int) -> bool:
