@@ -6,22 +6,24 @@ server uses on input); server frames form another, :data:`SERVER_FRAMES`,
 which outside clients and the tests use to check what the server sends.
 Every model forbids unknown fields and parses strictly (``"5"`` is not 5).
 
-Room events (``player``, ``countdown``, ``started``, ``progress``,
-``finished``, ``results``) carry ``seq``, which increases by one per event in
-the room; ``docs/protocol.md`` is generated from this module.
+Room events (``player``, ``spectators``, ``countdown``, ``started``,
+``progress``, ``finished``, ``results``) carry ``seq``, which increases by one
+per event in the room; ``board`` frames (to spectators only) carry none.
+``docs/protocol.md`` is generated from this module.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 __all__ = [
     "CLIENT_FRAMES",
     "ERROR_CODES",
     "SERVER_FRAMES",
     "Accepted",
+    "BoardEvent",
     "ClientFrame",
     "Countdown",
     "DeclareStep",
@@ -43,6 +45,7 @@ __all__ = [
     "RoomStatus",
     "RoomView",
     "ServerFrame",
+    "Spectators",
     "Standing",
     "Started",
     "SquadronBoard",
@@ -69,8 +72,9 @@ ErrorCode = Literal[
 ERROR_CODES: dict[str, str] = {
     "bad_message": "a frame that is not JSON, too large, of an unknown type or with wrong fields; "
     "the connection survives a few of them",
-    "unauthorized": "a bad token, no hello in time, or anything but hello as the first frame; "
-    "the socket is then closed with 1008",
+    "unauthorized": "a bad token, no hello in time, or anything but hello as the first frame "
+    "(the socket is then closed with 1008); or a move, undo, step declaration, ready or "
+    "resignation from a spectator (the socket stays open)",
     "room_not_found": "no room has this id",
     "room_full": "the room takes no more players: every seat is taken or the race has begun",
     "not_started": "a move before the race has started (or a record before it has finished)",
@@ -99,11 +103,19 @@ class Frame(BaseModel):
 
 
 class Hello(Frame):
-    """The first frame on a socket: who you are, and the last room event you saw."""
+    """The first frame on a socket: who you are (a player's ``token``, or ``"spectator": true``
+    to watch), and the last room event you saw."""
 
     type: Literal["hello"]
-    token: str = Field(min_length=1, max_length=128)
+    token: str | None = Field(default=None, min_length=1, max_length=128)
+    spectator: bool = Field(default=False, description="watch the room: no token, no moves")
     last_seq: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _one_identity(self) -> Hello:
+        if (self.token is None) == (not self.spectator):
+            raise ValueError("give a token, or spectator true (not both)")
+        return self
 
 
 class Ready(Frame):
@@ -214,6 +226,10 @@ class RoomView(Frame):
     undo: bool
     countdown_s: int
     certified: bool = Field(description="the deal was certified winnable by the solver")
+    spectator_delay_s: int = Field(
+        description="during the race spectators see each board as it was this long ago"
+    )
+    spectators: int = Field(description="spectators connected now")
     status: RoomStatus
     players: list[PlayerView]
     starts_at: int | None = Field(description="unix ms, once the countdown has begun")
@@ -244,15 +260,22 @@ class Welcome(Frame):
     """The answer to hello.  Fresh: ``seq`` is the room's last event, room events after it follow.
     Resumed (hello had a ``last_seq`` the log still reaches): ``seq`` echoes it and every room
     event after it follows; ``room`` and ``state`` are current, and as every room event sets
-    absolute values, applying one again is harmless."""
+    absolute values, applying one again is harmless.  A spectator's welcome has ``you`` and
+    ``state`` null and ``boards``: every player's board as spectators see it now (the room's
+    delay behind during the race); ``board`` frames follow from there."""
 
     type: Literal["welcome"]
-    you: str
+    you: str | None = Field(description="your player id; null for a spectator")
     seq: int
     resumed: bool
     room: RoomView
     state: Board | None = Field(description="your board, null before the start")
     legal: list[str] = Field(description="your legal moves now (empty unless you are racing)")
+    boards: dict[str, Board] | None = Field(
+        default=None,
+        description="spectators only: player id to board, empty before the start; null for a "
+        "player",
+    )
 
 
 class PlayerEvent(Frame):
@@ -261,6 +284,15 @@ class PlayerEvent(Frame):
     type: Literal["player"]
     seq: int
     player: PlayerView
+
+
+class Spectators(Frame):
+    """Room event: the number of spectators changed (at most one a second per room; none once
+    the race has finished)."""
+
+    type: Literal["spectators"]
+    seq: int
+    count: int
 
 
 class Countdown(Frame):
@@ -336,6 +368,18 @@ class Results(Frame):
     solution: dict[str, list[str]] | None
 
 
+class BoardEvent(Frame):
+    """To spectators only, no ``seq``: a player's board after one accepted action, sent the
+    room's ``spectator_delay_s`` after it was accepted during the race (at once after the
+    race).  ``move`` is as in ``accepted``; each player's board frames come in order."""
+
+    type: Literal["board"]
+    player_id: str
+    move: str
+    state: Board
+    at: int = Field(description="when the action was accepted (unix ms)")
+
+
 class ErrorFrame(Frame):
     """Something the client sent was refused (see the error codes)."""
 
@@ -353,6 +397,7 @@ class Pong(Frame):
 ServerFrame = Annotated[
     Welcome
     | PlayerEvent
+    | Spectators
     | Countdown
     | Started
     | Accepted
@@ -360,6 +405,7 @@ ServerFrame = Annotated[
     | Progress
     | Finished
     | Results
+    | BoardEvent
     | ErrorFrame
     | Pong,
     Field(discriminator="type"),
@@ -367,7 +413,7 @@ ServerFrame = Annotated[
 
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 
-ROOM_EVENTS = ("player", "countdown", "started", "progress", "finished", "results")
+ROOM_EVENTS = ("player", "spectators", "countdown", "started", "progress", "finished", "results")
 
 
 def board(state: dict[str, Any]) -> StalactitesBoard | SquadronBoard:

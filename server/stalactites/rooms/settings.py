@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..engine import DealId, EngineError
 
-__all__ = ["CreateRoom", "JoinRoom", "RoomSettings"]
+__all__ = ["DEFAULT_DELAY_S", "CreateRoom", "JoinRoom", "RoomSettings"]
+
+DEFAULT_DELAY_S = 30  # spectators' delay in rooms of two or more seats, unless set
 
 
 class CreateRoom(BaseModel):
@@ -30,6 +32,13 @@ class CreateRoom(BaseModel):
         default=None, description="default on for stalactites, off for squadron"
     )
     countdown_s: int = Field(default=5, ge=0, le=30)
+    spectator_delay_s: int | None = Field(
+        default=None,
+        ge=0,
+        le=300,
+        description="how far behind the racers spectators see the boards during the race; "
+        "default 30 with two or more seats, 0 for a solo room",
+    )
 
     @field_validator("deal")
     @classmethod
@@ -80,6 +89,14 @@ class RoomSettings(BaseModel):
     countdown_s: int
     certified: bool
     solution: dict[str, list[str]] | None
+    spectator_delay_s: int | None = None  # None: the default for the number of seats
+
+    @property
+    def delay_s(self) -> int:
+        """How far behind the racers spectators see the boards during the race."""
+        if self.spectator_delay_s is not None:
+            return self.spectator_delay_s
+        return DEFAULT_DELAY_S if self.seats >= 2 else 0  # rooms made elsewhere (tournaments)
 
     @classmethod
     def resolve(
@@ -96,4 +113,11 @@ class RoomSettings(BaseModel):
             countdown_s=body.countdown_s,
             certified=certified,
             solution=solution,
+            spectator_delay_s=_delay(body),
         )
+
+
+def _delay(body: CreateRoom) -> int:
+    if body.spectator_delay_s is not None:
+        return body.spectator_delay_s
+    return DEFAULT_DELAY_S if body.seats >= 2 else 0

@@ -45,6 +45,8 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         undo=settings.undo,
         countdown_s=settings.countdown_s,
         certified=settings.certified,
+        spectator_delay_s=settings.delay_s,
+        spectators=row.spectators,
         status=row.status,  # type: ignore[arg-type]
         players=[player_view(row.status, player) for player in row.players],
         starts_at=row.starts_at,

@@ -111,6 +111,8 @@ class RoomRow:
     version: int  # bumped by every change to a player's board or finish
     players: list[PlayerRow]
     results_json: str | None
+    spectators: int = 0  # spectators connected now (live leases)
+    created_ms: int = 0
 
 
 class Outcome(enum.Enum):
