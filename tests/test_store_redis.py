@@ -9,8 +9,9 @@ import pytest
 import redis
 
 from server_kit import REDIS_URL
-from stalactites.store import Outcome
+from stalactites.store import Outcome, StoreError
 from stalactites.store.redis import RedisStore
+from stalactites.store.resp import Address, pack
 from test_store_contract import START, commit, racing
 
 
@@ -49,7 +50,51 @@ async def test_a_commit_after_redis_forgot_its_scripts_still_applies(
 
 async def test_a_commit_to_an_unreachable_redis_raises(redis_prefix: str) -> None:
     store = RedisStore("redis://127.0.0.1:9/0", redis_prefix)
-    with pytest.raises(redis.RedisError):
+    with pytest.raises(StoreError, match="cannot be reached"):
         await store.commit(commit("ann", 0))
     assert not await store.ping()
     await store.close()
+
+
+def kill_connection(name: str) -> None:
+    client = redis.Redis.from_url(REDIS_URL)
+    ids = [entry["id"] for entry in client.client_list() if entry.get("name") == name]
+    assert ids, f"no connection named {name}"
+    for client_id in ids:
+        client.client_kill_filter(_id=client_id)
+    client.close()
+
+
+async def test_a_lost_subscription_is_made_again_and_every_bell_rings_to_resync(
+    redis_store: RedisStore,
+) -> None:
+    rung: list[int] = []
+    await redis_store.subscribe("r1", rung.append)
+    kill_connection(f"stalactites-bells-{redis_store.origin}")
+    for _ in range(100):
+        if 0 in rung:
+            break
+        await asyncio.sleep(0.05)
+    assert 0 in rung  # resync: look in the store, bells may have been missed
+    await racing(redis_store)  # events after the reconnect ring as before
+    assert max(rung) > 0
+
+
+async def test_commits_carry_on_after_the_commit_connection_is_lost(
+    redis_store: RedisStore,
+) -> None:
+    await racing(redis_store)
+    assert (await redis_store.commit(commit("ann", 0, "t1-c1"))).outcome is Outcome.APPLIED
+    kill_connection(f"stalactites-commits-{redis_store.origin}")
+    await asyncio.sleep(0.2)
+    again = await redis_store.commit(commit("ann", 1, "t2-c2"))
+    assert again.outcome is Outcome.APPLIED
+    assert await redis_store.read_log("r1", "ann") == ["t1-c1", "t2-c2"]
+
+
+def test_redis_addresses_are_read_from_urls() -> None:
+    assert Address.parse("redis://127.0.0.1:6380/2") == Address("127.0.0.1", 6380, db=2)
+    secret = Address.parse("rediss://bob:s%40cret@example.invalid/0")
+    assert (secret.username, secret.password, secret.tls) == ("bob", "s@cret", True)
+    assert Address.parse("unix:///run/redis.sock?db=3") == Address(path="/run/redis.sock", db=3)
+    assert pack(("SET", "k", 5)) == b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\n5\r\n"

@@ -19,8 +19,7 @@ MULTI transactions, so every snapshot is consistent.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import hashlib
 import json
 import logging
 import uuid
@@ -47,7 +46,7 @@ from .base import (
     RoomRow,
     StoreError,
 )
-from .batch import BatchedScript
+from .resp import Address, Listener, Pipe, ReplyError
 
 __all__ = ["RedisStore", "RoomKeys"]
 
@@ -89,14 +88,21 @@ class RedisStore:
         self._join = self._redis.register_script(lua.JOIN)
         self._ready = self._redis.register_script(lua.READY)
         self._start = self._redis.register_script(lua.START)
-        self._commit = BatchedScript(self._redis, lua.COMMIT)  # the hot path: pipelined
+        # The hot path (commits, doorbells) goes through the small client of resp.py.
+        address = Address.parse(url)
+        self._origin = uuid.uuid4().hex[:12]
+        self._pipe = Pipe(address.named(f"stalactites-commits-{self._origin}"))
+        self._commit_sha = hashlib.sha1(lua.COMMIT.encode()).hexdigest()
+        bells = address.named(f"stalactites-bells-{self._origin}")
+        self._listener = Listener(bells, self._message, self._ring_all)
         self._finish = self._redis.register_script(lua.FINISH)
         self._events = self._redis.register_script(lua.EVENTS)
         self._bells: dict[str, Bell] = {}
-        self._pubsub = self._redis.pubsub()
-        self._listener: asyncio.Task[None] | None = None
-        self._origin = uuid.uuid4().hex[:12]
-        self._control = f"{prefix}process:{self._origin}"
+
+    @property
+    def origin(self) -> str:
+        """This store's name among the processes (its Redis connections carry it)."""
+        return self._origin
 
     def keys(self, room_id: str) -> RoomKeys:
         return RoomKeys(self._prefix, room_id)
@@ -108,12 +114,8 @@ class RedisStore:
             return False
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-        with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._listener.close()
+        await self._pipe.close()
         await self._redis.aclose()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
@@ -191,9 +193,9 @@ class RedisStore:
     async def commit(self, commit: Commit) -> CommitResult:
         keys = self.keys(commit.room_id)
         pid = commit.player_id
-        answer = await self._commit(
-            keys=[keys.room, keys.events, keys.log(pid), keys.ids(pid)],
-            args=[
+        answer = await self._run_commit(
+            [keys.room, keys.events, keys.log(pid), keys.ids(pid)],
+            [
                 keys.bell,
                 self._cap,
                 pid,
@@ -209,6 +211,20 @@ class RedisStore:
             ],
         )
         return _commit_result(answer, commit.progress_event)
+
+    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
+        """The commit script by its hash; loaded first if Redis has forgotten it (NOSCRIPT:
+        it did not run)."""
+        try:
+            try:
+                return await self._pipe.call("EVALSHA", self._commit_sha, len(keys), *keys, *args)
+            except ReplyError as error:
+                if not str(error).startswith("NOSCRIPT"):
+                    raise StoreError(f"the commit script failed: {error}") from None
+            await self._pipe.call("SCRIPT", "LOAD", lua.COMMIT)
+            return await self._pipe.call("EVALSHA", self._commit_sha, len(keys), *keys, *args)
+        except OSError as error:
+            raise StoreError(f"Redis cannot be reached: {error}") from error
 
     async def finish(self, finish: Finish) -> FinishResult:
         keys = self.keys(finish.room_id)
@@ -258,40 +274,24 @@ class RedisStore:
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         channel = self.keys(room_id).bell
         self._bells[channel] = bell
-        await self._ensure_listener()
-        await self._pubsub.subscribe(channel)
+        await self._listener.subscribe(channel)
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         channel = self.keys(room_id).bell
         if self._bells.get(channel) == bell:
             del self._bells[channel]
-            with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.unsubscribe(channel)
+            await self._listener.unsubscribe(channel)
 
-    async def _ensure_listener(self) -> None:
-        if self._listener is None:
-            await self._pubsub.subscribe(self._control)
-            self._listener = asyncio.create_task(self._listen(), name="redis-bells")
-
-    async def _listen(self) -> None:
-        """Ring bells as messages come; after a lost connection, ring every bell with 0 (resync)."""
-        while True:
-            try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
-            except (RedisError, OSError) as error:
-                log.warning("redis pub/sub lost (%s); resubscribing", error)
-                await asyncio.sleep(0.5)
-                self._ring_all()
-                continue
-            if message is not None and message.get("type") == "message":
-                bell = self._bells.get(message["channel"])
-                if bell is not None:
-                    seq, _, origin = str(message["data"]).partition(":")
-                    bell(-int(seq) if origin == self._origin else int(seq))
+    def _message(self, channel: str, data: str) -> None:
+        """A doorbell: ``seq``, or ``seq:process`` from a commit (minus for this process's)."""
+        bell = self._bells.get(channel)
+        if bell is not None:
+            seq, _, origin = data.partition(":")
+            bell(-int(seq) if origin == self._origin else int(seq))
 
     def _ring_all(self) -> None:
+        """After a lost subscription: every bell with 0, so that every hub looks in the store."""
+        log.warning("redis doorbells resubscribed; every room resyncs from its event log")
         for bell in list(self._bells.values()):
             bell(0)
 
