@@ -240,24 +240,27 @@ class RoomService:
 
     # The end.
 
-    async def finalize(self, room_id: str) -> None:
-        """End the race if everyone is done or time is up; the store lets one attempt win."""
+    async def finalize(self, room_id: str) -> list[Standing] | None:
+        """End the race if everyone is done or time is up; the store lets one attempt win.
+        The final standings if this call ended the race, else None."""
         for _ in range(FINISH_ATTEMPTS):
             row = await self.load(room_id)
             if row.status != "racing" or row.ends_at is None:
-                return
+                return None
             done = all(player.finish is not None for player in row.players)
             if not done and self.now() < row.ends_at:
-                return
-            result = await self._finish(row)
+                return None
+            result, standings = await self._finish(row)
             if result is FinishResult.FINISHED:
                 for listener in self._finish_listeners:
                     listener(room_id)
+                return standings
             if result is not FinishResult.CONFLICT:
-                return
+                return None
         log.warning("room %s: could not finish after %d attempts", room_id, FINISH_ATTEMPTS)
+        return None
 
-    async def _finish(self, row: RoomRow) -> FinishResult:
+    async def _finish(self, row: RoomRow) -> tuple[FinishResult, list[Standing]]:
         settings = self._settings[row.room_id]
         final = final_results(row)
         stored = [
@@ -267,7 +270,7 @@ class RoomService:
         stored.append(events.results_event(final.standings, settings.deal, settings.solution))
         results = json.dumps([line.model_dump() for line in final.standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
-        return await self.store.finish(finish)
+        return await self.store.finish(finish), final.standings
 
     # What a player sees.
 
