@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 __all__ = [
+    "ROOM_LISTS",
+    "ActionRow",
     "Bell",
     "Commit",
     "CommitResult",
@@ -34,6 +36,7 @@ __all__ = [
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
+    "RoomPage",
     "RoomRow",
     "Store",
     "StoreError",
@@ -43,6 +46,10 @@ Bell = Callable[[int], None]
 """A doorbell handler: called with the room's newest event seq; 0 after a lost connection
 (look in the store); minus the seq for events this process's own commit stored (its answer
 brings them)."""
+
+
+ROOM_LISTS = {"waiting": ("waiting",), "racing": ("countdown", "racing")}
+"""The room lists (``list_rooms``) and the statuses each holds."""
 
 
 class StoreError(Exception):
@@ -113,6 +120,25 @@ class RoomRow:
     results_json: str | None
     spectators: int = 0  # spectators connected now (live leases)
     created_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action in a room's action stream (every player's, in the order stored)."""
+
+    at_ms: int  # when it was committed (the commit's now_ms)
+    player_id: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomPage:
+    """Rooms of one list, newest first; ``after`` is the cursor for the next page (None: no
+    more).  A cursor is (score, room id): waiting rooms are scored by creation time, racing
+    rooms by ``starts_at``."""
+
+    rows: list[RoomRow]
+    after: tuple[int, str] | None
 
 
 class Outcome(enum.Enum):
@@ -270,6 +296,31 @@ class Store(Protocol):
         ...
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None: ...
+
+    async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
+        """The room's action stream from index ``start``: every action a commit appended to a
+        player's log, with its commit time, in the order they were stored."""
+        ...
+
+    async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
+        """Count this spectator connection until ``until_ms``."""
+        ...
+
+    async def drop_watcher(self, room_id: str, connection_id: str) -> None: ...
+
+    async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
+        """Append a ``spectators`` room event when the number of spectators (live leases)
+        differs from the last one announced, at most once every ``gap_ms``, never once the
+        race has finished.  None when nothing is left to announce; else the time (unix ms)
+        from which to try again."""
+        ...
+
+    async def list_rooms(
+        self, name: str, after: tuple[int, str] | None, limit: int, now_ms: int
+    ) -> RoomPage:
+        """Up to ``limit`` rooms of a list of :data:`ROOM_LISTS`, newest first, after the
+        cursor ``after``."""
+        ...
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         """Call ``bell(seq)`` whenever the room gets new events (one bell per room)."""

@@ -12,7 +12,7 @@ commit's answer instead.
 
 from __future__ import annotations
 
-__all__ = ["COMMIT", "EVENTS", "FINISH", "JOIN", "READY", "START"]
+__all__ = ["ANNOUNCE", "COMMIT", "EVENTS", "FINISH", "JOIN", "READY", "START"]
 
 _APPEND = """
 local bell_tag = ''
@@ -93,7 +93,7 @@ return 1
 COMMIT = (
     _APPEND
     + """
--- KEYS: 3 the player's log, 4 the player's client ids
+-- KEYS: 3 the player's log, 4 the player's client ids, 5 the room's action stream
 -- ARGV: 3 player id, 4 expected log length, 5 action ('' for none), 6 client id ('' for none),
 --       7 progress JSON, 8 finish ('' for none), 9 elapsed ms, 10 now, 11 progress event,
 --       12 the committing process (its bell reads "seq:process")
@@ -120,6 +120,8 @@ local ttl = redis.call('HGET', KEYS[1], 'ttl')
 if ARGV[5] ~= '' then
   length = redis.call('RPUSH', KEYS[3], ARGV[5])
   redis.call('PEXPIRE', KEYS[3], ttl)
+  redis.call('RPUSH', KEYS[5], ARGV[10] .. '|' .. pid .. '|' .. ARGV[5])
+  redis.call('PEXPIRE', KEYS[5], ttl)
 end
 if cid ~= '' then
   redis.call('HSET', KEYS[4], cid, length)
@@ -172,6 +174,26 @@ local events = {}
 for i = 6 + 4 * count, #ARGV do events[#events + 1] = ARGV[i] end
 append(events)
 return 'finished'
+"""
+)
+
+ANNOUNCE = (
+    _APPEND
+    + """
+-- KEYS: 3 the spectators' leases (connection scored by expiry)
+-- ARGV: 3 now, 4 the least time between two announcements (ms)
+-- Answers -1 when nothing is left to announce, else the time from which to try again.
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HGET', KEYS[1], 'status') == 'finished' then return -1 end
+local now = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+local count = redis.call('ZCARD', KEYS[3])
+if count == tonumber(redis.call('HGET', KEYS[1], 'spectators') or '0') then return -1 end
+local due = tonumber(redis.call('HGET', KEYS[1], 'spectators_at') or '0') + tonumber(ARGV[4])
+if now < due then return due end
+redis.call('HSET', KEYS[1], 'spectators', count, 'spectators_at', now)
+append({'{"type":"spectators","count":' .. count .. '}'})
+return -1
 """
 )
 

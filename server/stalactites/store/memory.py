@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 
 from .base import (
+    ROOM_LISTS,
+    ActionRow,
     Bell,
     Commit,
     CommitResult,
@@ -24,6 +26,7 @@ from .base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
+    RoomPage,
     RoomRow,
 )
 
@@ -50,6 +53,7 @@ class _Room:
     room_id: str
     settings_json: str
     seats: int
+    created_ms: int = 0
     status: str = "waiting"
     starts_at: int | None = None
     ends_at: int | None = None
@@ -60,6 +64,17 @@ class _Room:
     events: list[str] = field(default_factory=list)
     presence: dict[tuple[str, str], int] = field(default_factory=dict)
     results_json: str | None = None
+    actions: list[ActionRow] = field(default_factory=list)
+    watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
+    announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
+
+    def spectators(self, now_ms: int) -> int:
+        return sum(1 for until in self.watchers.values() if until > now_ms)
+
+    def listed(self) -> tuple[int, str]:
+        """The room's place in its list (see RoomPage)."""
+        score = self.created_ms if self.status == "waiting" else self.starts_at or 0
+        return (score, self.room_id)
 
 
 class MemoryStore:
@@ -77,7 +92,9 @@ class MemoryStore:
         self._bells.clear()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
-        self._rooms[room.room_id] = _Room(room.room_id, room.settings_json, room.seats)
+        self._rooms[room.room_id] = _Room(
+            room.room_id, room.settings_json, room.seats, room.created_ms
+        )
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         room = self._rooms.get(room_id)
@@ -96,6 +113,8 @@ class MemoryStore:
             version=room.version,
             players=players,
             results_json=room.results_json,
+            spectators=room.spectators(now_ms),
+            created_ms=room.created_ms,
         )
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
@@ -167,6 +186,7 @@ class MemoryStore:
     def _apply(self, room: _Room, player: _Player, commit: Commit) -> CommitResult:
         if commit.action is not None:
             player.log.append(commit.action)
+            room.actions.append(ActionRow(commit.now_ms, player.player_id, commit.action))
         if commit.client_id is not None:
             player.ids[commit.client_id] = len(player.log)
         player.progress = commit.progress
@@ -234,6 +254,49 @@ class MemoryStore:
         if room is not None:
             room.presence.pop((player_id, connection_id), None)
 
+    async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
+        room = self._rooms.get(room_id)
+        return [] if room is None else room.actions[start:]
+
+    async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
+        room = self._rooms.get(room_id)
+        if room is not None:
+            room.watchers[connection_id] = until_ms
+
+    async def drop_watcher(self, room_id: str, connection_id: str) -> None:
+        room = self._rooms.get(room_id)
+        if room is not None:
+            room.watchers.pop(connection_id, None)
+
+    async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
+        room = self._rooms.get(room_id)
+        if room is None or room.status == "finished":
+            return None
+        room.watchers = {c: until for c, until in room.watchers.items() if until > now_ms}
+        count, (shown, at) = len(room.watchers), room.announced
+        if count == shown:
+            return None
+        if now_ms < at + gap_ms:
+            return at + gap_ms
+        room.announced = (count, now_ms)
+        self._append(room, [_spectators_event(count)])
+        return None
+
+    async def list_rooms(
+        self, name: str, after: tuple[int, str] | None, limit: int, now_ms: int
+    ) -> RoomPage:
+        statuses = ROOM_LISTS[name]
+        places = sorted(
+            (room.listed() for room in self._rooms.values() if room.status in statuses),
+            reverse=True,
+        )
+        if after is not None:
+            places = [place for place in places if place < after]
+        page = places[: max(limit, 0)]
+        rows = [await self.load_room(room_id, now_ms) for _, room_id in page]
+        following = page[-1] if page and len(places) > len(page) else None
+        return RoomPage([row for row in rows if row is not None], following)
+
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         self._bells[room_id] = bell
 
@@ -290,3 +353,7 @@ def _finished_event(player: _Player) -> str:
         },
         separators=(",", ":"),
     )
+
+
+def _spectators_event(count: int) -> str:
+    return f'{{"type":"spectators","count":{count}}}'

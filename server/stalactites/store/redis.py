@@ -11,6 +11,10 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:log:PID`` list: the player's accepted actions.
 * ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.
 * ``P{room:ID}:presence`` sorted set: ``PID|connection`` scored by lease expiry.
+* ``P{room:ID}:actions`` list: every player's accepted actions in the order stored, each
+  ``at|PID|action`` (spectators' boards are replayed from it).
+* ``P{room:ID}:watchers`` sorted set: spectators' connections scored by lease expiry.
+* ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.redis_index`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 
 Every change is one Lua script (:mod:`.lua`); reads are single commands or
@@ -30,6 +34,7 @@ from redis.exceptions import RedisError
 
 from . import lua
 from .base import (
+    ActionRow,
     Bell,
     Commit,
     CommitResult,
@@ -43,9 +48,11 @@ from .base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
+    RoomPage,
     RoomRow,
     StoreError,
 )
+from .redis_index import RoomIndex
 from .resp import Address, Listener, Pipe, ReplyError
 
 __all__ = ["RedisStore", "RoomKeys"]
@@ -56,13 +63,15 @@ log = logging.getLogger(__name__)
 class RoomKeys:
     """The names of one room's keys."""
 
-    __slots__ = ("bell", "events", "presence", "room", "tag")
+    __slots__ = ("actions", "bell", "events", "presence", "room", "tag", "watchers")
 
     def __init__(self, prefix: str, room_id: str) -> None:
         self.tag = f"{prefix}{{room:{room_id}}}"
         self.room = f"{self.tag}:room"
         self.events = f"{self.tag}:events"
         self.presence = f"{self.tag}:presence"
+        self.actions = f"{self.tag}:actions"
+        self.watchers = f"{self.tag}:watchers"
         self.bell = f"{self.tag}:bell"
 
     def log(self, player_id: str) -> str:
@@ -97,6 +106,8 @@ class RedisStore:
         self._listener = Listener(bells, self._message, self._ring_all)
         self._finish = self._redis.register_script(lua.FINISH)
         self._events = self._redis.register_script(lua.EVENTS)
+        self._announce = self._redis.register_script(lua.ANNOUNCE)
+        self._index = RoomIndex(self._redis, prefix)
         self._bells: dict[str, Bell] = {}
 
     @property
@@ -137,17 +148,19 @@ class RedisStore:
             pipe.hset(keys.room, mapping=fields)
             pipe.pexpire(keys.room, ttl_ms)
             await pipe.execute()
+        await self._index.created(room.room_id, room.created_ms)
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         keys = self.keys(room_id)
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.hgetall(keys.room)
             pipe.zrangebyscore(keys.presence, f"({now_ms}", "+inf")
-            data, online = await pipe.execute()
+            pipe.zcount(keys.watchers, f"({now_ms}", "+inf")
+            data, online, watchers = await pipe.execute()
         if not data:
             return None
         connected = {member.split("|", 1)[0] for member in online}
-        return _room_row(room_id, data, connected)
+        return _room_row(room_id, data, connected, int(watchers))
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
         keys = self.keys(room_id)
@@ -181,6 +194,8 @@ class RedisStore:
         )
         if answer[0] != "ok":
             return ReadyResult(False, str(answer[0]), False)
+        if answer[1]:
+            await self._index.racing(room_id, starts_at)
         return ReadyResult(True, None, bool(answer[1]))
 
     async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
@@ -194,7 +209,7 @@ class RedisStore:
         keys = self.keys(commit.room_id)
         pid = commit.player_id
         answer = await self._run_commit(
-            [keys.room, keys.events, keys.log(pid), keys.ids(pid)],
+            [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions],
             [
                 keys.bell,
                 self._cap,
@@ -238,8 +253,10 @@ class RedisStore:
         for line in finish.finishers:
             args += [line.player_id, line.place, line.finish, line.elapsed_ms]
         args += finish.events
-        answer = await self._finish(keys=[keys.room, keys.events], args=args)
-        return FinishResult(answer)
+        answer = FinishResult(await self._finish(keys=[keys.room, keys.events], args=args))
+        if answer is FinishResult.FINISHED:
+            await self._index.finished(finish.room_id)
+        return answer
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         result = await self._redis.lrange(self.keys(room_id).log(player_id), start, -1)
@@ -268,6 +285,39 @@ class RedisStore:
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
         await self._redis.zrem(self.keys(room_id).presence, f"{player_id}|{connection_id}")
+
+    # Spectators and room lists.
+
+    async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
+        items = await self._redis.lrange(self.keys(room_id).actions, start, -1)
+        rows = []
+        for item in items:
+            at, pid, action = cast(str, item).split("|", 2)
+            rows.append(ActionRow(int(at), pid, action))
+        return rows
+
+    async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
+        keys = self.keys(room_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(keys.watchers, {connection_id: until_ms})
+            pipe.pexpire(keys.watchers, 24 * 3600_000)
+            await pipe.execute()
+
+    async def drop_watcher(self, room_id: str, connection_id: str) -> None:
+        await self._redis.zrem(self.keys(room_id).watchers, connection_id)
+
+    async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
+        keys = self.keys(room_id)
+        answer = await self._announce(
+            keys=[keys.room, keys.events, keys.watchers],
+            args=[keys.bell, self._cap, now_ms, gap_ms],
+        )
+        return None if int(answer) < 0 else int(answer)
+
+    async def list_rooms(
+        self, name: str, after: tuple[int, str] | None, limit: int, now_ms: int
+    ) -> RoomPage:
+        return await self._index.page(name, after, limit, now_ms, self.load_room)
 
     # The doorbells.
 
@@ -317,7 +367,7 @@ def _int(value: str | None) -> int | None:
     return None if value is None else int(value)
 
 
-def _room_row(room_id: str, data: dict[str, str], connected: set[str]) -> RoomRow:
+def _room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: int) -> RoomRow:
     players = []
     for name, value in data.items():
         if name.startswith("player:"):
@@ -337,6 +387,8 @@ def _room_row(room_id: str, data: dict[str, str], connected: set[str]) -> RoomRo
         version=int(data["version"]),
         players=players,
         results_json=data.get("results"),
+        spectators=watchers,
+        created_ms=int(data.get("created", 0)),
     )
 
 

@@ -1,0 +1,176 @@
+"""What spectating needs of the store, on both stores: the room's action stream with commit
+times, spectators' leases and their throttled count, and the room lists."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import redis
+
+from server_kit import REDIS_URL
+from stalactites.store import Finish, Finisher, FinishResult, NewRoom, Outcome, RoomRow, Store
+from stalactites.store.base import ActionRow
+from stalactites.store.redis import RedisStore
+from test_store_contract import END, START, T0, TTL, add, commit, racing, ready
+
+
+async def test_the_action_stream_holds_every_players_actions_with_their_times(
+    store: Store,
+) -> None:
+    await racing(store)
+    assert await store.read_actions("r1") == []
+    moves = [("ann", 0, "t1-c1", START + 100), ("bob", 0, "t2-c1", START + 200)]
+    moves += [("ann", 1, "undo", START + 300), ("bob", 1, "step:ones", START + 400)]
+    for name, length, action, now in moves:
+        answer = await store.commit(commit(name, length, action, now=now))
+        assert answer.outcome is Outcome.APPLIED
+    expected = [ActionRow(now, name, action) for name, _, action, now in moves]
+    assert await store.read_actions("r1") == expected
+    assert await store.read_actions("r1", 3) == expected[3:]
+    assert await store.read_actions("nope") == []
+
+
+async def test_a_refused_or_conflicting_commit_and_a_resignation_add_no_action(
+    store: Store,
+) -> None:
+    await racing(store)
+    assert (await store.commit(commit("ann", 0))).outcome is Outcome.APPLIED
+    assert (await store.commit(commit("ann", 0, "t2-c2"))).outcome is Outcome.CONFLICT
+    late = commit("ann", 1, "t2-c2", now=END)
+    assert (await store.commit(late)).outcome is Outcome.REFUSED
+    resign = commit("bob", 0, action=None, finish="resigned")
+    assert (await store.commit(resign)).outcome is Outcome.APPLIED
+    assert [row.action for row in await store.read_actions("r1")] == ["t1-c1"]
+
+
+async def test_spectators_count_while_their_leases_last(store: Store) -> None:
+    await make_room(store)
+    await store.touch_watcher("r1", "c1", T0 + 1_000)
+    await store.touch_watcher("r1", "c2", T0 + 5_000)
+    await store.touch_watcher("nope", "c3", T0 + 5_000)  # no room: ignored
+    assert (await load(store, T0)).spectators == 2
+    assert (await load(store, T0 + 1_000)).spectators == 1  # c1's lease ran out
+    await store.drop_watcher("r1", "c2")
+    assert (await load(store, T0)).spectators == 1
+
+
+async def test_the_spectator_count_is_announced_at_most_once_a_gap(store: Store) -> None:
+    await make_room(store)
+    assert await store.announce_watchers("r1", T0, 1_000) is None  # none, none announced
+    await store.touch_watcher("r1", "c1", T0 + 60_000)
+    assert await store.announce_watchers("r1", T0, 1_000) is None
+    assert await spectator_counts(store) == [1]
+    await store.touch_watcher("r1", "c2", T0 + 60_000)
+    await store.touch_watcher("r1", "c3", T0 + 60_000)
+    assert await store.announce_watchers("r1", T0 + 400, 1_000) == T0 + 1_000  # too soon
+    assert await store.announce_watchers("r1", T0 + 999, 1_000) == T0 + 1_000
+    assert await spectator_counts(store) == [1]
+    assert await store.announce_watchers("r1", T0 + 1_000, 1_000) is None
+    assert await spectator_counts(store) == [1, 3]
+    assert await store.announce_watchers("r1", T0 + 5_000, 1_000) is None  # no change
+    await store.drop_watcher("r1", "c3")
+    assert await store.announce_watchers("r1", T0 + 5_000, 1_000) is None
+    assert await spectator_counts(store) == [1, 3, 2]
+    # Leases that run out count as leaving.
+    assert await store.announce_watchers("r1", T0 + 60_000, 1_000) is None
+    assert await spectator_counts(store) == [1, 3, 2, 0]
+    assert await store.announce_watchers("nope", T0, 1_000) is None
+
+
+async def test_no_spectator_count_is_announced_once_the_race_has_finished(
+    store: Store,
+) -> None:
+    await racing(store)
+    row = await load(store, START)
+    lines = [Finisher("ann", 1, "timeout", 60_000), Finisher("bob", 1, "timeout", 60_000)]
+    finish = Finish("r1", row.version, END, lines, ['{"type":"results"}'], "[]")
+    assert await store.finish(finish) is FinishResult.FINISHED
+    await store.touch_watcher("r1", "c1", END + 60_000)
+    assert await store.announce_watchers("r1", END, 1_000) is None
+    assert await spectator_counts(store) == []
+    assert (await load(store, END)).spectators == 1  # the view still counts them
+
+
+async def test_rooms_are_listed_waiting_then_racing_newest_first(store: Store) -> None:
+    for number in range(5):
+        await make_room(store, f"w{number}", seats=1, created=T0 + number)
+    await make_room(store, "r1", seats=1, created=T0 + 10)
+    await add(store, "ann", "r1")
+    assert await ready(store, "ann", "r1")  # counting down: now in the racing list
+    waiting = await store.list_rooms("waiting", None, 10, T0)
+    assert [row.room_id for row in waiting.rows] == ["w4", "w3", "w2", "w1", "w0"]
+    assert waiting.after is None
+    racing_now = await store.list_rooms("racing", None, 10, T0)
+    assert [(row.room_id, row.status) for row in racing_now.rows] == [("r1", "countdown")]
+    assert await store.start("r1", START, '{"type":"started"}')
+    assert [row.status for row in (await store.list_rooms("racing", None, 10, T0)).rows] == [
+        "racing"
+    ]
+
+
+async def test_a_room_list_is_read_a_page_at_a_time(store: Store) -> None:
+    for number in range(5):
+        await make_room(store, f"w{number}", seats=1, created=T0 + number // 2)  # ties
+    seen, after = [], None
+    for _ in range(5):
+        page = await store.list_rooms("waiting", after, 2, T0)
+        seen += [row.room_id for row in page.rows]
+        after = page.after
+        if after is None:
+            break
+    assert seen == ["w4", "w3", "w2", "w1", "w0"]
+
+
+async def test_a_finished_race_leaves_the_room_lists(store: Store) -> None:
+    await racing(store)
+    assert [row.room_id for row in (await store.list_rooms("racing", None, 5, T0)).rows] == ["r1"]
+    row = await load(store, START)
+    lines = [Finisher("ann", 1, "timeout", 60_000), Finisher("bob", 1, "timeout", 60_000)]
+    finish = Finish("r1", row.version, END, lines, ['{"type":"results"}'], "[]")
+    assert await store.finish(finish) is FinishResult.FINISHED
+    assert (await store.list_rooms("racing", None, 5, END)).rows == []
+    assert (await store.list_rooms("waiting", None, 5, END)).rows == []
+
+
+async def test_redis_room_lists_mend_themselves_when_a_process_died_halfway(
+    redis_prefix: str,
+) -> None:
+    store = RedisStore(REDIS_URL, redis_prefix)
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        await racing(store)  # r1 races
+        await make_room(store, "gone", seats=1)
+        # As if the processes had died before moving them: r1 still listed as waiting, and
+        # a room whose keys expired still listed too.
+        client.zadd(f"{redis_prefix}rooms:waiting", {"r1": T0})
+        client.delete(f"{redis_prefix}{{room:gone}}:room")
+        assert (await store.list_rooms("waiting", None, 5, T0)).rows == []
+        assert client.zrange(f"{redis_prefix}rooms:waiting", 0, -1) == []
+        listed = await store.list_rooms("racing", None, 5, T0)
+        assert [row.room_id for row in listed.rows] == ["r1"]
+    finally:
+        client.close()
+        await store.close()
+
+
+@pytest.mark.parametrize("name", ["waiting", "racing"])
+async def test_an_empty_room_list_has_no_next_page(store: Store, name: str) -> None:
+    page = await store.list_rooms(name, None, 20, T0)
+    assert (page.rows, page.after) == ([], None)
+
+
+async def make_room(store: Store, room_id: str = "r1", seats: int = 2, created: int = T0) -> None:
+    await store.create_room(NewRoom(room_id, '{"game": "test"}', seats, created), TTL)
+
+
+async def load(store: Store, now: int) -> RoomRow:
+    row = await store.load_room("r1", now)
+    assert row is not None
+    return row
+
+
+async def spectator_counts(store: Store) -> list[int]:
+    batch = await store.events_since("r1", 0)
+    events = [json.loads(text) for _, text in batch.events]
+    return [event["count"] for event in events if event["type"] == "spectators"]
