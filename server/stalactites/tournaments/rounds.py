@@ -14,7 +14,7 @@ import json
 import secrets
 
 from ..clock import Clock
-from ..protocol import PlayerView
+from ..protocol import PlayerView, Standing
 from ..rooms.boards import new_board
 from ..rooms.events import countdown_event, player_event
 from ..rooms.settings import RoomSettings
@@ -29,6 +29,7 @@ __all__ = [
     "live_lines",
     "open_round_room",
     "result_lines",
+    "room_results",
     "round_room_id",
     "round_settings",
     "tournament_of_room",
@@ -125,15 +126,22 @@ def _view(entrant: EntrantRow, cards: int, ready: bool) -> PlayerView:
     )
 
 
-def result_lines(room: RoomRow, round_ms: int) -> list[RoundLine]:
+def room_results(room: RoomRow) -> list[Standing] | None:
+    """A finished room's final standings (None before the end)."""
+    if room.results_json is None:
+        return None
+    return [Standing.model_validate(line) for line in json.loads(room.results_json)]
+
+
+def result_lines(standings: list[Standing], round_ms: int) -> list[RoundLine]:
     """The lines of a finished round, in the room's order of places, with points."""
-    lines = []
-    for standing in json.loads(room.results_json or "[]"):
-        points = round_points(
-            standing["foundation_cards"], standing["status"], standing["elapsed_ms"], round_ms
+    return [
+        RoundLine(
+            **line.model_dump(),
+            points=round_points(line.foundation_cards, line.status, line.elapsed_ms, round_ms),
         )
-        lines.append(RoundLine.model_validate({**standing, "points": points}))
-    return lines
+        for line in standings
+    ]
 
 
 def live_lines(room: RoomRow, round_ms: int, now_ms: int) -> list[Line]:

@@ -19,9 +19,9 @@ from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..protocol import Standing
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal, pick_deal
-from ..store import RoomRow
 from ..tournament_protocol import (
     RoundLine,
     StandingsFrame,
@@ -37,6 +37,7 @@ from .rounds import (
     live_lines,
     open_round_room,
     result_lines,
+    room_results,
     round_room_id,
     round_settings,
 )
@@ -295,29 +296,31 @@ class TournamentService:
             sink(row.tournament_id, stored)
         return True
 
-    async def _round_room(self, room_id: str) -> RoomRow:
-        """The round's room, its race ended if everyone is done or time is up.  (Few store
-        calls: the end of a big race sends many room events, and this process shares the
-        event loop with their sending.)"""
+    async def _round_results(self, room_id: str) -> list[Standing] | None:
+        """The round room's final standings, its race ended if everyone is done or time is up
+        (None while it races).  Few store calls: the end of a big race sends many room events,
+        and this process shares the event loop with their sending."""
         room = await self.rooms.load(room_id)
         if room.status == "countdown":
             room = await self.rooms.current(room_id)  # the race is due to start
         if room.status != "racing":
-            return room
+            return room_results(room)
         time_up = room.ends_at is not None and self.now() >= room.ends_at
-        if time_up or all(player.finish is not None for player in room.players):
-            await self.rooms.finalize(room_id)
-            room = await self.rooms.load(room_id)
-        return room
+        if not time_up and any(player.finish is None for player in room.players):
+            return None
+        standings = await self.rooms.finalize(room_id)
+        if standings is None:  # someone else ended it
+            standings = room_results(await self.rooms.load(room_id))
+        return standings
 
     async def _settle_round(self, row: TournamentRow, settings: TournamentSettings) -> None:
         """End the round once its room has finished (everyone done, or time up)."""
         assert row.room_id is not None
-        room = await self._round_room(row.room_id)
-        if room.status != "finished":
+        room_standings = await self._round_results(row.room_id)
+        if room_standings is None:
             return
         round_ms = settings.round_time_s * 1000
-        results = result_lines(room, round_ms)
+        results = result_lines(room_standings, round_ms)
         record = json.loads(row.rounds[row.round - 1])
         ended_at = self.now()
         record.update(
