@@ -3,8 +3,9 @@
 redis-py spends a few hundred microseconds of CPU per command; a move's commit and its
 doorbell are the server's most frequent Redis work, so they go through this instead
 (hiredis parses the replies).  :class:`Pipe` is one connection on which any number of
-coroutines send commands: the commands of one turn of the event loop leave in one write
-and the replies come back in order.  :class:`Listener` is a subscriber connection that
+coroutines send commands: a command to an idle connection leaves at once, the commands
+of one turn of the event loop made while replies are awaited leave in one write, and the
+replies come back in order.  :class:`Listener` is a subscriber connection that
 hands each message to a callback, and after a lost connection reconnects, subscribes
 again and says so.  Everything else in the store uses redis-py.
 """
@@ -115,10 +116,14 @@ class Pipe:
         if self._writer is None or self._writer.is_closing():
             await self._connect()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        idle = not self._waiting
         self._waiting.append(future)
-        if not self._out:
-            asyncio.get_running_loop().call_soon(self._flush)
-        self._out.append(pack(args))
+        if idle and self._writer is not None:  # nothing on its way: no reason to wait
+            self._writer.write(pack(args))
+        else:  # replies are awaited: gather this turn's commands into one write
+            if not self._out:
+                asyncio.get_running_loop().call_soon(self._flush)
+            self._out.append(pack(args))
         return await future
 
     def _flush(self) -> None:
