@@ -35,6 +35,7 @@ CLIENT_MODELS: list[type[BaseModel]] = [
 SERVER_MODELS: list[type[BaseModel]] = [
     p.Welcome,
     p.PlayerEvent,
+    p.Spectators,
     p.Countdown,
     p.Started,
     p.Accepted,
@@ -42,6 +43,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.Progress,
     p.Finished,
     p.Results,
+    p.BoardEvent,
     p.ErrorFrame,
     p.Pong,
 ]
@@ -106,10 +108,34 @@ SOCKET = """\
 
 ### Room events and `seq`
 
-`player`, `countdown`, `started`, `progress`, `finished` and `results` are room events: each
-carries `seq`, which goes up by one per event in the room, so a client can tell if it missed
-one.  Every room event sets absolute values (a player's card count, not a change to it), so
-applying one twice is harmless.
+`player`, `spectators`, `countdown`, `started`, `progress`, `finished` and `results` are room
+events: each carries `seq`, which goes up by one per event in the room, so a client can tell
+if it missed one.  Every room event sets absolute values (a player's card count, not a change
+to it), so applying one twice is harmless.
+
+### Spectating
+
+Anyone may watch a room: `{"type": "hello", "spectator": true}` (no token; `last_seq` as for
+a player).  The `welcome` has `you` and `state` null and `boards`: every player's board by
+player id (empty before the start).  Then the spectator gets every room event, and a `board`
+frame (no `seq`) for each action a player has had accepted: the move, undo or step
+declaration and the board after it.  `move`, `undo`, `declare_step` from a spectator are
+`rejected` with `unauthorized`, `ready` and `resign` get an `error` with `unauthorized`; the
+socket stays open.
+
+The deal is the same for everyone, so a live view of the leader's board would let a trailing
+racer copy the line.  During the race spectators therefore see each board as it was
+`spectator_delay_s` seconds ago (a room setting, 0-300; 30 by default with two or more
+seats, 0 for a solo room): a `board` frame is sent that long after its action was accepted
+(`at`), and the welcome's boards are those frames' boards so far.  Progress is never delayed
+(`progress`, `finished` and the room view's counts are live).  Once the race is over
+spectators see everything: the frames not yet sent follow at once, and a later welcome shows
+the final boards.  Board frames come from the room's stored actions and their commit times,
+so every server process sends the same frames at the same times.
+
+The room view counts the spectators connected (`spectators`).  Players and spectators are
+told of a change by the `spectators` room event, at most once a second per room however many
+come and go, and not after the race has finished.
 
 ### Reconnecting
 
@@ -157,8 +183,19 @@ RECORD = """\
 ### The record
 
 `GET /api/rooms/{room_id}/record` after the end: `{"room_id", "game", "deal", "step",
-"certified", "solution", "players"}`, each player a [Standing](#standing) plus `"record"`: a
-game record `{"game", "deal", "step", "moves"}` that `stalactites replay` checks.
+"certified", "solution", "initial_state", "players"}`, each player a [Standing](#standing)
+plus `"record"`: a game record `{"game", "deal", "step", "moves"}` that `stalactites replay`
+checks.  `initial_state` is the deal's starting layout, whole: the engine's state (with the
+deal id) and, for Squadron, `"stock"`: the stock's cards in order, the last one dealt first.
+With it a client can draw every board along every record.
+
+### The room lists
+
+`GET /api/rooms?status=waiting` lists the rooms waiting for players (newest first);
+`status=racing` the rooms counting down or racing (latest start first).  The answer is
+`{"rooms": [RoomView, ...], "next"}`: up to `limit` rooms (1-100, default 20), and `next`, a
+cursor to pass as `after` for the next page, or null at the end (a page may hold fewer rooms
+than `limit` while `next` is not null).
 """
 
 
@@ -176,6 +213,11 @@ ROUTES = [
         "`POST /api/rooms/{room_id}/players` with a [JoinRoom](#joinroom) body",
         '201 `{"player_id", "token"}`; 404 `room_not_found`; 409 `room_full` (every seat '
         "taken, or the countdown has begun)",
+    ),
+    (
+        "`GET /api/rooms?status=waiting\\|racing[&limit=N][&after=CURSOR]`",
+        '200 `{"rooms": [RoomView, ...], "next"}` (see [the room lists](#the-room-lists)); '
+        "422 naming a bad parameter",
     ),
     ("`GET /api/rooms/{room_id}`", "200 [RoomView](#roomview); 404 `room_not_found`"),
     (

@@ -13,13 +13,22 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
-from ..engine import Game, Stalactites, new_game
+from ..engine import Game, Squadron, Stalactites, new_game
 from ..engine.errors import IllegalMoveError
 from ..store import ProgressRow
 from .settings import RoomSettings
 
-__all__ = ["Board", "BoardCache", "KeyedLocks", "apply_action", "new_board", "rebuild"]
+__all__ = [
+    "Board",
+    "BoardCache",
+    "KeyedLocks",
+    "apply_action",
+    "initial_layout",
+    "new_board",
+    "rebuild",
+]
 
 UNDO = "undo"
 STEP_PREFIX = "step:"
@@ -41,6 +50,16 @@ def new_board(settings: RoomSettings) -> Game:
     """The initial board of a room's deal."""
     step = settings.step if settings.game == "stalactites" else None
     return new_game(settings.game, settings.deal, step)
+
+
+def initial_layout(settings: RoomSettings) -> dict[str, Any]:
+    """The deal's whole starting layout, Squadron's stock included (in order: its last card is
+    dealt first); shown only once the race is over, for replays."""
+    game = new_board(settings)
+    state = game.state()
+    if isinstance(game, Squadron):
+        state["stock"] = [str(card) for card in game.stock]
+    return state
 
 
 def rebuild(settings: RoomSettings, actions: Iterable[str]) -> Game:

@@ -21,7 +21,14 @@ from typing import Any, Protocol
 from ..clock import Clock
 from ..config import ServerConfig
 from ..engine import GameRecord
-from ..protocol import PlayerView, RoomView, Standing, Welcome
+from ..protocol import (
+    PlayerView,
+    RoomView,
+    SquadronBoard,
+    StalactitesBoard,
+    Standing,
+    Welcome,
+)
 from ..store import (
     Commit,
     CommitResult,
@@ -37,7 +44,7 @@ from ..store import (
     Store,
 )
 from . import events
-from .boards import Board, BoardCache, new_board, rebuild
+from .boards import Board, BoardCache, initial_layout, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .settings import CreateRoom, RoomSettings
@@ -51,6 +58,8 @@ log = logging.getLogger(__name__)
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FINISH_ATTEMPTS = 8
+
+SpectatorBoards = dict[str, StalactitesBoard | SquadronBoard]
 
 
 class EventSink(Protocol):
@@ -292,11 +301,15 @@ class RoomService:
         self.boards.put(room_id, player_id, fresh)
         return fresh
 
+    async def _resumed(self, row: RoomRow, last_seq: int | None) -> bool:
+        """Whether a hello with this ``last_seq`` resumes: the event log still reaches it."""
+        if last_seq is None or last_seq > row.seq:
+            return False
+        return not (await self.store.events_since(row.room_id, last_seq)).gap
+
     async def welcome(self, room_id: str, player_id: str, last_seq: int | None) -> Welcome:
         row = await self.current(room_id)
-        resumed = last_seq is not None and last_seq <= row.seq
-        if resumed and last_seq is not None:
-            resumed = not (await self.store.events_since(room_id, last_seq)).gap
+        resumed = await self._resumed(row, last_seq)
         state, legal = None, []
         if row.status in ("racing", "finished"):
             game = (await self.board(room_id, player_id)).game
@@ -311,6 +324,24 @@ class RoomService:
             room=room_view(row, self._settings[room_id]),
             state=state,
             legal=legal,
+        )
+
+    async def spectator_welcome(
+        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], SpectatorBoards]
+    ) -> Welcome:
+        """A spectator's welcome; ``boards`` gives every board as spectators see them now (it is
+        called last, with nothing awaited after it)."""
+        row = await self.current(room_id)
+        resumed = await self._resumed(row, last_seq)
+        return Welcome(
+            type="welcome",
+            you=None,
+            seq=last_seq if resumed and last_seq is not None else row.seq,
+            resumed=resumed,
+            room=room_view(row, self._settings[room_id]),
+            state=None,
+            legal=[],
+            boards=boards(row),
         )
 
     async def record(self, room_id: str) -> dict[str, Any]:
@@ -332,6 +363,7 @@ class RoomService:
             "step": settings.step,
             "certified": settings.certified,
             "solution": settings.solution,
+            "initial_state": initial_layout(settings),
             "players": players,
         }
 

@@ -24,6 +24,7 @@ __all__ = ["RoomIndex"]
 
 SCANS = 8  # batches read at most for one page (each mends the lists as it goes)
 STALE_MS = 7 * 24 * 3600_000  # entries this old are dropped unread (their rooms expired)
+KEEP_MS = STALE_MS  # a list no room has entered for this long expires
 
 Loader = Callable[[str, int], Awaitable[RoomRow | None]]
 Place = tuple[int, str]
@@ -35,13 +36,17 @@ class RoomIndex:
         self._keys = {name: f"{prefix}rooms:{name}" for name in ROOM_LISTS}
 
     async def created(self, room_id: str, created_ms: int) -> None:
-        await self._redis.zadd(self._keys["waiting"], {room_id: created_ms})
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(self._keys["waiting"], {room_id: created_ms})
+            pipe.pexpire(self._keys["waiting"], KEEP_MS)
+            await pipe.execute()
 
     async def racing(self, room_id: str, starts_at: int) -> None:
         """The room's countdown has begun: from the waiting list to the racing one."""
         async with self._redis.pipeline(transaction=False) as pipe:
             pipe.zrem(self._keys["waiting"], room_id)
             pipe.zadd(self._keys["racing"], {room_id: starts_at})
+            pipe.pexpire(self._keys["racing"], KEEP_MS)
             await pipe.execute()
 
     async def finished(self, room_id: str) -> None:

@@ -37,6 +37,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         Route("/healthz", http.healthz),
         Route("/readyz", http.readyz),
         Route("/api/rooms", http.create_room, methods=["POST"], max_body_size=body),
+        Route("/api/rooms", http.room_list, methods=["GET"]),
         Route("/api/rooms/{room_id}/players", http.join_room, methods=["POST"], max_body_size=body),
         Route("/api/rooms/{room_id}", http.get_room),
         Route("/api/rooms/{room_id}/record", http.get_record),

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from ..rooms import CreateRoom, JoinRoom, RoomError
+from ..rooms.listing import list_rooms, parse_cursor
 from .runtime import Runtime
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "get_room",
     "healthz",
     "join_room",
+    "room_list",
     "readyz",
     "room_error",
     "server_error",
@@ -27,6 +29,7 @@ __all__ = [
 Body = TypeVar("Body", bound=BaseModel)
 
 READY_TIMEOUT_S = 2.0
+PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
 
 
 def _runtime(request: Request) -> Runtime:
@@ -86,6 +89,23 @@ async def join_room(request: Request) -> JSONResponse:
     room_id = request.path_params["room_id"]
     player_id, token = await _runtime(request).rooms.join(room_id, body.name)
     return JSONResponse({"player_id": player_id, "token": token}, status_code=201)
+
+
+async def room_list(request: Request) -> JSONResponse:
+    """``GET /api/rooms?status=waiting|racing[&limit=N][&after=CURSOR]``: one page."""
+    query = request.query_params
+    status = query.get("status")
+    if status not in ("waiting", "racing"):
+        return _unprocessable("status", "status: 'waiting' or 'racing'")
+    limit = query.get("limit", str(PAGE))
+    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+        return _unprocessable("limit", "limit: a whole number from 1 to 100")
+    try:
+        after = parse_cursor(query["after"]) if "after" in query else None
+    except ValueError as error:
+        return _unprocessable("after", f"after: {error}")
+    views, following = await list_rooms(_runtime(request).rooms, status, after, int(limit))
+    return JSONResponse({"rooms": [view.model_dump() for view in views], "next": following})
 
 
 async def get_room(request: Request) -> JSONResponse:

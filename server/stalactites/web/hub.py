@@ -5,7 +5,9 @@ newest seq; the hub fetches what it lacks from the stored event log (the
 truth) and hands every subscriber each event after its own cursor, in order.
 Events this process just stored are offered directly, saving the fetch.  A
 hub also keeps the room's deadlines: it sleeps until the countdown or race
-end and asks the rooms service to advance the room.
+end and asks the rooms service to advance the room.  While spectators are
+connected it holds their :class:`~stalactites.web.watch.Watch`, which it tells
+of new events and of the race's end.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Protocol
 from ..clock import Clock
 from ..rooms.events import event_type, with_seq
 from ..store import RoomRow, Store
+from .watch import Watch
 
 __all__ = ["Hub", "Hubs", "Subscriber"]
 
@@ -66,6 +69,7 @@ class Hub:
         self.room_id = room_id
         self.subscribers: set[Subscriber] = set()
         self.idle_since: int | None = None
+        self.watch: Watch | None = None  # made by the first spectator's connection
         self._store = store
         self._advance = advance
         self._clock = clock
@@ -84,6 +88,8 @@ class Hub:
         if seq < 0:
             self._latest = max(self._latest, -seq)  # no wake: the offer (or its failure) will
             return
+        if self.watch is not None:
+            self.watch.poke()
         if seq == 0:
             self._fetch = True
         self._latest = max(self._latest, seq)
@@ -94,6 +100,8 @@ class Hub:
         for seq, event in stored:
             self._keep(seq, event)
         self._wake.set()
+        if self.watch is not None:
+            self.watch.poke()
 
     def wake(self) -> None:
         """Deliver again (a subscriber that was behind has room in its queue now)."""
@@ -114,14 +122,19 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.watch is not None:
+            await self.watch.close()
 
     def _keep(self, seq: int, event: str) -> None:
         if seq in self._frames or seq <= self._latest - RECENT:
             return
         self._frames[seq] = with_seq(seq, event)
         self._latest = max(self._latest, seq)
-        if event_type(event) in DEADLINE_EVENTS:
+        kind = event_type(event)
+        if kind in DEADLINE_EVENTS:
             self.schedule()
+        if kind == "results" and self.watch is not None:
+            self.watch.race_over()
         if len(self._frames) > 2 * RECENT:
             floor = self._latest - RECENT
             self._frames = {seq: frame for seq, frame in self._frames.items() if seq > floor}
@@ -231,12 +244,19 @@ class Hubs:
     def get(self, room_id: str) -> Hub | None:
         return self._hubs.get(room_id)
 
-    async def join(self, room_id: str, subscriber: Subscriber) -> Hub:
+    async def open(self, room_id: str) -> Hub:
+        """The room's hub, made (and subscribed to the doorbell) if there is none; kept from
+        closing until its subscribers have come and gone."""
         hub = self._hubs.get(room_id)
         if hub is None:
             hub = Hub(room_id, self._store, self._advance, self._clock)
             self._hubs[room_id] = hub
             await self._store.subscribe(room_id, hub.ring)
+        hub.idle_since = None
+        return hub
+
+    async def join(self, room_id: str, subscriber: Subscriber) -> Hub:
+        hub = await self.open(room_id)
         hub.add(subscriber)
         return hub
 

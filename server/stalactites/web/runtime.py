@@ -14,6 +14,7 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..rooms import Play, RoomService
 from ..store import Store, open_store
+from .audience import Audience
 from .hub import Hubs
 
 __all__ = ["Runtime", "running"]
@@ -29,6 +30,7 @@ class Runtime:
     rooms: RoomService
     play: Play
     hubs: Hubs
+    audience: Audience
 
     async def upkeep(self) -> None:
         """Forever: disconnect stalled clients; renew the presence of this process's
@@ -51,12 +53,20 @@ class Runtime:
                 subscriber.kick()
 
     async def _renew(self) -> None:
+        """Renew the leases of players and spectators; have spectator counts checked (a lease
+        of another process's that ran out counts as leaving)."""
         until = self.clock.now_ms() + int(self.config.presence_ttl_s * 1000)
+        watched = set()
         for room_id, subscriber in self.hubs.subscribers():
             if subscriber.player_id is not None:
                 await self.store.touch_presence(
                     room_id, subscriber.player_id, subscriber.connection_id, until
                 )
+            else:
+                await self.audience.renew(room_id, subscriber.connection_id)
+                watched.add(room_id)
+        for room_id in watched:
+            self.audience.changed(room_id)
 
 
 @asynccontextmanager
@@ -69,7 +79,8 @@ async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Runtime]:
     linger_ms = int(config.presence_ttl_s * 1000)
     hubs = Hubs(store, rooms.current, clock, linger_ms)
     rooms.add_sink(hubs)
-    runtime = Runtime(config, clock, store, rooms, Play(rooms), hubs)
+    audience = Audience(store, clock, linger_ms)
+    runtime = Runtime(config, clock, store, rooms, Play(rooms), hubs, audience)
     upkeep = asyncio.create_task(runtime.upkeep(), name="upkeep")
     try:
         yield runtime
@@ -78,5 +89,6 @@ async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Runtime]:
         with contextlib.suppress(asyncio.CancelledError):
             await upkeep
         await hubs.close()
+        await audience.close()
         await rooms.close()
         await store.close()

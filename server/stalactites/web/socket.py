@@ -6,6 +6,10 @@ queue and is disconnected (close 1013; it may reconnect with ``last_seq``),
 and nothing it does slows anyone else.  Bad frames get ``bad_message`` and
 the connection survives ``max_bad_frames`` of them; a bad hello closes 1008;
 an unexpected failure sends ``internal`` and closes 1011.
+
+A spectator (hello with ``"spectator": true``) gets room events like a player,
+plus the ``board`` frames of the room's :class:`~stalactites.web.watch.Watch`;
+anything but ``ping`` from it is refused with ``unauthorized``.
 """
 
 from __future__ import annotations
@@ -24,19 +28,23 @@ from starlette.websockets import WebSocket
 from ..protocol import (
     CLIENT_FRAMES,
     ClientFrame,
+    DeclareStep,
     ErrorCode,
     ErrorFrame,
     Hello,
+    MoveFrame,
     Ping,
     Pong,
     Ready,
     Rejected,
     Resign,
+    Undo,
 )
 from ..rooms import RoomError
 from .hub import Hub
 from .limits import TokenBucket
 from .runtime import Runtime
+from .watch import Watch
 
 __all__ = ["Connection", "room_socket"]
 
@@ -47,6 +55,8 @@ CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 CLOSE_TOO_SLOW = 1013
 CLOSE_WAIT_S = 2.0
+WATCH_READY_S = 10.0
+WATCHING = "spectators watch the race; they cannot play"
 
 
 async def room_socket(websocket: WebSocket) -> None:
@@ -64,6 +74,8 @@ class Connection:
         self.room_id = room_id
         self.connection_id = secrets.token_hex(6)
         self.player_id: str | None = None
+        self.spectator = False
+        self.watch: Watch | None = None
         self.cursor = 0
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=max(config.send_queue, 4))
         self._headroom = max(2, self._outbox.maxsize // 8)  # kept for the client's own answers
@@ -146,6 +158,8 @@ class Connection:
             self._close_code = CLOSE_INTERNAL
 
     async def _leave(self) -> None:
+        if self.spectator:
+            await self._stop_watching()
         if self.player_id is None:
             return
         self.runtime.hubs.leave(self.room_id, self)
@@ -209,6 +223,8 @@ class Connection:
             return False
         if not isinstance(frame, Hello):
             return self._refuse("unauthorized", "the first frame must be hello")
+        if frame.token is None:
+            return await self._watch_hello(frame.last_seq)
         try:
             self.player_id = await self.runtime.rooms.authenticate(self.room_id, frame.token)
             welcome = await self.runtime.rooms.welcome(self.room_id, self.player_id, frame.last_seq)
@@ -220,6 +236,35 @@ class Connection:
         self.hub = await self.runtime.hubs.join(self.room_id, self)
         await self.touch()
         return True
+
+    async def _watch_hello(self, last_seq: int | None) -> bool:
+        """Welcome a spectator: every board as spectators see it now, then events and boards."""
+        rooms = self.runtime.rooms
+        try:
+            await rooms.settings(self.room_id)
+        except RoomError as error:
+            return self._refuse(error.code, error.message)
+        self.spectator = True
+        hub = await self.runtime.hubs.open(self.room_id)
+        if hub.watch is None:
+            hub.watch = Watch(self.room_id, rooms)
+        watch = self.watch = hub.watch
+        await self.runtime.audience.arrive(self.room_id, self.connection_id)
+        await watch.ready(WATCH_READY_S)
+        welcome = await rooms.spectator_welcome(
+            self.room_id, last_seq, lambda row: watch.admit(self, row)
+        )
+        self.cursor = welcome.seq
+        self.send(welcome)
+        self.hub = await self.runtime.hubs.join(self.room_id, self)
+        return True
+
+    async def _stop_watching(self) -> None:
+        self.runtime.hubs.leave(self.room_id, self)
+        if self.watch is not None:
+            self.watch.leave(self)
+        with contextlib.suppress(Exception):
+            await self.runtime.audience.depart(self.room_id, self.connection_id)
 
     def _refuse(self, code: ErrorCode, message: str) -> bool:
         self.error(code, message)
@@ -235,6 +280,8 @@ class Connection:
         )
 
     async def _handle(self, frame: ClientFrame) -> None:
+        if self.spectator:
+            return self._spectator_frame(frame)
         assert self.player_id is not None
         rooms, room_id, player_id = self.runtime.rooms, self.room_id, self.player_id
         try:
@@ -254,3 +301,13 @@ class Connection:
                 self.send(await self.runtime.play.act(room_id, player_id, frame))
         except RoomError as error:
             self.error(error.code, error.message)
+
+    def _spectator_frame(self, frame: ClientFrame) -> None:
+        if isinstance(frame, Ping):
+            self.send(Pong(type="pong"))
+        elif isinstance(frame, Hello):
+            self.error("bad_message", "hello comes once, first")
+        elif isinstance(frame, MoveFrame | Undo | DeclareStep):
+            self.send(Rejected(type="rejected", id=frame.id, code="unauthorized", message=WATCHING))
+        else:
+            self.error("unauthorized", WATCHING)

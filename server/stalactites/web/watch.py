@@ -1,0 +1,164 @@
+"""Spectators' boards in one process: every player's board, the room's delay behind.
+
+A :class:`Watch` belongs to a room's hub while spectators are connected to this
+process.  It reads the room's action stream from the store (every accepted
+action with its commit time, whichever process stored it), and *releases* each
+action once it is ``spectator_delay_s`` old, or at once when the race is over:
+it plays the action on its copy of that player's board and sends a ``board``
+frame to every spectator.  A spectator's welcome shows the boards as released
+so far, and from then on it gets every frame released after that point.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Protocol
+
+from ..engine import EngineError, Game
+from ..protocol import BoardEvent, SquadronBoard, StalactitesBoard
+from ..rooms import RoomService, RoomSettings
+from ..rooms.boards import apply_action, new_board
+from ..rooms.wire import wire_board
+from ..store import RoomRow
+from ..store.base import ActionRow
+
+__all__ = ["Viewer", "Watch"]
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.5  # the release timer re-reads the server clock at least this often
+
+
+class Viewer(Protocol):
+    """A spectator's connection as a watch sees it."""
+
+    def send_text(self, text: str) -> None:
+        """Queue one frame (never blocks)."""
+        ...
+
+
+class Watch:
+    def __init__(self, room_id: str, rooms: RoomService) -> None:
+        self.room_id = room_id
+        self.viewers: set[Viewer] = set()
+        self.over = False
+        self.primed = asyncio.Event()
+        self._rooms = rooms
+        self._settings: RoomSettings | None = None
+        self._entries: list[ActionRow] = []
+        self._released = 0
+        self._games: dict[str, Game] = {}
+        self._wake = asyncio.Event()
+        self._reading = asyncio.Lock()
+        self._task = asyncio.create_task(self._run(), name=f"watch:{room_id}")
+
+    def poke(self) -> None:
+        """The room has new events: there may be new actions to read."""
+        self._wake.set()
+
+    def race_over(self) -> None:
+        """The race has finished: release everything."""
+        self.over = True
+        self._wake.set()
+
+    async def ready(self, timeout_s: float) -> None:
+        """Primed, and up to date with the store (before a spectator is admitted)."""
+        await asyncio.wait_for(self.primed.wait(), timeout_s)
+        await self._sync()
+        self._release()
+
+    def admit(self, viewer: Viewer, row: RoomRow) -> dict[str, StalactitesBoard | SquadronBoard]:
+        """Take a spectator on; the boards it is shown now (none before the start).  Frames
+        released from now on go to it too."""
+        self.viewers.add(viewer)
+        if row.status == "finished" and not self.over:
+            self.race_over()  # the results event is on its way to the hub
+        if row.status not in ("racing", "finished"):
+            return {}
+        return {
+            player.player_id: wire_board(self._game(player.player_id)) for player in row.players
+        }
+
+    def leave(self, viewer: Viewer) -> None:
+        self.viewers.discard(viewer)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if not self.primed.is_set():
+                    await self._prime()
+                elif self._wake.is_set():
+                    self._wake.clear()
+                    if self.viewers:  # else the next spectator's ready() reads them
+                        await self._sync()
+                self._release()
+            except Exception:
+                log.exception("room %s: spectators' boards failed; retrying", self.room_id)
+                await asyncio.sleep(POLL_S)
+                self._wake.set()
+                continue
+            await self._sleep()
+
+    async def _prime(self) -> None:
+        self._settings = await self._rooms.settings(self.room_id)
+        row = await self._rooms.load(self.room_id)
+        self.over = self.over or row.status == "finished"
+        await self._sync()
+        self._release()
+        self.primed.set()
+
+    async def _sleep(self) -> None:
+        """Until poked, or until the next action is due (re-reading the clock now and then)."""
+        due = self._next_due()
+        timeout = None if due is None else min(max(due - self._rooms.now(), 0) / 1000, POLL_S)
+        if timeout != 0 and not self._wake.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def _sync(self) -> None:
+        async with self._reading:
+            read = await self._rooms.store.read_actions(self.room_id, len(self._entries))
+            self._entries += read
+
+    def _next_due(self) -> int | None:
+        if self._released >= len(self._entries):
+            return None
+        return self._entries[self._released].at_ms + self._delay_ms()
+
+    def _delay_ms(self) -> int:
+        return 0 if self.over or self._settings is None else self._settings.delay_s * 1000
+
+    def _release(self) -> None:
+        """Play and send every action that is due."""
+        now = self._rooms.now()
+        while (due := self._next_due()) is not None and due <= now:
+            entry = self._entries[self._released]
+            self._released += 1
+            game = self._game(entry.player_id)
+            try:
+                apply_action(game, entry.action)
+            except EngineError:
+                log.warning("room %s: stored action %r does not apply", self.room_id, entry)
+                continue
+            frame = BoardEvent(
+                type="board",
+                player_id=entry.player_id,
+                move=entry.action,
+                state=wire_board(game),
+                at=entry.at_ms,
+            ).model_dump_json()
+            for viewer in list(self.viewers):
+                viewer.send_text(frame)
+
+    def _game(self, player_id: str) -> Game:
+        game = self._games.get(player_id)
+        if game is None:
+            assert self._settings is not None
+            game = self._games[player_id] = new_board(self._settings)
+        return game
