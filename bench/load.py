@@ -50,6 +50,7 @@ REPO = Path(__file__).resolve().parents[1]
 GOAL_SHARE = 0.60
 GOAL_P99_MS = 20.0
 SERVERS = ("baseline", "memory", "redis")
+SETTLE_S = 1.0
 
 
 # The baseline server.
@@ -257,6 +258,7 @@ def percentile(values: list[float], share: float) -> float:
 async def phase(
     racers: list[Racer], server: str, seconds: float, pace: float | None, seed: int
 ) -> Figures:
+    await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
     for racer in racers:
         racer.latencies = []
     began = time.perf_counter()
