@@ -1,9 +1,11 @@
 """The web client in a real browser (Debian's chromium, driven by Playwright) against a real
 server started as a subprocess (``stalactites serve``).
 
-Players race the same deal to the end by clicking through a winning line, a card is dragged
-and dropped, a refused move springs back, and a reload in mid-race resumes the same board.
-Every page is checked for console errors; screenshots go to ``test-output/``.
+Players race the same deal to the end by clicking through a winning line while a spectator
+watches, a card is dragged and dropped, a refused move springs back, a reload in mid-race
+resumes the same board, the lobby lists a room and a link joins it.  Every page is checked for
+console errors; screenshots go to ``test-output/``.  Nothing waits by sleeping: every wait is
+Playwright's, for what the page should come to show.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
@@ -264,6 +267,27 @@ def board_of(page: Page, scope: str = ".board-host") -> dict[str, list[str]]:
         scope,
     )
     return result
+
+
+SHOWS_BOARD = """([scope, expected]) => {
+    const shown = Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
+        .map((p) => [p.dataset.pile,
+            [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]));
+    const piles = new Set([...Object.keys(shown), ...Object.keys(expected)]);
+    return [...piles].every((pile) =>
+        JSON.stringify(shown[pile] ?? null) === JSON.stringify(expected[pile] ?? null));
+}"""
+
+
+def expect_board(
+    page: Page, expected: dict[str, list[str]], scope: str = ".board-host", timeout: int = 10_000
+) -> None:
+    """Wait until the page shows exactly this board in ``scope`` (failing with the difference)."""
+    try:
+        page.wait_for_function(SHOWS_BOARD, arg=[scope, expected], timeout=timeout)
+    except PlaywrightTimeout:
+        pass  # the assertion below shows what differs
+    assert board_of(page, scope) == expected
 
 
 def engine_board(game: Stalactites) -> dict[str, list[str]]:
@@ -583,9 +607,8 @@ def test_declaring_the_step_then_undoing_a_move(
     assert board_of(page) == engine_board(game)
     expect(page.locator(".racer.you .racer-moves")).to_have_text("1 moves")
     page.get_by_role("button", name="Undo (u)").click()
-    settled(page)
     game.pop()
-    assert board_of(page) == engine_board(game)
+    expect_board(page, engine_board(game))
     expect(page.locator(".racer.you .racer-moves")).to_have_text("0 moves")
     expect(page.locator(".step-fixed")).to_have_text("Building by twos")
 
@@ -606,9 +629,11 @@ def test_a_stuck_board_in_an_undo_room_says_so_and_undo_gets_it_going(
     expect(page.locator(".move-note")).to_have_text("No move is left: undo a move, or resign.")
     expect(page.locator(".racer.you .racer-status")).to_have_text("racing")
     page.keyboard.press("u")
-    settled(page)
     game.pop()
-    assert board_of(page) == engine_board(game)
+    # Undo is not drawn in advance: wait for the server's board, then for the page to settle.
+    expect_board(page, engine_board(game))
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("1 moves")
+    settled(page)
     expect(page.locator(".move-note")).to_have_text("")
 
 
@@ -734,3 +759,91 @@ def test_a_tournament_page_shows_the_round_and_standings_updating(
     # The entrants' end screens lead back to the tournament.
     back = ada.get_by_role("link", name="Back to the tournament")
     expect(back).to_have_attribute("href", f"#/tournament/{tid}")
+
+
+# The lobby and spectators.
+
+
+def create_room(page: Page, name: str, seats: int) -> str:
+    """Fill in the lobby's form and create a room on the fixed deal; the new room's id."""
+    form = page.locator("form.create").first
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=seats]").fill(str(seats))
+    form.locator("input[name=countdown_s]").fill("0")
+    form.locator("input[name=deal]").fill(DEAL)
+    form.locator("select[name=step]").select_option(STEP)
+    form.get_by_role("button", name="Create room and join").click()
+    page.wait_for_url(re.compile(r"#/room/"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_the_lobby_creates_a_room_lists_it_and_a_link_joins_it(
+    new_page: Callable[..., Page],
+) -> None:
+    host = new_page("/")
+    room = create_room(host, "Host", seats=3)
+    expect(host.locator(".waiting-list")).to_contain_text("Host")
+    guest = new_page("/")
+    listed = guest.locator(f'.room-item[data-room="{room}"]')
+    expect(listed).to_contain_text("Host")
+    expect(listed).to_contain_text("1/3 racers")
+    shot(guest, "lobby")
+    listed.get_by_role("link", name="Join").click()
+    join_room(guest, "Guest")
+    expect(host.locator(".waiting-list")).to_contain_text("Guest")
+
+
+def test_a_racing_room_is_listed_with_a_link_to_watch_it(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    solo, room = start_solo(new_page, server_url)
+    lobby = new_page("/")
+    listed = lobby.locator(f'.room-item[data-room="{room}"]')
+    expect(listed).to_contain_text("Solo")
+    listed.get_by_role("link", name="Watch").click()
+    lobby.wait_for_url(re.compile(rf"#/watch/{room}$"))
+    expect(lobby.locator(".spectated")).to_have_count(1)
+    expect(lobby.locator(".delay-note")).to_have_text("Boards are shown live.")  # solo: no delay
+    expect(solo.locator(".watchers")).to_have_text("1 watching")
+
+
+def test_a_spectator_sees_both_boards_live_progress_and_the_results(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    room = new_room(server_url, seats=2, spectator_delay_s=1)
+    ada = new_page(f"/#/room/{room}")
+    join_room(ada, "Ada")
+    bo = new_page(f"/#/room/{room}")
+    join_room(bo, "Bo")
+    watcher = new_page(f"/#/watch/{room}")
+    expect(watcher.locator(".spectated")).to_have_count(2)
+    expect(watcher.locator(".delay-note")).to_contain_text("1 s behind")
+    expect(ada.locator(".watchers")).to_have_text("1 watching")
+    ready(ada)
+    ready(bo)
+    wait_racing(ada)
+    ada_id = watcher.locator(".spectated", has_text="Ada").first.get_attribute("data-player")
+    bo_id = watcher.locator(".spectated", has_text="Bo").first.get_attribute("data-player")
+    ada_board = f'.spectated[data-player="{ada_id}"]'
+    game = Stalactites(DEAL, step=STEP)
+    expect_board(watcher, engine_board(game), f'.spectated[data-player="{bo_id}"]')
+    half = len(line) // 2
+    for move in line[:half]:
+        click_move(ada, move)
+        game.push(move)
+    # Progress is live; the board follows a second behind.
+    bar = watcher.locator(f"{ada_board} [role=progressbar]")
+    expect(bar).to_have_attribute("aria-valuenow", str(game.foundation_cards))
+    expect_board(watcher, engine_board(game), ada_board)
+    shot(watcher, "spectator")
+    for move in line[half:]:
+        click_move(ada, move)
+        game.push(move)
+    resign(bo)
+    expect(watcher.locator(".spectator-results tbody tr").first).to_contain_text("Ada")
+    expect(watcher.locator(".delay-note")).to_contain_text("The race is over")
+    expect_board(watcher, engine_board(game), ada_board)
+    expect_board(
+        watcher, engine_board(Stalactites(DEAL, step=STEP)), f'.spectated[data-player="{bo_id}"]'
+    )
+    shot(watcher, "spectator-results")

@@ -266,6 +266,7 @@ function roomItem(room, status) {
       ? h("a", { class: "btn btn-small", href: `#/room/${id}` }, "Join")
       : h("a", { class: "btn btn-small", href: `#/watch/${id}` }, "Watch");
   const seats = room.seats ? `${players.length}/${room.seats}` : `${players.length}`;
+  const watching = room.spectators ? ` · ${room.spectators} watching` : "";
   return h(
     "li",
     { class: "room-item", dataset: { room: id } },
@@ -273,7 +274,7 @@ function roomItem(room, status) {
       "div",
       {},
       h("strong", {}, settingsText(room)),
-      h("div", { class: "muted" }, `${seats} racers${names ? ": " : ""}`, names),
+      h("div", { class: "muted" }, `${seats} racers${names ? ": " : ""}`, names, watching),
     ),
     action,
   );

@@ -79,20 +79,6 @@ export function applyMove(state, move) {
   return shiftCards(state, move.src, move.dst, move.count);
 }
 
-/**
- * The board before `move`, from the board after it (its cards carried back). A stock
- * deal goes back onto the known top of the stock (`state.stock`, last dealt next).
- */
-export function unapplyMove(state, move) {
-  if (move.src !== "s") return shiftCards(state, move.dst, move.src, move.count);
-  const next = structuredClone(state);
-  const card = next.waste?.pop();
-  if (!card) return null;
-  next.stock = [...(next.stock ?? []), card];
-  next.stock_count = (next.stock_count ?? 0) + 1;
-  return next;
-}
-
 /** Deal the known top card of the stock onto the waste; null when it is not known. */
 export function dealFromStock(state) {
   if (!Array.isArray(state.stock) || !state.stock.length) return null;

@@ -12,7 +12,6 @@ import { LegalIndex, parseMove } from "./moves.js";
 import {
   newMoveId,
   pendingMove,
-  saveFinalBoards,
   savePendingMove,
   saveRoomSeat,
 } from "./storage.js";
@@ -137,6 +136,7 @@ export class RacePage {
       accepted: () => this.accepted(f),
       rejected: () => this.rejected(f),
       player: () => this.player(f),
+      spectators: () => this.spectators(f.count),
       progress: () => this.progress(f),
       finished: () => this.finished(f),
       results: () => this.results(f),
@@ -209,6 +209,11 @@ export class RacePage {
   player(f) {
     if (f.player) mergePlayer(this.players, f.player);
     if (this.room) this.drawOverlay();
+    this.drawSide();
+  }
+
+  spectators(count) {
+    if (this.room) this.room.spectators = count;
     this.drawSide();
   }
 
@@ -306,6 +311,7 @@ export class RacePage {
   undo() {
     if (!this.room?.undo || !this.racing()) return;
     if (this.board.undo(newMoveId())) this.sendInflight();
+    this.drawBoard(); // shows the undo as pending until the server's board comes
   }
 
   ready() {
@@ -318,6 +324,7 @@ export class RacePage {
   declare(step) {
     if (!this.canDeclare()) return;
     if (this.board.declare(newMoveId(), step)) this.sendInflight();
+    this.drawBoard();
     this.drawActions();
   }
 
@@ -357,9 +364,6 @@ export class RacePage {
 
   render() {
     if (!this.room) return;
-    if (this.room.status === "finished" && this.board.state && this.you) {
-      saveFinalBoards(this.roomId, { [this.you]: this.board.state });
-    }
     this.title.textContent = this.room.game === "squadron" ? "Squadron race" : "Stalactites race";
     this.settings.textContent = settingsText(this.room);
     this.root.dataset.status = this.room.status;
@@ -390,10 +394,12 @@ export class RacePage {
     // This page knows its own connection better than the room view it was sent.
     const me = this.me();
     if (me) me.connected = this.conn?.open ?? me.connected;
+    const watching = this.room?.spectators ?? 0;
     replace(
       this.side,
       h("h2", {}, "Racers"),
       racersPanel(this.players, { game: this.room?.game, you: this.you }),
+      watching ? h("p", { class: "watchers muted" }, `${watching} watching`) : null,
     );
   }
 

@@ -1,12 +1,12 @@
 // The replay viewer: a finished room's records, stepped forward and back, one board or all
-// side by side. Boards are redrawn by moving cards as each record says; the server's
-// record gives the starting layout, so the client still judges nothing.
+// side by side. The record answer carries the deal's starting layout (`initial_state`, with
+// Squadron's stock in order); each board is drawn by moving cards as its record says, so the
+// client still judges nothing.
 
 import { getRecord, getRoom } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
-import { applyMove, dealFromStock, parseMove, unapplyMove } from "./moves.js";
-import { finalBoards } from "./storage.js";
+import { applyMove, dealFromStock, parseMove } from "./moves.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
 export class ReplayPage {
@@ -48,7 +48,7 @@ export class ReplayPage {
       return;
     }
     this.room = room;
-    this.lines = linesOf(data, room, this.roomId);
+    this.lines = linesOf(data, room);
     this.longest = Math.max(0, ...this.lines.map((l) => l.moves.length));
     this.build();
     this.draw();
@@ -127,7 +127,7 @@ export class ReplayPage {
           : h(
               "p",
               { class: "delay-note" },
-              "The starting layout of this race is not known to this browser, so the moves are listed instead of drawn.",
+              "The server sent no starting layout for this race, so the moves are listed instead of drawn.",
             ),
         this.boards,
         standings?.length
@@ -183,9 +183,7 @@ export class ReplayPage {
       h("strong", {}, line.name),
       h("span", { class: "muted" }, ` ${k}/${line.moves.length} moves`),
       last ? h("span", { class: "last-move" }, ` last: ${last}`) : null,
-      state && known < k
-        ? h("span", { class: "muted" }, " (the next stock card is not known here)")
-        : null,
+      state && known < k ? h("span", { class: "muted" }, " (drawn up to the move before)") : null,
     );
     const body = state
       ? renderBoard(state, {
@@ -202,45 +200,21 @@ export class ReplayPage {
 }
 
 /** Each player's line (and the solver's) from a record answer, with the boards along it. */
-function linesOf(data, room, roomId) {
+function linesOf(data, room) {
   const names = new Map((room?.players ?? []).map((p) => [p.player_id, p.name]));
   const lines = (data?.players ?? []).map((entry, i) => ({
     player_id: entry.player_id ?? `p${i + 1}`,
     name: entry.name ?? names.get(entry.player_id) ?? `racer ${i + 1}`,
     moves: entry.record?.moves ?? entry.moves ?? [],
-    states: entry.states ?? null,
+    states: null,
   }));
   for (const [step, moves] of Object.entries(data?.solution ?? {})) {
     const how = step === "play" ? "" : ` by ${step}`;
     lines.push({ player_id: `solver-${step}`, name: `Solver's line${how}`, moves, states: null });
   }
-  const initial = data?.initial_state ?? initialFrom(finalBoards(roomId), lines);
-  for (const line of lines) line.states ??= initial ? statesAlong(initial, line.moves) : null;
+  const initial = data?.initial_state ?? null;
+  for (const line of lines) line.states = initial ? statesAlong(initial, line.moves) : null;
   return lines;
-}
-
-/**
- * The starting layout, worked back from a final board this browser saw: every move carried
- * back from where it went to where it came from. Checked by playing the line forward again.
- */
-function initialFrom(finals, lines) {
-  for (const line of lines) {
-    const final = finals[line.player_id];
-    if (!final) continue;
-    let state = final;
-    for (const text of [...line.moves].reverse()) {
-      const move = parseMove(text);
-      state = move && state ? unapplyMove(state, move) : null;
-    }
-    const forward = state && statesAlong(state, line.moves);
-    if (forward?.length === line.moves.length + 1 && sameBoard(forward.at(-1), final)) return state;
-  }
-  return null;
-}
-
-function sameBoard(a, b) {
-  const keys = ["foundations", "cells", "tableau", "waste"];
-  return keys.every((key) => JSON.stringify(a[key] ?? null) === JSON.stringify(b[key] ?? null));
 }
 
 /** The board after each move, from the starting layout; it stops where a card is unknown. */

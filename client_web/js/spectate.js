@@ -1,5 +1,7 @@
-// The spectator view: every racer's board side by side, shown the room's delay behind,
-// with live progress bars and the results at the end.
+// The spectator view: every racer's board side by side, shown the room's delay behind, with
+// live progress bars, the number watching, and the results at the end. The server sends the
+// boards (`boards` in the welcome, then a `board` frame per move, already delayed), so this
+// page only draws what it is given.
 
 import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
@@ -13,11 +15,12 @@ export class SpectatorPage {
     this.roomId = roomId;
     this.room = null;
     this.players = [];
-    this.boards = new Map(); // player_id -> state
+    this.boards = new Map(); // player_id -> board state
     this.lastSeq = null;
     this.standings = null;
     this.clock = h("div", { class: "clock" }, "–:––");
     this.delay = h("p", { class: "delay-note" });
+    this.watching = h("p", { class: "watchers muted", "aria-live": "polite" });
     this.title = h("h1", { class: "race-title" }, "Watching");
     this.settings = h("p", { class: "race-settings" });
     this.grid = h("div", { class: "spectator-grid" });
@@ -28,7 +31,7 @@ export class SpectatorPage {
       h(
         "div",
         { class: "race-head" },
-        h("div", {}, this.title, this.settings, this.delay),
+        h("div", {}, this.title, this.settings, this.delay, this.watching),
         this.clock,
       ),
       this.results,
@@ -64,10 +67,11 @@ export class SpectatorPage {
     }
     const handler = {
       welcome: () => this.welcome(f),
-      countdown: () => this.setStatus("countdown", { starts_at: f.starts_at }),
+      countdown: () => this.setStatus("countdown", { starts_at: f.starts_at, ends_at: f.ends_at }),
       started: () => this.started(f),
       board: () => this.board(f),
-      player: () => this.progress({ ...f.player, type: "player" }),
+      spectators: () => this.spectators(f.count),
+      player: () => this.progress({ ...f.player }),
       progress: () => this.progress(f),
       finished: () => this.progress(f),
       results: () => this.finish(f),
@@ -80,19 +84,17 @@ export class SpectatorPage {
     this.room = f.room ?? this.room;
     this.players = [...(this.room?.players ?? [])];
     this.lastSeq = f.seq ?? this.lastSeq;
-    this.boards = new Map(boardsOf(f));
-    if (this.room?.status === "finished") this.standings = this.room.standings ?? this.standings;
+    this.boards = new Map(Object.entries(f.boards ?? {}));
+    if (this.room?.status === "finished") this.standings = this.players;
     this.render();
   }
 
   started(f) {
     for (const p of this.players) if (!p.status || p.status === "waiting") p.status = "playing";
+    // Every board starts as the deal; the moves follow as board frames (the delay behind).
+    for (const p of this.players)
+      if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);
     this.setStatus("racing", { ends_at: f.ends_at });
-    if (f.state && (this.room?.spectator_delay_s ?? 0) === 0) {
-      for (const p of this.players)
-        if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);
-    }
-    this.render();
   }
 
   setStatus(status, fields) {
@@ -105,6 +107,12 @@ export class SpectatorPage {
     if (!f.player_id || !f.state) return;
     this.boards.set(f.player_id, f.state);
     this.drawBoard(f.player_id);
+  }
+
+  spectators(count) {
+    if (!this.room) return;
+    this.room.spectators = count;
+    this.drawWatching();
   }
 
   progress(f) {
@@ -124,11 +132,8 @@ export class SpectatorPage {
     if (!room) return;
     this.title.textContent = `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`;
     this.settings.textContent = settingsText(room);
-    const delay = room.spectator_delay_s ?? 0;
-    this.delay.textContent =
-      delay && room.status !== "finished"
-        ? `Boards are shown ${delay} s behind the racers, so nobody can copy the leader. Progress bars are live.`
-        : "Boards are shown live.";
+    this.delay.textContent = delayText(room);
+    this.drawWatching();
     this.root.dataset.status = room.status;
     replace(
       this.grid,
@@ -149,6 +154,11 @@ export class SpectatorPage {
     this.tick();
   }
 
+  drawWatching() {
+    const count = this.room?.spectators ?? 0;
+    this.watching.textContent = `${count} watching`;
+  }
+
   boardCard(player) {
     const state = this.boards.get(player.player_id);
     return h(
@@ -157,11 +167,7 @@ export class SpectatorPage {
       racersPanel([player], { game: this.room?.game }),
       state
         ? renderBoard(state, { compact: true })
-        : h(
-            "div",
-            { class: "board-placeholder" },
-            this.room?.status === "racing" ? "Board coming (delayed)…" : "Waiting for the start",
-          ),
+        : h("div", { class: "board-placeholder" }, "Waiting for the start"),
     );
   }
 
@@ -184,10 +190,9 @@ export class SpectatorPage {
   }
 }
 
-/** Every board in a spectator's welcome, as [player_id, state] pairs. */
-function boardsOf(welcome) {
-  const boards = welcome.boards ?? welcome.states ?? {};
-  if (Array.isArray(boards))
-    return boards.filter((b) => b?.state).map((b) => [b.player_id, b.state]);
-  return Object.entries(boards).filter(([, state]) => state);
+function delayText(room) {
+  if (room.status === "finished") return "The race is over: every board is shown as it ended.";
+  const delay = room.spectator_delay_s ?? 0;
+  if (!delay) return "Boards are shown live.";
+  return `Boards are shown ${delay} s behind the racers, so nobody can copy the leader. Progress bars are live.`;
 }

@@ -34,12 +34,6 @@ export const saveTournamentSeat = (id, seat) => write(`tournament.${id}`, seat);
 export const pendingMove = (roomId) => read(`pending.${roomId}`);
 export const savePendingMove = (roomId, frame) => write(`pending.${roomId}`, frame);
 
-/** Final boards seen in this browser ({player_id: state}), from which a replay can be drawn. */
-export const finalBoards = (roomId) => read(`final.${roomId}`) ?? {};
-export function saveFinalBoards(roomId, boards) {
-  write(`final.${roomId}`, { ...finalBoards(roomId), ...boards });
-}
-
 /** A fresh client move id: random per page load, then counting. Unique per player. */
 const session = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) =>
   b.toString(16).padStart(2, "0"),
