@@ -211,7 +211,8 @@ async def test_spectators_coming_and_going_reach_the_players_at_most_once_a_seco
         await client.close()
     left_s = time.monotonic() - began
     counts = await counts_until(ann, 0)
-    assert len(counts) <= 2 + left_s
+    # (The server may see the last one leave a moment after its close returns: 0.5 s slack.)
+    assert len(counts) <= 2 + left_s + 0.5
 
 
 async def counts_until(client: Client, count: int) -> list[int]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server_kit import ProcessServer, http, new_room, player, winning_line
+from server_kit import Client, ProcessServer, http, new_room, player, winning_line
 from stalactites.engine import Stalactites
 from stalactites.protocol import board
 from test_spectate import counts_until, spectator
@@ -87,3 +87,32 @@ async def test_every_process_lists_the_same_rooms(spawn: type[ProcessServer]) ->
         assert [room["room_id"] for room in listed["rooms"]] == [waiting]
         _, listed = await http("GET", f"{server.url}/api/rooms?status=racing")
         assert [room["room_id"] for room in listed["rooms"]] == [racing]
+
+
+async def test_a_spectator_whose_process_is_killed_resumes_on_another(
+    spawn: type[ProcessServer],
+) -> None:
+    first = spawn()
+    room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0, seats=1)
+    ann = await player(first, room_id, "Ann")
+    await ann.send(type="ready")
+    await ann.expect("started")
+    watcher = await spectator(first, room_id)
+    for index, move in enumerate(LINE[:3]):
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+    await watcher.expect("progress", moves=3)
+    first.kill()
+    second = spawn()  # a fresh process: everything it shows comes from Redis
+    again = await spectator(second, room_id, last_seq=watcher.last_seq)
+    welcome = again.frames[0]
+    assert welcome["resumed"] is True
+    game = Stalactites(DEAL, step="ones")
+    for move in LINE[:3]:
+        game.push(move)
+    assert welcome["boards"] == {ann.you: board(game.state()).model_dump()}
+    resumed = await Client.open(second.ws_url(room_id))
+    await resumed.hello(ann.token, last_seq=ann.last_seq)
+    assert (await resumed.move("a3", LINE[3]))["type"] == "accepted"
+    game.push(LINE[3])
+    frame = await again.expect("board")
+    assert (frame["move"], frame["state"]) == (LINE[3], board(game.state()).model_dump())
