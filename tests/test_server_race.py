@@ -163,7 +163,6 @@ async def test_a_solo_room_is_a_time_trial(server: InProcessServer) -> None:
 async def test_two_players_race_a_certified_deal_along_the_solvers_line(
     redis_server: InProcessServer, redis_prefix: str
 ) -> None:
-    pytest.importorskip("stalactites.solver")
     room_id = await new_room(redis_server.url, step="ones", countdown_s=0)
     _, view = await http("GET", f"{redis_server.url}/api/rooms/{room_id}")
     assert view["certified"] is True and view["solution"] is None  # not shown before the end
