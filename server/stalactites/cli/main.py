@@ -1,7 +1,8 @@
 """Argument parsing and the JSON-printing subcommands.
 
-Every subcommand prints JSON on standard output (``play`` excepted).  Wrong
-arguments get a one-line error on standard error and exit status 2.
+The subcommands that inspect games print JSON on standard output; ``play`` and
+``serve`` are interactive.  Wrong arguments get a one-line error on standard
+error and exit status 2.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ from .serve import add_serve
 
 __all__ = ["main"]
 
+DESCRIPTION = (
+    "Stalactites Race: race each other at patience on the identical deal. "
+    "serve runs the race server and web client; play is a game in the terminal; "
+    "deal, moves, replay, solve and pick print JSON."
+)
 GAME_NAMES = ("stalactites", "squadron")
 STEPS = ("ones", "twos")
 
@@ -106,7 +112,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="stalactites", description=__doc__)
+    parser = Parser(prog="stalactites", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     deal = commands.add_parser("deal", help="print a deal's initial state as JSON")
