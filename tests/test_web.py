@@ -49,8 +49,6 @@ DEAL = "ms:1"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 STEP = "ones"
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
-
 
 # The server and the browser.
 
