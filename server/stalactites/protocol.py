@@ -38,6 +38,7 @@ __all__ = [
     "PlayerView",
     "Pong",
     "Progress",
+    "ProgressBatch",
     "Ready",
     "Rejected",
     "Resign",
@@ -346,6 +347,17 @@ class Progress(Frame):
     status: PlayerStatus
 
 
+class ProgressBatch(Frame):
+    """Large rooms only (more than 8 seats: tournament rounds), in place of ``progress``: at
+    most four a second per connection, each player's newest ``progress`` event since the last
+    batch, in seq order.  ``seq`` is the last of them (the events they superseded are never
+    sent); any other room event comes after a batch of the progress before it."""
+
+    type: Literal["progress_batch"]
+    seq: int
+    events: list[Progress]
+
+
 class Finished(Frame):
     """Room event: a player is done.  ``place`` is null for a player who lost or resigned before
     the race ended: their place is decided at the end and given in ``results``."""
@@ -403,6 +415,7 @@ ServerFrame = Annotated[
     | Accepted
     | Rejected
     | Progress
+    | ProgressBatch
     | Finished
     | Results
     | BoardEvent
@@ -413,7 +426,16 @@ ServerFrame = Annotated[
 
 SERVER_FRAMES: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 
-ROOM_EVENTS = ("player", "spectators", "countdown", "started", "progress", "finished", "results")
+ROOM_EVENTS = (
+    "player",
+    "spectators",
+    "countdown",
+    "started",
+    "progress",
+    "progress_batch",
+    "finished",
+    "results",
+)
 
 
 def board(state: dict[str, Any]) -> StalactitesBoard | SquadronBoard:

@@ -41,6 +41,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.Accepted,
     p.Rejected,
     p.Progress,
+    p.ProgressBatch,
     p.Finished,
     p.Results,
     p.BoardEvent,
@@ -136,6 +137,22 @@ so every server process sends the same frames at the same times.
 The room view counts the spectators connected (`spectators`).  Players and spectators are
 told of a change by the `spectators` room event, at most once a second per room however many
 come and go, and not after the race has finished.
+
+### Large rooms
+
+A room with more than 8 seats (only tournaments make them: a round is one room with every
+entrant seated) fans out more cheaply, as hundreds of racers each sending every move to
+hundreds of sockets would flood them all:
+
+- Instead of `progress`, each connection gets `progress_batch` at most four times a second:
+  each player's newest `progress` event since the last batch (latest value wins; the events
+  it superseded are never sent).  Its `seq` is the last event it holds, and any other room
+  event comes after a batch of the progress before it, so seq order still holds.
+- When time runs out, the players still racing get no `finished` each: `results` finishes
+  them (their status `timeout` and their place are in its standings).  Players who finish
+  before the end still get `finished`.
+
+Rooms of 1-8 seats, the only ones `POST /api/rooms` makes, are as described above.
 
 ### Reconnecting
 

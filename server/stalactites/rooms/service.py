@@ -272,10 +272,14 @@ class RoomService:
     async def _finish(self, row: RoomRow) -> tuple[FinishResult, list[Standing]]:
         settings = self._settings[row.room_id]
         final = final_results(row)
-        stored = [
-            events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
-            for line in final.timed_out
-        ]
+        stored = (
+            []
+            if settings.large
+            else [
+                events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
+                for line in final.timed_out
+            ]
+        )
         stored.append(events.results_event(final.standings, settings.deal, settings.solution))
         results = json.dumps([line.model_dump() for line in final.standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)

@@ -9,9 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..engine import DealId, EngineError
 
-__all__ = ["DEFAULT_DELAY_S", "CreateRoom", "JoinRoom", "RoomSettings"]
+__all__ = ["DEFAULT_DELAY_S", "LARGE_ROOM_SEATS", "CreateRoom", "JoinRoom", "RoomSettings"]
 
 DEFAULT_DELAY_S = 30  # spectators' delay in rooms of two or more seats, unless set
+LARGE_ROOM_SEATS = 8  # rooms with more seats (tournament rounds) fan out cheaply
 
 
 class CreateRoom(BaseModel):
@@ -97,6 +98,12 @@ class RoomSettings(BaseModel):
         if self.spectator_delay_s is not None:
             return self.spectator_delay_s
         return DEFAULT_DELAY_S if self.seats >= 2 else 0  # rooms made elsewhere (tournaments)
+
+    @property
+    def large(self) -> bool:
+        """More seats than ``POST /api/rooms`` gives (a tournament round): progress goes out
+        batched, and the results alone finish whoever is still racing when time runs out."""
+        return self.seats > LARGE_ROOM_SEATS
 
     @classmethod
     def resolve(

@@ -10,6 +10,9 @@ an unexpected failure sends ``internal`` and closes 1011.
 A spectator (hello with ``"spectator": true``) gets room events like a player,
 plus the ``board`` frames of the room's :class:`~stalactites.web.watch.Watch`;
 anything but ``ping`` from it is refused with ``unauthorized``.
+
+In a large room (a tournament round) ``progress`` events go out batched, at
+most a few a second per connection (:mod:`.progress_batch`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from ..protocol import (
 from ..rooms import RoomError
 from .hub import Hub
 from .limits import TokenBucket
+from .progress_batch import ProgressBatch, is_progress
 from .runtime import Runtime
 from .watch import Watch
 
@@ -87,6 +91,7 @@ class Connection:
         self._sending_since: float | None = None
         self.behind = False
         self.hub: Hub | None = None
+        self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
 
     # Sending.
 
@@ -110,6 +115,10 @@ class Connection:
         return self._outbox.maxsize - self._headroom - self._outbox.qsize()
 
     def deliver(self, seq: int, frame: str) -> None:
+        if self._batch is not None:
+            if is_progress(frame):
+                return self._batch.hold(seq, frame)
+            self._batch.flush()  # the progress before this event goes out before it
         self.send_text(frame)
 
     def stalled(self, now: float, limit_s: float) -> bool:
@@ -143,6 +152,8 @@ class Connection:
             await asyncio.wait({self._reader})
         finally:
             self._reader.cancel()
+            if self._batch is not None:
+                self._batch.close()
             await self._leave()
             await self._close(writer)
 
@@ -233,6 +244,7 @@ class Connection:
             return self._refuse(error.code, error.message)
         self.cursor = welcome.seq
         self.send(welcome)
+        await self._batch_if_large()
         self.hub = await self.runtime.hubs.join(self.room_id, self)
         await self.touch()
         return True
@@ -256,8 +268,13 @@ class Connection:
         )
         self.cursor = welcome.seq
         self.send(welcome)
+        await self._batch_if_large()
         self.hub = await self.runtime.hubs.join(self.room_id, self)
         return True
+
+    async def _batch_if_large(self) -> None:
+        if (await self.runtime.rooms.settings(self.room_id)).large:
+            self._batch = ProgressBatch(self.send_text)
 
     async def _stop_watching(self) -> None:
         self.runtime.hubs.leave(self.room_id, self)
