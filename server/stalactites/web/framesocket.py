@@ -1,0 +1,215 @@
+"""What the room and tournament websockets share: frames in, frames out, a connection's life.
+
+A :class:`FrameSocket` accepts the socket, reads the client's frames in order
+and sends through a bounded queue drained by its own writer task: a client
+too slow to keep up overflows its queue and is disconnected (close 1013; it
+may reconnect with ``last_seq``), and nothing it does slows anyone else.
+Bad frames (over the size cap, binary, malformed, of an unknown type or with
+wrong fields) get ``bad_message`` and the connection survives
+``max_bad_frames`` of them; no hello within ``hello_timeout_s``, or anything
+but hello first, gets ``unauthorized`` and close 1008; an unexpected failure
+sends ``internal`` and closes 1011.
+
+A subclass says hello (:meth:`FrameSocket.greet`), handles the frames after
+it (:meth:`FrameSocket.handle`) and leaves (:meth:`FrameSocket.leave`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import MutableMapping
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from starlette.websockets import WebSocket
+
+from ..config import ServerConfig
+
+__all__ = [
+    "CLOSE_INTERNAL",
+    "CLOSE_NORMAL",
+    "CLOSE_POLICY",
+    "CLOSE_TOO_SLOW",
+    "FrameSocket",
+]
+
+log = logging.getLogger(__name__)
+
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008
+CLOSE_INTERNAL = 1011
+CLOSE_TOO_SLOW = 1013
+CLOSE_WAIT_S = 2.0
+
+FrameT = TypeVar("FrameT")  # the protocol's client frames (a union of models)
+HelloT = TypeVar("HelloT", bound=BaseModel)
+
+
+class FrameSocket(Generic[FrameT, HelloT]):
+    """One client's socket: parse ``FrameT`` frames, expect ``HelloT`` first.  ``error_model``
+    is the protocol's error frame (``type``, ``code``, ``message``)."""
+
+    frames: TypeAdapter[FrameT]
+    hello_model: type[HelloT]
+    error_model: type[BaseModel]
+
+    def __init__(self, websocket: WebSocket, config: ServerConfig, queue: int, label: str):
+        self.websocket = websocket
+        self.config = config
+        self.label = label  # what the log calls the connection
+        self.cursor = 0  # the last event seq handed over
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue)
+        self._bad_frames = 0
+        self._close_code = CLOSE_NORMAL
+        self._kicked = False
+        self._reader: asyncio.Task[None] | None = None
+        self._sending_since: float | None = None
+
+    # What a subclass does.
+
+    async def greet(self, hello: HelloT) -> bool:
+        """Answer the hello (refusing it closes the socket); True to go on to other frames."""
+        raise NotImplementedError
+
+    async def handle(self, frame: FrameT) -> None:
+        """Answer one frame after the hello."""
+        raise NotImplementedError
+
+    async def leave(self) -> None:
+        """Undo what the hello joined (the socket is closing)."""
+
+    def sent(self) -> None:
+        """One frame has gone out (the writer calls it)."""
+
+    # Sending.
+
+    def send(self, frame: BaseModel) -> None:
+        self.send_text(frame.model_dump_json())
+
+    def send_text(self, text: str) -> None:
+        if self._kicked:
+            return
+        try:
+            self._outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("%s: too slow, closing", self.label)
+            self.kick()
+
+    def deliver(self, seq: int, frame: str) -> None:
+        self.send_text(frame)
+
+    def error(self, code: str, message: str) -> None:
+        self.send(
+            self.error_model.model_validate({"type": "error", "code": code, "message": message})
+        )
+
+    def kick(self) -> None:
+        """Disconnect now (the client may reconnect and resync)."""
+        self._kicked = True
+        if self._reader is not None:
+            self._reader.cancel()
+
+    def stalled(self, now: float, limit_s: float) -> bool:
+        """Whether one send has waited longer than ``limit_s`` (the client is not reading)."""
+        return self._sending_since is not None and now - self._sending_since > limit_s
+
+    async def _write(self) -> None:
+        while (text := await self._outbox.get()) is not None:
+            self._sending_since = time.monotonic()
+            await self.websocket.send_text(text)
+            self._sending_since = None
+            self.sent()
+
+    # The connection's life.
+
+    async def serve(self) -> None:
+        await self.websocket.accept()
+        writer = asyncio.create_task(self._write())
+        self._reader = asyncio.create_task(self._session())
+        try:
+            await asyncio.wait({self._reader})
+        finally:
+            self._reader.cancel()
+            await self.leave()
+            await self._close(writer)
+
+    async def _session(self) -> None:
+        try:
+            hello = await self._wait_hello()
+            if hello is not None and await self.greet(hello):
+                while (frame := await self._next_frame()) is not None:
+                    await self.handle(frame)
+                    await asyncio.sleep(0)  # let hubs, feeds and writers run between frames
+        except Exception:
+            log.exception("%s failed", self.label)
+            self.error("internal", "the server failed; reconnect to carry on")
+            self._close_code = CLOSE_INTERNAL
+
+    async def _close(self, writer: asyncio.Task[None]) -> None:
+        code = CLOSE_TOO_SLOW if self._kicked else self._close_code
+        if self._kicked or self._outbox.full():
+            writer.cancel()
+        else:
+            self._outbox.put_nowait(None)  # the writer sends what is queued, then stops
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(writer, CLOSE_WAIT_S)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(code), CLOSE_WAIT_S)
+
+    def refuse(self, code: str, message: str) -> bool:
+        """Answer with an error and close 1008 once it is sent; False (no session)."""
+        self.error(code, message)
+        self._close_code = CLOSE_POLICY
+        return False
+
+    # Receiving.
+
+    async def _wait_hello(self) -> HelloT | None:
+        timeout = self.config.hello_timeout_s
+        try:
+            frame = await asyncio.wait_for(self._next_frame(), timeout)
+        except TimeoutError:
+            self.refuse("unauthorized", f"no hello within {timeout:g} s")
+            return None
+        if frame is None:
+            return None
+        if not isinstance(frame, self.hello_model):
+            self.refuse("unauthorized", "the first frame must be hello")
+            return None
+        return frame
+
+    async def _next_frame(self) -> FrameT | None:
+        """The next well-formed frame; None once the client is gone or sent too many bad ones."""
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            frame = self._parse(message)
+            if frame is not None:
+                return frame
+            if self._bad_frames > self.config.max_bad_frames:
+                self._close_code = CLOSE_POLICY
+                return None
+
+    def _parse(self, message: MutableMapping[str, Any]) -> FrameT | None:
+        text = message.get("text")
+        limit = self.config.max_frame_bytes
+        if text is None:
+            return self._bad("binary frames are not part of the protocol")
+        if len(text) > limit or len(text.encode()) > limit:
+            return self._bad(f"a frame is at most {limit} bytes")
+        try:
+            return self.frames.validate_json(text)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            return self._bad(f"{where}: {first['msg']}" if where else first["msg"])
+
+    def _bad(self, message: str) -> FrameT | None:
+        """Count a bad frame and answer it; no frame to handle."""
+        self._bad_frames += 1
+        self.error("bad_message", message)
+        return None
