@@ -82,8 +82,9 @@ def stalactites_section(outcomes: list[Outcome], last: int) -> list[str]:
         "",
     ]
     lines += cross_check(outcomes)
-    slowest = sorted(outcomes, key=lambda o: o.seconds, reverse=True)[:10]
-    lines += ["The slowest searches:", "", "| deal | step | verdict | states | seconds |"]
+    slowest = sorted(outcomes, key=lambda o: (o.states, o.seconds), reverse=True)[:10]
+    lines += ["The largest searches (positions visited; the seconds depend on the machine's load):"]
+    lines += ["", "| deal | step | verdict | states | seconds |"]
     lines.append("|---|---|---|---:|---:|")
     for o in slowest:
         lines.append(f"| {o.deal} | {o.step} | {o.verdict.value} | {o.states} | {o.seconds:.2f} |")
