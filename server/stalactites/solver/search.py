@@ -38,7 +38,8 @@ def solve(
     For Stalactites with the step not yet fixed, ``step`` ("ones" or "twos") says which step
     to search; without it both are searched (ones first).  ``max_states`` caps the positions
     searched (Stalactites: no cap unless given; Squadron: ``squadron.DEFAULT_STATES``), and
-    ``seconds`` caps the time; past either the verdict is ``unknown``.
+    ``seconds`` caps Squadron's search time (a Stalactites search never needs one); past
+    either the verdict is ``unknown``.
     """
     started = time.perf_counter()
     if isinstance(game, Stalactites):
