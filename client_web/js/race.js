@@ -138,6 +138,7 @@ export class RacePage {
       player: () => this.player(f),
       spectators: () => this.spectators(f.count),
       progress: () => this.progress(f),
+      progress_batch: () => f.events.forEach((e) => this.progress(e)),
       finished: () => this.finished(f),
       results: () => this.results(f),
       error: () => this.serverError(f),

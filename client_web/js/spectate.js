@@ -73,6 +73,7 @@ export class SpectatorPage {
       spectators: () => this.spectators(f.count),
       player: () => this.progress({ ...f.player }),
       progress: () => this.progress(f),
+      progress_batch: () => f.events.forEach((e) => this.progress(e)),
       finished: () => this.progress(f),
       results: () => this.finish(f),
       error: () => this.delay.replaceChildren(`Error: ${f.message ?? f.code}`),
