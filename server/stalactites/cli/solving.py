@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..engine import DealId, EngineError, Game, new_game
@@ -21,34 +22,25 @@ __all__ = ["add_commands", "hint_text"]
 MAX_SEED = 2**64 - 1
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _whole(low: int, high: int | None = None, base: int = 10) -> Callable[[str], int]:
+    """An argument type for whole numbers from ``low`` (to ``high``, when given)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text, base)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low}" if high is None else f"from {low} to {high:#x}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, not {value}")
+        return value
+
+    return parse
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 2**64-1, not {value}")
-    return value
+_positive = _whole(1)
+_count = _whole(0)
+_seed = _whole(0, MAX_SEED, base=0)
 
 
 def _seconds(text: str) -> float:
