@@ -1,6 +1,7 @@
 // Small form helpers: labelled fields that read back typed values.
 
 import { h } from "./dom.js";
+import { saveName, savedName } from "./storage.js";
 
 export function field(label, input, hint = null) {
   return h(
@@ -70,4 +71,26 @@ export function checkedName(form, name) {
     return null;
   }
   return clean;
+}
+
+/** A one-field form asking for the player's name; `take(name)` joins and may throw. */
+export function nameForm(buttonText, take) {
+  const submit = async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = checkedName(form, formValues(form).name);
+    if (!name) return;
+    saveName(name);
+    try {
+      await take(name);
+    } catch (error) {
+      formError(form, error.message);
+    }
+  };
+  return h(
+    "form",
+    { class: "inline-form", onsubmit: submit },
+    field("Your name", textInput("name", savedName(), { maxlength: "24", required: true })),
+    h("button", { class: "btn btn-primary", type: "submit" }, buttonText),
+  );
 }

@@ -2,8 +2,8 @@
 
 import { getRoom, joinRoom } from "./api.js";
 import { h, replace } from "./dom.js";
-import { checkedName, field, formError, formValues, textInput } from "./forms.js";
-import { saveName, saveRoomSeat, savedName } from "./storage.js";
+import { nameForm } from "./forms.js";
+import { saveRoomSeat } from "./storage.js";
 import { settingsText } from "./widgets.js";
 
 export class JoinPage {
@@ -66,26 +66,10 @@ export class JoinPage {
   }
 
   joinForm() {
-    return h(
-      "form",
-      { class: "inline-form", onsubmit: (e) => this.join(e) },
-      field("Your name", textInput("name", savedName(), { maxlength: "24", required: true })),
-      h("button", { class: "btn btn-primary", type: "submit" }, "Join the race"),
-    );
-  }
-
-  async join(event) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const name = checkedName(form, formValues(form).name);
-    if (!name) return;
-    saveName(name);
-    try {
+    return nameForm("Join the race", async (name) => {
       const seat = await joinRoom(this.roomId, name);
       saveRoomSeat(this.roomId, { player_id: seat.player_id, token: seat.token });
       this.onJoined();
-    } catch (error) {
-      formError(form, error.message);
-    }
+    });
   }
 }

@@ -6,14 +6,8 @@ import { serverNow, syncClock } from "./clock.js";
 import { getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace, toast } from "./dom.js";
-import { checkedName, field, formError, formValues, textInput } from "./forms.js";
-import {
-  saveName,
-  saveRoomSeat,
-  savedName,
-  saveTournamentSeat,
-  tournamentSeat,
-} from "./storage.js";
+import { nameForm } from "./forms.js";
+import { saveRoomSeat, saveTournamentSeat, tournamentSeat } from "./storage.js";
 import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
 
 const POLL_MS = 15000;
@@ -217,29 +211,13 @@ export class TournamentPage {
   }
 
   joinForm() {
-    return h(
-      "form",
-      { class: "inline-form", onsubmit: (e) => this.join(e) },
-      field("Your name", textInput("name", savedName(), { maxlength: "24", required: true })),
-      h("button", { class: "btn btn-primary", type: "submit" }, "Enter the tournament"),
-    );
-  }
-
-  async join(event) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const name = checkedName(form, formValues(form).name);
-    if (!name) return;
-    saveName(name);
-    try {
+    return nameForm("Enter the tournament", async (name) => {
       const seat = await joinTournament(this.id, name);
       this.seat = { player_id: seat.player_id, token: seat.token };
       saveTournamentSeat(this.id, this.seat);
       await this.load();
       this.connect(); // hello again, now as an entrant
-    } catch (error) {
-      formError(form, error.message);
-    }
+    });
   }
 
   async start() {
