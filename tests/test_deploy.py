@@ -1,0 +1,295 @@
+"""The deployment's topology without Docker: Debian's nginx running the project's
+``deploy/nginx.conf.template`` in front of two ``stalactites serve`` processes on the real
+Redis, all on 127.0.0.1.  A race played through the balancer puts its two players on
+different processes (round robin, no sticky sessions), and when the process serving one of
+them is killed mid-race, that player reconnects through nginx to the other and the race
+finishes with nothing lost.
+
+Which process served a socket is read from that process's own log: uvicorn logs each
+websocket it accepts (``"WebSocket /ws/rooms/<id>" [accepted]``) before answering the
+handshake, so once a client's connection is open its line is already in the log.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from server_kit import REDIS_URL, REPO, Client, http, new_room, seat
+from stalactites.engine import Stalactites
+from stalactites.solver import solve
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+NGINX = "/usr/sbin/nginx"
+TEMPLATE = REPO / "deploy" / "nginx.conf.template"
+PLACEHOLDERS = ("LISTEN_PORT", "APP1", "APP2")
+DEAL = "ms:4"
+LINE = [str(move) for move in solve(Stalactites(DEAL), step="ones").moves]
+
+
+def fill_template(text: str, values: dict[str, str]) -> str:
+    """The template with ``${NAME}`` replaced for exactly the three names envsubst fills in
+    the nginx image; nginx's own ``$variables`` are left alone."""
+    assert sorted(values) == sorted(PLACEHOLDERS)
+    for name, value in values.items():
+        assert f"${{{name}}}" in text, f"the template has no ${{{name}}}"
+        text = text.replace(f"${{{name}}}", value)
+    assert "${" not in text, "the template has a placeholder the deployment does not fill"
+    return text
+
+
+def nginx_conf(workdir: Path, server_block: str) -> str:
+    """A whole nginx.conf around the filled template (which the nginx image includes inside
+    ``http {}``), with every file nginx writes kept in ``workdir``."""
+    paths = {kind: workdir / kind for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    temp = "\n".join(f"    {kind}_temp_path {path};" for kind, path in paths.items())
+    return (
+        "worker_processes 1;\n"
+        f"pid {workdir / 'nginx.pid'};\n"
+        f"error_log {workdir / 'error.log'} info;\n"
+        "events { worker_connections 256; }\n"
+        "http {\n"
+        f"    access_log {workdir / 'access.log'};\n"
+        f"{temp}\n"
+        f"{server_block}\n"
+        "}\n"
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class App:
+    """One ``stalactites serve`` process on Redis; everything it prints goes to its log file."""
+
+    def __init__(self, prefix: str, log: Path) -> None:
+        env = dict(os.environ, REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=prefix)
+        env.update(STALACTITES_PRESENCE_TTL_S="3", STALACTITES_MOVE_RATE="0")
+        self.log = log
+        self.log_file: IO[str] = log.open("w")
+        command = [str(Path(sys.executable).parent / "stalactites"), "serve", "--port", "0"]
+        self.process = subprocess.Popen(
+            command, stdout=self.log_file, stderr=subprocess.STDOUT, env=env, cwd=REPO
+        )
+        self.address = f"127.0.0.1:{self._wait_port()}"
+
+    def _wait_port(self) -> str:
+        """The port from the line ``stalactites serve`` prints once it is listening."""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and self.process.poll() is None:
+            match = re.search(
+                r"Stalactites Race on http://127\.0\.0\.1:(\d+)/", self.log.read_text()
+            )
+            if match is not None:
+                return match.group(1)
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
+
+    def accepted(self, room_id: str) -> int:
+        """How many websockets to this room the process has accepted, by its own log."""
+        return self.log.read_text().count(f'"WebSocket /ws/rooms/{room_id}" [accepted]')
+
+    def kill(self) -> None:
+        """SIGKILL: no close frames, no cleaning up."""
+        self.process.kill()
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.log_file.close()
+
+
+class Balancer:
+    """Debian's nginx in the foreground on the filled template, everything in ``workdir``."""
+
+    def __init__(self, workdir: Path, apps: list[App]) -> None:
+        self.port = free_port()
+        values = {"LISTEN_PORT": f"127.0.0.1:{self.port}"}
+        values.update(APP1=apps[0].address, APP2=apps[1].address)
+        conf = workdir / "nginx.conf"
+        conf.write_text(nginx_conf(workdir, fill_template(TEMPLATE.read_text(), values)))
+        self.error_log = workdir / "error.log"
+        self.command = [NGINX, "-p", str(workdir), "-e", str(self.error_log), "-c", str(conf)]
+        self.output = workdir / "nginx.out"
+        with self.output.open("w") as output:
+            self.process = subprocess.Popen(
+                [*self.command, "-g", "daemon off;"], stdout=output, stderr=subprocess.STDOUT
+            )
+        self._wait_listening()
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def _wait_listening(self) -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"nginx did not start:\n{self.errors()}")
+
+    def errors(self) -> str:
+        """What nginx said on its terminal and in its error log."""
+        return "".join(path.read_text() for path in (self.output, self.error_log) if path.exists())
+
+    def ws_url(self, room_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()  # SIGTERM: nginx's fast shutdown
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+@dataclass
+class Topology:
+    nginx: Balancer
+    apps: list[App]
+
+
+@pytest.fixture
+def workdir() -> Iterator[Path]:
+    """nginx's files.  Started as root, nginx runs its workers as ``nobody``, which must reach
+    its temp folders, so this folder is world-readable (pytest's tmp_path is not)."""
+    path = Path(tempfile.mkdtemp(prefix="stalactites-nginx-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def topology(redis_prefix: str, workdir: Path) -> Iterator[Topology]:
+    assert Path(NGINX).exists(), "Debian's nginx is needed: apt-get install -y nginx"
+    apps: list[App] = []
+    try:
+        for number in (1, 2):
+            apps.append(App(redis_prefix, workdir / f"app{number}.log"))
+        nginx = Balancer(workdir, apps)
+        yield Topology(nginx, apps)
+        nginx.stop()
+    finally:
+        for app in apps:
+            app.stop()
+
+
+def test_filled_template_passes_nginx_config_test(workdir: Path) -> None:
+    values = {"LISTEN_PORT": "127.0.0.1:8080", "APP1": "app1:8000", "APP2": "app2:8000"}
+    block = fill_template(TEMPLATE.read_text(), values)
+    block = block.replace("app1:8000", "127.0.0.1:8001").replace("app2:8000", "127.0.0.1:8002")
+    conf = workdir / "nginx.conf"
+    conf.write_text(nginx_conf(workdir, block))
+    checked = subprocess.run(
+        [NGINX, "-t", "-p", str(workdir), "-e", str(workdir / "error.log"), "-c", str(conf)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert "test is successful" in checked.stderr
+
+
+async def test_http_requests_through_the_balancer_alternate_between_processes(
+    topology: Topology,
+) -> None:
+    base = topology.nginx.url
+    status, page = await http("GET", f"{base}/")
+    assert status == 200 and "<html" in page.lower()  # the web client, through nginx
+    rooms = [await new_room(base, deal=DEAL) for _ in range(4)]
+    for room_id in rooms:  # every room is visible through either process
+        status, view = await http("GET", f"{base}/api/rooms/{room_id}")
+        assert status == 200 and view["room_id"] == room_id
+    posts = [app.log.read_text().count('"POST /api/rooms HTTP/1.1" 201') for app in topology.apps]
+    assert posts == [2, 2]  # round robin: no process took both of two requests in a row
+
+
+async def connect(nginx: Balancer, room_id: str, token: str) -> Client:
+    """A player's socket through the balancer, hello said."""
+    client = await Client.open(nginx.ws_url(room_id))
+    client.token = token
+    await client.hello(token)
+    return client
+
+
+def served_by(apps: list[App], room_id: str, before: list[int]) -> App:
+    """The one process whose log gained a websocket to the room since ``before``."""
+    gained = [app for app, count in zip(apps, before, strict=True) if app.accepted(room_id) > count]
+    assert len(gained) == 1, [app.accepted(room_id) for app in apps]
+    return gained[0]
+
+
+async def test_a_race_through_nginx_spans_both_processes_and_survives_killing_one(
+    topology: Topology,
+) -> None:
+    nginx, apps = topology.nginx, topology.apps
+    room_id = await new_room(nginx.url, deal=DEAL, step="ones", countdown_s=0, seats=2)
+    tokens = [(await seat(nginx.url, room_id, name))[1] for name in ("Ann", "Bob")]
+    # Round robin sends consecutive connections to alternate processes.
+    ann = await connect(nginx, room_id, tokens[0])
+    ann_app = served_by(apps, room_id, [0, 0])
+    before = [app.accepted(room_id) for app in apps]
+    bob = await connect(nginx, room_id, tokens[1])
+    bob_app = served_by(apps, room_id, before)
+    assert ann_app is not bob_app  # no sticky sessions: one player on each process
+    for client in (ann, bob):
+        await client.send(type="ready")
+    for client in (ann, bob):
+        await client.expect("started")
+    half = len(LINE) // 2
+    for index, move in enumerate(LINE[:half]):  # each sees the other's moves across processes
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+        await bob.expect("progress", player_id=ann.you, moves=index + 1)
+        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+        await ann.expect("progress", player_id=bob.you, moves=index + 1)
+    await ann.send(type="move", id=f"a{half}", move=LINE[half])  # in flight at the kill
+    ann_app.kill()
+    assert await ann.closed() is None  # the socket just dropped: no close frame
+    for index, move in enumerate(LINE[half : half + 5], start=half):  # Bob races on meanwhile
+        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+    again = await Client.open(nginx.ws_url(room_id))  # through nginx, to the survivor
+    welcome = await again.hello(ann.token, last_seq=ann.last_seq)
+    assert bob_app.accepted(room_id) == 2 and ann_app.accepted(room_id) == 1
+    assert welcome["resumed"] is True
+    assert (await again.move(f"a{half}", LINE[half]))["type"] == "accepted"  # applied once
+    missed = [f for f in again.frames if f["type"] == "progress" and f["player_id"] == bob.you]
+    assert [f["moves"] for f in missed] == list(range(half + 1, half + 6))  # nothing lost
+    for index, move in enumerate(LINE[half + 1 :], start=half + 1):
+        assert (await again.move(f"a{index}", move))["type"] == "accepted"
+    assert (await bob.expect("finished", player_id=ann.you))["place"] == 1
+    for index, move in enumerate(LINE[half + 5 :], start=half + 5):
+        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+    for client in (again, bob):
+        standings = (await client.expect("results"))["standings"]
+        lines = [(s["player_id"], s["place"], s["status"], s["moves"]) for s in standings]
+        assert lines == [(ann.you, 1, "won", len(LINE)), (bob.you, 2, "won", len(LINE))]
+    status, record = await http("GET", f"{nginx.url}/api/rooms/{room_id}/record")
+    assert status == 200
+    assert [player["record"]["moves"] for player in record["players"]] == [LINE, LINE]
