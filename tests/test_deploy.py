@@ -246,6 +246,21 @@ def served_by(apps: list[App], room_id: str, before: list[int]) -> App:
     return gained[0]
 
 
+async def play_in_turn(ann: Client, bob: Client, count: int) -> None:
+    """Both play the line's first ``count`` moves in turn, each seeing the other's progress."""
+    for index, move in enumerate(LINE[:count]):
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+        await bob.expect("progress", player_id=ann.you, moves=index + 1)
+        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+        await ann.expect("progress", player_id=bob.you, moves=index + 1)
+
+
+async def play_on(client: Client, tag: str, start: int, stop: int | None = None) -> None:
+    """The line's moves ``start:stop``, each accepted, ids numbered by their index."""
+    for index, move in enumerate(LINE[start:stop], start=start):
+        assert (await client.move(f"{tag}{index}", move))["type"] == "accepted"
+
+
 async def test_a_race_through_nginx_spans_both_processes_and_survives_killing_one(
     topology: Topology,
 ) -> None:
@@ -264,28 +279,20 @@ async def test_a_race_through_nginx_spans_both_processes_and_survives_killing_on
     for client in (ann, bob):
         await client.expect("started")
     half = len(LINE) // 2
-    for index, move in enumerate(LINE[:half]):  # each sees the other's moves across processes
-        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
-        await bob.expect("progress", player_id=ann.you, moves=index + 1)
-        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
-        await ann.expect("progress", player_id=bob.you, moves=index + 1)
+    await play_in_turn(ann, bob, half)  # progress crosses processes through Redis
     await ann.send(type="move", id=f"a{half}", move=LINE[half])  # in flight at the kill
     ann_app.kill()
     assert await ann.closed() is None  # the socket just dropped: no close frame
-    for index, move in enumerate(LINE[half : half + 5], start=half):  # Bob races on meanwhile
-        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+    await play_on(bob, "b", half, half + 5)  # Bob's socket, on the survivor, is untouched
     again = await Client.open(nginx.ws_url(room_id))  # through nginx, to the survivor
     welcome = await again.hello(ann.token, last_seq=ann.last_seq)
-    assert bob_app.accepted(room_id) == 2 and ann_app.accepted(room_id) == 1
     assert welcome["resumed"] is True
-    assert (await again.move(f"a{half}", LINE[half]))["type"] == "accepted"  # applied once
+    assert bob_app.accepted(room_id) == 2 and ann_app.accepted(room_id) == 1
+    await play_on(again, "a", half)  # the move in flight again under its id: applied once
     missed = [f for f in again.frames if f["type"] == "progress" and f["player_id"] == bob.you]
     assert [f["moves"] for f in missed] == list(range(half + 1, half + 6))  # nothing lost
-    for index, move in enumerate(LINE[half + 1 :], start=half + 1):
-        assert (await again.move(f"a{index}", move))["type"] == "accepted"
     assert (await bob.expect("finished", player_id=ann.you))["place"] == 1
-    for index, move in enumerate(LINE[half + 5 :], start=half + 5):
-        assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+    await play_on(bob, "b", half + 5)
     for client in (again, bob):
         standings = (await client.expect("results"))["standings"]
         lines = [(s["player_id"], s["place"], s["status"], s["moves"]) for s in standings]
