@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
 from server_kit import Client, InProcessServer, http, new_room, player, winning_line
+from stalactites.engine import Stalactites
+from stalactites.engine.errors import EngineError
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -211,7 +213,7 @@ async def arena(any_server: InProcessServer) -> AsyncIterator[Arena]:
     other, bob = await racing_room(any_server, "Bob", 2)
     arena = Arena(any_server, room, ann.token, other, await room_view(any_server, other), bob)
     yield arena
-    assert arena.sent >= FUZZ_EXAMPLES  # the examples ran, each sending at least one frame
+    assert arena.sent >= MOVE_EXAMPLES  # the examples ran, each sending at least one frame
     await still_racing(arena)
 
 
@@ -259,6 +261,7 @@ async def bad_frame(client: Client, frame: str | bytes) -> None:
 
 
 FUZZ_EXAMPLES = 150
+MOVE_EXAMPLES = 100
 
 
 @settings(
@@ -290,4 +293,59 @@ async def test_every_bad_frame_gets_bad_message_and_changes_nothing(
     await checker.close()
     assert after["state"] == before["state"]
     assert after["legal"] == before["legal"]
+    assert unchanging(after["room"]) == unchanging(before["room"])
+
+
+def legal_here(text: str) -> bool:
+    """Whether the engine takes this move on Ann's board (the first three moves of the line)."""
+    game = Stalactites(DEAL, step="ones")
+    for move in LINE[:3]:
+        game.push(move)
+    try:
+        game.parse_move(text)
+    except EngineError:
+        return False
+    return True
+
+
+@st.composite
+def mutated_move(draw: st.DrawFn) -> str:
+    """A move of the line with one character inserted, replaced or deleted."""
+    text = draw(st.sampled_from(LINE[:12]))
+    where = draw(st.integers(0, len(text) - 1))
+    char = draw(st.characters(codec="utf-8") | st.sampled_from("tcfsw0123456789-:"))
+    edit = draw(st.sampled_from(["insert", "replace", "delete"]))
+    if edit == "insert":
+        return text[:where] + char + text[where:]
+    return text[:where] + (char if edit == "replace" else "") + text[where + 1 :]
+
+
+move_texts = (mutated_move() | odd_text).filter(lambda text: 1 <= len(text) <= 32)
+
+
+@settings(
+    derandomize=True,
+    database=None,
+    max_examples=MOVE_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(text=move_texts)
+async def test_a_well_formed_move_the_engine_refuses_is_rejected_and_changes_nothing(
+    arena: Arena, text: str
+) -> None:
+    """Move frames of the right shape whose text is no move, or no legal move here: rejected
+    with invalid_move or illegal_move, and the board is as before."""
+    assume(not legal_here(text))
+    client, before = await welcomed(arena)
+    try:
+        arena.sent += 1
+        answer = await client.move(f"fuzz-{arena.sent}", text)
+    finally:
+        await client.close()
+    assert answer["type"] == "rejected", (text, answer)
+    assert answer["code"] in ("invalid_move", "illegal_move"), (text, answer)
+    checker, after = await welcomed(arena)
+    await checker.close()
+    assert (after["state"], after["legal"]) == (before["state"], before["legal"])
     assert unchanging(after["room"]) == unchanging(before["room"])
