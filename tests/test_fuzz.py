@@ -32,6 +32,9 @@ DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 FRAME_CAP = 4096  # ServerConfig.max_frame_bytes, the test servers' default
 PER_CONNECTION = 5  # ServerConfig.max_bad_frames: this many bad frames keep the socket open
+FUZZ_EXAMPLES = 150
+MOVE_EXAMPLES = 100
+SPECTATOR_EXAMPLES = 40
 
 # One well-formed frame of each client type, and the fields each type allows.
 TEMPLATES: dict[str, dict[str, Any]] = {
@@ -213,7 +216,7 @@ async def arena(any_server: InProcessServer) -> AsyncIterator[Arena]:
     other, bob = await racing_room(any_server, "Bob", 2)
     arena = Arena(any_server, room, ann.token, other, await room_view(any_server, other), bob)
     yield arena
-    assert arena.sent >= MOVE_EXAMPLES  # the examples ran, each sending at least one frame
+    assert arena.sent >= SPECTATOR_EXAMPLES  # the examples ran, each sending at least one frame
     await still_racing(arena)
 
 
@@ -258,10 +261,6 @@ async def bad_frame(client: Client, frame: str | bytes) -> None:
     await client.send_raw(frame)
     answer = await answer_to(client)
     assert (answer["type"], answer.get("code")) == ("error", "bad_message"), (frame, answer)
-
-
-FUZZ_EXAMPLES = 150
-MOVE_EXAMPLES = 100
 
 
 @settings(
@@ -348,4 +347,48 @@ async def test_a_well_formed_move_the_engine_refuses_is_rejected_and_changes_not
     checker, after = await welcomed(arena)
     await checker.close()
     assert (after["state"], after["legal"]) == (before["state"], before["legal"])
+    assert unchanging(after["room"]) == unchanging(before["room"])
+
+
+async def watching(arena: Arena, early: tuple[str | bytes, ...] = ()) -> tuple[Client, Any]:
+    """A spectator of Ann's room (its bad frames before the hello answered), welcomed."""
+    client = Client(await connect(arena.server.ws_url(arena.room), open_timeout=10))
+    try:
+        for frame in early:
+            await bad_frame(client, frame)
+        await client.send(type="hello", spectator=True)
+        welcome = await answer_to(client)
+        assert welcome["type"] == "welcome", welcome
+        return client, welcome
+    except BaseException:
+        await client.close()
+        raise
+
+
+@settings(
+    derandomize=True,
+    database=None,
+    max_examples=SPECTATOR_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    early=st.lists(before_hello, max_size=2),
+    late=st.lists(bad_frames, min_size=1, max_size=PER_CONNECTION - 2),
+)
+async def test_a_spectators_bad_frames_get_bad_message_and_change_no_board(
+    arena: Arena, early: list[str | bytes], late: list[str | bytes]
+) -> None:
+    client, before = await watching(arena, tuple(early))
+    try:
+        for frame in late:
+            await bad_frame(client, frame)
+        arena.sent += len(early) + len(late)
+        await client.send(type="ping")
+        assert (await answer_to(client))["type"] == "pong"
+    finally:
+        await client.close()
+    checker, after = await watching(arena)
+    await checker.close()
+    assert after["boards"] == before["boards"]
     assert unchanging(after["room"]) == unchanging(before["room"])
