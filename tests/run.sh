@@ -21,6 +21,11 @@ if ! command -v chromium >/dev/null; then
     apt-get update -qq && apt-get install -y -qq chromium
 fi
 
+# The deployment topology test runs Debian's nginx (no Docker engine here).
+if [ ! -x /usr/sbin/nginx ]; then
+    apt-get update -qq && apt-get install -y -qq nginx
+fi
+
 .venv/bin/ruff check server tests bench
 .venv/bin/ruff format --check server tests bench
 .venv/bin/mypy
