@@ -25,6 +25,7 @@ from websockets.asyncio.client import connect
 from server_kit import Client, InProcessServer, http, new_room, player, winning_line
 from stalactites.engine import Stalactites
 from stalactites.engine.errors import EngineError
+from tournament_kit import Watcher, enter, new_tournament, start, view, ws_base
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -35,6 +36,7 @@ PER_CONNECTION = 5  # ServerConfig.max_bad_frames: this many bad frames keep the
 FUZZ_EXAMPLES = 150
 MOVE_EXAMPLES = 100
 SPECTATOR_EXAMPLES = 40
+TOURNAMENT_EXAMPLES = 40
 
 # One well-formed frame of each client type, and the fields each type allows.
 TEMPLATES: dict[str, dict[str, Any]] = {
@@ -392,3 +394,69 @@ async def test_a_spectators_bad_frames_get_bad_message_and_change_no_board(
     await checker.close()
     assert after["boards"] == before["boards"]
     assert unchanging(after["room"]) == unchanging(before["room"])
+
+
+@dataclass
+class Cup:
+    """A running one-round tournament with one entrant, whose token the fuzzer uses."""
+
+    server: InProcessServer
+    tournament_id: str
+    token: str
+
+
+@pytest.fixture
+async def cup(server: InProcessServer) -> Cup:
+    """On the in-memory store only: frames are parsed before any store is asked, and here the
+    in-process Redis server with a round running took 10 s to shut down."""
+    settings = {"step": "ones", "rounds": 1, "round_time_s": 60, "break_s": 0, "deals": [DEAL]}
+    tournament_id, admin = await new_tournament(server.url, **settings)
+    _, token = await enter(server.url, tournament_id, "Ann")
+    status, body, _ = await start(server.url, tournament_id, f"Bearer {admin}")
+    assert status == 200, body
+    return Cup(server, tournament_id, token)
+
+
+async def tournament_answer(watcher: Watcher) -> dict[str, Any]:
+    """The next frame that answers the client (tournament events are read past)."""
+    while True:
+        frame = await watcher.recv()
+        if frame["type"] in ("error", "pong", "welcome"):
+            return frame
+
+
+async def tournament_bad_frame(watcher: Watcher, frame: str | bytes) -> None:
+    await watcher.ws.send(frame)
+    answer = await tournament_answer(watcher)
+    assert (answer["type"], answer.get("code")) == ("error", "bad_message"), (frame, answer)
+
+
+@settings(
+    derandomize=True,
+    database=None,
+    max_examples=TOURNAMENT_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    early=st.lists(before_hello, max_size=2),
+    late=st.lists(bad_frames, min_size=1, max_size=PER_CONNECTION - 2),
+)
+async def test_bad_frames_on_the_tournament_socket_get_bad_message_and_change_nothing(
+    cup: Cup, early: list[str | bytes], late: list[str | bytes]
+) -> None:
+    before = await view(cup.server.url, cup.tournament_id)
+    url = f"{ws_base(cup.server.url)}/ws/tournaments/{cup.tournament_id}"
+    watcher = Watcher(await connect(url, open_timeout=10))
+    try:
+        for frame in early:
+            await tournament_bad_frame(watcher, frame)
+        await watcher.send(type="hello", token=cup.token)
+        assert (await tournament_answer(watcher))["type"] == "welcome"
+        for frame in late:
+            await tournament_bad_frame(watcher, frame)
+        await watcher.send(type="ping")
+        assert (await tournament_answer(watcher))["type"] == "pong"
+    finally:
+        await watcher.close()
+    assert await view(cup.server.url, cup.tournament_id) == before
