@@ -8,6 +8,8 @@ cap, and binary frames.  A racing player sends them a few at a time (the server
 keeps a connection through ``max_bad_frames`` of them) and every one must get
 ``bad_message``; afterwards the player's board, the room and a second room are
 exactly as before, the connection still answers, and the server still races.
+The same frames go to a spectator's socket and to the tournament socket; well-formed
+moves the engine refuses are rejected and change nothing.
 """
 
 from __future__ import annotations
