@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from stalactites.config import ServerConfig
 from stalactites.engine import Stalactites, StepPolicy
 from stalactites.protocol import SERVER_FRAMES
+from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
 
 OPEN_CLIENTS: list[Client] = []  # closed after each test by the conftest's fixture
@@ -284,24 +285,8 @@ async def player(server: Any, room_id: str, name: str) -> Client:
     return client
 
 
-def winning_line(deal: str, step: str = "ones", limit: int = 200_000) -> list[str]:
-    """A winning line for a Stalactites deal, by depth-first search over positions."""
-    game = Stalactites(deal, StepPolicy(step))
-    seen: set[Any] = set()
-
-    def search() -> bool:
-        if game.is_won:
-            return True
-        key = game.key()
-        if key in seen or len(seen) > limit:
-            return False
-        seen.add(key)
-        for move in game.generate_legal_moves():
-            game.push(move)
-            if search():
-                return True
-            game.pop()
-        return False
-
-    assert search(), f"no win found for {deal} by {step}"
-    return [str(move) for move in game.move_stack]
+def winning_line(deal: str, step: str = "ones") -> list[str]:
+    """The solver's winning line for a Stalactites deal by the given step."""
+    solution = solve(Stalactites(deal, StepPolicy(step)))
+    assert solution.verdict is Verdict.WON, f"no win for {deal} by {step}: {solution.verdict}"
+    return [str(move) for move in solution.moves]
