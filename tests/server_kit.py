@@ -20,9 +20,10 @@ import urllib.request
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 import uvicorn
+from pydantic import TypeAdapter
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -208,9 +209,12 @@ class Client:
 
     ws: ClientConnection
     frames: list[dict[str, Any]] = field(default_factory=list)
+    arrivals: list[float] = field(default_factory=list)  # monotonic time of each frame
     last_seq: int = 0
     you: str | None = None
     token: str = ""
+
+    schema: ClassVar[TypeAdapter[Any]] = SERVER_FRAMES  # what every received frame must be
 
     @classmethod
     async def open(cls, url: str, **options: Any) -> Client:
@@ -228,8 +232,9 @@ class Client:
         """The next frame, checked against the protocol."""
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         frame: dict[str, Any] = json.loads(raw)
-        SERVER_FRAMES.validate_python(frame)
+        self.schema.validate_python(frame)
         self.frames.append(frame)
+        self.arrivals.append(time.monotonic())
         if "seq" in frame and frame["type"] != "welcome":
             assert frame["seq"] == self.last_seq + 1, (frame, self.last_seq)
             self.last_seq = frame["seq"]

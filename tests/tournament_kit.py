@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
-
-from server_kit import OPEN_CLIENTS, Client, http
+from server_kit import Client, http
 from stalactites.tournament_protocol import TOURNAMENT_SERVER_FRAMES
 
 
@@ -66,44 +61,17 @@ async def view(base: str, tournament_id: str) -> dict[str, Any]:
     return result
 
 
-@dataclass
-class Watcher:
+class Watcher(Client):
     """One tournament socket, as the tournament page would use it."""
 
-    ws: ClientConnection
-    frames: list[dict[str, Any]] = field(default_factory=list)
-    arrivals: list[float] = field(default_factory=list)  # monotonic time of each frame
-    last_seq: int = 0
-    you: str | None = None
+    schema = TOURNAMENT_SERVER_FRAMES
 
     @classmethod
-    async def open(cls, base: str, tournament_id: str) -> Watcher:
+    async def open(cls, base: str, tournament_id: str, **options: Any) -> Watcher:
         url = f"{ws_base(base)}/ws/tournaments/{tournament_id}"
-        ws = await connect(url, open_timeout=10, max_queue=None)
-        watcher = cls(ws)
-        OPEN_CLIENTS.append(watcher)  # type: ignore[arg-type]
+        watcher = await super().open(url, max_queue=None, **options)
+        assert isinstance(watcher, Watcher)
         return watcher
-
-    async def send(self, **frame: Any) -> None:
-        await self.ws.send(json.dumps(frame))
-
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        frame: dict[str, Any] = json.loads(raw)
-        TOURNAMENT_SERVER_FRAMES.validate_python(frame)
-        self.frames.append(frame)
-        self.arrivals.append(time.monotonic())
-        if "seq" in frame and frame["type"] != "welcome":
-            assert frame["seq"] == self.last_seq + 1, (frame, self.last_seq)
-            self.last_seq = frame["seq"]
-        return frame
-
-    async def expect(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            frame = await self.recv(max(deadline - time.monotonic(), 0.01))
-            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
-                return frame
 
     async def hello(self, **hello: Any) -> dict[str, Any]:
         await self.send(type="hello", **hello)
@@ -111,16 +79,6 @@ class Watcher:
         assert welcome["type"] == "welcome", welcome
         self.last_seq, self.you = welcome["seq"], welcome["you"]
         return welcome
-
-    async def closed(self, timeout: float = 10.0) -> int | None:
-        try:
-            while True:
-                await self.recv(timeout)
-        except ConnectionClosed as closed:
-            return None if closed.rcvd is None else closed.rcvd.code
-
-    async def close(self) -> None:
-        await self.ws.close()
 
 
 async def seat_in_round(server: Any, room_id: str, token: str) -> Client:
