@@ -253,8 +253,19 @@ async def welcomed(
         raise
 
 
+def fuzzing(examples: int) -> settings:
+    """The same examples on every run (no database), with no per-example deadline."""
+    return settings(
+        derandomize=True,
+        database=None,
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
 async def answer_to(client: Client) -> dict[str, Any]:
-    """The next frame that answers the client (room events are read past)."""
+    """The next frame that answers the client (room or tournament events are read past)."""
     while True:
         frame = await client.recv()
         if frame["type"] in ("error", "accepted", "rejected", "pong", "welcome"):
@@ -267,13 +278,7 @@ async def bad_frame(client: Client, frame: str | bytes) -> None:
     assert (answer["type"], answer.get("code")) == ("error", "bad_message"), (frame, answer)
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    max_examples=FUZZ_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@fuzzing(FUZZ_EXAMPLES)
 @given(
     early=st.lists(before_hello, max_size=2),
     late=st.lists(bad_frames, min_size=1, max_size=PER_CONNECTION - 2),
@@ -326,13 +331,7 @@ def mutated_move(draw: st.DrawFn) -> str:
 move_texts = (mutated_move() | odd_text).filter(lambda text: 1 <= len(text) <= 32)
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    max_examples=MOVE_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@fuzzing(MOVE_EXAMPLES)
 @given(text=move_texts)
 async def test_a_well_formed_move_the_engine_refuses_is_rejected_and_changes_nothing(
     arena: Arena, text: str
@@ -369,13 +368,7 @@ async def watching(arena: Arena, early: tuple[str | bytes, ...] = ()) -> tuple[C
         raise
 
 
-@settings(
-    derandomize=True,
-    database=None,
-    max_examples=SPECTATOR_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@fuzzing(SPECTATOR_EXAMPLES)
 @given(
     early=st.lists(before_hello, max_size=2),
     late=st.lists(bad_frames, min_size=1, max_size=PER_CONNECTION - 2),
@@ -419,27 +412,7 @@ async def cup(server: InProcessServer) -> Cup:
     return Cup(server, tournament_id, token)
 
 
-async def tournament_answer(watcher: Watcher) -> dict[str, Any]:
-    """The next frame that answers the client (tournament events are read past)."""
-    while True:
-        frame = await watcher.recv()
-        if frame["type"] in ("error", "pong", "welcome"):
-            return frame
-
-
-async def tournament_bad_frame(watcher: Watcher, frame: str | bytes) -> None:
-    await watcher.ws.send(frame)
-    answer = await tournament_answer(watcher)
-    assert (answer["type"], answer.get("code")) == ("error", "bad_message"), (frame, answer)
-
-
-@settings(
-    derandomize=True,
-    database=None,
-    max_examples=TOURNAMENT_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@fuzzing(TOURNAMENT_EXAMPLES)
 @given(
     early=st.lists(before_hello, max_size=2),
     late=st.lists(bad_frames, min_size=1, max_size=PER_CONNECTION - 2),
@@ -452,13 +425,13 @@ async def test_bad_frames_on_the_tournament_socket_get_bad_message_and_change_no
     watcher = Watcher(await connect(url, open_timeout=10))
     try:
         for frame in early:
-            await tournament_bad_frame(watcher, frame)
+            await bad_frame(watcher, frame)
         await watcher.send(type="hello", token=cup.token)
-        assert (await tournament_answer(watcher))["type"] == "welcome"
+        assert (await answer_to(watcher))["type"] == "welcome"
         for frame in late:
-            await tournament_bad_frame(watcher, frame)
+            await bad_frame(watcher, frame)
         await watcher.send(type="ping")
-        assert (await tournament_answer(watcher))["type"] == "pong"
+        assert (await answer_to(watcher))["type"] == "pong"
     finally:
         await watcher.close()
     assert await view(cup.server.url, cup.tournament_id) == before
