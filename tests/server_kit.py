@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -154,13 +155,7 @@ class ProcessServer:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        end_process(self.process)
         if self.process.stdout is not None:
             self.process.stdout.close()
 
@@ -295,3 +290,14 @@ def winning_line(deal: str, step: str = "ones") -> list[str]:
     solution = solve(Stalactites(deal, StepPolicy(step)))
     assert solution.verdict is Verdict.WON, f"no win for {deal} by {step}: {solution.verdict}"
     return [str(move) for move in solution.moves]
+
+
+def end_process(process: subprocess.Popen[Any], sig: int = signal.SIGTERM) -> None:
+    """Stop a child process with ``sig``, and SIGKILL it if it is still there after 10 s."""
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)

@@ -27,7 +27,7 @@ from typing import IO
 
 import pytest
 
-from server_kit import REDIS_URL, REPO, Client, http, new_room, seat
+from server_kit import REDIS_URL, REPO, Client, end_process, http, new_room, seat
 from stalactites.engine import Stalactites
 from stalactites.solver import solve
 
@@ -113,13 +113,7 @@ class App:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        end_process(self.process)
         self.log_file.close()
 
 
@@ -161,13 +155,7 @@ class Balancer:
         return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: nginx's fast shutdown
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        end_process(self.process)  # SIGTERM: nginx's fast shutdown
 
 
 @dataclass

@@ -29,6 +29,7 @@ import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from server_kit import end_process
 from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
@@ -98,12 +99,7 @@ class ServerProcess:
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is None:
             return
-        self.process.send_signal(sig)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end_process(self.process, sig)
         self.process = None
 
 
