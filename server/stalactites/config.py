@@ -33,6 +33,16 @@ class ServerConfig:
     room_ttl_s: int = 86_400
     presence_ttl_s: float = 30.0
     max_body_bytes: int = 16_384
+    # Per client address, in this process (see web/limits.py); a rate of 0 turns a limit off.
+    address_move_rate: float = 100.0  # moves per second from all of an address's connections
+    address_move_burst: int = 200
+    create_rate: float = 0.2  # rooms and tournaments created per second over HTTP
+    create_burst: int = 10
+    join_rate: float = 5.0  # room seats and tournament entries taken per second over HTTP
+    join_burst: int = 50
+    flood_refusals: int = 50  # this many rate_limited refusals within flood_window_s: close 1008
+    flood_window_s: float = 10.0
+    allowed_origins: str = ""  # websocket Origins allowed, comma-separated; "": same origin only
 
     # Environment variable -> field.  REDIS_URL, when set, selects the Redis store.
     ENV: ClassVar[dict[str, str]] = {
@@ -50,6 +60,16 @@ class ServerConfig:
         "STALACTITES_MAX_EVENTS": "max_events",
         "STALACTITES_ROOM_TTL_S": "room_ttl_s",
         "STALACTITES_PRESENCE_TTL_S": "presence_ttl_s",
+        "STALACTITES_MAX_BODY_BYTES": "max_body_bytes",
+        "STALACTITES_ADDRESS_MOVE_RATE": "address_move_rate",
+        "STALACTITES_ADDRESS_MOVE_BURST": "address_move_burst",
+        "STALACTITES_CREATE_RATE": "create_rate",
+        "STALACTITES_CREATE_BURST": "create_burst",
+        "STALACTITES_JOIN_RATE": "join_rate",
+        "STALACTITES_JOIN_BURST": "join_burst",
+        "STALACTITES_FLOOD_REFUSALS": "flood_refusals",
+        "STALACTITES_FLOOD_WINDOW_S": "flood_window_s",
+        "STALACTITES_ALLOWED_ORIGINS": "allowed_origins",
     }
 
     @classmethod
