@@ -109,6 +109,7 @@ class RedisStore:
         self._announce = self._redis.register_script(lua.ANNOUNCE)
         self._index = RoomIndex(self._redis, prefix)
         self._bells: dict[str, Bell] = {}
+        self.reconnects = 0  # doorbell subscriptions lost and made again (for /metrics)
 
     @property
     def origin(self) -> str:
@@ -342,6 +343,7 @@ class RedisStore:
     def _ring_all(self) -> None:
         """After a lost subscription: every bell with 0, so that every hub looks in the store."""
         log.warning("redis doorbells resubscribed; every room resyncs from its event log")
+        self.reconnects += 1
         for bell in list(self._bells.values()):
             bell(0)
 

@@ -87,6 +87,11 @@ class RedisTournamentStore:
         self._scripts = {name: self._redis.register_script(text) for name, text in scripts.items()}
         self._bells = _Doorbells(self._redis)
 
+    @property
+    def reconnects(self) -> int:
+        """Doorbell subscriptions lost and made again (for /metrics)."""
+        return self._bells.reconnects
+
     def keys(self, tournament_id: str) -> TournamentKeys:
         return TournamentKeys(self._prefix, tournament_id)
 
@@ -234,6 +239,7 @@ class _Doorbells:
         self._pubsub = client.pubsub()
         self._bells: dict[str, Bell] = {}
         self._listener: asyncio.Task[None] | None = None
+        self.reconnects = 0
 
     async def subscribe(self, channel: str, bell: Bell) -> None:
         self._bells[channel] = bell
@@ -264,6 +270,7 @@ class _Doorbells:
             except (RedisError, OSError) as error:
                 log.warning("tournament pub/sub lost (%s); resubscribing", error)
                 await asyncio.sleep(0.5)
+                self.reconnects += 1
                 for every in list(self._bells.values()):
                     every(0)
                 continue
