@@ -1,19 +1,30 @@
-"""A token bucket: ``rate`` tokens a second, at most ``burst`` saved up."""
+"""Rate limits: a token bucket, buckets per client address, and a flood counter.
+
+Per-address buckets live in one server process (the :class:`Limits` of its
+runtime): behind a load balancer an address that reaches several processes gets
+each process's allowance.  A bucket that has been idle long enough to fill up
+again is dropped, so the memory held is bounded by the addresses active in the
+last ``burst / rate`` seconds.
+"""
 
 from __future__ import annotations
 
+import math
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable
 
-__all__ = ["TokenBucket"]
+from ..config import ServerConfig
+
+__all__ = ["AddressBuckets", "Flood", "Limits", "TokenBucket"]
+
+Monotonic = Callable[[], float]
 
 
 class TokenBucket:
     """``take()`` is True while tokens last; a rate of 0 never limits."""
 
-    def __init__(
-        self, rate: float, burst: int, monotonic: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, rate: float, burst: int, monotonic: Monotonic = time.monotonic) -> None:
         self._rate = rate
         self._burst = float(max(burst, 1))
         self._tokens = self._burst
@@ -23,10 +34,92 @@ class TokenBucket:
     def take(self) -> bool:
         if self._rate <= 0:
             return True
-        now = self._monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
-        self._at = now
+        self._refill()
         if self._tokens < 1:
             return False
         self._tokens -= 1
         return True
+
+    def retry_after(self) -> float:
+        """Seconds until the next token (0 if there is one now)."""
+        if self._rate <= 0:
+            return 0.0
+        self._refill()
+        return max(0.0, (1 - self._tokens) / self._rate)
+
+    def _refill(self) -> None:
+        now = self._monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+
+
+class AddressBuckets:
+    """One :class:`TokenBucket` per client address; idle, refilled buckets are forgotten."""
+
+    def __init__(self, rate: float, burst: int, monotonic: Monotonic = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._monotonic = monotonic
+        self._idle_s = max(burst, 1) / rate if rate > 0 else 0.0  # full again after this long
+        self._buckets: OrderedDict[str, tuple[TokenBucket, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def take(self, address: str) -> bool:
+        """Whether ``address`` may act now (and count it)."""
+        return self._bucket(address).take()
+
+    def retry_after(self, address: str) -> float:
+        """Seconds until ``address`` may act again."""
+        return self._bucket(address).retry_after()
+
+    def _bucket(self, address: str) -> TokenBucket:
+        now = self._monotonic()
+        self._forget_idle(now)
+        entry = self._buckets.pop(address, None)
+        bucket = TokenBucket(self.rate, self.burst, self._monotonic) if entry is None else entry[0]
+        self._buckets[address] = (bucket, now)  # the most recently used last
+        return bucket
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the least recently used buckets while they have been idle long enough to be
+        full: a fresh bucket would be the same."""
+        while self._buckets:
+            _, (_, used) = next(iter(self._buckets.items()))
+            if now - used < self._idle_s:
+                return
+            self._buckets.popitem(last=False)
+
+
+class Flood:
+    """Counts refusals; ``refused()`` is True once ``limit`` of them fall within ``window_s``
+    (a limit of 0 never says so)."""
+
+    def __init__(self, limit: int, window_s: float, monotonic: Monotonic = time.monotonic) -> None:
+        self._limit = limit
+        self._window_s = window_s
+        self._monotonic = monotonic
+        self._times: deque[float] = deque(maxlen=max(limit, 1))
+
+    def refused(self) -> bool:
+        """Count one refusal; whether the connection is flooding."""
+        if self._limit <= 0:
+            return False
+        now = self._monotonic()
+        self._times.append(now)
+        return len(self._times) == self._limit and now - self._times[0] <= self._window_s
+
+
+class Limits:
+    """A process's per-address limits (made with its runtime)."""
+
+    def __init__(self, config: ServerConfig, monotonic: Monotonic = time.monotonic) -> None:
+        self.moves = AddressBuckets(config.address_move_rate, config.address_move_burst, monotonic)
+        self.creations = AddressBuckets(config.create_rate, config.create_burst, monotonic)
+        self.joins = AddressBuckets(config.join_rate, config.join_burst, monotonic)
+
+
+def retry_after_header(seconds: float) -> str:
+    """The ``Retry-After`` value: whole seconds, at least 1."""
+    return str(max(1, math.ceil(seconds)))

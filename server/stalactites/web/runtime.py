@@ -8,7 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..clock import Clock
 from ..config import ServerConfig
@@ -16,6 +16,7 @@ from ..rooms import Play, RoomService
 from ..store import Store, open_store
 from .audience import Audience
 from .hub import Hubs
+from .limits import Limits
 
 __all__ = ["Runtime", "running"]
 
@@ -31,6 +32,10 @@ class Runtime:
     play: Play
     hubs: Hubs
     audience: Audience
+    limits: Limits = field(init=False)  # per client address, in this process
+
+    def __post_init__(self) -> None:
+        self.limits = Limits(self.config)
 
     async def upkeep(self) -> None:
         """Forever: disconnect stalled clients; renew the presence of this process's
