@@ -53,15 +53,27 @@ class ManualClock:
         self.offset_ms += int(seconds * 1000)
 
 
+# Rate limits off: tests play whole lines at full speed and make many rooms, all from
+# 127.0.0.1 (the limits have their own tests, tests/test_abuse.py).
+NO_RATE_LIMITS = {
+    "STALACTITES_MOVE_RATE": "0",
+    "STALACTITES_ADDRESS_MOVE_RATE": "0",
+    "STALACTITES_CREATE_RATE": "0",
+    "STALACTITES_JOIN_RATE": "0",
+}
+
+
 def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerConfig:
-    """A test server's settings: a short hello timeout, and no move rate limit (tests play
-    whole lines at full speed; the limit has its own test)."""
+    """A test server's settings: a short hello timeout, and no rate limits."""
     base = ServerConfig(
         store_url=store_url,
         redis_prefix=prefix,
         hello_timeout_s=1.0,
         presence_ttl_s=3.0,
         move_rate=0,
+        address_move_rate=0,
+        create_rate=0,
+        join_rate=0,
     )
     return replace(base, **changes)
 
@@ -128,7 +140,7 @@ class ProcessServer:
     def __init__(self, redis_url: str, prefix: str) -> None:
         env = dict(os.environ, REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
         env["STALACTITES_PRESENCE_TTL_S"] = "3"
-        env["STALACTITES_MOVE_RATE"] = "0"
+        env.update(NO_RATE_LIMITS)
         code = "import sys; from stalactites.cli import main; sys.exit(main())"
         self.process = subprocess.Popen(
             [sys.executable, "-c", code, "serve", "--port", "0"],

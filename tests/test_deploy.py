@@ -27,7 +27,16 @@ from typing import IO
 
 import pytest
 
-from server_kit import REDIS_URL, REPO, Client, end_process, http, new_room, seat
+from server_kit import (
+    NO_RATE_LIMITS,
+    REDIS_URL,
+    REPO,
+    Client,
+    end_process,
+    http,
+    new_room,
+    seat,
+)
 from stalactites.engine import Stalactites
 from stalactites.solver import solve
 
@@ -81,7 +90,7 @@ class App:
 
     def __init__(self, prefix: str, log: Path) -> None:
         env = dict(os.environ, REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=prefix)
-        env.update(STALACTITES_PRESENCE_TTL_S="3", STALACTITES_MOVE_RATE="0")
+        env.update(NO_RATE_LIMITS, STALACTITES_PRESENCE_TTL_S="3")
         self.log = log
         self.log_file: IO[str] = log.open("w")
         command = [str(Path(sys.executable).parent / "stalactites"), "serve", "--port", "0"]
