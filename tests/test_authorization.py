@@ -133,7 +133,8 @@ async def test_a_player_who_won_can_change_nothing_more(server: InProcessServer)
     assert (await ann.answer("late-undo"))["code"] == "already_finished"
     await ann.send(type="resign")
     assert (await ann.expect("error"))["code"] == "already_finished"
-    await ann.send(type="ready")  # while the race goes on, a second ready is a no-op
+    await ann.send(type="ready")  # refused at once: she has finished
+    assert (await ann.expect("error"))["code"] == "already_finished"
     await ann.send(type="ping")
     assert (await ann.recv())["type"] == "pong"
     assert (await snapshot(server, room_id), await board_of(server, room_id, ann.token)) == before

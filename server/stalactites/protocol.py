@@ -62,6 +62,7 @@ ErrorCode = Literal[
     "room_full",
     "not_started",
     "already_finished",
+    "not_waiting",
     "invalid_move",
     "illegal_move",
     "step_locked",
@@ -79,8 +80,10 @@ ERROR_CODES: dict[str, str] = {
     "room_not_found": "no room has this id",
     "room_full": "the room takes no more players: every seat is taken or the race has begun",
     "not_started": "a move before the race has started (or a record before it has finished)",
-    "already_finished": "a move after the race ended (the server clock rules) or after the player "
-    "finished",
+    "already_finished": "a move, undo, step declaration, resignation or ready after the race "
+    "ended (the server clock rules) or after the player finished",
+    "not_waiting": "a ready once the countdown has begun or the race is on (everyone racing was "
+    "ready already)",
     "invalid_move": "text that is not a move at all, such as 't3f1'",
     "illegal_move": "a move the rules do not allow here, or an undo with nothing to take back",
     "step_locked": "a step declaration once the foundation step is fixed",
@@ -235,7 +238,14 @@ class RoomView(Frame):
     players: list[PlayerView]
     starts_at: int | None = Field(description="unix ms, once the countdown has begun")
     ends_at: int | None = Field(description="unix ms, once the countdown has begun")
+    commitment: str | None = Field(
+        description="from the room's creation: SHA-256 (lowercase hex) of the UTF-8 text "
+        "'{deal}|{salt}', fixing the deal before anyone can know it (docs/fairness.md)"
+    )
     deal: str | None = Field(description="the deal id, null until the race has finished")
+    salt: str | None = Field(
+        description="the commitment's salt (32 hex digits), null until the race has finished"
+    )
     solution: dict[str, list[str]] | None = Field(
         description="the solver's winning lines (step name or 'play' to moves), null until the "
         "race has finished or when uncertified"
@@ -371,12 +381,15 @@ class Finished(Frame):
 
 
 class Results(Frame):
-    """Room event, the last: final standings, the deal id and the solver's lines."""
+    """Room event, the last: final standings, the deal id revealed with the salt of the room's
+    commitment (check: SHA-256 of ``deal|salt`` is ``commitment``), and the solver's lines."""
 
     type: Literal["results"]
     seq: int
     standings: list[Standing]
     deal: str
+    salt: str | None = Field(description="the commitment's salt")
+    commitment: str | None = Field(description="the commitment published from the start")
     solution: dict[str, list[str]] | None
 
 

@@ -9,6 +9,7 @@ exactly the same moves.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,14 @@ from .errors import EngineError, NotationError
 from .game import Game, Status
 from .variants import new_game
 
-__all__ = ["GameRecord", "ReplayError", "ReplayResult", "replay"]
+__all__ = ["GameRecord", "ReplayError", "ReplayResult", "deal_commitment", "replay"]
+
+
+def deal_commitment(deal: str, salt: str) -> str:
+    """The commitment a room publishes to its deal before the race: the SHA-256 of the UTF-8
+    text ``f"{deal}|{salt}"`` (the deal id as written, such as ``ms:1``, and the salt as the
+    room gives it, lowercase hex), as 64 lowercase hex digits."""
+    return hashlib.sha256(f"{deal}|{salt}".encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

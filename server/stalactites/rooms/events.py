@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from ..protocol import PlayerView, Standing
+from .settings import RoomSettings
 
 __all__ = [
     "countdown_event",
@@ -78,14 +79,15 @@ def finished_event(player_id: str, place: int | None, elapsed_ms: int, status: s
     )
 
 
-def results_event(
-    standings: list[Standing], deal: str, solution: dict[str, list[str]] | None
-) -> str:
+def results_event(standings: list[Standing], settings: RoomSettings) -> str:
+    """The last event: the standings, and the deal revealed with its commitment's salt."""
     return _dump(
         {
             "type": "results",
             "standings": [line.model_dump() for line in standings],
-            "deal": deal,
-            "solution": solution,
+            "deal": settings.deal,
+            "salt": settings.salt,
+            "commitment": settings.commitment,
+            "solution": settings.solution,
         }
     )

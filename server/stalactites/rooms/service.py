@@ -47,7 +47,7 @@ from . import events
 from .boards import Board, BoardCache, initial_layout, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
-from .settings import CreateRoom, RoomSettings
+from .settings import CreateRoom, RoomSettings, new_salt
 from .standings import final_results
 from .views import player_view, public_state, room_view
 from .wire import legal_texts, wire_board
@@ -172,7 +172,9 @@ class RoomService:
             chosen = ChosenDeal(body.deal, False, None)
         else:
             chosen = await pick_deal(body.game, body.step)
-        settings = RoomSettings.resolve(body, chosen.deal, chosen.certified, chosen.solution)
+        settings = RoomSettings.resolve(
+            body, chosen.deal, chosen.certified, chosen.solution, new_salt()
+        )
         room_id = secrets.token_urlsafe(9)
         room = NewRoom(room_id, settings.model_dump_json(), settings.seats, self.now())
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
@@ -220,9 +222,17 @@ class RoomService:
     # The start.
 
     async def ready(self, room_id: str, player_id: str) -> None:
+        """Mark the player ready; a ready once the waiting is over is refused at once (a second
+        ready while waiting changes nothing)."""
         row = await self.current(room_id)
         settings = self._settings[room_id]
         player = player_row(row, player_id)
+        if row.status == "finished":
+            raise RoomError("already_finished", "the race is over")
+        if player.finish is not None:
+            raise RoomError("already_finished", "you have finished this race")
+        if row.status != "waiting":
+            raise RoomError("not_waiting", "the race has begun: everyone racing was ready")
         view = player_view(row.status, player).model_copy(update={"ready": True})
         starts_at = self.now() + settings.countdown_s * 1000
         ends_at = starts_at + settings.time_limit_s * 1000
@@ -280,7 +290,7 @@ class RoomService:
                 for line in final.timed_out
             ]
         )
-        stored.append(events.results_event(final.standings, settings.deal, settings.solution))
+        stored.append(events.results_event(final.standings, settings))
         results = json.dumps([line.model_dump() for line in final.standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
         return await self.store.finish(finish), final.standings
@@ -364,7 +374,10 @@ class RoomService:
             "room_id": room_id,
             "game": settings.game,
             "deal": settings.deal,
+            "salt": settings.salt,
+            "commitment": settings.commitment,
             "step": settings.step,
+            "undo": settings.undo,
             "certified": settings.certified,
             "solution": settings.solution,
             "initial_state": initial_layout(settings),

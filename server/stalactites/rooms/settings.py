@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..engine import DealId, EngineError
+from ..engine.records import deal_commitment
 
-__all__ = ["DEFAULT_DELAY_S", "LARGE_ROOM_SEATS", "CreateRoom", "JoinRoom", "RoomSettings"]
+__all__ = [
+    "DEFAULT_DELAY_S",
+    "LARGE_ROOM_SEATS",
+    "SALT_BYTES",
+    "CreateRoom",
+    "JoinRoom",
+    "RoomSettings",
+    "new_salt",
+]
 
 DEFAULT_DELAY_S = 30  # spectators' delay in rooms of two or more seats, unless set
 LARGE_ROOM_SEATS = 8  # rooms with more seats (tournament rounds) fan out cheaply
+SALT_BYTES = 16  # the random salt of a room's deal commitment
+
+
+def new_salt() -> str:
+    """A fresh salt for a deal commitment: random bytes from :mod:`secrets`, as lowercase hex."""
+    return secrets.token_hex(SALT_BYTES)
 
 
 class CreateRoom(BaseModel):
@@ -91,6 +107,12 @@ class RoomSettings(BaseModel):
     certified: bool
     solution: dict[str, list[str]] | None
     spectator_delay_s: int | None = None  # None: the default for the number of seats
+    salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
+
+    @property
+    def commitment(self) -> str | None:
+        """SHA-256 of ``f"{deal}|{salt}"``, published from the room's creation (None: no salt)."""
+        return None if self.salt is None else deal_commitment(self.deal, self.salt)
 
     @property
     def delay_s(self) -> int:
@@ -107,7 +129,12 @@ class RoomSettings(BaseModel):
 
     @classmethod
     def resolve(
-        cls, body: CreateRoom, deal: str, certified: bool, solution: dict[str, list[str]] | None
+        cls,
+        body: CreateRoom,
+        deal: str,
+        certified: bool,
+        solution: dict[str, list[str]] | None,
+        salt: str,
     ) -> RoomSettings:
         stalactites = body.game == "stalactites"
         return cls(
@@ -121,6 +148,7 @@ class RoomSettings(BaseModel):
             certified=certified,
             solution=solution,
             spectator_delay_s=_delay(body),
+            salt=salt,
         )
 
 

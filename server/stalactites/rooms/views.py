@@ -34,7 +34,8 @@ def player_view(room_status: str, player: PlayerRow) -> PlayerView:
 
 
 def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
-    """The view everyone may see: the deal and the solver's lines only once the race is over."""
+    """The view everyone may see: the deal commitment from the start; the deal, its salt and
+    the solver's lines only once the race is over."""
     over = row.status == "finished"
     return RoomView(
         room_id=row.room_id,
@@ -51,7 +52,9 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         players=[player_view(row.status, player) for player in row.players],
         starts_at=row.starts_at,
         ends_at=row.ends_at,
+        commitment=settings.commitment,
         deal=settings.deal if over else None,
+        salt=settings.salt if over else None,
         solution=settings.solution if over else None,
     )
 
