@@ -65,6 +65,8 @@ class Server:
     def __init__(self, store: str) -> None:
         self.prefix = f"bench:{uuid.uuid4().hex[:10]}:"
         env = dict(os.environ, STALACTITES_REDIS_PREFIX=self.prefix)
+        # Every entrant comes from 127.0.0.1: no per-address limits (joins and moves).
+        env.update(STALACTITES_JOIN_RATE="0", STALACTITES_ADDRESS_MOVE_RATE="0")
         if store == "redis":
             env["REDIS_URL"] = REDIS_URL
         else:
