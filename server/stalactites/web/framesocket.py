@@ -32,6 +32,7 @@ __all__ = [
     "CLOSE_INTERNAL",
     "CLOSE_NORMAL",
     "CLOSE_POLICY",
+    "CLOSE_RESTART",
     "CLOSE_TOO_SLOW",
     "FrameSocket",
 ]
@@ -41,6 +42,7 @@ log = logging.getLogger(__name__)
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
+CLOSE_RESTART = 1012  # the server is restarting: reconnect (elsewhere) at once
 CLOSE_TOO_SLOW = 1013
 CLOSE_WAIT_S = 2.0
 
@@ -65,8 +67,15 @@ class FrameSocket(Generic[FrameT, HelloT]):
         self._bad_frames = 0
         self._close_code = CLOSE_NORMAL
         self._kicked = False
+        self._busy = False  # a frame is being handled (a move may be committing)
+        self._restarting = False
         self._reader: asyncio.Task[None] | None = None
         self._sending_since: float | None = None
+
+    @property
+    def role(self) -> str:
+        """What the connection is, for the metrics; ``pending`` until its hello is answered."""
+        return "pending"
 
     # What a subclass does.
 
@@ -112,6 +121,13 @@ class FrameSocket(Generic[FrameT, HelloT]):
         if self._reader is not None:
             self._reader.cancel()
 
+    def restart(self, now: bool = False) -> None:
+        """Close with 1012 (the server restarts): once the frame in hand is answered, or
+        ``now``."""
+        self._restarting = True
+        if self._reader is not None and (now or not self._busy):
+            self._reader.cancel()
+
     def stalled(self, now: float, limit_s: float) -> bool:
         """Whether one send has waited longer than ``limit_s`` (the client is not reading)."""
         return self._sending_since is not None and now - self._sending_since > limit_s
@@ -140,8 +156,10 @@ class FrameSocket(Generic[FrameT, HelloT]):
         try:
             hello = await self._wait_hello()
             if hello is not None and await self.greet(hello):
-                while (frame := await self._next_frame()) is not None:
+                while not self._restarting and (frame := await self._next_frame()) is not None:
+                    self._busy = True
                     await self.handle(frame)
+                    self._busy = False
                     await asyncio.sleep(0)  # let hubs, feeds and writers run between frames
         except Exception:
             log.exception("%s failed", self.label)
@@ -150,6 +168,8 @@ class FrameSocket(Generic[FrameT, HelloT]):
 
     async def _close(self, writer: asyncio.Task[None]) -> None:
         code = CLOSE_TOO_SLOW if self._kicked else self._close_code
+        if self._restarting:
+            code = CLOSE_RESTART
         if self._kicked or self._outbox.full():
             writer.cancel()
         else:
