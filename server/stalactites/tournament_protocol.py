@@ -141,6 +141,13 @@ class RoundRecord(Frame):
         default=None, description="when the round was decided over (unix ms), once finished"
     )
     deal: str | None = Field(description="null until the round has finished")
+    commitment: str | None = Field(
+        default=None,
+        description="SHA-256 of 'deal|salt', published as the round starts (see the room's)",
+    )
+    salt: str | None = Field(
+        default=None, description="the commitment's salt, null until the round has finished"
+    )
     certified: bool = Field(description="the deal was certified winnable by the solver")
     results: list[RoundLine] = Field(description="best first; empty until the round has finished")
 
@@ -211,6 +218,9 @@ class RoundStarted(Frame):
     round: int
     room_id: str
     ends_at: int
+    commitment: str | None = Field(
+        description="the round's deal commitment, SHA-256 of 'deal|salt' (docs/fairness.md)"
+    )
 
 
 class RoundFinished(Frame):
@@ -223,6 +233,7 @@ class RoundFinished(Frame):
     room_id: str
     ended_at: int = Field(description="when the server decided the round was over")
     deal: str
+    salt: str | None = Field(description="the salt of the round's deal commitment, revealed")
     results: list[RoundLine]
     standings: list[TournamentStanding] = Field(description="after this round")
 

@@ -17,7 +17,7 @@ from ..clock import Clock
 from ..protocol import PlayerView, Standing
 from ..rooms.boards import new_board
 from ..rooms.events import countdown_event, player_event
-from ..rooms.settings import RoomSettings
+from ..rooms.settings import RoomSettings, new_salt
 from ..store import JoinResult, NewPlayer, NewRoom, ProgressRow, RoomRow, Store
 from ..tournament_protocol import RoundLine
 from .points import Line, round_points, round_time
@@ -55,7 +55,8 @@ def tournament_of_room(room_id: str) -> str | None:
 def round_settings(
     settings: TournamentSettings, deal: str, certified: bool, solution: dict[str, list[str]] | None
 ) -> RoomSettings:
-    """The room settings of a round: the tournament's game, the round's deal, one seat each."""
+    """The room settings of a round: the tournament's game, the round's deal under a fresh
+    salt (its commitment is published as the round starts), one seat each."""
     stalactites = settings.game == "stalactites"
     return RoomSettings(
         game=settings.game,
@@ -67,6 +68,7 @@ def round_settings(
         countdown_s=0,
         certified=certified,
         solution=solution,
+        salt=new_salt(),
     )
 
 

@@ -235,13 +235,9 @@ class TournamentService:
             return
         chosen = await self._deal(settings, number)
         room_id = round_room_id(row.tournament_id, number)
+        room = round_settings(settings, chosen.deal, chosen.certified, chosen.solution)
         starts_at, ends_at = await open_round_room(
-            self.rooms.store,
-            self.clock,
-            room_id,
-            round_settings(settings, chosen.deal, chosen.certified, chosen.solution),
-            row.entrants,
-            self.config.room_ttl_s * 1000,
+            self.rooms.store, self.clock, room_id, room, row.entrants, self.config.room_ttl_s * 1000
         )
         record = {
             "round": number,
@@ -250,6 +246,8 @@ class TournamentService:
             "ends_at": ends_at,
             "finished": False,
             "deal": chosen.deal,
+            "salt": room.salt,
+            "commitment": room.commitment,
             "certified": chosen.certified,
             "results": [],
         }
@@ -262,7 +260,7 @@ class TournamentService:
             ends_at=ends_at,
             break_ends_at=None,
             record=(number, json.dumps(record)),
-            events=[round_started_event(number, room_id, ends_at)],
+            events=[round_started_event(number, room_id, ends_at, room.commitment)],
         )
         if await self._transition(row, step):
             await self.rooms.current(room_id)  # the race is on

@@ -64,7 +64,7 @@ def standings_of(rows: list[StandingRow]) -> list[TournamentStanding]:
 def _record(text: str) -> RoundRecord:
     record = RoundRecord.model_validate_json(text)
     if not record.finished:
-        record = record.model_copy(update={"deal": None})
+        record = record.model_copy(update={"deal": None, "salt": None})
     return record
 
 
@@ -93,8 +93,16 @@ def tournament_view(row: TournamentRow, standings: list[StandingRow]) -> Tournam
     )
 
 
-def round_started_event(round_: int, room_id: str, ends_at: int) -> str:
-    return _dump({"type": "round_started", "round": round_, "room_id": room_id, "ends_at": ends_at})
+def round_started_event(round_: int, room_id: str, ends_at: int, commitment: str | None) -> str:
+    return _dump(
+        {
+            "type": "round_started",
+            "round": round_,
+            "room_id": room_id,
+            "ends_at": ends_at,
+            "commitment": commitment,
+        }
+    )
 
 
 def round_finished_event(
@@ -108,6 +116,7 @@ def round_finished_event(
             "room_id": record["room_id"],
             "ended_at": record["ended_at"],
             "deal": record["deal"],
+            "salt": record.get("salt"),
             "results": [line.model_dump() for line in results],
             "standings": [line.model_dump() for line in standings],
         }
