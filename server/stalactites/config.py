@@ -43,6 +43,11 @@ class ServerConfig:
     flood_refusals: int = 50  # this many rate_limited refusals within flood_window_s: close 1008
     flood_window_s: float = 10.0
     allowed_origins: str = ""  # websocket Origins allowed, comma-separated; "": same origin only
+    # `stalactites serve` (see cli/serve.py and logs.py)
+    log_format: str = "json"  # json (one object per line) or text
+    log_level: str = "info"
+    shutdown_grace_s: float = 10.0  # on SIGTERM: how long in-flight frames may take to finish
+    forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-For/Proto are trusted
 
     # Environment variable -> field.  REDIS_URL, when set, selects the Redis store.
     ENV: ClassVar[dict[str, str]] = {
@@ -70,6 +75,10 @@ class ServerConfig:
         "STALACTITES_FLOOD_REFUSALS": "flood_refusals",
         "STALACTITES_FLOOD_WINDOW_S": "flood_window_s",
         "STALACTITES_ALLOWED_ORIGINS": "allowed_origins",
+        "STALACTITES_LOG_FORMAT": "log_format",
+        "STALACTITES_LOG_LEVEL": "log_level",
+        "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",
+        "FORWARDED_ALLOW_IPS": "forwarded_allow_ips",
     }
 
     @classmethod
