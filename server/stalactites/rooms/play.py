@@ -106,7 +106,11 @@ class Play:
                 return None
             return await self._refuse(room_id, player_id, action.client_id, error)
         commit = self._commit(room_id, player_id, action, board_, before, settings, start)
-        result = await self.rooms.commit(commit)
+        try:
+            result = await self.rooms.commit(commit)
+        except BaseException:  # the store failed (Redis down?): stored or not, nobody knows
+            self.rooms.boards.drop(room_id, player_id)  # it holds the action: rebuild next time
+            raise
         return await self._settle(room_id, player_id, action, board_, commit, result)
 
     def _commit(
