@@ -8,7 +8,8 @@ Bad frames (over the size cap, binary, malformed, of an unknown type or with
 wrong fields) get ``bad_message`` and the connection survives
 ``max_bad_frames`` of them; no hello within ``hello_timeout_s``, or anything
 but hello first, gets ``unauthorized`` and close 1008; an unexpected failure
-sends ``internal`` and closes 1011.
+sends ``internal`` and closes 1011.  A handshake from a web page whose Origin
+is not allowed (:mod:`.origin`) is refused before it is accepted (HTTP 403).
 
 A subclass says hello (:meth:`FrameSocket.greet`), handles the frames after
 it (:meth:`FrameSocket.handle`) and leaves (:meth:`FrameSocket.leave`).
@@ -27,6 +28,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.websockets import WebSocket
 
 from ..config import ServerConfig
+from .invalid import describe
+from .origin import origins
 
 __all__ = [
     "CLOSE_INTERNAL",
@@ -69,6 +72,7 @@ class FrameSocket(Generic[FrameT, HelloT]):
         self._kicked = False
         self._busy = False  # a frame is being handled (a move may be committing)
         self._restarting = False
+        self._ending = False  # read no more frames (see end())
         self._reader: asyncio.Task[None] | None = None
         self._sending_since: float | None = None
 
@@ -142,6 +146,8 @@ class FrameSocket(Generic[FrameT, HelloT]):
     # The connection's life.
 
     async def serve(self) -> None:
+        if not await self._origin_allowed():
+            return
         await self.websocket.accept()
         writer = asyncio.create_task(self._write())
         self._reader = asyncio.create_task(self._session())
@@ -156,7 +162,7 @@ class FrameSocket(Generic[FrameT, HelloT]):
         try:
             hello = await self._wait_hello()
             if hello is not None and await self.greet(hello):
-                while not self._restarting and (frame := await self._next_frame()) is not None:
+                while not self._stopping() and (frame := await self._next_frame()) is not None:
                     self._busy = True
                     await self.handle(frame)
                     self._busy = False
@@ -179,10 +185,27 @@ class FrameSocket(Generic[FrameT, HelloT]):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.websocket.close(code), CLOSE_WAIT_S)
 
+    def _stopping(self) -> bool:
+        return self._restarting or self._ending
+
     def refuse(self, code: str, message: str) -> bool:
         """Answer with an error and close 1008 once it is sent; False (no session)."""
         self.error(code, message)
         self._close_code = CLOSE_POLICY
+        return False
+
+    def end(self, code: str, message: str) -> None:
+        """From :meth:`handle`: answer with a last error, read no more, close 1008."""
+        self.refuse(code, message)
+        self._ending = True
+
+    async def _origin_allowed(self) -> bool:
+        """Refuse the handshake of a page from an origin not allowed (HTTP 403)."""
+        headers = self.websocket.headers
+        if origins(self.config.allowed_origins).allow(headers.get("origin"), headers.get("host")):
+            return True
+        log.info("%s: handshake refused, its Origin is not allowed", self.label)
+        await self.websocket.close(CLOSE_POLICY)  # before accept: the server answers 403
         return False
 
     # Receiving.
@@ -224,9 +247,7 @@ class FrameSocket(Generic[FrameT, HelloT]):
         try:
             return self.frames.validate_json(text)
         except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            return self._bad(f"{where}: {first['msg']}" if where else first["msg"])
+            return self._bad(describe(error)[1])
 
     def _bad(self, message: str) -> FrameT | None:
         """Count a bad frame and answer it; no frame to handle."""
