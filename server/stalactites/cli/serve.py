@@ -1,7 +1,13 @@
 """``stalactites serve``: run the race server under uvicorn and print the URL to open.
 
 Configuration comes from the environment (see :class:`stalactites.config.ServerConfig`):
-the in-memory store unless ``REDIS_URL`` is set.
+the in-memory store unless ``REDIS_URL`` is set.  Logs are JSON lines on stderr unless
+``STALACTITES_LOG_FORMAT=text``.  uvicorn trusts ``X-Forwarded-For`` and
+``X-Forwarded-Proto`` from the addresses in ``FORWARDED_ALLOW_IPS`` (the load balancer).
+
+On SIGTERM the server stops listening, closes every websocket with 1012 once the
+frame it is handling is answered (``STALACTITES_SHUTDOWN_GRACE_S`` at most), lets
+HTTP requests finish, and exits 0.
 """
 
 from __future__ import annotations
@@ -28,13 +34,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..config import ServerConfig
+    from ..logs import logging_config
     from ..web import create_app
+    from ..web.graceful import GracefulServer
 
     if not 0 <= args.port <= 65535:
         print(f"stalactites: error: --port {args.port}: not a port", file=sys.stderr)
         return 2
     try:
         config = ServerConfig.from_env()
+        log_config = logging_config(config.log_format, config.log_level)
     except ValueError as error:
         print(f"stalactites: error: {error}", file=sys.stderr)
         return 2
@@ -47,9 +56,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=WS_MAX_BYTES,
         ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
         lifespan="on",
-        log_level="info",
+        log_config=log_config,
+        log_level=config.log_level,
+        proxy_headers=True,
+        forwarded_allow_ips=config.forwarded_allow_ips,
+        timeout_graceful_shutdown=max(int(config.shutdown_grace_s), 1),
     )
-    server = uvicorn.Server(settings)
+    server = GracefulServer(settings, app, config.shutdown_grace_s)
     store = "redis" if config.store_url.startswith(("redis", "unix")) else "memory"
     asyncio.run(_serve(server, args.host, store))
     return 0

@@ -16,6 +16,7 @@ from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..rooms import RoomError
 from . import http
+from .metrics import metrics_endpoint
 from .runtime import running
 from .socket import room_socket
 from .tournament_host import tournaments_running
@@ -36,6 +37,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
         Route("/healthz", http.healthz),
         Route("/readyz", http.readyz),
+        Route("/metrics", metrics_endpoint),
         Route("/api/rooms", http.create_room, methods=["POST"], max_body_size=body),
         Route("/api/rooms", http.room_list, methods=["GET"]),
         Route("/api/rooms/{room_id}/players", http.join_room, methods=["POST"], max_body_size=body),
@@ -60,6 +62,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         async with running(settings, time) as runtime, tournaments_running(runtime) as tournaments:
+            app.state.runtime = runtime  # for the server's graceful shutdown (cli/serve.py)
             yield {"runtime": runtime, "tournaments": tournaments}
 
     return Starlette(

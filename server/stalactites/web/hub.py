@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from ..clock import Clock
 from ..rooms.events import event_type, with_seq
 from ..store import RoomRow, Store
+from .metrics import Histogram
 from .watch import Watch
 
 __all__ = ["Hub", "Hubs", "Subscriber"]
@@ -28,6 +30,7 @@ __all__ = ["Hub", "Hubs", "Subscriber"]
 log = logging.getLogger(__name__)
 
 RECENT = 512  # frames a hub keeps for subscribers that are a little behind
+KNOWN = 64  # newest seqs whose arrival time a hub keeps (fan-out lag)
 DEADLINE_EVENTS = ("countdown", "started", "results")
 POLL_S = 0.5  # deadline timers re-read the clock at least this often
 
@@ -65,8 +68,16 @@ Advance = Callable[[str], Awaitable[RoomRow]]
 
 
 class Hub:
-    def __init__(self, room_id: str, store: Store, advance: Advance, clock: Clock) -> None:
+    def __init__(
+        self,
+        room_id: str,
+        store: Store,
+        advance: Advance,
+        clock: Clock,
+        lag: Histogram | None = None,
+    ) -> None:
         self.room_id = room_id
+        self.status: str | None = None  # as the deadline timer last read it
         self.subscribers: set[Subscriber] = set()
         self.idle_since: int | None = None
         self.watch: Watch | None = None  # made by the first spectator's connection
@@ -76,6 +87,8 @@ class Hub:
         self._frames: dict[int, str] = {}
         self._latest = 0
         self._fetch = True
+        self._lag = lag
+        self._known: dict[int, float] = {}  # seq -> when this process learned of it (monotonic)
         self.inflight = 0  # this process's commits to the room under way
         self._wake = asyncio.Event()
         self._runner = asyncio.create_task(self._run(), name=f"hub:{room_id}")
@@ -85,6 +98,7 @@ class Hub:
     def ring(self, seq: int) -> None:
         """The doorbell: the room has events up to ``seq`` (0: unknown, look in the store;
         negative: up to ``-seq``, stored by this process's commit, whose offer will come)."""
+        self._learned(abs(seq))
         if seq < 0:
             self._latest = max(self._latest, -seq)  # no wake: the offer (or its failure) will
             return
@@ -98,10 +112,22 @@ class Hub:
     def offer(self, stored: list[tuple[int, str]]) -> None:
         """Events this process has just stored."""
         for seq, event in stored:
+            self._learned(seq)
             self._keep(seq, event)
         self._wake.set()
         if self.watch is not None:
             self.watch.poke()
+
+    def _learned(self, seq: int) -> None:
+        """Note when the events up to ``seq`` became known here (for the fan-out lag)."""
+        if self._lag is None or seq <= self._latest:
+            return
+        now = time.monotonic()
+        for each in range(max(self._latest + 1, seq - 8), seq + 1):
+            self._known.setdefault(each, now)
+        if len(self._known) > 2 * KNOWN:
+            floor = seq - KNOWN
+            self._known = {key: at for key, at in self._known.items() if key > floor}
 
     def wake(self) -> None:
         """Deliver again (a subscriber that was behind has room in its queue now)."""
@@ -194,7 +220,13 @@ class Hub:
                 break
             subscriber.cursor = seq
             subscriber.deliver(seq, frame)
+            self._lagged(seq)
         subscriber.behind = subscriber.cursor < self._latest
+
+    def _lagged(self, seq: int) -> None:
+        known = self._known.get(seq)
+        if known is not None and self._lag is not None:
+            self._lag.observe(time.monotonic() - known)
 
     # Deadlines.
 
@@ -207,7 +239,9 @@ class Hub:
     async def _deadlines(self) -> None:
         while True:
             try:
-                deadline = _next_deadline(await self._advance(self.room_id))
+                row = await self._advance(self.room_id)
+                self.status = row.status
+                deadline = _next_deadline(row)
             except Exception:
                 log.exception("room %s: advancing the room failed; retrying", self.room_id)
                 deadline = self._clock.now_ms()
@@ -231,8 +265,17 @@ def _next_deadline(row: RoomRow) -> int | None:
 class Hubs:
     """This process's hubs by room, subscribed to the rooms' doorbells while they exist."""
 
-    def __init__(self, store: Store, advance: Advance, clock: Clock, linger_ms: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        advance: Advance,
+        clock: Clock,
+        linger_ms: int,
+        lag: Histogram | None = None,
+    ) -> None:
+        """``lag``, when given, gets the fan-out lag of every frame handed over."""
         self._store = store
+        self._lag = lag
         self._advance = advance
         self._clock = clock
         self._linger_ms = linger_ms
@@ -249,7 +292,7 @@ class Hubs:
         closing until its subscribers have come and gone."""
         hub = self._hubs.get(room_id)
         if hub is None:
-            hub = Hub(room_id, self._store, self._advance, self._clock)
+            hub = Hub(room_id, self._store, self._advance, self._clock, self._lag)
             self._hubs[room_id] = hub
             await self._store.subscribe(room_id, hub.ring)
         hub.idle_since = None
@@ -276,6 +319,14 @@ class Hubs:
             hub.inflight = max(hub.inflight + change, 0)
             if not hub.inflight:
                 hub.wake()
+
+    def statuses(self) -> dict[str, int]:
+        """How many of this process's rooms are in each status (as last read)."""
+        counts: dict[str, int] = {}
+        for hub in self._hubs.values():
+            if hub.status is not None:
+                counts[hub.status] = counts.get(hub.status, 0) + 1
+        return counts
 
     def subscribers(self) -> list[tuple[str, Subscriber]]:
         return [(room, sub) for room, hub in self._hubs.items() for sub in hub.subscribers]

@@ -9,14 +9,17 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..clock import Clock
 from ..config import ServerConfig
 from ..rooms import Play, RoomService
 from ..store import Store, open_store
 from .audience import Audience
+from .framesocket import CLOSE_RESTART, FrameSocket
 from .hub import Hubs
 from .limits import Limits
+from .metrics import Metrics
 
 __all__ = ["Runtime", "running"]
 
@@ -33,9 +36,43 @@ class Runtime:
     hubs: Hubs
     audience: Audience
     limits: Limits = field(init=False)  # per client address, in this process
+    metrics: Metrics = field(default_factory=Metrics)
+    sockets: set[FrameSocket[Any, Any]] = field(default_factory=set)  # open websockets
+    draining: bool = False  # shutting down: no new websockets
 
     def __post_init__(self) -> None:
         self.limits = Limits(self.config)
+
+    async def serve_socket(self, socket: FrameSocket[Any, Any]) -> None:
+        """Run one websocket while the process runs; refused (1012) once it is draining."""
+        if self.draining:
+            await socket.websocket.close(CLOSE_RESTART)
+            return
+        self.sockets.add(socket)
+        try:
+            await socket.serve()
+        finally:
+            self.sockets.discard(socket)
+
+    def connections(self) -> dict[str, int]:
+        """Open websockets by role."""
+        counts: dict[str, int] = {}
+        for socket in self.sockets:
+            counts[socket.role] = counts.get(socket.role, 0) + 1
+        return counts
+
+    async def drain(self, grace_s: float) -> None:
+        """Close every websocket with 1012 (the server restarts) once the frame it is handling
+        is answered, so that moves being committed finish; wait ``grace_s`` at most."""
+        self.draining = True
+        log.info("draining %d websockets", len(self.sockets))
+        for socket in list(self.sockets):
+            socket.restart()
+        deadline = time.monotonic() + grace_s
+        while self.sockets and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        for socket in list(self.sockets):  # still busy after the grace time: cut off
+            socket.restart(now=True)
 
     async def upkeep(self) -> None:
         """Forever: disconnect stalled clients; renew the presence of this process's
@@ -82,10 +119,11 @@ async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Runtime]:
     )
     rooms = RoomService(store, config, clock)
     linger_ms = int(config.presence_ttl_s * 1000)
-    hubs = Hubs(store, rooms.current, clock, linger_ms)
+    metrics = Metrics()
+    hubs = Hubs(store, rooms.current, clock, linger_ms, metrics.fanout_seconds)
     rooms.add_sink(hubs)
     audience = Audience(store, clock, linger_ms)
-    runtime = Runtime(config, clock, store, rooms, Play(rooms), hubs, audience)
+    runtime = Runtime(config, clock, store, rooms, Play(rooms), hubs, audience, metrics=metrics)
     upkeep = asyncio.create_task(runtime.upkeep(), name="upkeep")
     try:
         yield runtime

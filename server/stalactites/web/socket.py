@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import time
 
 from starlette.websockets import WebSocket
 
+from ..logs import bind
 from ..protocol import (
     CLIENT_FRAMES,
+    Accepted,
     ClientFrame,
     DeclareStep,
     ErrorFrame,
@@ -50,7 +53,7 @@ WATCHING = "spectators watch the race; they cannot play"
 
 async def room_socket(websocket: WebSocket) -> None:
     runtime: Runtime = websocket.state.runtime
-    await Connection(websocket, runtime, websocket.path_params["room_id"]).serve()
+    await runtime.serve_socket(Connection(websocket, runtime, websocket.path_params["room_id"]))
 
 
 class Connection(FrameSocket[ClientFrame, Hello]):
@@ -63,6 +66,7 @@ class Connection(FrameSocket[ClientFrame, Hello]):
     def __init__(self, websocket: WebSocket, runtime: Runtime, room_id: str) -> None:
         config = runtime.config
         self.connection_id = secrets.token_hex(6)
+        bind(room_id=room_id, connection_id=self.connection_id)
         queue = max(config.send_queue, 4)
         super().__init__(
             websocket, config, queue, f"room {room_id}: connection {self.connection_id}"
@@ -77,6 +81,12 @@ class Connection(FrameSocket[ClientFrame, Hello]):
         self.behind = False
         self.hub: Hub | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
+
+    @property
+    def role(self) -> str:
+        if self.spectator:
+            return "spectator"
+        return "pending" if self.player_id is None else "player"
 
     # Sending.
 
@@ -117,6 +127,7 @@ class Connection(FrameSocket[ClientFrame, Hello]):
             return await self._watch_hello(hello.last_seq)
         try:
             self.player_id = await self.runtime.rooms.authenticate(self.room_id, hello.token)
+            bind(player_id=self.player_id)
             welcome = await self.runtime.rooms.welcome(self.room_id, self.player_id, hello.last_seq)
         except RoomError as error:
             self.player_id = None
@@ -185,13 +196,23 @@ class Connection(FrameSocket[ClientFrame, Hello]):
             elif isinstance(frame, Resign):
                 await self.runtime.play.resign(room_id, player_id)
             elif not self._bucket.take():
+                self.runtime.metrics.refused("rate_limited")
                 self.send(
                     Rejected(type="rejected", id=frame.id, code="rate_limited", message="slow down")
                 )
             else:
-                self.send(await self.runtime.play.act(room_id, player_id, frame))
+                self.send(await self._act(frame))
         except RoomError as error:
             self.error(error.code, error.message)
+
+    async def _act(self, frame: MoveFrame | Undo | DeclareStep) -> Accepted | Rejected:
+        """The player's action judged and committed, counted in the metrics."""
+        assert self.player_id is not None
+        started = time.perf_counter()
+        answer = await self.runtime.play.act(self.room_id, self.player_id, frame)
+        code = answer.code if isinstance(answer, Rejected) else None
+        self.runtime.metrics.answered(answer.type, code, time.perf_counter() - started)
+        return answer
 
     def _spectator_frame(self, frame: ClientFrame) -> None:
         if isinstance(frame, Ping):

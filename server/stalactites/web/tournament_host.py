@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from ..config import ServerConfig
-from ..tournaments import Scheduler, TournamentService, open_tournament_store
+from ..tournaments import Scheduler, TournamentService, TournamentStore, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from .runtime import Runtime
 from .tournament_feed import Feeds
@@ -26,6 +26,7 @@ class TournamentHost:
     service: TournamentService
     scheduler: Scheduler
     feeds: Feeds
+    store: TournamentStore
 
     def room_finished(self, room_id: str) -> None:
         """A room's race has ended here: if it is a round, its tournament is due now."""
@@ -41,7 +42,7 @@ async def tournaments_running(runtime: Runtime) -> AsyncIterator[TournamentHost]
     store = open_tournament_store(config.store_url, config.redis_prefix)
     service = TournamentService(store, runtime.rooms, config, runtime.clock)
     scheduler = Scheduler(service, runtime.clock)
-    host = TournamentHost(config, service, scheduler, Feeds(store, service))
+    host = TournamentHost(config, service, scheduler, Feeds(store, service), store)
     service.add_sink(host.feeds.offer)
     runtime.rooms.add_finish_listener(host.room_finished)
     scheduler.start()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from starlette.websockets import WebSocket
 
+from ..logs import bind
 from ..tournament_protocol import (
     TOURNAMENT_CLIENT_FRAMES,
     TournamentClientFrame,
@@ -23,6 +24,7 @@ from ..tournament_protocol import (
 )
 from ..tournaments import TournamentError
 from .framesocket import FrameSocket
+from .runtime import Runtime
 from .tournament_host import TournamentHost
 
 __all__ = ["TournamentConnection", "tournament_socket"]
@@ -30,8 +32,10 @@ __all__ = ["TournamentConnection", "tournament_socket"]
 
 async def tournament_socket(websocket: WebSocket) -> None:
     host: TournamentHost = websocket.state.tournaments
+    runtime: Runtime = websocket.state.runtime
     tournament_id = websocket.path_params["tournament_id"]
-    await TournamentConnection(websocket, host, tournament_id).serve()
+    bind(tournament_id=tournament_id)
+    await runtime.serve_socket(TournamentConnection(websocket, host, tournament_id))
 
 
 class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
@@ -49,12 +53,17 @@ class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
         self.you: str | None = None
         self._joined = False
 
+    @property
+    def role(self) -> str:
+        return "tournament" if self._joined else "pending"
+
     async def greet(self, hello: TournamentHello) -> bool:
         """Welcome the client and join the tournament's feed."""
         service = self.host.service
         try:
             if hello.token is not None:
                 self.you = await service.authenticate(self.tournament_id, hello.token)
+                bind(player_id=self.you)
             welcome = await service.welcome(self.tournament_id, self.you, hello.last_seq)
         except TournamentError as error:
             return self.refuse(error.code, error.message)

@@ -1,0 +1,153 @@
+"""``GET /metrics``: this process's figures in the Prometheus text format (version 0.0.4).
+
+Counters and histograms are kept by :class:`Metrics` (one per process, made in
+the app's lifespan); gauges (connections, rooms) and the pub/sub reconnect
+counts are read from the process's state when scraped.  The exposition is
+written here: a few counters and two histograms do not need a client library.
+
+Names (all per process):
+
+* ``stalactites_connections{role}``: open websockets; ``role`` is ``player``,
+  ``spectator``, ``tournament``, or ``pending`` (no hello yet).
+* ``stalactites_rooms{status}``: rooms this process serves (it has a hub for them:
+  connections now or a few seconds ago) by ``waiting``, ``countdown``, ``racing``,
+  ``finished``.
+* ``stalactites_moves_accepted_total``, ``stalactites_moves_rejected_total{code}``:
+  players' actions (moves, undos, step declarations) by outcome.
+* ``stalactites_move_commit_seconds``: histogram, an accepted action from its frame
+  being handled to its answer (the engine, the store's commit, the answer built).
+* ``stalactites_fanout_lag_seconds``: histogram, a room event from when this process
+  knew of it (its own commit returned, or the doorbell rang) to its frame queued for
+  one local connection.
+* ``stalactites_pubsub_reconnects_total{channel}``: lost doorbell subscriptions made
+  again (``rooms``, ``tournaments``); each one resyncs every room or tournament served.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+    from .tournament_host import TournamentHost
+
+__all__ = ["CONTENT_TYPE", "Histogram", "Metrics", "metrics_endpoint"]
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+FANOUT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+ROLES = ("player", "spectator", "tournament", "pending")
+STATUSES = ("waiting", "countdown", "racing", "finished")
+
+
+class Histogram:
+    """Observations counted into cumulative buckets (upper bounds in seconds), plus sum."""
+
+    def __init__(self, bounds: Sequence[float]) -> None:
+        self.bounds = tuple(bounds)
+        self.counts = [0] * (len(self.bounds) + 1)  # the last one: above every bound
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, value)] += 1
+        self.total += value
+
+    @property
+    def count(self) -> int:
+        return sum(self.counts)
+
+    def lines(self, name: str) -> list[str]:
+        out, running = [], 0
+        for bound, count in zip(self.bounds, self.counts, strict=False):
+            running += count
+            out.append(f'{name}_bucket{{le="{_number(bound)}"}} {running}')
+        out.append(f'{name}_bucket{{le="+Inf"}} {self.count}')
+        out.append(f"{name}_sum {_number(self.total)}")
+        out.append(f"{name}_count {self.count}")
+        return out
+
+
+class Metrics:
+    """What this process counts as it runs."""
+
+    def __init__(self) -> None:
+        self.accepted = 0
+        self.rejected: dict[str, int] = {}
+        self.commit_seconds = Histogram(COMMIT_BUCKETS)
+        self.fanout_seconds = Histogram(FANOUT_BUCKETS)
+
+    def answered(self, kind: str, code: str | None, seconds: float) -> None:
+        """A player's action was answered: ``accepted`` (after ``seconds``) or ``rejected``."""
+        if kind == "accepted":
+            self.accepted += 1
+            self.commit_seconds.observe(seconds)
+        else:
+            self.refused(code or "internal")
+
+    def refused(self, code: str) -> None:
+        self.rejected[code] = self.rejected.get(code, 0) + 1
+
+    def render(
+        self,
+        connections: Mapping[str, int],
+        rooms: Mapping[str, int],
+        reconnects: Mapping[str, int],
+    ) -> str:
+        """The exposition, with the gauges and reconnect counts read at scrape time."""
+        out: list[str] = []
+        _family(out, "stalactites_connections", "gauge", "open websockets by role")
+        out += _labelled("stalactites_connections", "role", _with_zeros(connections, ROLES))
+        _family(out, "stalactites_rooms", "gauge", "rooms served by this process by status")
+        out += _labelled("stalactites_rooms", "status", _with_zeros(rooms, STATUSES))
+        _family(out, "stalactites_moves_accepted_total", "counter", "actions accepted")
+        out.append(f"stalactites_moves_accepted_total {self.accepted}")
+        _family(out, "stalactites_moves_rejected_total", "counter", "actions rejected by code")
+        out += _labelled("stalactites_moves_rejected_total", "code", self.rejected)
+        name = "stalactites_move_commit_seconds"
+        _family(out, name, "histogram", "accepted action: frame handled to answer")
+        out += self.commit_seconds.lines(name)
+        name = "stalactites_fanout_lag_seconds"
+        _family(out, name, "histogram", "room event known to frame queued, per connection")
+        out += self.fanout_seconds.lines(name)
+        name = "stalactites_pubsub_reconnects_total"
+        _family(out, name, "counter", "doorbell subscriptions lost and made again")
+        out += _labelled(name, "channel", reconnects)
+        return "\n".join(out) + "\n"
+
+
+def _family(out: list[str], name: str, kind: str, text: str) -> None:
+    out.append(f"# HELP {name} {text}")
+    out.append(f"# TYPE {name} {kind}")
+
+
+def _labelled(name: str, label: str, values: Mapping[str, int]) -> list[str]:
+    return [f'{name}{{{label}="{_escape(key)}"}} {values[key]}' for key in sorted(values)]
+
+
+def _with_zeros(values: Mapping[str, int], keys: Iterable[str]) -> dict[str, int]:
+    return {**dict.fromkeys(keys, 0), **values}
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _number(value: float) -> str:
+    return repr(float(value)) if value != int(value) else f"{value:.1f}"
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    """``GET /metrics``: the runtime's figures and the tournament feeds' connections."""
+    runtime: Runtime = request.state.runtime
+    host: TournamentHost = request.state.tournaments
+    reconnects = {
+        "rooms": getattr(runtime.store, "reconnects", 0),
+        "tournaments": getattr(host.store, "reconnects", 0),
+    }
+    text = runtime.metrics.render(runtime.connections(), runtime.hubs.statuses(), reconnects)
+    return Response(text, media_type=CONTENT_TYPE)
