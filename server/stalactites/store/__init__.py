@@ -50,14 +50,18 @@ __all__ = [
 
 
 def open_store(
-    url: str, prefix: str = "sr:", max_events: int = 10_000, connections: int = 64
+    url: str,
+    prefix: str = "sr:",
+    max_events: int = 10_000,
+    connections: int = 64,
+    cluster: bool = False,
 ) -> Store:
     """``memory://`` for the in-memory store; ``redis://`` or ``rediss://`` for Redis (with at
-    most ``connections`` pooled connections)."""
+    most ``connections`` pooled connections; with ``cluster``, any node of a Redis Cluster)."""
     if url.startswith("memory://"):
         return MemoryStore(max_events)
     if url.startswith(("redis://", "rediss://", "unix://")):
         from .redis import RedisStore
 
-        return RedisStore(url, prefix, max_events, connections)
+        return RedisStore(url, prefix, max_events, connections, cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

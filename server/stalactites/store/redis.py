@@ -29,7 +29,6 @@ import logging
 import uuid
 from typing import Any, cast
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from . import lua
@@ -52,6 +51,7 @@ from .base import (
     RoomRow,
     StoreError,
 )
+from .cluster import ClusterPipe, redis_client
 from .redis_index import RoomIndex
 from .resp import Address, Listener, Pipe, ReplyError
 
@@ -85,13 +85,15 @@ class RedisStore:
     """See :class:`stalactites.store.base.Store` for the contract."""
 
     def __init__(
-        self, url: str, prefix: str = "sr:", max_events: int = 10_000, connections: int = 64
+        self,
+        url: str,
+        prefix: str = "sr:",
+        max_events: int = 10_000,
+        connections: int = 64,
+        cluster: bool = False,
     ) -> None:
-        # Callers wait (up to 10 s) for a pooled connection rather than fail when all are busy.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, max_connections=connections, timeout=10
-        )
-        self._redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool too
+        """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`.cluster`)."""
+        self._redis = redis_client(url, connections, cluster)
         self._prefix = prefix
         self._cap = str(max_events)
         self._join = self._redis.register_script(lua.JOIN)
@@ -100,10 +102,14 @@ class RedisStore:
         # The hot path (commits, doorbells) goes through the small client of resp.py.
         address = Address.parse(url)
         self._origin = uuid.uuid4().hex[:12]
-        self._pipe = Pipe(address.named(f"stalactites-commits-{self._origin}"))
+        commits = address.named(f"stalactites-commits-{self._origin}")
+        self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
         self._commit_sha = hashlib.sha1(lua.COMMIT.encode()).hexdigest()
+        # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
+        # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
-        self._listener = Listener(bells, self._message, self._ring_all)
+        others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
+        self._listener = Listener(bells, self._message, self._ring_all, others)
         self._finish = self._redis.register_script(lua.FINISH)
         self._events = self._redis.register_script(lua.EVENTS)
         self._announce = self._redis.register_script(lua.ANNOUNCE)
@@ -231,14 +237,17 @@ class RedisStore:
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         """The commit script by its hash; loaded first if Redis has forgotten it (NOSCRIPT:
         it did not run)."""
+        call, key = self._pipe.call_at, keys[0]  # on a cluster: the node of the room's slot
         try:
             try:
-                return await self._pipe.call("EVALSHA", self._commit_sha, len(keys), *keys, *args)
+                return await call(key, "EVALSHA", self._commit_sha, len(keys), *keys, *args)
             except ReplyError as error:
                 if not str(error).startswith("NOSCRIPT"):
                     raise StoreError(f"the commit script failed: {error}") from None
-            await self._pipe.call("SCRIPT", "LOAD", lua.COMMIT)
-            return await self._pipe.call("EVALSHA", self._commit_sha, len(keys), *keys, *args)
+            await call(key, "SCRIPT", "LOAD", lua.COMMIT)
+            return await call(key, "EVALSHA", self._commit_sha, len(keys), *keys, *args)
+        except ReplyError as error:
+            raise StoreError(f"the commit script failed: {error}") from None
         except OSError as error:
             raise StoreError(f"Redis cannot be reached: {error}") from error
 

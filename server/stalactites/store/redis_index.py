@@ -16,9 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import redis.asyncio as aioredis
-
 from .base import ROOM_LISTS, RoomPage, RoomRow
+from .cluster import RedisClient
 
 __all__ = ["RoomIndex"]
 
@@ -31,7 +30,7 @@ Place = tuple[int, str]
 
 
 class RoomIndex:
-    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+    def __init__(self, client: RedisClient, prefix: str) -> None:
         self._redis = client
         self._keys = {name: f"{prefix}rooms:{name}" for name in ROOM_LISTS}
 

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
@@ -116,15 +116,39 @@ class Pipe:
         if self._writer is None or self._writer.is_closing():
             await self._connect()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._send(pack(args), future)
+        return await future
+
+    def call_at(self, key: str, *args: Any) -> Coroutine[Any, Any, Any]:
+        """:meth:`call`; the key (of a cluster's routing, see :class:`.cluster.ClusterPipe`)
+        does not matter on one node."""
+        return self.call(*args)
+
+    async def call_asking(self, *args: Any) -> Any:
+        """``ASKING`` and then the command, back to back: the command's reply (a Redis Cluster
+        node importing the command's slot serves it only after ``ASKING``)."""
+        if self._writer is None or self._writer.is_closing():
+            await self._connect()
+        loop = asyncio.get_running_loop()
+        asking: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._send(pack(("ASKING",)) + pack(args), asking, future)
+        replies = await asyncio.gather(asking, future, return_exceptions=True)
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply
+        return replies[1]
+
+    def _send(self, data: bytes, *futures: asyncio.Future[Any]) -> None:
+        """Write ``data`` (commands whose replies ``futures`` await, in order)."""
         idle = not self._waiting
-        self._waiting.append(future)
+        self._waiting.extend(futures)
         if idle and self._writer is not None:  # nothing on its way: no reason to wait
-            self._writer.write(pack(args))
+            self._writer.write(data)
         else:  # replies are awaited: gather this turn's commands into one write
             if not self._out:
                 asyncio.get_running_loop().call_soon(self._flush)
-            self._out.append(pack(args))
-        return await future
+            self._out.append(data)
 
     def _flush(self) -> None:
         out, self._out = self._out, []
@@ -180,15 +204,18 @@ class Pipe:
 
 class Listener:
     """A subscriber connection: ``on_message(channel, data)`` for every message;
-    ``on_reconnect()`` after a lost connection was made again (messages may be lost)."""
+    ``on_reconnect()`` after a lost connection was made again (messages may be lost).
+    ``others()``, if given, names more addresses to try in turn when a connection fails."""
 
     def __init__(
         self,
         address: Address,
         on_message: Callable[[str, str], None],
         on_reconnect: Callable[[], None],
+        others: Callable[[], Sequence[Address]] | None = None,
     ) -> None:
         self._address = address
+        self._others = others
         self._on_message = on_message
         self._on_reconnect = on_reconnect
         self._channels: set[str] = set()
@@ -219,13 +246,14 @@ class Listener:
             self._writer.write(pack(args))
 
     async def _run(self) -> None:
-        first = True
+        first, failures = True, 0
         while True:
             writer = None
+            address = self._choose(failures)
             try:
-                reader, writer = await self._address.connect()
+                reader, writer = await address.connect()
                 self._writer = writer
-                for command in self._address.greeting():
+                for command in address.greeting():
                     writer.write(pack(command))
                 for channel in self._channels:
                     self._send("SUBSCRIBE", channel)
@@ -240,7 +268,14 @@ class Listener:
                 if writer is not None:
                     writer.close()
             self._connected.clear()
+            failures += 1
             await asyncio.sleep(0.5)
+
+    def _choose(self, failures: int) -> Address:
+        """The address to subscribe at: the first one, or after failures the others in turn
+        (any node of a Redis Cluster hears every PUBLISH)."""
+        choices = [self._address, *(self._others() if self._others is not None else ())]
+        return choices[failures % len(choices)]
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
         parser = _reader()

@@ -23,11 +23,11 @@ import json
 import logging
 from typing import Any, cast
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ..store import EventBatch
 from ..store.base import Bell
+from ..store.cluster import RedisClient, redis_client
 from . import lua
 from .store import (
     Claim,
@@ -44,8 +44,6 @@ from .store import (
 __all__ = ["RedisTournamentStore", "TournamentKeys"]
 
 log = logging.getLogger(__name__)
-
-POOL_WAIT_S = 10.0
 
 
 class TournamentKeys:
@@ -65,12 +63,11 @@ class TournamentKeys:
 class RedisTournamentStore:
     """See :class:`.store.TournamentStore` for the contract."""
 
-    def __init__(self, url: str, prefix: str = "sr:", connections: int = 64) -> None:
-        # At most ``connections`` at once; more callers wait for one (rather than fail).
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=connections, timeout=POOL_WAIT_S, decode_responses=True
-        )
-        self._redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closes the pool too
+    def __init__(
+        self, url: str, prefix: str = "sr:", connections: int = 64, cluster: bool = False
+    ) -> None:
+        """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`..store.cluster`)."""
+        self._redis = redis_client(url, connections, cluster)
         self._prefix = prefix
         self._due = f"{prefix}{{tournaments}}:due"
         self._generations = f"{prefix}{{tournaments}}:gen"
@@ -235,7 +232,7 @@ class _Doorbells:
     """Redis pub/sub channels, each ringing one bell; after a lost connection every bell rings
     with 0 (look in the store)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: RedisClient) -> None:
         self._pubsub = client.pubsub()
         self._bells: dict[str, Bell] = {}
         self._listener: asyncio.Task[None] | None = None

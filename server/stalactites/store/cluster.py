@@ -1,0 +1,180 @@
+"""The small client of :mod:`.resp` on a Redis Cluster: each command to the master that owns
+its key's slot.
+
+A key's slot is CRC16 of the key (of its hash tag ``{...}`` if it has one) modulo 16384.
+:class:`ClusterPipe` keeps the cluster's slot map (``CLUSTER SLOTS``, asked of any node it
+knows) and one :class:`~.resp.Pipe` per master, and sends each command to the owner of its
+key's slot.  Redirections are followed as the cluster specification says:
+
+* ``MOVED slot host:port``: the slot has a new owner for good; the command goes there and
+  the whole map is read again (a slot seldom moves alone);
+* ``ASK slot host:port``: the slot is being moved and this key is already at the target;
+  the command goes there once, preceded by ``ASKING``, and the map is left as it is;
+* ``TRYAGAIN`` (a multi-key command whose keys are split by a move under way) and
+  ``CLUSTERDOWN``: the command is sent again after a short wait.
+
+A command is redirected at most :data:`REDIRECTS` times.  A redirected command has not run,
+so sending it again is safe; a command whose connection was lost may have run, so that is
+the caller's to judge (the map is read again before the next command).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from binascii import crc_hqx
+from dataclasses import replace
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from .resp import Address, Pipe, ReplyError
+
+__all__ = ["REDIRECTS", "SLOTS", "ClusterPipe", "RedisClient", "key_slot", "redis_client"]
+
+RedisClient = aioredis.Redis | aioredis.RedisCluster
+
+log = logging.getLogger(__name__)
+
+SLOTS = 16384
+REDIRECTS = 5
+RETRY_S = 0.05  # the first wait after TRYAGAIN or CLUSTERDOWN (then twice, three times...)
+
+
+def redis_client(url: str, connections: int, cluster: bool) -> RedisClient:
+    """redis-py's client for ``url``.  On one node, callers wait (up to 10 s) for one of
+    ``connections`` pooled connections rather than fail when all are busy; on a cluster
+    (``RedisCluster``, which reads the slot map and follows redirections itself) each master
+    gets up to ``connections`` connections."""
+    if cluster:
+        Address.parse(url)  # the same URL forms as on one node
+        return aioredis.RedisCluster.from_url(
+            url, decode_responses=True, max_connections=connections
+        )
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, decode_responses=True, max_connections=connections, timeout=10
+    )
+    return aioredis.Redis.from_pool(pool)  # closes the pool too
+
+
+def key_slot(key: str) -> int:
+    """The cluster slot of ``key``: of its hash tag, the first ``{...}`` with something in it.
+
+    >>> key_slot("foo"), key_slot("{room:r1}:room") == key_slot("{room:r1}:events")
+    (12182, True)
+    """
+    data = key.encode()
+    start = data.find(b"{")
+    if start >= 0:
+        end = data.find(b"}", start + 1)
+        if end > start + 1:
+            data = data[start + 1 : end]
+    return crc_hqx(data, 0) % SLOTS
+
+
+class ClusterPipe:
+    """``await pipe.call_at(key, *command)`` from anywhere: the command goes to the master that
+    owns ``key``'s slot, over that master's one shared connection."""
+
+    def __init__(self, seed: Address) -> None:
+        if seed.path is not None or seed.db:
+            raise ValueError("a Redis Cluster is reached over TCP and has database 0 only")
+        self._seed = seed
+        self._owners: list[Address | None] = []
+        self._pipes: dict[Address, Pipe] = {}
+        self._reading: asyncio.Task[bool] | None = None
+
+    def nodes(self) -> list[Address]:
+        """The masters in the slot map (the seed first if the map is not read yet)."""
+        known = list(dict.fromkeys(owner for owner in self._owners if owner is not None))
+        return known or [self._seed]
+
+    async def call_at(self, key: str, *args: Any) -> Any:
+        """Send the command to the owner of ``key``'s slot; its reply (an error reply raises
+        :class:`~.resp.ReplyError`, a lost connection :class:`ConnectionError`)."""
+        slot = key_slot(key)
+        asking: Address | None = None
+        for attempt in range(REDIRECTS + 1):
+            node = asking or await self._owner(slot)
+            pipe = self._pipe(node)
+            try:
+                if asking is not None:
+                    return await pipe.call_asking(*args)
+                return await pipe.call(*args)
+            except ReplyError as error:
+                kind, _, rest = str(error).partition(" ")
+                if attempt == REDIRECTS or kind not in ("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"):
+                    raise
+                asking = None
+                if kind == "MOVED":
+                    self._owners[slot] = self._address(rest)
+                    self._read_map_soon()
+                elif kind == "ASK":
+                    asking = self._address(rest)
+                else:
+                    await asyncio.sleep(RETRY_S * (attempt + 1))
+            except OSError:
+                self._read_map_soon()  # the node may be gone: whom the map names now
+                raise
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        if self._reading is not None:
+            await asyncio.gather(self._reading, return_exceptions=True)
+        for pipe in list(self._pipes.values()):
+            await pipe.close()
+
+    def _pipe(self, node: Address) -> Pipe:
+        pipe = self._pipes.get(node)
+        if pipe is None:
+            pipe = self._pipes[node] = Pipe(node)
+        return pipe
+
+    def _address(self, redirection: str) -> Address:
+        """The node of ``slot host:port`` (the tail of MOVED and ASK)."""
+        endpoint = redirection.rsplit(" ", 1)[-1]
+        host, _, port = endpoint.rpartition(":")
+        host = host.strip("[]")
+        return replace(self._seed, host=host or self._seed.host, port=int(port))
+
+    async def _owner(self, slot: int) -> Address:
+        if not self._owners:
+            await self._read_map()
+        owner = self._owners[slot] if self._owners else None
+        if owner is None:
+            raise ConnectionError(f"no Redis Cluster node is known to serve slot {slot}")
+        return owner
+
+    def _read_map_soon(self) -> None:
+        if self._reading is None or self._reading.done():
+            self._reading = asyncio.create_task(self._read_any(), name="redis-cluster-map")
+
+    async def _read_map(self) -> None:
+        self._read_map_soon()
+        assert self._reading is not None
+        if not await asyncio.shield(self._reading):
+            raise ConnectionError(f"no Redis Cluster node answers (first tried: {self._seed})")
+
+    async def _read_any(self) -> bool:
+        """The slot map from the first node that gives one; whether one did."""
+        for node in dict.fromkeys([*self.nodes(), self._seed]):
+            try:
+                reply = await self._pipe(node).call("CLUSTER", "SLOTS")
+            except (OSError, ReplyError) as error:
+                log.warning(
+                    "redis cluster node %s:%s gave no slot map: %s", node.host, node.port, error
+                )
+                continue
+            self._owners = self._parse(node, reply)
+            return True
+        return False
+
+    def _parse(self, asked: Address, reply: list[Any]) -> list[Address | None]:
+        """``CLUSTER SLOTS``: ``[start, end, [host, port, id, ...], replicas...]`` per range
+        (an empty host means the node asked)."""
+        owners: list[Address | None] = [None] * SLOTS
+        for start, end, master, *_ in reply:
+            host = str(master[0]) or asked.host
+            node = replace(self._seed, host=host, port=int(master[1]))
+            owners[int(start) : int(end) + 1] = [node] * (int(end) - int(start) + 1)
+        return owners
