@@ -21,6 +21,7 @@ class ServerConfig:
     store_url: str = "memory://"
     redis_prefix: str = "sr:"
     redis_connections: int = 64
+    redis_cluster: bool = False  # REDIS_URL is any node of a Redis Cluster (store/cluster.py)
     client_dir: Path | None = None  # None: the repository's client_web/
     hello_timeout_s: float = 10.0
     max_frame_bytes: int = 4096
@@ -54,6 +55,7 @@ class ServerConfig:
         "REDIS_URL": "store_url",
         "STALACTITES_REDIS_PREFIX": "redis_prefix",
         "STALACTITES_REDIS_CONNECTIONS": "redis_connections",
+        "STALACTITES_REDIS_CLUSTER": "redis_cluster",
         "STALACTITES_CLIENT_DIR": "client_dir",
         "STALACTITES_HELLO_TIMEOUT_S": "hello_timeout_s",
         "STALACTITES_MAX_FRAME_BYTES": "max_frame_bytes",
@@ -99,7 +101,14 @@ class ServerConfig:
         return default_client_dir() if self.client_dir is None else self.client_dir
 
 
+SWITCHES = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 def _convert(variable: str, text: str, kind: str) -> object:
+    if kind == "bool":
+        if text.lower() not in SWITCHES:
+            raise ValueError(f"{variable}={text!r}: not a switch (1, true, yes or 0, false, no)")
+        return SWITCHES[text.lower()]
     try:
         if kind == "int":
             value: object = int(text)
