@@ -1,0 +1,47 @@
+"""Reading a server's ``GET /metrics``: the Prometheus text exposition, parsed strictly."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import urllib.request
+
+SAMPLE = re.compile(r'^([a-z_]+)(?:\{([a-z_]+)="((?:[^"\\]|\\.)*)"\})? (-?[0-9.e+-]+|\+Inf)$')
+
+Samples = dict[tuple[str, str | None], float]
+
+
+def parse(text: str) -> Samples:
+    """Every sample as ``{(name, label value or None): value}``; each line must be a comment
+    or one sample (the exposition's format), and every sample's family declared by TYPE."""
+    samples: Samples = {}
+    families: set[str] = set()
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            families.add(line.split()[2])
+            continue
+        if line.startswith("# HELP "):
+            continue
+        match = SAMPLE.match(line)
+        assert match is not None, f"not a sample: {line!r}"
+        name, _, label, value = match.groups()
+        family = re.sub(r"_(bucket|sum|count)$", "", name)
+        assert name in families or family in families, f"undeclared: {line!r}"
+        samples[(name, label)] = float(value)
+    return samples
+
+
+async def scrape(base: str) -> Samples:
+    """The server's metrics now (the content type checked too)."""
+    status, headers, body = await _get(f"{base}/metrics")
+    assert status == 200, body
+    assert headers.startswith("text/plain; version=0.0.4"), headers
+    return parse(body)
+
+
+async def _get(url: str) -> tuple[int, str, str]:
+    def fetch() -> tuple[int, str, str]:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.status, answer.headers["Content-Type"], answer.read().decode()
+
+    return await asyncio.to_thread(fetch)

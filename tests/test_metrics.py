@@ -1,0 +1,101 @@
+"""``GET /metrics`` over a real server: what a race, its sockets and its refusals show."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from metrics_kit import parse, scrape
+from server_kit import InProcessServer, new_room, player, winning_line
+from stalactites.web.metrics import Histogram, Metrics
+from test_spectate import spectator
+from tournament_kit import Watcher, new_tournament
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+DEAL = "ms:4"
+LINE = winning_line(DEAL, "ones")
+
+
+async def test_a_race_shows_its_connections_moves_refusals_and_latencies(
+    any_server: InProcessServer,
+) -> None:
+    base = any_server.url
+    before = await scrape(base)
+    assert before[("stalactites_moves_accepted_total", None)] == 0
+    assert before[("stalactites_connections", "player")] == 0
+    room_id = await new_room(base, deal=DEAL, step="ones", seats=2, countdown_s=0)
+    ann, bob = [await player(any_server, room_id, name) for name in ("Ann", "Bob")]
+    watcher = await spectator(any_server, room_id)
+    tournament_id, _ = await new_tournament(
+        base, step="ones", rounds=1, round_time_s=60, break_s=0, deals=[DEAL]
+    )
+    follower = await Watcher.open(base, tournament_id)
+    await follower.hello(spectator=True)
+
+    waiting = await scrape(base)
+    assert waiting[("stalactites_connections", "player")] == 2
+    assert waiting[("stalactites_connections", "spectator")] == 1
+    assert waiting[("stalactites_connections", "tournament")] == 1
+    assert waiting[("stalactites_rooms", "waiting")] == 1
+
+    early = await ann.move("early", LINE[0])  # before the start: not_started
+    assert early["code"] == "not_started"
+    for client in (ann, bob):
+        await client.send(type="ready")
+    for client in (ann, bob):
+        await client.expect("started")
+    for index, move in enumerate(LINE[:10]):
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+    illegal = await bob.move("b0", "t1-t1")
+    assert illegal["type"] == "rejected"
+    await watcher.expect("progress", moves=10)
+
+    racing = await scrape(base)
+    assert racing[("stalactites_moves_accepted_total", None)] == 10
+    assert racing[("stalactites_moves_rejected_total", "not_started")] == 1
+    assert racing[("stalactites_moves_rejected_total", illegal["code"])] == 1
+    assert racing[("stalactites_rooms", "racing")] == 1
+    commits = racing[("stalactites_move_commit_seconds_count", None)]
+    assert commits == 10 == racing[("stalactites_move_commit_seconds_bucket", "+Inf")]
+    assert racing[("stalactites_move_commit_seconds_sum", None)] > 0
+    buckets = [racing[("stalactites_move_commit_seconds_bucket", le)] for le in ("0.001", "2.5")]
+    assert buckets[0] <= buckets[1] <= commits
+    # Ten progress events went to Ann, Bob and the spectator: each a fan-out sample.
+    assert racing[("stalactites_fanout_lag_seconds_count", None)] >= 30
+    assert racing[("stalactites_pubsub_reconnects_total", "rooms")] == 0
+
+    for client in (ann, bob, watcher, follower):
+        await client.close()
+    after = await scrape(base)
+    for _ in range(200):  # the server notices the closes in its own time
+        if not any(value for (name, _), value in after.items() if name.endswith("connections")):
+            break
+        await asyncio.sleep(0.05)
+        after = await scrape(base)
+    assert after[("stalactites_connections", "player")] == 0
+    assert after[("stalactites_connections", "tournament")] == 0
+    assert after[("stalactites_moves_accepted_total", None)] == 10
+
+
+def test_the_exposition_counts_buckets_cumulatively() -> None:
+    histogram = Histogram((0.01, 0.1))
+    for value in (0.005, 0.01, 0.05, 3.0):
+        histogram.observe(value)
+    metrics = Metrics()
+    metrics.commit_seconds = histogram
+    metrics.answered("accepted", None, 0.0)  # one more, in the first bucket
+    metrics.answered("rejected", 'odd"code', 0.0)
+    samples = parse(metrics.render({"player": 3}, {}, {"rooms": 2}))
+    name = "stalactites_move_commit_seconds"
+    assert samples[(f"{name}_bucket", "0.01")] == 3
+    assert samples[(f"{name}_bucket", "0.1")] == 4
+    assert samples[(f"{name}_bucket", "+Inf")] == 5 == samples[(f"{name}_count", None)]
+    assert samples[(f"{name}_sum", None)] == pytest.approx(3.065)
+    assert samples[("stalactites_connections", "player")] == 3
+    assert samples[("stalactites_connections", "spectator")] == 0
+    assert samples[("stalactites_rooms", "finished")] == 0
+    assert samples[("stalactites_pubsub_reconnects_total", "rooms")] == 2
+    text = metrics.render({}, {}, {})
+    assert 'stalactites_moves_rejected_total{code="odd\\"code"} 1' in text
