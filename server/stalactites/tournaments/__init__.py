@@ -31,13 +31,13 @@ __all__ = [
 ]
 
 
-def open_tournament_store(url: str, prefix: str = "sr:") -> TournamentStore:
+def open_tournament_store(url: str, prefix: str = "sr:", cluster: bool = False) -> TournamentStore:
     """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
-    Redis (the rooms' URL and key prefix)."""
+    Redis (the rooms' URL and key prefix; with ``cluster``, any node of a Redis Cluster)."""
     if url.startswith("memory://"):
         return MemoryTournamentStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
         from .redis_store import RedisTournamentStore
 
-        return RedisTournamentStore(url, prefix)
+        return RedisTournamentStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

@@ -115,7 +115,11 @@ class Runtime:
 async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Runtime]:
     """Open the store and start the background work; undo it all on the way out."""
     store = open_store(
-        config.store_url, config.redis_prefix, config.max_events, config.redis_connections
+        config.store_url,
+        config.redis_prefix,
+        config.max_events,
+        config.redis_connections,
+        config.redis_cluster,
     )
     rooms = RoomService(store, config, clock)
     linger_ms = int(config.presence_ttl_s * 1000)

@@ -39,7 +39,7 @@ class TournamentHost:
 async def tournaments_running(runtime: Runtime) -> AsyncIterator[TournamentHost]:
     """Open the tournament store and start the scheduler; undo it all on the way out."""
     config = runtime.config
-    store = open_tournament_store(config.store_url, config.redis_prefix)
+    store = open_tournament_store(config.store_url, config.redis_prefix, config.redis_cluster)
     service = TournamentService(store, runtime.rooms, config, runtime.clock)
     scheduler = Scheduler(service, runtime.clock)
     host = TournamentHost(config, service, scheduler, Feeds(store, service), store)
