@@ -1,4 +1,8 @@
-"""The HTTP endpoints: health, readiness, and the room API."""
+"""The HTTP endpoints: health, readiness, and the room API.
+
+Creating rooms and taking seats are limited per client address (in this
+process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,8 @@ from starlette.responses import JSONResponse
 
 from ..rooms import CreateRoom, JoinRoom, RoomError
 from ..rooms.listing import list_rooms, parse_cursor
+from .invalid import describe
+from .limits import AddressBuckets, retry_after_header
 from .runtime import Runtime
 
 __all__ = [
@@ -20,6 +26,9 @@ __all__ = [
     "get_room",
     "healthz",
     "join_room",
+    "CREATIONS",
+    "JOINS",
+    "limited",
     "room_list",
     "readyz",
     "room_error",
@@ -30,6 +39,8 @@ Body = TypeVar("Body", bound=BaseModel)
 
 READY_TIMEOUT_S = 2.0
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
+CREATIONS = "new rooms and tournaments"  # what the per-address limits count
+JOINS = "seats and tournament entries"
 
 
 def _runtime(request: Request) -> Runtime:
@@ -51,6 +62,25 @@ async def readyz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "unavailable"}, status_code=503)
 
 
+def client_address(request: Request) -> str:
+    """The client's address (the proxy's X-Forwarded-For when uvicorn trusts the proxy)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def limited(request: Request, buckets: AddressBuckets, what: str) -> JSONResponse | None:
+    """429 when the client's address has used up ``buckets`` (None: go on)."""
+    address = client_address(request)
+    if buckets.take(address):
+        return None
+    wait = retry_after_header(buckets.retry_after(address))
+    message = f"too many {what} from your address; try again in {wait} s"
+    return JSONResponse(
+        {"code": "rate_limited", "message": message},
+        status_code=429,
+        headers={"Retry-After": wait},
+    )
+
+
 def _unprocessable(field: str | None, message: str) -> JSONResponse:
     return JSONResponse(
         {"code": "bad_message", "message": message, "field": field}, status_code=422
@@ -69,12 +99,13 @@ async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        return _unprocessable(field, f"{field}: {first['msg']}" if field else first["msg"])
+        return _unprocessable(*describe(error))
 
 
 async def create_room(request: Request) -> JSONResponse:
+    refused = limited(request, _runtime(request).limits.creations, CREATIONS)
+    if refused is not None:
+        return refused
     body = await _body(request, CreateRoom)
     if isinstance(body, JSONResponse):
         return body
@@ -83,6 +114,9 @@ async def create_room(request: Request) -> JSONResponse:
 
 
 async def join_room(request: Request) -> JSONResponse:
+    refused = limited(request, _runtime(request).limits.joins, JOINS)
+    if refused is not None:
+        return refused
     body = await _body(request, JoinRoom)
     if isinstance(body, JSONResponse):
         return body
@@ -102,8 +136,8 @@ async def room_list(request: Request) -> JSONResponse:
         return _unprocessable("limit", "limit: a whole number from 1 to 100")
     try:
         after = parse_cursor(query["after"]) if "after" in query else None
-    except ValueError as error:
-        return _unprocessable("after", f"after: {error}")
+    except ValueError:
+        return _unprocessable("after", "after: not a cursor from a room list")
     views, following = await list_rooms(_runtime(request).rooms, status, after, int(limit))
     return JSONResponse({"rooms": [view.model_dump() for view in views], "next": following})
 

@@ -6,8 +6,9 @@ a validator's message such as the engine's ``not a deal id: 'x'``) and its
 locations name the client's own keys (an extra field).  Echoing input back
 invites reflected markup in a careless client and log injection, so
 :func:`describe` drops quoted input from the message, names a location part
-only if it is a plain identifier or an index, and says ``an unknown field``
-for a key that is not part of the protocol.
+only if it is a plain identifier or an index (an unknown key that is not one
+is left out), and says ``an unknown field`` for a key that is not part of the
+protocol.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def describe(error: ValidationError) -> tuple[str | None, str]:
     kind = first["type"]
     parts = [_part(part) for part in first["loc"]]
     if kind == "extra_forbidden":
-        parts, problem = parts[:-1], "an unknown field is not allowed"
+        parts = parts if parts and parts[-1] != "?" else parts[:-1]
+        problem = "an unknown field"
     elif kind == "union_tag_invalid":
         context = first.get("ctx", {})
         expected = context.get("expected_tags", "")

@@ -1,4 +1,8 @@
-"""The tournament HTTP API and the routes of tournaments (HTTP and websocket)."""
+"""The tournament HTTP API and the routes of tournaments (HTTP and websocket).
+
+Creating tournaments and entering them count against the same per-address
+limits as creating rooms and taking seats (:mod:`.http`): 429 ``rate_limited``.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,9 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ..rooms import JoinRoom
 from ..tournaments import CreateTournament, TournamentError
+from .http import CREATIONS, JOINS, limited
+from .invalid import describe
+from .runtime import Runtime
 from .tournament_host import TournamentHost
 from .tournament_socket import tournament_socket
 
@@ -89,14 +96,20 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 def _invalid(error: ValidationError) -> TournamentError:
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or None
-    message = f"{field}: {first['msg']}" if field else first["msg"]
+    field, message = describe(error)
     return TournamentError("bad_message", message, field)
+
+
+def _runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.state.runtime
+    return runtime
 
 
 @_answers_errors
 async def create_tournament(request: Request) -> JSONResponse:
+    refused = limited(request, _runtime(request).limits.creations, CREATIONS)
+    if refused is not None:
+        return refused
     try:
         body = CreateTournament.model_validate(await _json_body(request))
     except ValidationError as error:
@@ -107,6 +120,9 @@ async def create_tournament(request: Request) -> JSONResponse:
 
 @_answers_errors
 async def enter_tournament(request: Request) -> JSONResponse:
+    refused = limited(request, _runtime(request).limits.joins, JOINS)
+    if refused is not None:
+        return refused
     try:
         body = JoinRoom.model_validate(await _json_body(request))
     except ValidationError as error:
