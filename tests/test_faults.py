@@ -1,0 +1,311 @@
+"""The fault campaign: real faults in the middle of races and tournament rounds, and after
+each one every move a client saw ``accepted`` is in the room's record exactly once, in
+order, and the race or round finishes with the right results.
+
+* ``stalactites serve`` processes get SIGKILL mid-race (three times in one race, moves in
+  flight each time) and mid-tournament round (the round still ends on its deadline, run by
+  the surviving process);
+* the tests' own ``redis-server`` (append-only file, ``appendfsync always``) is killed with
+  SIGKILL, and shut down cleanly, mid-race, and started again from its file: the servers
+  reconnect (commits, reads, doorbells), moves tried while it is down get ``internal``;
+* a client's connection is reset with a move in flight, by the client and by a proxy
+  between it and the server.
+
+Clients reconnect with ``last_seq`` and send the unanswered move again under the same id.
+The module's figures (faults injected, moves accepted, lost) are printed at its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fault_kit import (
+    TALLY,
+    CutProxy,
+    OwnRedis,
+    Racer,
+    ServeProcess,
+    ShiftedClock,
+    check_room,
+    connect,
+    reset,
+)
+from server_kit import REDIS_URL, InProcessServer, http, new_room, seat, winning_line
+from tournament_kit import Watcher, enter, new_tournament, start, view
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+DEAL = "ms:4"
+LINE = winning_line(DEAL, "ones")
+
+Launch = Callable[..., ServeProcess]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def campaign_figures(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Print the run's figures once the module's tests are done."""
+    yield
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    assert capture is not None
+    with capture.global_and_fixture_disabled():  # shown without -s
+        print(f"\n{TALLY.summary()}")
+    assert TALLY.lost == 0 and TALLY.extra == 0, TALLY.summary()
+
+
+@pytest.fixture
+def launch(tmp_path: Path, redis_prefix: str) -> Iterator[Launch]:
+    """Start ``stalactites serve`` processes (on the shared Redis unless told otherwise);
+    every one is stopped afterwards."""
+    started: list[ServeProcess] = []
+
+    def start_one(redis_url: str = REDIS_URL, clock: ShiftedClock | None = None) -> ServeProcess:
+        log = tmp_path / f"serve-{len(started)}.log"
+        process = ServeProcess(redis_url, redis_prefix, log, None if clock is None else clock.path)
+        started.append(process)
+        return process
+
+    yield start_one
+    for process in started:
+        process.stop()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A redis-server of this test's own, persisting to its append-only file in tmp_path."""
+    server = OwnRedis(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+async def racer(server: Any, room_id: str, name: str, tag: str, via: str = "") -> Racer:
+    """A seated player connected to the server (or to ``via``, a websocket URL)."""
+    _, token = await seat(server.url, room_id, name)
+    player = Racer(name, token, LINE, tag)
+    await connect(player, via or server.ws_url(room_id))
+    return player
+
+
+async def race(*racers: Racer) -> None:
+    for player in racers:
+        assert player.client is not None
+        await player.client.send(type="ready")
+    for player in racers:
+        assert player.client is not None
+        await player.client.expect("started")
+
+
+async def results(player: Racer) -> list[dict[str, Any]]:
+    assert player.client is not None
+    frame = await player.client.expect("results", timeout=15)
+    standings: list[dict[str, Any]] = frame["standings"]
+    return standings
+
+
+async def test_server_processes_killed_mid_race_lose_no_accepted_move(launch: Launch) -> None:
+    first, second = launch(), launch()
+    room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0, seats=2)
+    ann = await racer(first, room_id, "Ann", "a")
+    bob = await racer(second, room_id, "Bob", "b")
+    await race(ann, bob)
+    await ann.play(10)
+    await bob.play(5)
+
+    # The first process dies with Ann's move in flight: she goes on on the second.
+    await ann.send_unanswered()
+    first.kill()
+    TALLY.fault("serve SIGKILL mid-race")
+    await ann.resume(second.ws_url(room_id))
+    await ann.play(10)
+    await bob.play(10)
+
+    # Each later process dies with both players' moves in flight: both go to a new one.
+    for _ in range(2):
+        survivor = launch()
+        await ann.send_unanswered()
+        await bob.send_unanswered()
+        second.kill()
+        TALLY.fault("serve SIGKILL mid-race")
+        await ann.resume(survivor.ws_url(room_id))
+        await bob.resume(survivor.ws_url(room_id))
+        await ann.play(10)
+        await bob.play(10)
+        second = survivor
+
+    await ann.play(len(LINE) - ann.done)
+    await bob.play(len(LINE) - bob.done)
+    standings = await results(bob)
+    assert [(line["player_id"], line["place"]) for line in standings] == [
+        (ann.player_id, 1),
+        (bob.player_id, 2),
+    ]
+    await check_room(second.url, room_id, [ann, bob], DEAL)
+
+
+def points(line: dict[str, Any]) -> int:
+    """The documented formula, applied to a reported round line."""
+    bonus = (60_000 - line["elapsed_ms"]) // 10_000 if line["status"] == "won" else 0
+    return int(line["foundation_cards"]) + bonus
+
+
+async def test_a_process_killed_mid_round_the_round_ends_on_its_deadline_elsewhere(
+    launch: Launch, tmp_path: Path
+) -> None:
+    clock = ShiftedClock(tmp_path / "clock")
+    first, second = launch(clock=clock), launch(clock=clock)
+    settings = {"step": "ones", "rounds": 1, "round_time_s": 60, "deals": [DEAL]}
+    tournament_id, admin = await new_tournament(first.url, **settings)
+    entrants = {}
+    for name in ("Ann", "Bob", "Cat"):
+        player_id, token = await enter(first.url, tournament_id, name)
+        entrants[name] = Racer(name, token, LINE, name[0].lower(), player_id=player_id)
+    ann, bob, cat = entrants.values()
+    watcher = await Watcher.open(second.url, tournament_id)
+    await watcher.hello(spectator=True)
+    status, _, _ = await start(first.url, tournament_id, f"Bearer {admin}")
+    assert status == 200
+    room_id = (await watcher.expect("round_started", round=1))["room_id"]
+    await connect(ann, first.ws_url(room_id))
+    await connect(cat, first.ws_url(room_id))
+    await connect(bob, second.ws_url(room_id))
+    await ann.play(20)
+    await cat.play(8)
+    await bob.play(12)
+
+    # The process that started the round dies with Ann's and Cat's moves in flight.
+    await ann.send_unanswered()
+    await cat.send_unanswered()
+    first.kill()
+    TALLY.fault("serve SIGKILL mid-round")
+    await ann.resume(second.ws_url(room_id))
+    await cat.resume(second.ws_url(room_id))
+    await ann.play(len(LINE) - ann.done)  # Ann wins
+    await cat.play(5)
+    await bob.play(3)
+
+    clock.advance(61)  # past the round's deadline: the second process ends it
+    finished = await watcher.expect("round_finished", round=1, timeout=20)
+    final = await watcher.expect("finished", timeout=20)
+    lines = {line["player_id"]: line for line in finished["results"]}
+    assert lines[ann.player_id]["status"] == "won"
+    assert [lines[p.player_id]["status"] for p in (bob, cat)] == ["timeout", "timeout"]
+    assert [lines[p.player_id]["moves"] for p in (ann, bob, cat)] == [ann.done, bob.done, cat.done]
+    for line in finished["results"]:
+        assert line["points"] == points(line)
+    assert final["standings"][0]["player_id"] == ann.player_id
+    await check_room(second.url, room_id, [ann, bob, cat], DEAL)
+    shown = await view(second.url, tournament_id)
+    assert shown["status"] == "finished" and shown["standings"] == final["standings"]
+
+
+async def refused_while_down(player: Racer) -> None:
+    """A move tried while Redis is down: ``internal`` (the socket then closes), never
+    ``accepted``."""
+    await player.send_unanswered()
+    client = player.client
+    assert client is not None
+    frame = await client.recv(15)
+    while frame["type"] not in ("error", "accepted", "rejected"):
+        frame = await client.recv(15)
+    assert (frame["type"], frame["code"]) == ("error", "internal"), frame
+    assert await client.closed() == 1011
+    TALLY.refused_while_down += 1
+
+
+async def doorbells_ring(mover: Racer, watcher: Racer, count: int) -> None:
+    """The mover's moves reach the watcher on the other process (pub/sub works again)."""
+    await mover.play(count)
+    assert watcher.client is not None
+    await watcher.client.expect("progress", player_id=mover.player_id, moves=mover.done)
+
+
+@pytest.mark.parametrize("stop", ["kill", "shutdown"])
+async def test_redis_restarted_from_its_append_only_file_mid_race(
+    launch: Launch, own_redis: OwnRedis, stop: str
+) -> None:
+    first, second = launch(own_redis.url), launch(own_redis.url)
+    room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0, seats=2)
+    ann = await racer(first, room_id, "Ann", "a")
+    bob = await racer(second, room_id, "Bob", "b")
+    await race(ann, bob)
+    for _ in range(3):
+        await ann.play(6)
+        await bob.play(4)
+        await ann.send_unanswered()  # in flight as Redis goes: applied or not, never half
+        if stop == "kill":
+            own_redis.kill()
+        else:
+            own_redis.shutdown()
+        TALLY.fault(f"redis {stop} mid-race")
+        await refused_while_down(bob)
+        own_redis.start()
+        await ann.resume(first.ws_url(room_id))
+        await bob.resume(second.ws_url(room_id), unapplied=True)
+        await doorbells_ring(ann, bob, 2)
+        await doorbells_ring(bob, ann, 2)
+    await ann.play(len(LINE) - ann.done)
+    await bob.play(len(LINE) - bob.done)
+    standings = await results(ann)
+    assert [line["place"] for line in standings] == [1, 2]
+    await check_room(second.url, room_id, [ann, bob], DEAL)
+
+
+@pytest.fixture
+def redis_app(redis_prefix: str) -> Iterator[InProcessServer]:
+    """A server in this process on the shared Redis, on the system clock."""
+    from server_kit import make_config
+
+    with InProcessServer(make_config(REDIS_URL, prefix=redis_prefix)) as running:
+        yield running
+
+
+async def wait_for_moves(base: str, room_id: str, player_id: str, moves: int) -> bool:
+    """Whether the room view reaches this many moves for the player within a few seconds
+    (only counted, never asserted: a reset may lose the frame before the server reads it)."""
+    for _ in range(50):
+        _, room = await http("GET", f"{base}/api/rooms/{room_id}")
+        line = next(p for p in room["players"] if p["player_id"] == player_id)
+        if line["moves"] >= moves:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_connections_cut_mid_move_lose_and_double_nothing(
+    redis_app: InProcessServer,
+) -> None:
+    server = redis_app
+    port = int(server.url.rsplit(":", 1)[1])
+    room_id = await new_room(server.url, deal=DEAL, step="ones", countdown_s=0, seats=1)
+    async with CutProxy(port) as proxy:
+        ann = await racer(server, room_id, "Ann", "a", via=proxy.ws_url(room_id))
+        await race(ann)
+        cuts = 0
+        while len(LINE) - ann.done > 4:
+            await ann.play(3)
+            assert ann.client is not None
+            if cuts % 2 == 0:  # the client resets its own connection
+                await ann.send_unanswered()
+                reset(ann.client.ws.transport)
+                TALLY.fault("client resets its connection mid-move")
+            else:  # the network drops it: the proxy resets both sides after passing the move
+                proxy.cut_next()
+                await ann.send_unanswered()
+                TALLY.fault("connection reset between client and server mid-move")
+            cuts += 1
+            if await wait_for_moves(server.url, room_id, ann.player_id, ann.done + 1):
+                TALLY.resent_duplicates += 1  # the resend below gets the duplicate answer
+            await ann.resume(proxy.ws_url(room_id))
+            assert ann.client is not None
+            again = await ann.client.move(ann.move_id(ann.done - 1), LINE[ann.done - 1])
+            ann.note(again)  # the same id once more: the same answer, checked by the ledger
+        assert proxy.cuts == cuts // 2
+        await ann.play(len(LINE) - ann.done)
+        (line,) = await results(ann)
+        assert (line["status"], line["moves"]) == ("won", len(LINE))
+    await check_room(server.url, room_id, [ann], DEAL)
