@@ -3,7 +3,10 @@
 Frames in and out, the send queue, bad frames, the hello's wait and the
 close codes are :class:`~stalactites.web.framesocket.FrameSocket`'s; a
 player's frames are judged by the rooms service and the engine, and moves are
-rate limited per connection.
+rate limited per connection and per client address (all of an address's
+connections to this process share one allowance).  A connection that keeps on
+after ``rate_limited`` (``flood_refusals`` refusals within ``flood_window_s``)
+gets a last ``rate_limited`` error and close 1008.
 
 A spectator (hello with ``"spectator": true``) gets room events like a player,
 plus the ``board`` frames of the room's :class:`~stalactites.web.watch.Watch`;
@@ -40,7 +43,7 @@ from ..protocol import (
 from ..rooms import RoomError
 from .framesocket import FrameSocket
 from .hub import Hub
-from .limits import TokenBucket
+from .limits import Flood, TokenBucket
 from .progress_batch import ProgressBatch, is_progress
 from .runtime import Runtime
 from .watch import Watch
@@ -78,6 +81,9 @@ class Connection(FrameSocket[ClientFrame, Hello]):
         self.watch: Watch | None = None
         self._headroom = max(2, queue // 8)  # kept for the client's own answers
         self._bucket = TokenBucket(config.move_rate, config.move_burst)
+        self._flood = Flood(config.flood_refusals, config.flood_window_s)
+        client = websocket.client
+        self.address = client.host if client is not None else "unknown"
         self.behind = False
         self.hub: Hub | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
@@ -195,15 +201,22 @@ class Connection(FrameSocket[ClientFrame, Hello]):
                 await rooms.ready(room_id, player_id)
             elif isinstance(frame, Resign):
                 await self.runtime.play.resign(room_id, player_id)
-            elif not self._bucket.take():
-                self.runtime.metrics.refused("rate_limited")
-                self.send(
-                    Rejected(type="rejected", id=frame.id, code="rate_limited", message="slow down")
-                )
+            elif not self._may_move():
+                self._rate_limited(frame.id)
             else:
                 self.send(await self._act(frame))
         except RoomError as error:
             self.error(error.code, error.message)
+
+    def _may_move(self) -> bool:
+        """The connection's allowance, then its address's."""
+        return self._bucket.take() and self.runtime.limits.moves.take(self.address)
+
+    def _rate_limited(self, frame_id: str | None) -> None:
+        self.runtime.metrics.refused("rate_limited")
+        if self._flood.refused():
+            return self.end("rate_limited", "too many moves after rate_limited; closing")
+        self.send(Rejected(type="rejected", id=frame_id, code="rate_limited", message="slow down"))
 
     async def _act(self, frame: MoveFrame | Undo | DeclareStep) -> Accepted | Rejected:
         """The player's action judged and committed, counted in the metrics."""
