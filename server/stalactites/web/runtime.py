@@ -53,6 +53,8 @@ class Runtime:
             await socket.serve()
         finally:
             self.sockets.discard(socket)
+            who = getattr(socket, "player_id", None) or getattr(socket, "you", None)
+            log.info("websocket closed (%s)", socket.role, extra={"player_id": who})
 
     def connections(self) -> dict[str, int]:
         """Open websockets by role."""

@@ -1,0 +1,172 @@
+"""The server's log: one JSON object per line, with room, player and connection ids where
+known, and never a token nor a token's hash, whatever the clients do."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_kit import REPO, Client, end_process, new_room, seat, winning_line
+from stalactites.rooms.service import token_hash
+from tournament_kit import Watcher, enter, new_tournament
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+DEAL = "ms:4"
+LINE = winning_line(DEAL, "ones")
+
+
+class LoggedServer:
+    """``stalactites serve`` in a subprocess, its stderr (the log) written to a file."""
+
+    def __init__(self, log_path: Path, **env: str) -> None:
+        environ = dict(os.environ, STALACTITES_MOVE_RATE="0", **env)
+        for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
+            if variable not in env:
+                environ.pop(variable, None)  # the defaults under test
+        self.log_path = log_path
+        self.log = log_path.open("w")
+        code = "import sys; from stalactites.cli import main; sys.exit(main())"
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code, "serve", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env=environ,
+            cwd=REPO,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if match is None:
+            self.stop()
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.url = f"http://127.0.0.1:{match.group(1)}"
+
+    def ws_url(self, room_id: str) -> str:
+        return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+
+    def stop(self) -> int:
+        """SIGTERM; the exit code."""
+        end_process(self.process)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self.log.close()
+        return self.process.returncode
+
+    def lines(self) -> list[str]:
+        return [line for line in self.log_path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def logged(tmp_path: Path) -> Any:
+    servers: list[LoggedServer] = []
+
+    def start(**env: str) -> LoggedServer:
+        server = LoggedServer(tmp_path / f"server{len(servers)}.log", **env)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+async def test_a_race_logs_json_lines_with_ids_and_no_token(logged: Any) -> None:
+    server: LoggedServer = logged()
+    room_id = await new_room(server.url, deal=DEAL, step="ones", seats=2, countdown_s=0)
+    ann_id, ann_token = await seat(server.url, room_id, "Ann")
+    bob_id, bob_token = await seat(server.url, room_id, "Bob")
+    secrets = [ann_token, bob_token]
+
+    forged = Client(await _open(server.ws_url(room_id)))  # a wrong token is refused, unlogged
+    await forged.send(type="hello", token=ann_token[:-4] + "AAAA")
+    assert (await forged.recv())["code"] == "unauthorized"
+    secrets.append(ann_token[:-4] + "AAAA")
+
+    ann, bob = (
+        Client(await _open(server.ws_url(room_id))),
+        Client(await _open(server.ws_url(room_id))),
+    )
+    await ann.hello(ann_token)
+    await bob.hello(bob_token)
+    watcher = await Client.open(server.ws_url(room_id), max_queue=None)  # boards left unread
+    await watcher.send(type="hello", spectator=True)
+    watcher.last_seq = (await watcher.expect("welcome"))["seq"]
+    for client in (ann, bob):
+        await client.send(type="ready")
+    for client in (ann, bob):
+        await client.expect("started")
+    for index, move in enumerate(LINE):
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+    assert (await bob.move("bad", "t1-t1"))["type"] == "rejected"
+    await bob.send(type="resign")
+    await watcher.expect("results")
+
+    tournament_id, admin = await new_tournament(
+        server.url, step="ones", rounds=1, round_time_s=60, break_s=0, deals=[DEAL]
+    )
+    _, entrant = await enter(server.url, tournament_id, "Cy")
+    secrets += [admin, entrant]
+    follower = await Watcher.open(server.url, tournament_id)
+    await follower.hello(token=entrant)
+    for client in (ann, bob, watcher, follower):
+        await client.close()
+    assert server.stop() == 0
+
+    lines = server.lines()
+    records = [json.loads(line) for line in lines]  # every line is one JSON object
+    for record in records:
+        assert {"time", "level", "logger", "message"} <= record.keys(), record
+        assert record["time"].endswith("Z")
+    text = server.log_path.read_text()
+    for secret in secrets:
+        assert secret not in text
+        assert token_hash(secret) not in text
+    in_room = [record for record in records if record.get("room_id") == room_id]
+    assert any(record.get("player_id") == ann_id for record in in_room)
+    assert any(record.get("player_id") == bob_id for record in in_room)
+    assert all(
+        "connection_id" in record for record in in_room if record["logger"] != "uvicorn.access"
+    )
+    assert any(record.get("tournament_id") == tournament_id for record in records)
+    access = [record for record in records if record["logger"] == "uvicorn.access"]
+    joins = [record for record in access if record.get("path") == f"/api/rooms/{room_id}/players"]
+    assert [(record["method"], record["status"]) for record in joins] == [("POST", 201)] * 2
+
+
+async def test_the_text_format_is_chosen_by_its_variable(logged: Any) -> None:
+    server: LoggedServer = logged(STALACTITES_LOG_FORMAT="text")
+    await new_room(server.url, deal=DEAL, step="ones", seats=1)
+    assert server.stop() == 0
+    lines = server.lines()
+    assert any("POST /api/rooms" in line for line in lines)
+    for line in lines:
+        with pytest.raises(json.JSONDecodeError):
+            json.loads(line)
+
+
+def test_a_bad_log_format_is_refused_before_starting(tmp_path: Path) -> None:
+    code = "import sys; from stalactites.cli import main; sys.exit(main())"
+    env = dict(os.environ, STALACTITES_LOG_FORMAT="xml")
+    done = subprocess.run(
+        [sys.executable, "-c", code, "serve", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "STALACTITES_LOG_FORMAT='xml'" in done.stderr
+
+
+async def _open(url: str) -> Any:
+    return (await Client.open(url)).ws
