@@ -37,7 +37,7 @@ RedisClient = aioredis.Redis | aioredis.RedisCluster
 log = logging.getLogger(__name__)
 
 SLOTS = 16384
-REDIRECTS = 5
+REDIRECTS = 10  # with TRYAGAIN waits of 0.05, 0.1, ... s: about 2.7 s in all
 RETRY_S = 0.05  # the first wait after TRYAGAIN or CLUSTERDOWN (then twice, three times...)
 
 

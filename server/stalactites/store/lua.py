@@ -12,7 +12,7 @@ commit's answer instead.
 
 from __future__ import annotations
 
-__all__ = ["ANNOUNCE", "COMMIT", "EVENTS", "FINISH", "JOIN", "READY", "START"]
+__all__ = ["ANNOUNCE", "COMMIT", "CREATE", "EVENTS", "FINISH", "JOIN", "READY", "START"]
 
 _APPEND = """
 local bell_tag = ''
@@ -208,4 +208,12 @@ if since >= seq or limit == 0 then return {seq, 0, {}} end
 local stop = -1
 if limit > 0 then stop = since - base + limit - 1 end
 return {seq, 0, redis.call('LRANGE', KEYS[2], since - base, stop)}
+"""
+
+CREATE = """
+-- A new hash with its expiry, in one step: a room's (or a tournament's).
+-- KEYS: 1 the hash; ARGV: 1 ttl ms, then field, value, field, value...
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
 """

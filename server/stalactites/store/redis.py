@@ -17,8 +17,11 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.redis_index`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 
-Every change is one Lua script (:mod:`.lua`); reads are single commands or
-MULTI transactions, so every snapshot is consistent.
+Every change is one Lua script (:mod:`.lua`) on one room's keys; each read is a
+single command, a script or one hash, so every snapshot is consistent (presence and
+spectator leases are read beside the room hash, not in the same instant).  No MULTI:
+on a Redis Cluster whose slot is being moved, redis-py follows ASK for single commands
+and scripts but not for transactions.
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ class RedisStore:
         self._redis = redis_client(url, connections, cluster)
         self._prefix = prefix
         self._cap = str(max_events)
+        self._create = self._redis.register_script(lua.CREATE)
         self._join = self._redis.register_script(lua.JOIN)
         self._ready = self._redis.register_script(lua.READY)
         self._start = self._redis.register_script(lua.START)
@@ -151,15 +155,14 @@ class RedisStore:
             "ttl": ttl_ms,
             "created": room.created_ms,
         }
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.hset(keys.room, mapping=fields)
-            pipe.pexpire(keys.room, ttl_ms)
-            await pipe.execute()
+        pairs = [item for pair in fields.items() for item in pair]
+        await self._create(keys=[keys.room], args=[ttl_ms, *pairs])
         await self._index.created(room.room_id, room.created_ms)
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         keys = self.keys(room_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
+        # The hash is one snapshot; the leases need not be read in the same instant.
+        async with self._redis.pipeline(transaction=False) as pipe:
             pipe.hgetall(keys.room)
             pipe.zrangebyscore(keys.presence, f"({now_ms}", "+inf")
             pipe.zcount(keys.watchers, f"({now_ms}", "+inf")
@@ -235,17 +238,17 @@ class RedisStore:
         return _commit_result(answer, commit.progress_event)
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
-        """The commit script by its hash; loaded first if Redis has forgotten it (NOSCRIPT:
-        it did not run)."""
-        call, key = self._pipe.call_at, keys[0]  # on a cluster: the node of the room's slot
+        """The commit script by its hash; sent whole (EVAL, which also caches it) if Redis has
+        forgotten it (NOSCRIPT: it did not run).  On a cluster the node is the room slot's
+        owner, or the node a redirection names, which may not know the script yet."""
+        call, key = self._pipe.call_at, keys[0]
         try:
             try:
                 return await call(key, "EVALSHA", self._commit_sha, len(keys), *keys, *args)
             except ReplyError as error:
                 if not str(error).startswith("NOSCRIPT"):
                     raise StoreError(f"the commit script failed: {error}") from None
-            await call(key, "SCRIPT", "LOAD", lua.COMMIT)
-            return await call(key, "EVALSHA", self._commit_sha, len(keys), *keys, *args)
+            return await call(key, "EVAL", lua.COMMIT, len(keys), *keys, *args)
         except ReplyError as error:
             raise StoreError(f"the commit script failed: {error}") from None
         except OSError as error:
@@ -287,7 +290,7 @@ class RedisStore:
         self, room_id: str, player_id: str, connection_id: str, until_ms: int
     ) -> None:
         keys = self.keys(room_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
+        async with self._redis.pipeline(transaction=False) as pipe:
             pipe.zadd(keys.presence, {f"{player_id}|{connection_id}": until_ms})
             pipe.zremrangebyscore(keys.presence, "-inf", until_ms - 10 * 60_000)
             pipe.pexpire(keys.presence, 24 * 3600_000)
@@ -308,7 +311,7 @@ class RedisStore:
 
     async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
         keys = self.keys(room_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
+        async with self._redis.pipeline(transaction=False) as pipe:
             pipe.zadd(keys.watchers, {connection_id: until_ms})
             pipe.pexpire(keys.watchers, 24 * 3600_000)
             await pipe.execute()

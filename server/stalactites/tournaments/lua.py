@@ -17,6 +17,7 @@ __all__ = [
     "POKE",
     "RELEASE",
     "REQUEST_START",
+    "STANDINGS",
     "TRANSITION",
 ]
 
@@ -137,4 +138,17 @@ else
   redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 end
 return 1
+"""
+
+STANDINGS = """
+-- KEYS: 1 standings zset, 2 standing lines hash: both in one snapshot
+-- Answers player id, score, line, ... best first.
+local out = {}
+local ranked = redis.call('ZREVRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #ranked, 2 do
+  out[#out + 1] = ranked[i]
+  out[#out + 1] = ranked[i + 1]
+  out[#out + 1] = redis.call('HGET', KEYS[2], ranked[i])
+end
+return out
 """

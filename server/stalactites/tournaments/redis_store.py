@@ -28,6 +28,7 @@ from redis.exceptions import RedisError
 from ..store import EventBatch
 from ..store.base import Bell
 from ..store.cluster import RedisClient, redis_client
+from ..store.lua import CREATE
 from . import lua
 from .store import (
     Claim,
@@ -72,6 +73,8 @@ class RedisTournamentStore:
         self._due = f"{prefix}{{tournaments}}:due"
         self._generations = f"{prefix}{{tournaments}}:gen"
         scripts = {
+            "create": CREATE,
+            "standings": lua.STANDINGS,
             "enter": lua.ENTER,
             "start": lua.REQUEST_START,
             "transition": lua.TRANSITION,
@@ -115,10 +118,8 @@ class RedisTournamentStore:
         }
         if tournament.starts_at is not None:
             fields["starts_at"] = tournament.starts_at
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.hset(keys.tournament, mapping=fields)
-            pipe.pexpire(keys.tournament, ttl_ms)
-            await pipe.execute()
+        pairs = [item for pair in fields.items() for item in pair]
+        await self._scripts["create"](keys=[keys.tournament], args=[ttl_ms, *pairs])
         if tournament.starts_at is not None:
             await self.poke(tournament.tournament_id, tournament.starts_at)
 
@@ -176,11 +177,8 @@ class RedisTournamentStore:
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:
         keys = self.keys(tournament_id)
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.zrevrange(keys.standings, 0, -1, withscores=True)
-            pipe.hgetall(keys.lines)
-            ranked, lines = await pipe.execute()
-        return [StandingRow(pid, int(score), lines[pid]) for pid, score in ranked]
+        flat = await self._scripts["standings"](keys=[keys.standings, keys.lines])
+        return [StandingRow(flat[i], int(flat[i + 1]), flat[i + 2]) for i in range(0, len(flat), 3)]
 
     async def events_since(self, tournament_id: str, seq: int) -> EventBatch:
         keys = self.keys(tournament_id)
