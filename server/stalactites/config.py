@@ -96,6 +96,11 @@ class ServerConfig:
             values[name] = _convert(variable, text, str(types[name]))
         return cls(**values)  # type: ignore[arg-type]
 
+    def __post_init__(self) -> None:
+        from .web.origin import origins  # the Origin rules live with the websockets
+
+        origins(self.allowed_origins)  # a bad entry raises ValueError naming the variable
+
     @property
     def client_path(self) -> Path:
         return default_client_dir() if self.client_dir is None else self.client_dir
