@@ -15,7 +15,6 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from ..config import ServerConfig
-from .origin import Origins, origins
 
 __all__ = ["AddressBuckets", "Flood", "Limits", "TokenBucket"]
 
@@ -119,7 +118,6 @@ class Limits:
         self.moves = AddressBuckets(config.address_move_rate, config.address_move_burst, monotonic)
         self.creations = AddressBuckets(config.create_rate, config.create_burst, monotonic)
         self.joins = AddressBuckets(config.join_rate, config.join_burst, monotonic)
-        self.origins: Origins = origins(config.allowed_origins)  # a bad list fails the start
 
 
 def retry_after_header(seconds: float) -> str:
