@@ -150,15 +150,18 @@ class RoomService:
         return cached
 
     async def current(self, room_id: str) -> RoomRow:
-        """The room after any deadline that has passed has had its effect."""
+        """The room after any deadline that has passed has had its effect, and a race that
+        everyone has finished is over (its results may be missing if the process that stored
+        the last finish died before storing them)."""
         row = await self.load(room_id)
         now = self.now()
         if row.status == "countdown" and row.starts_at is not None and now >= row.starts_at:
             await self.start(row)
             row = await self.load(room_id)
-        if row.status == "racing" and row.ends_at is not None and now >= row.ends_at:
-            await self.finalize(room_id)
-            row = await self.load(room_id)
+        if row.status == "racing" and row.ends_at is not None:
+            if now >= row.ends_at or all(player.finish is not None for player in row.players):
+                await self.finalize(room_id)
+                row = await self.load(room_id)
         return row
 
     async def view(self, room_id: str) -> RoomView:
