@@ -21,7 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from websockets.exceptions import ConnectionClosed
 
@@ -200,19 +200,16 @@ class ShiftedClock:
         self.path.write_text(str(self.offset_ms))
 
 
-class CutProxy:
-    """A TCP proxy in front of a server; :meth:`cut_next` makes it reset both sides of a
-    connection right after it has passed the client's next bytes on to the server, so the
-    server gets the frame and the client never gets the answer."""
+class Proxy:
+    """A TCP proxy in front of a port on 127.0.0.1; subclasses act on what the clients send
+    (:meth:`before` may hold it, :meth:`after` may end the connection)."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
         self.port = 0
         self._server: asyncio.Server | None = None
-        self._armed: asyncio.Event = asyncio.Event()
-        self.cuts = 0
 
-    async def __aenter__(self) -> CutProxy:
+    async def __aenter__(self) -> Self:
         self._server = await asyncio.start_server(self._pair, "127.0.0.1", 0)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
@@ -223,17 +220,18 @@ class CutProxy:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 5)
 
-    def ws_url(self, room_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
+    async def before(self, data: bytes) -> None:
+        """Client bytes are about to go to the target."""
 
-    def cut_next(self) -> None:
-        self._armed.set()
+    def after(self, data: bytes, ends: tuple[asyncio.StreamWriter, ...]) -> bool:
+        """Client bytes have gone to the target; False to stop the connection."""
+        return True
 
     async def _pair(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         ends = (writer, up_writer)
-        upward = asyncio.create_task(self._pump(reader, up_writer, ends, cutting=True))
-        downward = asyncio.create_task(self._pump(up_reader, writer, ends, cutting=False))
+        upward = asyncio.create_task(self._pump(reader, up_writer, ends, upward=True))
+        downward = asyncio.create_task(self._pump(up_reader, writer, ends, upward=False))
         await asyncio.wait({upward, downward}, return_when=asyncio.FIRST_COMPLETED)
         for task in (upward, downward):
             task.cancel()
@@ -245,17 +243,66 @@ class CutProxy:
         source: asyncio.StreamReader,
         sink: asyncio.StreamWriter,
         ends: tuple[asyncio.StreamWriter, ...],
-        cutting: bool,
+        upward: bool,
     ) -> None:
         while data := await source.read(1 << 16):
+            if upward:
+                await self.before(data)
             sink.write(data)
             await sink.drain()
-            if cutting and self._armed.is_set():
-                self._armed.clear()
-                self.cuts += 1
-                for end in ends:
-                    reset(end.transport)
+            if upward and not self.after(data, ends):
                 return
+
+
+class CutProxy(Proxy):
+    """In front of a server: :meth:`cut_next` makes it reset both sides of a connection right
+    after it has passed the client's next bytes on to the server, so the server may get the
+    frame and the client never gets the answer."""
+
+    def __init__(self, target_port: int) -> None:
+        super().__init__(target_port)
+        self._armed = False
+        self.cuts = 0
+
+    def ws_url(self, room_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
+
+    def cut_next(self) -> None:
+        self._armed = True
+
+    def after(self, data: bytes, ends: tuple[asyncio.StreamWriter, ...]) -> bool:
+        if not self._armed:
+            return True
+        self._armed = False
+        self.cuts += 1
+        for end in ends:
+            reset(end.transport)
+        return False
+
+
+class StallProxy(Proxy):
+    """In front of Redis: once a command containing ``marker`` has gone through, nothing
+    more from any server connection reaches Redis (replies still come back), as when the
+    network stalls one way right after a commit."""
+
+    def __init__(self, target_port: int) -> None:
+        super().__init__(target_port)
+        self.marker: bytes | None = None
+        self.stalled = asyncio.Event()
+        self._never = asyncio.Event()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    async def before(self, data: bytes) -> None:
+        if self.stalled.is_set():
+            await self._never.wait()  # held until the connection goes
+
+    def after(self, data: bytes, ends: tuple[asyncio.StreamWriter, ...]) -> bool:
+        if self.marker is not None and self.marker in data:
+            self.stalled.set()
+        return True
 
 
 def reset(transport: asyncio.BaseTransport) -> None:

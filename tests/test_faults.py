@@ -31,6 +31,7 @@ from fault_kit import (
     Racer,
     ServeProcess,
     ShiftedClock,
+    StallProxy,
     check_room,
     connect,
     reset,
@@ -101,8 +102,11 @@ async def race(*racers: Racer) -> None:
 
 
 async def results(player: Racer) -> list[dict[str, Any]]:
-    assert player.client is not None
-    frame = await player.client.expect("results", timeout=15)
+    """The race's standings, from the results frame (read already, or to come)."""
+    client = player.client
+    assert client is not None
+    seen = [frame for frame in client.frames if frame["type"] == "results"]
+    frame = seen[0] if seen else await client.expect("results", timeout=15)
     standings: list[dict[str, Any]] = frame["standings"]
     return standings
 
@@ -309,3 +313,26 @@ async def test_connections_cut_mid_move_lose_and_double_nothing(
         (line,) = await results(ann)
         assert (line["status"], line["moves"]) == ("won", len(LINE))
     await check_room(server.url, room_id, [ann], DEAL)
+
+
+async def test_a_race_whose_server_died_between_the_last_commit_and_the_finish_still_ends(
+    launch: Launch, own_redis: OwnRedis
+) -> None:
+    async with StallProxy(own_redis.port) as gate:
+        first, second = launch(gate.url), launch(own_redis.url)
+        room_id = await new_room(
+            first.url, deal=DEAL, step="ones", countdown_s=0, seats=1, time_limit_s=900
+        )
+        ann = await racer(first, room_id, "Ann", "a")
+        await race(ann)
+        await ann.play(len(LINE) - 1)
+        gate.marker = ann.move_id(ann.done).encode()  # the winning move's commit gets through,
+        await ann.send_unanswered()  # then the first process reaches Redis no more ...
+        await asyncio.wait_for(gate.stalled.wait(), 10)
+        assert await wait_for_moves(second.url, room_id, ann.player_id, len(LINE))
+        first.kill()  # ... and dies before storing the results
+        TALLY.fault("serve SIGKILL between the last commit and the finish")
+        await ann.resume(second.ws_url(room_id))
+        (line,) = await results(ann)  # now, not when the 900 s are up
+        assert (line["status"], line["moves"], line["place"]) == ("won", len(LINE), 1)
+        await check_room(second.url, room_id, [ann], DEAL)
