@@ -34,6 +34,7 @@ from fault_kit import (
     StallProxy,
     check_room,
     connect,
+    reconnect,
     reset,
 )
 from server_kit import REDIS_URL, InProcessServer, http, new_room, seat, winning_line
@@ -336,3 +337,58 @@ async def test_a_race_whose_server_died_between_the_last_commit_and_the_finish_s
         (line,) = await results(ann)  # now, not when the 900 s are up
         assert (line["status"], line["moves"], line["place"]) == ("won", len(LINE), 1)
         await check_room(second.url, room_id, [ann], DEAL)
+
+
+async def until_finished(base: str, tournament_id: str) -> dict[str, Any]:
+    """The tournament's view once it has finished (polled for up to 20 s)."""
+    for _ in range(200):
+        shown = await view(base, tournament_id)
+        if shown["status"] == "finished":
+            return shown
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the tournament did not finish: {shown}")
+
+
+async def test_redis_down_across_a_round_deadline_the_round_ends_once_it_is_back(
+    launch: Launch, own_redis: OwnRedis, tmp_path: Path
+) -> None:
+    clock = ShiftedClock(tmp_path / "clock")
+    first, second = launch(own_redis.url, clock), launch(own_redis.url, clock)
+    settings = {"step": "ones", "rounds": 1, "round_time_s": 60, "deals": [DEAL]}
+    tournament_id, admin = await new_tournament(first.url, **settings)
+    ann_id, ann_token = await enter(first.url, tournament_id, "Ann")
+    bob_id, bob_token = await enter(first.url, tournament_id, "Bob")
+    ann = Racer("Ann", ann_token, LINE, "a", player_id=ann_id)
+    bob = Racer("Bob", bob_token, LINE, "b", player_id=bob_id)
+    status, _, _ = await start(first.url, tournament_id, f"Bearer {admin}")
+    assert status == 200
+    room_id = (await view(first.url, tournament_id))["current_round"]["room_id"]
+    await connect(ann, first.ws_url(room_id))
+    await connect(bob, second.ws_url(room_id))
+    await ann.play(15)
+    await bob.play(9)
+
+    own_redis.kill()
+    TALLY.fault("redis kill across a round deadline")
+    await refused_while_down(bob)
+    clock.advance(61)  # the deadline passes while Redis is down
+    await asyncio.sleep(1)  # the timers find it so and fail
+    own_redis.start()
+
+    standings = await results(ann)  # on Ann's socket, open all along
+    lines = {line["player_id"]: line for line in standings}
+    assert [lines[pid]["status"] for pid in (ann_id, bob_id)] == ["timeout", "timeout"]
+    assert [lines[pid]["moves"] for pid in (ann_id, bob_id)] == [15, 9]
+    await reconnect(bob, second.ws_url(room_id))  # the move refused while down stays refused
+    assert bob.client is not None and bob.pending is not None
+    late = await bob.client.move(bob.pending, LINE[bob.done])
+    assert (late["type"], late["code"]) == ("rejected", "already_finished"), late
+    shown = await until_finished(second.url, tournament_id)
+    (round_,) = shown["round_results"]
+    assert round_["room_id"] == room_id and round_["finished"] is True
+    for line in round_["results"]:
+        assert line["points"] == points(line) == lines[line["player_id"]]["foundation_cards"]
+    table = {line["player_id"]: line["points"] for line in shown["standings"]}
+    assert table == {line["player_id"]: line["points"] for line in round_["results"]}
+    assert [line["player_id"] for line in shown["standings"]] == [ann_id, bob_id]
+    await check_room(second.url, room_id, [ann, bob], DEAL)
