@@ -424,3 +424,71 @@ async def test_a_body_over_the_configured_cap_is_413_and_at_the_cap_is_read(
         status, _ = await http("POST", f"{server.url}/api/tournaments", padded + " ")
         assert status == 413
         assert await room_count(server.url) == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "at_cap", "over_cap", "field"),
+    [
+        ("/api/rooms", {"seats": 8}, {"seats": 9}, "seats"),
+        ("/api/rooms", {"deal": "ms:" + "1" * 9}, {"deal": "ms:" + "1" * 30}, "deal"),
+        ("/api/rooms/{room}/players", {"name": "x" * 24}, {"name": "x" * 25}, "name"),
+        ("/api/tournaments", {"name": "x" * 60}, {"name": "x" * 61}, "name"),
+        ("/api/tournaments", {"name": "C", "rounds": 20}, {"name": "C", "rounds": 21}, "rounds"),
+        (
+            "/api/tournaments",
+            {"name": "C", "max_players": 1000},
+            {"name": "C", "max_players": 1001},
+            "max_players",
+        ),
+        ("/api/tournaments/{cup}/players", {"name": "x" * 24}, {"name": "x" * 25}, "name"),
+    ],
+)
+async def test_each_http_cap_takes_its_limit_and_refuses_one_more(
+    server: InProcessServer, path: str, at_cap: dict[str, Any], over_cap: dict[str, Any], field: str
+) -> None:
+    room_id = await new_room(server.url, seats=8)
+    status, cup = await http("POST", f"{server.url}/api/tournaments", {"name": "Cup"})
+    url = server.url + path.format(room=room_id, cup=cup["tournament_id"])
+    status, answer = await http("POST", url, at_cap)
+    assert status == 201, answer
+    status, answer = await http("POST", url, over_cap)
+    assert (status, answer["field"]) == (422, field), answer
+    FIGURES["caps checked at the limit and one over"] += 1
+
+
+async def test_a_room_list_page_is_at_most_100_rooms(server: InProcessServer) -> None:
+    for limit, status in ((100, 200), (101, 422)):
+        answer = await http("GET", f"{server.url}/api/rooms?status=waiting&limit={limit}")
+        assert answer[0] == status
+    FIGURES["caps checked at the limit and one over"] += 1
+
+
+async def test_each_frame_cap_takes_its_limit_and_refuses_one_more(
+    server: InProcessServer,
+) -> None:
+    room_id = await new_room(server.url)
+    _, token = await seat(server.url, room_id, "Ann")
+    stranger = await Client.open(server.ws_url(room_id))
+    await stranger.send(type="hello", token="t" * 129)
+    assert (await stranger.recv())["code"] == "bad_message"
+    await stranger.send(type="hello", token="t" * 128)  # read, and not a player's
+    assert (await stranger.recv())["code"] == "unauthorized"
+    client = await Client.open(server.ws_url(room_id))
+    await client.hello(token)
+    answers = []
+    for move_id, move in (("i" * 64, "x" * 32), ("i" * 65, "t1-f1"), ("m", "x" * 33)):
+        await client.send(type="move", id=move_id, move=move)
+        answers.append(await client.recv())
+    assert [(a["type"], a["code"]) for a in answers] == [
+        ("rejected", "not_started"),  # read: the room is still waiting
+        ("error", "bad_message"),
+        ("error", "bad_message"),
+    ]
+    ping = '{"type": "ping"}'
+    await client.send_raw(ping[:-1] + " " * (4096 - len(ping)) + "}")
+    assert (await client.recv())["type"] == "pong"
+    await client.send_raw(ping[:-1] + " " * (4097 - len(ping)) + "}")
+    assert (await client.recv())["message"] == "a frame is at most 4096 bytes"
+    await client.send_raw(ping[:-1] + " " * (1 << 20) + "}")  # past the transport's 1 MiB
+    assert await client.closed() == 1009
+    FIGURES["caps checked at the limit and one over"] += 6
