@@ -248,7 +248,11 @@ async def test_redis_restarted_from_its_append_only_file_mid_race(
             own_redis.shutdown()
         TALLY.fault(f"redis {stop} mid-race")
         await refused_while_down(bob)
+        assert await http("GET", f"{first.url}/readyz") == (503, {"status": "unavailable"})
+        status, body = await http("GET", f"{second.url}/api/rooms/{room_id}")
+        assert (status, body["code"]) == (500, "internal"), body
         own_redis.start()
+        assert await http("GET", f"{first.url}/readyz") == (200, {"status": "ok"})
         await ann.resume(first.ws_url(room_id))
         await bob.resume(second.ws_url(room_id), unapplied=True)
         await doorbells_ring(ann, bob, 2)
