@@ -399,8 +399,13 @@ async def test_a_store_that_dies_mid_race_gets_internal_with_no_exception_text(
         assert error["code"] == "internal"
         assert_nothing_leaks(error["message"], port)
         assert await ann.closed(30) == 1011
-        for method, path in (("GET", f"/api/rooms/{room_id}"), ("POST", "/api/rooms")):
-            status, body = await http(method, f"{server.url}{path}", None)
+        requests = [
+            ("GET", f"/api/rooms/{room_id}", None),
+            ("POST", "/api/rooms", {}),
+            ("POST", "/api/tournaments", {"name": "Cup"}),
+        ]
+        for method, path, sent in requests:
+            status, body = await http(method, f"{server.url}{path}", sent)
             assert status == 500
             assert body == {"code": "internal", "message": "the server failed; try again"}
             FIGURES["internal failures answered without exception text"] += 1
