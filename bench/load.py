@@ -32,22 +32,29 @@ import asyncio
 import json
 import os
 import random
-import re
-import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
-REPO = Path(__file__).resolve().parents[1]
+from benchkit import (
+    NO_LIMITS,
+    REDIS_URL,
+    Racer,
+    Server,
+    delete_keys,
+    percentile,
+    post,
+    race,
+    stalactites_command,
+    start_server,
+)
+
 GOAL_SHARE = 0.60
 GOAL_P99_MS = 20.0
 SERVERS = ("baseline", "memory", "redis")
@@ -117,90 +124,19 @@ def serve_baseline(port: int) -> None:
 # Servers in subprocesses.
 
 
-@dataclass
-class Server:
-    name: str
-    process: subprocess.Popen[str]
-    url: str
-    prefix: str | None = None
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        if self.prefix is not None:
-            import redis
-
-            client = redis.Redis.from_url(REDIS_URL)
-            keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
-            if keys:
-                client.delete(*keys)
-            client.close()
-
-
-def start(name: str) -> Server:
-    env = dict(os.environ, STALACTITES_MOVE_RATE="0", STALACTITES_ADDRESS_MOVE_RATE="0")
-    env.update(STALACTITES_CREATE_RATE="0", STALACTITES_JOIN_RATE="0")  # all from 127.0.0.1
-    env.pop("REDIS_URL", None)
-    prefix = None
+def start(name: str, prefix: str) -> Server:
+    """One of the three servers; ``redis`` keeps its keys under ``prefix``."""
+    env = NO_LIMITS | {"REDIS_URL": ""}  # "": unset
     if name == "baseline":
         command = [sys.executable, __file__, "--serve-baseline"]
     else:
-        code = "import sys; from stalactites.cli import main; sys.exit(main())"
-        command = [sys.executable, "-c", code, "serve", "--port", "0"]
+        command = stalactites_command()
     if name == "redis":
-        prefix = f"bench-load:{uuid.uuid4().hex[:8]}:"
         env.update(REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=prefix)
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=REPO
-    )
-    assert process.stdout is not None
-    match = re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline())
-    if match is None:
-        process.kill()
-        raise RuntimeError(f"the {name} server did not start")
-    return Server(name, process, f"127.0.0.1:{match.group(1)}", prefix)
+    return start_server(name, command, env)
 
 
 # The racers.
-
-
-def post(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
-@dataclass
-class Racer:
-    ws: ClientConnection
-    legal: list[str] = field(default_factory=list)
-    undo_next: bool = False
-    sent: int = 0
-    latencies: list[float] = field(default_factory=list)
-
-    async def answer(self, action_id: str) -> dict[str, Any]:
-        while True:
-            frame: dict[str, Any] = json.loads(await self.ws.recv())
-            if frame.get("id") == action_id and frame["type"] in ("accepted", "rejected"):
-                return frame
-
-    async def act(self, rng: random.Random) -> None:
-        self.sent += 1
-        action_id = f"a{self.sent}"
-        if self.undo_next or not self.legal:
-            frame = {"type": "undo", "id": action_id}
-        else:
-            frame = {"type": "move", "id": action_id, "move": rng.choice(self.legal)}
-        began = time.perf_counter()
-        await self.ws.send(json.dumps(frame))
-        answer = await self.answer(action_id)
-        self.latencies.append(time.perf_counter() - began)
-        if answer["type"] == "accepted":
-            self.legal = answer.get("legal", self.legal)
-            self.undo_next = frame["type"] == "move"
 
 
 async def seat_racers(server: Server, count: int) -> list[Racer]:
@@ -220,26 +156,8 @@ async def seat_racers(server: Server, count: int) -> list[Racer]:
             await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
             await ws.send(json.dumps({"type": "ready"}))
             racers.append(Racer(ws))
-    await asyncio.gather(*(wait_started(racer) for racer in racers))
+    await asyncio.gather(*(racer.wait_started() for racer in racers))
     return racers
-
-
-async def wait_started(racer: Racer) -> None:
-    while True:
-        frame = json.loads(await racer.ws.recv())
-        if frame["type"] == "started":
-            racer.legal = frame["legal"]
-            return
-
-
-async def race(racer: Racer, seconds: float, pace: float | None, rng: random.Random) -> None:
-    deadline = time.perf_counter() + seconds
-    tick = time.perf_counter() + (rng.random() / pace if pace else 0)
-    while time.perf_counter() < deadline:
-        if pace:
-            await asyncio.sleep(max(tick - time.perf_counter(), 0))
-            tick += 1 / pace
-        await racer.act(rng)
 
 
 @dataclass
@@ -250,11 +168,6 @@ class Figures:
     per_second: float
     p50_ms: float
     p99_ms: float
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(int(share * len(ordered)), len(ordered) - 1)] * 1000
 
 
 async def phase(
@@ -283,8 +196,10 @@ async def phase(
 async def measure(args: argparse.Namespace) -> list[Figures]:
     """Every server up at once; phases interleaved (flat out on each server, then paced on
     each), ``--rounds`` times, so that a busy spell on a shared machine hits them alike."""
-    servers = [start(name) for name in SERVERS]
+    prefix = f"bench-load:{uuid.uuid4().hex[:8]}:"
+    servers = []
     try:
+        servers += [start(name, prefix) for name in SERVERS]
         fleets = {server.name: await seat_racers(server, args.racers) for server in servers}
         for name, racers in fleets.items():
             await phase(racers, name, min(args.seconds, 2.0), None, 1)  # warm up
@@ -300,6 +215,7 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
     finally:
         for server in servers:
             server.stop()
+        delete_keys(prefix)
 
 
 def median_rows(rows: list[Figures]) -> list[Figures]:

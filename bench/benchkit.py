@@ -1,0 +1,255 @@
+"""What the race-server benchmarks share: servers in subprocesses, JSON over HTTP, racers.
+
+Run as a script, ``python bench/benchkit.py serve --port 0`` is ``stalactites serve`` with
+one addition for the benchmarks: on SIGUSR1 the process runs a full garbage collection
+(so that a memory figure read from ``/proc`` afterwards holds no garbage).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from websockets.asyncio.client import ClientConnection
+
+__all__ = [
+    "NO_LIMITS",
+    "REDIS_URL",
+    "Racer",
+    "Server",
+    "delete_keys",
+    "percentile",
+    "post",
+    "process_cpu_seconds",
+    "race",
+    "start_server",
+    "stalactites_command",
+]
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+REPO = Path(__file__).resolve().parents[1]
+STOP_WAIT_S = 10.0
+# Every simulated client comes from 127.0.0.1: the servers run with the rate limits off (per
+# connection and per address: moves, room creation, seats).
+NO_LIMITS = {
+    "STALACTITES_MOVE_RATE": "0",
+    "STALACTITES_ADDRESS_MOVE_RATE": "0",
+    "STALACTITES_CREATE_RATE": "0",
+    "STALACTITES_JOIN_RATE": "0",
+}
+START_WAIT_S = 30.0
+
+
+# Servers in subprocesses.
+
+
+@dataclass
+class Server:
+    """A server process, its ``host:port`` and its log (stderr, kept in a temporary file)."""
+
+    name: str
+    process: subprocess.Popen[str]
+    url: str
+    log: TextIO
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def rss_bytes(self) -> int:
+        """Resident memory now (``VmRSS`` in ``/proc/PID/status``)."""
+        return _status_kb(self.pid, "VmRSS") * 1024
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time used so far (``/proc/PID/stat``)."""
+        return process_cpu_seconds(self.pid)
+
+    def collect_garbage(self) -> None:
+        """Ask the process for a full garbage collection (servers started by this module)."""
+        self.process.send_signal(signal.SIGUSR1)
+
+    def tail(self, lines: int = 20) -> str:
+        self.log.seek(0)
+        return "".join(self.log.readlines()[-lines:])
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(STOP_WAIT_S)
+        self.log.close()
+
+
+def stalactites_command() -> list[str]:
+    """``stalactites serve`` on a port of its own, that collects garbage on SIGUSR1."""
+    return [sys.executable, str(Path(__file__).resolve()), "serve", "--port", "0"]
+
+
+def start_server(name: str, command: list[str], env: Mapping[str, str]) -> Server:
+    """Start ``command`` (a server that prints its ``http://127.0.0.1:PORT/``) with
+    ``env`` added to this process's environment (a None-like empty value removes one)."""
+    environment = dict(os.environ)
+    for key, value in env.items():
+        if value:
+            environment[key] = value
+        else:
+            environment.pop(key, None)
+    # The server's stdout and stderr go to a file (a pipe nobody reads would fill and block
+    # it), opened for appending, and read through a file of our own.
+    handle, path = tempfile.mkstemp(prefix="bench-server-", suffix=".log")
+    os.close(handle)
+    with open(path, "a") as writer:
+        process = subprocess.Popen(
+            command, stdout=writer, stderr=writer, text=True, env=environment, cwd=REPO
+        )
+    log = open(path)  # closed by Server.stop
+    os.unlink(path)
+    server = Server(name, process, "", log)
+    deadline = time.monotonic() + START_WAIT_S
+    while not server.url and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        log.seek(0)
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", log.read())
+        server.url = f"127.0.0.1:{match.group(1)}" if match else ""
+    if not server.url:
+        log_text = server.tail()
+        server.stop()
+        raise RuntimeError(f"{name} did not start:\n{log_text}")
+    return server
+
+
+def delete_keys(prefix: str) -> int:
+    """Delete every Redis key under ``prefix``; how many there were."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.delete(*keys[start : start + 1000])
+        return len(keys)
+    finally:
+        client.close()
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process ``pid`` so far."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _status_kb(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{key}:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {key} in /proc/{pid}/status")
+
+
+# HTTP and figures.
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    """POST ``body`` as JSON to ``url``; the JSON answer."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` percentile of ``values`` (seconds), in milliseconds; 0 for none."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(int(share * len(ordered)), len(ordered) - 1)] * 1000
+
+
+# A racer.
+
+
+@dataclass
+class Racer:
+    """One seated, started player's socket: alternates a random legal move and an undo, so
+    that every action is an engine-checked, stored commit; ``latencies`` holds the time from
+    sending each action to its answer (seconds)."""
+
+    ws: ClientConnection
+    legal: list[str] = field(default_factory=list)
+    undo_next: bool = False
+    sent: int = 0
+    rejected: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    async def answer(self, action_id: str) -> dict[str, Any]:
+        while True:
+            frame: dict[str, Any] = json.loads(await self.ws.recv())
+            if frame.get("id") == action_id and frame["type"] in ("accepted", "rejected"):
+                return frame
+
+    async def act(self, rng: random.Random) -> None:
+        self.sent += 1
+        action_id = f"a{self.sent}"
+        if self.undo_next or not self.legal:
+            frame = {"type": "undo", "id": action_id}
+        else:
+            frame = {"type": "move", "id": action_id, "move": rng.choice(self.legal)}
+        began = time.perf_counter()
+        await self.ws.send(json.dumps(frame))
+        answer = await self.answer(action_id)
+        self.latencies.append(time.perf_counter() - began)
+        if answer["type"] == "accepted":
+            self.legal = answer.get("legal", self.legal)
+            self.undo_next = frame["type"] == "move"
+        else:
+            self.rejected += 1
+            self.undo_next = False
+
+    async def wait_started(self) -> None:
+        while True:
+            frame = json.loads(await self.ws.recv())
+            if frame["type"] == "started":
+                self.legal = frame["legal"]
+                return
+
+
+async def race(racer: Racer, seconds: float, pace: float | None, rng: random.Random) -> None:
+    """Act for ``seconds``: ``pace`` actions a second (from a random phase), or flat out
+    (each action as soon as the last is answered) when ``pace`` is None."""
+    deadline = time.perf_counter() + seconds
+    tick = time.perf_counter() + (rng.random() / pace if pace else 0)
+    while time.perf_counter() < deadline:
+        if pace:
+            await asyncio.sleep(max(tick - time.perf_counter(), 0))
+            tick += 1 / pace
+        await racer.act(rng)
+
+
+# ``stalactites serve`` that collects garbage on SIGUSR1.
+
+
+def _serve(argv: list[str]) -> int:
+    from stalactites.cli import main
+
+    signal.signal(signal.SIGUSR1, lambda signum, frame: gc.collect())
+    return main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(_serve(sys.argv[1:]))

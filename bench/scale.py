@@ -1,0 +1,586 @@
+"""Load at scale: 2,000 concurrent websocket clients against two server processes on one Redis.
+
+    nice .venv/bin/python bench/scale.py [--connections N] [--racers R] [--spectators S]
+                                         [--seconds T] [--pace P] [--flat-seconds F] [--holders H]
+
+Starts two ``stalactites serve`` processes on Redis at 127.0.0.1:6379 (a key prefix of
+their own, deleted afterwards; the rate limits off, per connection and per address, as every
+simulated client comes from 127.0.0.1 and the flat-out phase is not to be throttled) and, over
+HTTP, seats three kinds of clients, each socket on
+one of the two processes in turn (a load balancer without sticky sessions):
+
+* racers: 2-seat rooms (Stalactites, undo on), one racer on each process; every racer
+  alternates a random legal move and an undo, each an engine-checked, stored commit;
+* spectators watching the racing rooms, spread over them; half the racing rooms show the
+  boards live to spectators (``spectator_delay_s`` 0), the other half 30 s behind;
+* players waiting: 2-seat rooms with both seats taken, never ready (the rest of the
+  connections).
+
+The racers run in one client process and the idle connections (spectators and waiting
+players) in ``--holders`` others, so that the racers' latencies are not held up by a
+client busy reading thousands of sockets; each client process's CPU use is printed, and the
+racer process's event-loop lag, to show where the client itself is the bottleneck.
+
+Figures:
+
+* connections held: opened (a ``welcome`` received), failed, and still open after each phase;
+* server memory per idle connection: each server's RSS (``VmRSS`` in ``/proc/PID/status``,
+  after a full garbage collection and a pause) before any socket is open and with every
+  connection open and idle, the difference divided by the connections it holds;
+* paced phase, every connection open: each racer an action every ``1/pace`` seconds;
+  moves per second, and p50/p99 latency from sending ``move``/``undo`` to its ``accepted``;
+* flat-out phase (``--flat-seconds``, 0 to skip): every racer sends its next action as soon
+  as the last is answered: moves per second the two processes sustain, and the latencies.
+
+Goals (issue 7): 2,000 connections held with a paced p99 under 50 ms, and under 100 KB of
+server memory per idle connection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+from benchkit import (
+    NO_LIMITS,
+    REDIS_URL,
+    Racer,
+    Server,
+    delete_keys,
+    percentile,
+    post,
+    process_cpu_seconds,
+    race,
+    stalactites_command,
+    start_server,
+)
+
+GOAL_CONNECTIONS = 2000
+GOAL_P99_MS = 50.0
+GOAL_BYTES = 100 * 1024
+SERVERS = 2
+SETTLE_S = 3.0  # pause after a garbage collection, and before each phase
+OPENING = 50  # sockets being opened at once, per client process
+HTTP_THREADS = 8
+TIME_LIMIT_S = 3600
+DELAYED_S = 30  # spectator delay of every other racing room (the others: 0)
+LAG_TICK_S = 0.01
+
+
+# The plan: which socket goes where, seated over HTTP.
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One socket to open: on which server, to which room, with which hello."""
+
+    server: int
+    room_id: str
+    token: str | None  # None: a spectator
+    ready: bool = False  # send ready after the welcome (racers)
+
+    def hello(self) -> dict[str, Any]:
+        if self.token is None:
+            return {"type": "hello", "spectator": True}
+        return {"type": "hello", "token": self.token}
+
+
+@dataclass
+class Plan:
+    racers: list[Seat] = field(default_factory=list)
+    idle: list[Seat] = field(default_factory=list)
+
+    def per_server(self) -> list[int]:
+        counts = [0] * SERVERS
+        for seat in self.racers + self.idle:
+            counts[seat.server] += 1
+        return counts
+
+
+def make_room(url: str, seats: int, delay_s: int) -> str:
+    body = {"seats": seats, "countdown_s": 0, "time_limit_s": TIME_LIMIT_S}
+    body["spectator_delay_s"] = delay_s
+    room: dict[str, Any] = post(f"http://{url}/api/rooms", body)
+    return str(room["room_id"])
+
+
+def join(url: str, room_id: str, name: str) -> str:
+    seat: dict[str, Any] = post(f"http://{url}/api/rooms/{room_id}/players", {"name": name})
+    return str(seat["token"])
+
+
+def seat_pair(urls: list[str], index: int, ready: bool, delay_s: int) -> tuple[str, list[Seat]]:
+    """A 2-seat room made on one server, both seats taken; one socket on each server."""
+    room_id = make_room(urls[index % SERVERS], 2, delay_s)
+    seats = []
+    for seat_no in range(2):
+        token = join(urls[(index + seat_no) % SERVERS], room_id, f"P{seat_no + 1}")
+        seats.append(Seat(seat_no % SERVERS, room_id, token, ready))
+    return room_id, seats
+
+
+def make_plan(urls: list[str], racers: int, spectators: int, waiting: int) -> Plan:
+    plan = Plan()
+    with ThreadPoolExecutor(HTTP_THREADS) as pool:
+        race_rooms = list(
+            pool.map(
+                lambda i: seat_pair(urls, i, True, 0 if (i // 2) % 2 == 0 else DELAYED_S),
+                range(racers // 2),
+            )
+        )
+        waiting_rooms = list(pool.map(lambda i: seat_pair(urls, i, False, 0), range(waiting // 2)))
+    for _, seats in race_rooms:
+        plan.racers += seats
+    for _, seats in waiting_rooms:
+        plan.idle += seats
+    room_ids = [room_id for room_id, _ in race_rooms]
+    for j in range(spectators):
+        server = (j // len(room_ids)) % SERVERS if room_ids else j % SERVERS
+        plan.idle.append(Seat(server, room_ids[j % len(room_ids)], None))
+    return plan
+
+
+# Client processes: each opens its sockets, then answers the bench's commands over a pipe.
+
+
+async def open_socket(url: str, seat: Seat) -> ClientConnection:
+    """Connect, say hello, wait for the welcome (and say ready for a racer)."""
+    ws = await connect(
+        f"ws://{url}/ws/rooms/{seat.room_id}",
+        compression=None,
+        ping_interval=None,  # as a browser: no client pings
+        open_timeout=60,
+        close_timeout=5,
+        proxy=None,
+    )
+    try:
+        await ws.send(json.dumps(seat.hello()))
+        welcome = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        if welcome["type"] != "welcome":
+            raise RuntimeError(f"{welcome.get('code')}: {welcome.get('message')}")
+        if seat.ready:
+            await ws.send(json.dumps({"type": "ready"}))
+    except BaseException:
+        await ws.close()
+        raise
+    return ws
+
+
+@dataclass
+class Opened:
+    sockets: list[tuple[Seat, ClientConnection]] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+async def open_all(urls: list[str], seats: list[Seat]) -> Opened:
+    opened = Opened()
+    gate = asyncio.Semaphore(OPENING)
+    began = time.perf_counter()
+
+    async def one(seat: Seat) -> None:
+        async with gate:
+            try:
+                opened.sockets.append((seat, await open_socket(urls[seat.server], seat)))
+            except Exception as error:  # counted and reported: the figure is the failures
+                opened.failures.append(f"{type(error).__name__}: {error}")
+
+    await asyncio.gather(*(one(seat) for seat in seats))
+    opened.seconds = time.perf_counter() - began
+    return opened
+
+
+def connected_report(opened: Opened) -> dict[str, Any]:
+    by_server = [0] * SERVERS
+    for seat, _ in opened.sockets:
+        by_server[seat.server] += 1
+    return {
+        "opened": len(opened.sockets),
+        "by_server": by_server,
+        "failed": len(opened.failures),
+        "failures": opened.failures[:5],
+        "seconds": opened.seconds,
+    }
+
+
+def still_open(opened: Opened) -> dict[str, Any]:
+    closed: dict[str, int] = {}
+    for _, ws in opened.sockets:
+        if ws.state is not State.OPEN:
+            code = str(ws.close_code)
+            closed[code] = closed.get(code, 0) + 1
+    return {"open": len(opened.sockets) - sum(closed.values()), "closed_by_code": closed}
+
+
+async def commands(pipe: Connection, answer: Callable[[tuple[Any, ...]], Any]) -> None:
+    """Answer the bench's commands until ``close``."""
+    while True:
+        command: tuple[Any, ...] = await asyncio.to_thread(pipe.recv)
+        if command[0] == "close":
+            return
+        pipe.send(await answer(command))
+
+
+async def hold(ws: ClientConnection, counts: list[int]) -> None:
+    """Read (and drop) every frame until the socket closes, counting them."""
+    try:
+        async for _ in ws:
+            counts[0] += 1
+    except ConnectionClosed:
+        pass
+
+
+async def holder_main(urls: list[str], seats: list[Seat], pipe: Connection) -> None:
+    opened = await open_all(urls, seats)
+    counts = [0]
+    readers = [asyncio.create_task(hold(ws, counts)) for _, ws in opened.sockets]
+    pipe.send(connected_report(opened))
+
+    async def answer(command: tuple[Any, ...]) -> Any:
+        return still_open(opened) | {"frames": counts[0]}
+
+    await commands(pipe, answer)
+    await asyncio.gather(*(ws.close() for _, ws in opened.sockets), return_exceptions=True)
+    await asyncio.gather(*readers, return_exceptions=True)
+    pipe.send("closed")
+
+
+async def keep_racing(racer: Racer, seconds: float, pace: float | None, seed: int) -> None:
+    try:
+        await race(racer, seconds, pace, random.Random(seed))
+    except ConnectionClosed:
+        pass  # counted as not open at the end
+
+
+async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
+    """How late ``asyncio.sleep`` wakes this process: the client's own delay."""
+    while not stop.is_set():
+        began = time.perf_counter()
+        await asyncio.sleep(LAG_TICK_S)
+        samples.append(time.perf_counter() - began - LAG_TICK_S)
+
+
+async def run_phase(racers: list[Racer], seconds: float, pace: float | None) -> dict[str, Any]:
+    for racer in racers:
+        racer.latencies, racer.rejected = [], 0
+    lags: list[float] = []
+    stop = asyncio.Event()
+    lagging = asyncio.create_task(loop_lag(lags, stop))
+    began = time.perf_counter()
+    await asyncio.gather(*(keep_racing(r, seconds, pace, i) for i, r in enumerate(racers)))
+    elapsed = time.perf_counter() - began
+    stop.set()
+    await lagging
+    latencies = [value for racer in racers for value in racer.latencies]
+    return {
+        "actions": len(latencies),
+        "rejected": sum(racer.rejected for racer in racers),
+        "per_second": len(latencies) / elapsed,
+        "p50_ms": percentile(latencies, 0.50),
+        "p99_ms": percentile(latencies, 0.99),
+        "max_ms": percentile(latencies, 1.0),
+        "lag_p99_ms": percentile(lags, 0.99),
+        "elapsed": elapsed,
+    }
+
+
+async def racer_main(urls: list[str], seats: list[Seat], pipe: Connection) -> None:
+    opened = await open_all(urls, seats)
+    racers = [Racer(ws) for _, ws in opened.sockets]
+    started = await asyncio.gather(
+        *(asyncio.wait_for(racer.wait_started(), 60) for racer in racers), return_exceptions=True
+    )
+    racing = [racer for racer, result in zip(racers, started, strict=True) if result is None]
+    pipe.send(connected_report(opened) | {"racing": len(racing)})
+
+    async def answer(command: tuple[Any, ...]) -> Any:
+        if command[0] == "race":
+            return await run_phase(racing, command[1], command[2])
+        return still_open(opened)
+
+    await commands(pipe, answer)
+    await asyncio.gather(*(ws.close() for _, ws in opened.sockets), return_exceptions=True)
+    pipe.send("closed")
+
+
+def child(role: str, urls: list[str], seats: list[Seat], pipe: Connection) -> None:
+    main = racer_main if role == "racers" else holder_main
+    asyncio.run(main(urls, seats, pipe))
+
+
+@dataclass
+class Client:
+    """A client process, seen from the bench."""
+
+    role: str
+    process: multiprocessing.process.BaseProcess
+    pipe: Connection
+
+    def ask(self, *command: Any) -> Any:
+        self.pipe.send(command)
+        return self.pipe.recv()
+
+    def cpu_seconds(self) -> float:
+        assert self.process.pid is not None
+        return process_cpu_seconds(self.process.pid)
+
+
+def start_client(role: str, urls: list[str], seats: list[Seat]) -> Client:
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe()
+    process = context.Process(target=child, args=(role, urls, seats, theirs), daemon=True)
+    process.start()
+    return Client(role, process, ours)
+
+
+# Measuring.
+
+
+class CpuMeter:
+    """CPU shares (of one core) of the servers, Redis and the client processes over a span."""
+
+    def __init__(self, servers: list[Server], clients: list[Client]) -> None:
+        self.servers, self.clients = servers, clients
+        self.began = self._now()
+
+    def _now(self) -> dict[str, float]:
+        import redis
+
+        now = {"wall": time.perf_counter()}
+        for server in self.servers:
+            now[server.name] = server.cpu_seconds()
+        for client in self.clients:
+            now[client.role] = now.get(client.role, 0.0) + client.cpu_seconds()
+        connection = redis.Redis.from_url(REDIS_URL)
+        info = connection.info("cpu")
+        connection.close()
+        now["redis"] = float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+        now["whole machine"] = machine_busy_seconds()
+        return now
+
+    def shares(self) -> dict[str, float]:
+        end = self._now()
+        wall = end["wall"] - self.began["wall"]
+        return {key: (end[key] - self.began[key]) / wall for key in end if key != "wall"}
+
+
+def machine_busy_seconds() -> float:
+    """CPU time every core has spent busy so far (``/proc/stat``, all but idle and iowait)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def settled_rss(servers: list[Server]) -> list[int]:
+    """Each server's RSS after a full garbage collection and a pause."""
+    for server in servers:
+        server.collect_garbage()
+    time.sleep(SETTLE_S)
+    return [server.rss_bytes() for server in servers]
+
+
+def raise_fd_limit(needed: int) -> int:
+    """Raise the soft limit on open files to the hard limit (the servers inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, needed)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    if target < needed:
+        raise SystemExit(f"open files limited to {target}; {needed} are needed")
+    return target
+
+
+@dataclass
+class Results:
+    planned: int
+    connected: list[dict[str, Any]] = field(default_factory=list)
+    rss_before: list[int] = field(default_factory=list)
+    rss_idle: list[int] = field(default_factory=list)
+    phases: list[tuple[str, dict[str, Any], dict[str, float], int, int]] = field(
+        default_factory=list
+    )  # name, racer figures, cpu shares, connections open after, spectator frames
+
+    @property
+    def opened_by_server(self) -> list[int]:
+        return [sum(c["by_server"][i] for c in self.connected) for i in range(SERVERS)]
+
+
+def phase(clients: list[Client], servers: list[Server], name: str, *command: Any) -> Any:
+    racers, holders = clients[0], clients[1:]
+    time.sleep(SETTLE_S)  # the last phase's answers and events drain first
+    frames_before = sum(h.ask("count")["frames"] for h in holders)
+    meter = CpuMeter(servers, clients)
+    figures = racers.ask(*command)
+    shares = meter.shares()
+    counts = [client.ask("count") for client in clients]
+    frames = sum(c["frames"] for c in counts[1:]) - frames_before
+    return name, figures, shares, sum(c["open"] for c in counts), frames
+
+
+def measure(args: argparse.Namespace, servers: list[Server], results: Results) -> None:
+    urls = [server.url for server in servers]
+    waiting = args.connections - args.racers - args.spectators
+    plan = make_plan(urls, args.racers, args.spectators, waiting)
+    results.planned = len(plan.racers) + len(plan.idle)
+    results.rss_before = settled_rss(servers)
+    clients = [start_client("racers", urls, plan.racers)]
+    for h in range(args.holders):
+        clients.append(start_client("holders", urls, plan.idle[h :: args.holders]))
+    try:
+        results.connected = [client.pipe.recv() for client in clients]
+        time.sleep(SETTLE_S)
+        results.rss_idle = settled_rss(servers)
+        paced = f"paced {args.pace:g}/s"
+        results.phases.append(phase(clients, servers, paced, "race", args.seconds, args.pace))
+        if args.flat_seconds > 0:
+            results.phases.append(
+                phase(clients, servers, "flat out", "race", args.flat_seconds, None)
+            )
+        for client in clients:
+            client.pipe.send(("close",))
+        for client in clients:
+            if client.pipe.poll(30):
+                client.pipe.recv()
+    finally:
+        for client in clients:
+            client.process.join(10)
+            if client.process.is_alive():
+                client.process.terminate()
+
+
+# Report.
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
+def report(results: Results, servers: list[Server], args: argparse.Namespace) -> None:
+    opened = sum(c["opened"] for c in results.connected)
+    failed = sum(c["failed"] for c in results.connected)
+    racing = results.connected[0]["racing"]
+    pairs = zip(results.opened_by_server, servers, strict=True)
+    where = ", ".join(f"{n} on {server.name}" for n, server in pairs)
+    print(
+        f"connections: {results.planned} planned, {opened} opened ({where}), "
+        f"{failed} failed; {racing} racers racing"
+    )
+    for connected in results.connected:
+        for failure in connected["failures"]:
+            print(f"  failure: {failure}")
+    slowest = max(c["seconds"] for c in results.connected)
+    print(f"  opening every socket took {slowest:.1f} s")
+    per_connection = []
+    for server, before, idle, held in zip(
+        servers, results.rss_before, results.rss_idle, results.opened_by_server, strict=True
+    ):
+        share = (idle - before) / held if held else 0.0
+        per_connection.append(share)
+        print(
+            f"memory {server.name}: {before / 2**20:.1f} MB before, {idle / 2**20:.1f} MB with "
+            f"{held} idle connections: {share / 1024:.1f} KB per connection"
+        )
+    print()
+    header = f"{'phase':<12} {'moves':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+    print(f"{header} {'rejected':>8} {'open after':>10} {'spectator frames/s':>18}")
+    for name, figures, _, still, frames in results.phases:
+        print(
+            f"{name:<12} {figures['actions']:>7} {figures['per_second']:>8.0f} "
+            f"{figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} {figures['max_ms']:>8.2f} "
+            f"{figures['rejected']:>8} {still:>10} {frames / figures['elapsed']:>18.0f}"
+        )
+    print()
+    print(
+        f"CPU during each phase, in cores ({os.cpu_count()} here; the whole machine includes "
+        "other work), and the racer client's event-loop lag p99:"
+    )
+    for name, figures, shares, _, _ in results.phases:
+        parts = ", ".join(f"{key} {value:.2f}" for key, value in shares.items())
+        print(f"  {name}: {parts} (lag {figures['lag_p99_ms']:.1f} ms)")
+    print()
+    paced_name, paced, _, paced_open, _ = results.phases[0]
+    held = min(opened, paced_open)
+    print("goals (issue 7):")
+    print(
+        f"  {GOAL_CONNECTIONS:,} connections held: {opened} opened, {paced_open} open after the "
+        f"paced phase: {verdict(held >= GOAL_CONNECTIONS and failed == 0)}"
+    )
+    print(
+        f"  p99 move latency under {GOAL_P99_MS:g} ms with them connected ({paced_name}): "
+        f"{paced['p99_ms']:.2f} ms: {verdict(paced['p99_ms'] < GOAL_P99_MS)}"
+    )
+    worst = max(per_connection)
+    print(
+        f"  under {GOAL_BYTES // 1024} KB of server memory per idle connection: "
+        f"{worst / 1024:.1f} KB (the larger of the two): {verdict(worst < GOAL_BYTES)}"
+    )
+
+
+# Main.
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--connections", type=int, default=2000, help="sockets in all")
+    parser.add_argument("--racers", type=int, default=200, help="racers (even), in 2-seat rooms")
+    parser.add_argument("--spectators", type=int, default=800, help="spectators of racing rooms")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the paced phase")
+    parser.add_argument("--pace", type=float, default=1.0, help="actions a second per racer")
+    parser.add_argument("--flat-seconds", type=float, default=10.0, help="flat-out phase; 0: none")
+    parser.add_argument("--holders", type=int, default=1, help="processes for idle sockets")
+    args = parser.parse_args()
+    if args.racers < 2 or args.racers % 2:
+        parser.error("--racers must be an even number, at least 2")
+    if args.spectators < 0 or args.connections < args.racers + args.spectators:
+        parser.error("--connections must be at least --racers plus --spectators")
+    if args.holders < 1 or args.pace <= 0:
+        parser.error("--holders and --pace must be positive")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    limit = raise_fd_limit(args.connections * 2 + 1000)  # both ends of every socket
+    print(
+        f"{args.connections} connections: {args.racers} racers, {args.spectators} spectators, "
+        f"{args.connections - args.racers - args.spectators} players waiting; "
+        f"{SERVERS} servers on Redis; paced {args.seconds:g} s, flat out {args.flat_seconds:g} s; "
+        f"open files limit {limit}; python {sys.version.split()[0]}, "
+        f"load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
+    prefix = f"bench-scale:{uuid.uuid4().hex[:8]}:"
+    env = NO_LIMITS | {"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix}
+    servers: list[Server] = []
+    results = Results(0)
+    try:
+        for number in range(1, SERVERS + 1):
+            servers.append(start_server(f"server {number}", stalactites_command(), env))
+        measure(args, servers, results)
+    finally:
+        for server in servers:
+            server.stop()
+        delete_keys(prefix)
+    report(results, servers, args)
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
