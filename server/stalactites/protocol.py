@@ -88,7 +88,9 @@ ERROR_CODES: dict[str, str] = {
     "illegal_move": "a move the rules do not allow here, or an undo with nothing to take back",
     "step_locked": "a step declaration once the foundation step is fixed",
     "undo_disabled": "an undo in a room that does not allow undo",
-    "rate_limited": "too many moves too fast; wait and send again",
+    "rate_limited": "too many moves too fast (per connection or per client address); wait and "
+    "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
+    "rooms made or seats taken from one address",
     "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
 }
 

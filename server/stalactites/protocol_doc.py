@@ -88,6 +88,12 @@ Errors are JSON `{"code", "message"}` with one of the error codes below; a bad b
 
 The token is shown once, at joining: keep it.  It is 256 random bits; the server stores only
 its SHA-256 hash, and it moves only its own board.
+
+Creating rooms and tournaments (together: a burst of 10, then one every 5 seconds) and taking
+seats and tournament entries (a burst of 50, then 5 a second) are limited per client address
+and server process; beyond that the answer is 429 `{"code": "rate_limited", "message"}` with
+`Retry-After` (seconds).  A body over 16 KiB is 413.  Error messages name the field and the
+problem, never the input.
 """
 
 SOCKET = """\
@@ -186,8 +192,13 @@ These are the server's defaults (see the server's configuration variables).
 
 - Frames over 4096 bytes, binary frames, malformed JSON, unknown types and wrong fields get
   `bad_message`; the sixth bad frame on a connection closes it with 1008.
-- Moves, undos and step declarations: a burst of 20, then 20 a second per connection; beyond
-  that, `rejected` with `rate_limited`.
+- Moves, undos and step declarations: a burst of 20, then 20 a second per connection, and a
+  burst of 200, then 100 a second from all of one client address's connections to one server
+  process; beyond that, `rejected` with `rate_limited`.  A connection that keeps on (50
+  refusals within 10 seconds) gets a last `error` with `rate_limited`, then close 1008.
+- A handshake from a web page of another origin than the server's own (or one the server
+  lists) is refused with HTTP 403; clients that are not browsers send no `Origin` and are
+  not checked.  Frames over 1 MiB close the connection with 1009.
 - Each connection has a bounded send queue.  A client that does not read fast enough is
   disconnected (close 1013) and may reconnect with `last_seq`; it never slows anyone else.
 
@@ -248,9 +259,10 @@ CLOSE_CODES = [
     ("1000", "normal closure"),
     (
         "1008",
-        "refused: a bad hello (token, room, order, timeout) or too many bad frames; do not "
-        "retry with the same hello",
+        "refused: a bad hello (token, room, order, timeout), too many bad frames, or moves "
+        "flooding on after `rate_limited`; do not retry with the same hello",
     ),
+    ("1009", "a frame over 1 MiB"),
     ("1011", "the server failed (after an `internal` error frame); reconnect"),
     ("1012", "the server process is restarting; reconnect (another process may answer)"),
     ("1013", "too slow to keep up; reconnect with `last_seq`"),

@@ -49,6 +49,7 @@ TournamentErrorCode = Literal[
     "tournament_not_found",
     "tournament_full",
     "already_started",
+    "rate_limited",
     "internal",
 ]
 
@@ -60,6 +61,8 @@ TOURNAMENT_ERROR_CODES: dict[str, str] = {
     "tournament_not_found": "no tournament has this id",
     "tournament_full": "the tournament has max_players entrants",
     "already_started": "entering or starting a tournament that has already started",
+    "rate_limited": "too many tournaments (and rooms) created, or entries (and seats) taken, from "
+    "one client address: HTTP 429 with Retry-After",
     "internal": "the server failed; try again",
 }
 
