@@ -252,6 +252,7 @@ async def test_a_connection_that_keeps_moving_after_rate_limited_is_closed_1008(
         for index in range(2, 6):  # four refusals: still open
             answer = await ann.move(f"m{index}", LINE[index])
             assert (answer["type"], answer["code"]) == ("rejected", "rate_limited")
+            FIGURES["moves refused per connection"] += 1
         await ann.send(type="move", id="m6", move=LINE[6])  # the fifth: the end
         last = await ann.expect("error")
         assert last["code"] == "rate_limited"
@@ -294,6 +295,7 @@ def test_a_frame_error_never_quotes_the_frame(frame: dict[str, Any]) -> None:
         CLIENT_FRAMES.validate_json(json.dumps(frame))
     field, message = describe(raised.value)
     assert MARK not in message and (field is None or MARK not in field)
+    FIGURES["marked frames described without echo"] += 1
 
 
 @settings(max_examples=200, derandomize=True, database=None)
@@ -310,6 +312,7 @@ def test_a_body_error_never_quotes_the_body(marked: str, kind: str) -> None:
         model.model_validate(body)
     field, message = describe(raised.value)
     assert MARK not in message and (field is None or MARK not in field)
+    FIGURES["marked bodies described without echo"] += 1
 
 
 async def test_bad_message_over_the_wire_names_the_field_without_the_input(
