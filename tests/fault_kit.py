@@ -394,7 +394,7 @@ async def reconnect(racer: Racer, ws_url: str) -> dict[str, Any]:
             with contextlib.suppress(Exception):
                 await racer.client.close()
         try:
-            client = await Client.open(ws_url)
+            client = await Client.open(ws_url, max_queue=None)
             client.token = racer.token
             await client.send(type="hello", token=racer.token, last_seq=racer.last_seq)
             welcome = await client.recv()
@@ -416,7 +416,7 @@ async def reconnect(racer: Racer, ws_url: str) -> dict[str, Any]:
 
 async def connect(racer: Racer, ws_url: str) -> None:
     """The racer's first socket."""
-    client = await Client.open(ws_url)
+    client = await Client.open(ws_url, max_queue=None)
     client.token = racer.token
     welcome = await client.hello(racer.token)
     racer.client, racer.player_id = client, welcome["you"]
