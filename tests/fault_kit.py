@@ -25,7 +25,7 @@ from typing import Any, Self
 
 from websockets.exceptions import ConnectionClosed
 
-from server_kit import REPO, Client, end_process, http
+from server_kit import NO_RATE_LIMITS, REPO, Client, end_process, http
 from stalactites.engine import Stalactites, Status
 
 STARTUP_S = 15.0
@@ -150,7 +150,7 @@ class ServeProcess:
     ) -> None:
         env = dict(os.environ, REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
         env["STALACTITES_PRESENCE_TTL_S"] = "3"
-        env["STALACTITES_MOVE_RATE"] = "0"
+        env.update(NO_RATE_LIMITS)  # every client comes from 127.0.0.1
         if clock_file is not None:
             env["FAULT_CLOCK_FILE"] = str(clock_file)
         code = _PLAIN if clock_file is None else _SHIFTED
