@@ -60,6 +60,7 @@ NO_RATE_LIMITS = {
     "STALACTITES_ADDRESS_MOVE_RATE": "0",
     "STALACTITES_CREATE_RATE": "0",
     "STALACTITES_JOIN_RATE": "0",
+    "STALACTITES_FRAME_RATE": "0",
 }
 
 
@@ -74,6 +75,7 @@ def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerCo
         address_move_rate=0,
         create_rate=0,
         join_rate=0,
+        frame_rate=0,
     )
     return replace(base, **changes)
 

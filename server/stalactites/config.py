@@ -43,6 +43,8 @@ class ServerConfig:
     join_burst: int = 50
     flood_refusals: int = 50  # this many rate_limited refusals within flood_window_s: close 1008
     flood_window_s: float = 10.0
+    frame_rate: float = 100.0  # frames of any kind per second per connection; beyond: close 1008
+    frame_burst: int = 200
     allowed_origins: str = ""  # websocket Origins allowed, comma-separated; "": same origin only
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
@@ -76,6 +78,8 @@ class ServerConfig:
         "STALACTITES_JOIN_BURST": "join_burst",
         "STALACTITES_FLOOD_REFUSALS": "flood_refusals",
         "STALACTITES_FLOOD_WINDOW_S": "flood_window_s",
+        "STALACTITES_FRAME_RATE": "frame_rate",
+        "STALACTITES_FRAME_BURST": "frame_burst",
         "STALACTITES_ALLOWED_ORIGINS": "allowed_origins",
         "STALACTITES_LOG_FORMAT": "log_format",
         "STALACTITES_LOG_LEVEL": "log_level",
