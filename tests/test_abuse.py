@@ -45,6 +45,7 @@ from stalactites.rooms import CreateRoom, JoinRoom
 from stalactites.tournaments import CreateTournament
 from stalactites.web.invalid import describe
 from stalactites.web.limits import AddressBuckets, Flood, TokenBucket
+from tournament_kit import Watcher, new_tournament
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -262,6 +263,29 @@ async def test_a_connection_that_keeps_moving_after_rate_limited_is_closed_1008(
         again = await Client.open(server.ws_url(room_of(ann)))  # the player may come back
         welcome = await again.hello(ann.token)
         assert welcome["you"] == ann.you
+
+
+async def test_a_connection_sending_frames_past_its_allowance_is_closed_1008(
+    clock: ManualClock,
+) -> None:
+    config = make_config("memory://", frame_rate=SLOW, frame_burst=10)
+    with InProcessServer(config, clock) as server:
+        room_id = await new_room(server.url)
+        tournament_id, _ = await new_tournament(server.url)
+        player = await Client.open(server.ws_url(room_id))
+        _, token = await seat(server.url, room_id, "Ann")
+        await player.hello(token)
+        watcher = await Watcher.open(server.url, tournament_id)
+        await watcher.hello(spectator=True)
+        for client in (player, watcher):  # the hello and 9 pings: the burst of 10
+            for _ in range(9):
+                await client.send(type="ping")
+                assert (await client.expect("pong"))["type"] == "pong"
+            await client.send(type="ping")
+            last = await client.expect("error")
+            assert (last["code"], last["message"]) == ("rate_limited", "too many frames; closing")
+            assert await client.closed() == 1008
+            FIGURES["frame floods closed 1008"] += 1
 
 
 # bad_message names the field and the problem, never the input.

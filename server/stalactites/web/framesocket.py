@@ -10,6 +10,8 @@ wrong fields) get ``bad_message`` and the connection survives
 but hello first, gets ``unauthorized`` and close 1008; an unexpected failure
 sends ``internal`` and closes 1011.  A handshake from a web page whose Origin
 is not allowed (:mod:`.origin`) is refused before it is accepted (HTTP 403).
+A client sending frames of any kind faster than ``frame_rate`` (after a burst
+of ``frame_burst``) gets ``rate_limited`` and close 1008.
 
 A subclass says hello (:meth:`FrameSocket.greet`), handles the frames after
 it (:meth:`FrameSocket.handle`) and leaves (:meth:`FrameSocket.leave`).
@@ -29,6 +31,7 @@ from starlette.websockets import WebSocket
 
 from ..config import ServerConfig
 from .invalid import describe
+from .limits import TokenBucket
 from .origin import origins
 
 __all__ = [
@@ -68,6 +71,7 @@ class FrameSocket(Generic[FrameT, HelloT]):
         self.cursor = 0  # the last event seq handed over
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue)
         self._bad_frames = 0
+        self._frame_allowance = TokenBucket(config.frame_rate, config.frame_burst)
         self._close_code = CLOSE_NORMAL
         self._kicked = False
         self._busy = False  # a frame is being handled (a move may be committing)
@@ -229,6 +233,9 @@ class FrameSocket(Generic[FrameT, HelloT]):
         while True:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
+                return None
+            if not self._frame_allowance.take():
+                self.refuse("rate_limited", "too many frames; closing")
                 return None
             frame = self._parse(message)
             if frame is not None:
