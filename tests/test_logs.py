@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from server_kit import REPO, Client, end_process, new_room, seat, winning_line
+from server_kit import NO_RATE_LIMITS, REPO, Client, end_process, new_room, seat, winning_line
 from stalactites.rooms.service import token_hash
 from tournament_kit import Watcher, enter, new_tournament
 
@@ -27,7 +27,7 @@ class LoggedServer:
     """``stalactites serve`` in a subprocess, its stderr (the log) written to a file."""
 
     def __init__(self, log_path: Path, **env: str) -> None:
-        environ = dict(os.environ, STALACTITES_MOVE_RATE="0", **env)
+        environ = {**os.environ, **NO_RATE_LIMITS, **env}
         for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
             if variable not in env:
                 environ.pop(variable, None)  # the defaults under test

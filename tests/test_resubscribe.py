@@ -1,0 +1,78 @@
+"""Pub/sub is a doorbell, the log is the truth: a process whose Redis subscription is killed
+mid-race resubscribes, and its connections get every event they missed, in order."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from metrics_kit import scrape
+from server_kit import (
+    REDIS_URL,
+    Client,
+    InProcessServer,
+    make_config,
+    new_room,
+    player,
+    winning_line,
+)
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+DEAL = "ms:4"
+LINE = winning_line(DEAL, "ones")
+
+
+def kill_doorbells(server: InProcessServer) -> int:
+    """Kill, from Redis, the server's room doorbell subscription (by its connection name: other
+    processes share this Redis, so not every pub/sub client); how many were killed."""
+    origin = server.app.state.runtime.store.origin
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    killed = 0
+    for connection in client.client_list(_type="pubsub"):
+        if connection["name"] == f"stalactites-bells-{origin}":
+            killed += client.client_kill_filter(_id=connection["id"])
+    client.close()
+    return killed
+
+
+async def test_a_killed_subscription_is_made_again_and_nothing_is_missed(
+    redis_prefix: str,
+) -> None:
+    config = make_config(REDIS_URL, prefix=redis_prefix)
+    with InProcessServer(config) as here, InProcessServer(config) as there:
+        room_id = await new_room(here.url, deal=DEAL, step="ones", seats=2, countdown_s=0)
+        ann = await player(here, room_id, "Ann")
+        bob = await player(there, room_id, "Bob")
+        watcher = await Client.open(here.ws_url(room_id), max_queue=None)
+        await watcher.send(type="hello", spectator=True)
+        watcher.last_seq = (await watcher.expect("welcome"))["seq"]
+        for client in (ann, bob):
+            await client.send(type="ready")
+        for client in (ann, bob):
+            await client.expect("started")
+        assert (await bob.move("b0", LINE[0]))["type"] == "accepted"
+        await ann.expect("progress", player_id=bob.you, moves=1)  # the doorbell works
+        assert (await scrape(here.url))[("stalactites_pubsub_reconnects_total", "rooms")] == 0
+
+        assert kill_doorbells(here) == 1
+        # Bob's moves go on on the other process while this one is not listening: no
+        # doorbell reaches it for them, and none comes after.
+        for index, move in enumerate(LINE[1:12], start=1):
+            assert (await bob.move(f"b{index}", move))["type"] == "accepted"
+
+        # Every event arrives, in seq order (Client.recv checks each seq follows the last).
+        for client in (ann, watcher):
+            await client.expect("progress", player_id=bob.you, moves=12, timeout=20)
+        moves = [frame["moves"] for frame in ann.frames if frame.get("player_id") == bob.you]
+        assert moves[-12:] == list(range(1, 13))
+        samples = await scrape(here.url)
+        assert samples[("stalactites_pubsub_reconnects_total", "rooms")] >= 1
+
+        # And the new subscription rings as the old one did.
+        assert (await ann.move("a0", LINE[0]))["type"] == "accepted"
+        await bob.expect("progress", player_id=ann.you, moves=1)
+        assert (await bob.move("b12", LINE[12]))["type"] == "accepted"
+        await ann.expect("progress", player_id=bob.you, moves=13)
+        for client in (ann, bob, watcher):
+            await client.close()
