@@ -196,6 +196,8 @@ These are the server's defaults (see the server's configuration variables).
   burst of 200, then 100 a second from all of one client address's connections to one server
   process; beyond that, `rejected` with `rate_limited`.  A connection that keeps on (50
   refusals within 10 seconds) gets a last `error` with `rate_limited`, then close 1008.
+- Frames of any kind: a burst of 200, then 100 a second per connection; beyond that, a last
+  `error` with `rate_limited`, then close 1008 (on the tournament socket too).
 - A handshake from a web page of another origin than the server's own (or one the server
   lists) is refused with HTTP 403; clients that are not browsers send no `Origin` and are
   not checked.  Frames over 1 MiB close the connection with 1009.
@@ -259,8 +261,8 @@ CLOSE_CODES = [
     ("1000", "normal closure"),
     (
         "1008",
-        "refused: a bad hello (token, room, order, timeout), too many bad frames, or moves "
-        "flooding on after `rate_limited`; do not retry with the same hello",
+        "refused: a bad hello (token, room, order, timeout), too many bad frames, moves "
+        "flooding on after `rate_limited`, or too many frames; do not retry with the same hello",
     ),
     ("1009", "a frame over 1 MiB"),
     ("1011", "the server failed (after an `internal` error frame); reconnect"),
