@@ -3,11 +3,13 @@ known, and never a token nor a token's hash, whatever the clients do."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +172,34 @@ def test_a_bad_log_format_is_refused_before_starting(tmp_path: Path) -> None:
 
 async def _open(url: str) -> Any:
     return (await Client.open(url)).ws
+
+
+async def test_the_client_address_is_the_forwarded_one_from_a_trusted_proxy(
+    logged: Any,
+) -> None:
+    """Behind nginx (on 127.0.0.1 here) the access log, and the app, see the address nginx
+    forwards; from an address not in FORWARDED_ALLOW_IPS the header is ignored."""
+    trusting, wary = logged(), logged(FORWARDED_ALLOW_IPS="192.0.2.1")
+    headers = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https"}
+    for server in (trusting, wary):
+        await asyncio.to_thread(_get, f"{server.url}/healthz", headers)
+        client = await Client.open(server.ws_url("nosuchroom"), additional_headers=headers)
+        await client.send(type="hello", spectator=True)
+        assert (await client.recv())["code"] == "room_not_found"
+        await client.close()
+    assert trusting.stop() == wary.stop() == 0
+    for server, address in ((trusting, "203.0.113.7"), (wary, "127.0.0.1")):
+        records = [json.loads(line) for line in server.lines()]
+        health = [record for record in records if record.get("path") == "/healthz"]
+        assert [record["client"].rsplit(":", 1)[0] for record in health] == [address]
+        sockets = [
+            record for record in records if "WebSocket /ws/rooms/nosuchroom" in record["message"]
+        ]
+        assert len(sockets) == 1 and sockets[0]["message"].startswith(address + ":")
+
+
+def _get(url: str, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        status: int = answer.status
+        return status
