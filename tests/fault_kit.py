@@ -41,7 +41,8 @@ class Tally:
     lost: int = 0
     extra: int = 0  # actions in a log that no client saw accepted (a move applied twice)
     refused_while_down: int = 0
-    resent_duplicates: int = 0  # moves cut mid-move that had been applied before the resend
+    in_flight_stored: int = 0  # unanswered at a fault, found stored on reconnecting
+    in_flight_unstored: int = 0  # unanswered at a fault, not stored: the resend stored it
 
     def fault(self, kind: str) -> None:
         self.faults[kind] = self.faults.get(kind, 0) + 1
@@ -52,7 +53,8 @@ class Tally:
             f"fault campaign: {sum(self.faults.values())} faults injected ({kinds}); "
             f"{self.accepted} moves accepted, {self.lost} lost, {self.extra} extra in the logs; "
             f"{self.refused_while_down} moves refused while Redis was down; "
-            f"{self.resent_duplicates} cut moves applied before their resend"
+            f"moves in flight at a fault: {self.in_flight_stored} found stored, "
+            f"{self.in_flight_unstored} not (stored by the resend)"
         )
 
 
@@ -373,11 +375,14 @@ class Racer:
         then send the unanswered move again under its id.  The welcome shows the board of
         the last accepted move (or of the unanswered one, unless it is known ``unapplied``)."""
         welcome = await reconnect(self, ws_url)
+        last = self.states[self.move_id(self.done - 1)] if self.done else None
         if self.done and (self.pending is None or unapplied):
-            assert welcome["state"] == self.states[self.move_id(self.done - 1)], (
-                self.name,
-                welcome["state"],
-            )
+            assert welcome["state"] == last, (self.name, welcome["state"])
+        if self.pending is not None and self.done:
+            if welcome["state"] == last:
+                TALLY.in_flight_unstored += 1
+            else:
+                TALLY.in_flight_stored += 1
         if self.pending is not None:
             assert self.client is not None
             self.note(await self.client.move(self.pending, self.line[self.done]))
