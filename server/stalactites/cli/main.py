@@ -23,7 +23,7 @@ __all__ = ["main"]
 DESCRIPTION = (
     "Stalactites Race: race each other at patience on the identical deal. "
     "serve runs the race server and web client; play is a game in the terminal; "
-    "deal, moves, replay, solve and pick print JSON."
+    "deal, moves, replay, solve and pick print JSON; verify checks a finished room's record."
 )
 GAME_NAMES = ("stalactites", "squadron")
 STEPS = ("ones", "twos")
@@ -139,8 +139,10 @@ def build_parser() -> Parser:
     play.set_defaults(run=cmd_play)
     add_serve(commands)
     from .solving import add_commands as add_solver_commands  # it imports this module
+    from .verify import add_verify  # so does this one
 
     add_solver_commands(commands)
+    add_verify(commands)
     return parser
 
 
