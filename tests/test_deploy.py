@@ -91,6 +91,7 @@ class App:
     def __init__(self, prefix: str, log: Path) -> None:
         env = dict(os.environ, REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=prefix)
         env.update(NO_RATE_LIMITS, STALACTITES_PRESENCE_TTL_S="3")
+        env["STALACTITES_LOG_FORMAT"] = "text"  # the test reads uvicorn's access lines
         self.log = log
         self.log_file: IO[str] = log.open("w")
         command = [str(Path(sys.executable).parent / "stalactites"), "serve", "--port", "0"]
