@@ -16,6 +16,7 @@ import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -75,6 +76,14 @@ class Seen:
         for where, text in self.texts:
             for secret in secrets:
                 assert secret not in text, f"{secret!r} leaked by {where}: {text[:300]}"
+
+
+def test_the_commitment_is_sha256_of_deal_bar_salt_as_documented() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "fairness.md").read_text("utf-8")
+    salt = "000102030405060708090a0b0c0d0e0f"
+    digest = deal_commitment("ms:4", salt)
+    assert digest == hashlib.sha256(b"ms:4|" + salt.encode()).hexdigest()
+    assert f"deal `ms:4` with salt `{salt}`" in doc and f"\n{digest}\n" in doc
 
 
 def revealed(commitment: str, deal: str, salt: str) -> None:

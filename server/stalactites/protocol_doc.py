@@ -184,7 +184,13 @@ finished: undo, or resign.
 
 The deal id and the solver's winning lines are never shown before the race is over: not in
 the room view, not in any board (boards carry no deal id); `results` and the room view reveal
-them at the end.
+them at the end.  From its creation the room publishes a commitment to its deal
+(`commitment` in the room view, and so in the creation answer and every `welcome`): the
+SHA-256, in lowercase hex, of the UTF-8 text `{deal}|{salt}`, where `salt` is 16 random bytes
+from the server (32 lowercase hex digits) kept with the room's settings.  `results`, the room
+view once finished and the record reveal `deal` and `salt`, so anyone can check that the deal
+was fixed before the race (`stalactites verify`; see `docs/fairness.md`).  A tournament round
+publishes its room's commitment in `round_started` and reveals the salt in `round_finished`.
 
 ### Limits
 
@@ -212,10 +218,11 @@ These are the server's defaults (see the server's configuration variables).
 RECORD = """\
 ### The record
 
-`GET /api/rooms/{room_id}/record` after the end: `{"room_id", "game", "deal", "step",
-"certified", "solution", "initial_state", "players"}`, each player a [Standing](#standing)
-plus `"record"`: a game record `{"game", "deal", "step", "moves"}` that `stalactites replay`
-checks.  `initial_state` is the deal's starting layout, whole: the engine's state (with the
+`GET /api/rooms/{room_id}/record` after the end: `{"room_id", "game", "deal", "salt",
+"commitment", "step", "undo", "certified", "solution", "initial_state", "players"}`, each
+player a [Standing](#standing) plus `"record"`: a game record `{"game", "deal", "step",
+"moves"}` that `stalactites replay` checks; `stalactites verify` checks the whole record
+(the commitment, every record replayed to its standing, the places).  `initial_state` is the deal's starting layout, whole: the engine's state (with the
 deal id) and, for Squadron, `"stock"`: the stock's cards in order, the last one dealt first.
 With it a client can draw every board along every record.
 
