@@ -18,6 +18,7 @@ import socket
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from collections.abc import Iterator
@@ -369,6 +370,20 @@ async def test_bad_message_over_the_wire_names_the_field_without_the_input(
         FIGURES["bad bodies answered without echo"] += 1
     status, answer = await http("GET", f"{server.url}/api/rooms?status=racing&after={MARK}")
     assert (status, answer["field"]) == (422, "after") and MARK not in json.dumps(answer)
+
+
+async def test_an_id_that_is_no_id_at_all_is_not_echoed_back(server: InProcessServer) -> None:
+    odd = urllib.parse.quote(MARK * 200)  # 1000 characters, none of an id's
+    for path in (f"/api/rooms/{odd}", f"/api/tournaments/{odd}"):
+        status, answer = await http("GET", f"{server.url}{path}")
+        assert status == 404 and MARK not in json.dumps(answer), answer
+    stranger = await Client.open(server.ws_url(odd))
+    await stranger.send(type="hello", spectator=True)
+    error = await stranger.expect("error")
+    assert error["code"] == "room_not_found" and MARK not in error["message"]
+    status, answer = await http("GET", f"{server.url}/api/rooms/nosuchroom")
+    assert answer["message"] == "no room 'nosuchroom'"  # a well-formed id is named
+    FIGURES["ids that are no ids answered without echo"] += 3
 
 
 # Failures: no exception text to the client.

@@ -132,10 +132,11 @@ class RoomService:
 
     async def load(self, room_id: str) -> RoomRow:
         row = None
-        if ROOM_ID.fullmatch(room_id):
+        well_formed = ROOM_ID.fullmatch(room_id) is not None
+        if well_formed:
             row = await self.store.load_room(room_id, self.now())
-        if row is None:
-            raise RoomError("room_not_found", f"no room {room_id!r}")
+        if row is None:  # an id that is no room id at all is not echoed back
+            raise RoomError("room_not_found", f"no room {room_id!r}" if well_formed else "no room")
         if room_id not in self._settings:
             if len(self._settings) > 10_000:
                 self._settings.clear()

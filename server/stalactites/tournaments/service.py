@@ -152,10 +152,12 @@ class TournamentService:
 
     async def load(self, tournament_id: str) -> TournamentRow:
         row = None
-        if TOURNAMENT_ID.fullmatch(tournament_id):
+        well_formed = TOURNAMENT_ID.fullmatch(tournament_id) is not None
+        if well_formed:
             row = await self.store.load(tournament_id)
-        if row is None:
-            raise TournamentError("tournament_not_found", f"no tournament {tournament_id!r}")
+        if row is None:  # an id that is no tournament id at all is not echoed back
+            shown = f" {tournament_id!r}" if well_formed else ""
+            raise TournamentError("tournament_not_found", f"no tournament{shown}")
         return row
 
     async def view(self, tournament_id: str) -> TournamentView:
