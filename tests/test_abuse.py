@@ -1,7 +1,8 @@
 """Abuse limits over a real server: per-address limits on moves, on creating rooms and
-tournaments and on taking seats (HTTP 429 with ``Retry-After``), floods closed with 1008,
-``bad_message`` that never echoes the client's input, and failures that tell the client
-nothing of the server's insides.
+tournaments and on taking seats (HTTP 429 with ``Retry-After``), floods of moves and of
+frames closed with 1008, ``bad_message`` and not-found answers that never echo the client's
+input, failures that tell the client nothing of the server's insides, and every size cap
+at its limit and one over.
 
 Addresses: the in-process server's uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1 (as
 ``serve`` does from ``FORWARDED_ALLOW_IPS``), so each test client claims an address of its
