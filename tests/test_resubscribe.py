@@ -1,5 +1,6 @@
 """Pub/sub is a doorbell, the log is the truth: a process whose Redis subscription is killed
-mid-race resubscribes, and its connections get every event they missed, in order."""
+mid-race (or mid-tournament) resubscribes, and its connections get every event they missed,
+in order."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from server_kit import (
     player,
     winning_line,
 )
+from tournament_kit import Watcher, enter, new_tournament, start
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -76,3 +78,41 @@ async def test_a_killed_subscription_is_made_again_and_nothing_is_missed(
         await ann.expect("progress", player_id=bob.you, moves=13)
         for client in (ann, bob, watcher):
             await client.close()
+
+
+def kill_tournament_doorbells(server: InProcessServer) -> int:
+    """Kill, from Redis, the server's tournament doorbell subscription (found by its local
+    address); how many were killed."""
+    pubsub = server.app.state.tournaments.store._bells._pubsub
+    host, port = pubsub.connection._writer.get_extra_info("sockname")[:2]
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    killed = sum(
+        client.client_kill_filter(_id=connection["id"])
+        for connection in client.client_list(_type="pubsub")
+        if connection["addr"] == f"{host}:{port}"
+    )
+    client.close()
+    return killed
+
+
+async def test_a_killed_tournament_subscription_is_made_again_and_nothing_is_missed(
+    redis_prefix: str,
+) -> None:
+    config = make_config(REDIS_URL, prefix=redis_prefix)
+    with InProcessServer(config) as here, InProcessServer(config) as there:
+        tournament_id, admin = await new_tournament(
+            there.url, step="ones", rounds=1, round_time_s=60, break_s=0, deals=[DEAL]
+        )
+        for name in ("Ann", "Bob", "Cat"):
+            await enter(there.url, tournament_id, name)
+        watcher = await Watcher.open(here.url, tournament_id)
+        await watcher.hello(spectator=True)
+        assert kill_tournament_doorbells(here) == 1
+        # The tournament starts on the other process while this one is not listening.
+        status, body, _ = await start(there.url, tournament_id, f"Bearer {admin}")
+        assert status == 200, body
+        started = await watcher.expect("round_started", timeout=20)
+        assert started["round"] == 1
+        samples = await scrape(here.url)
+        assert samples[("stalactites_pubsub_reconnects_total", "tournaments")] >= 1
+        await watcher.close()

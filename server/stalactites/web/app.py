@@ -62,7 +62,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         async with running(settings, time) as runtime, tournaments_running(runtime) as tournaments:
-            app.state.runtime = runtime  # for the server's graceful shutdown (cli/serve.py)
+            app.state.runtime = runtime  # for the server's graceful shutdown (web/graceful.py)
+            app.state.tournaments = tournaments
             yield {"runtime": runtime, "tournaments": tournaments}
 
     return Starlette(
