@@ -345,6 +345,8 @@ def test_two_players_race_the_same_deal_to_the_end_by_clicking(
     wait_racing(ada)
     wait_racing(bo)
     assert board_of(ada) == board_of(bo), "both racers get the identical deal"
+    commitment = ada.locator(".race-commitment")
+    expect(commitment).to_contain_text("Deal committed: ")
 
     games = {"ada": Stalactites(DEAL, step=STEP), "bo": Stalactites(DEAL, step=STEP)}
     pages = {"ada": ada, "bo": bo}
@@ -364,6 +366,8 @@ def test_two_players_race_the_same_deal_to_the_end_by_clicking(
         expect(end).to_contain_text("You finished")
         expect(end.locator("table.results tbody tr")).to_have_count(2)
         expect(end.locator(".replay-link")).to_have_attribute("href", f"#/replay/{room}")
+        expect(end.locator(".fairness")).to_contain_text(f"Deal revealed: {DEAL}, salt ")
+        expect(end.locator(".fairness .fair-ok")).to_have_text("verified ✓")
     expect(ada.locator(".overlay-card")).to_contain_text(bo_name)
     assert ada.locator(".overlay-card b").count() == 0, "a name was inserted as HTML"
     places = ada.locator("table.results tbody td.place").all_inner_texts()

@@ -23,6 +23,7 @@ import {
   waitingRoomView,
 } from "./raceviews.js";
 import { mergePlayer, racersPanel, settingsText } from "./widgets.js";
+import { checkReveal, commitmentLine } from "./fairness.js";
 
 const NO_MOVES = new LegalIndex([]);
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked"]);
@@ -74,6 +75,7 @@ export class RacePage {
   build() {
     this.title = h("h1", { class: "race-title" }, "Race");
     this.settings = h("p", { class: "race-settings" });
+    this.commitment = h("div", { class: "commitment-host" });
     this.clock = h("div", { class: "clock", "aria-label": "race clock" }, "–:––");
     this.boardHost = h("div", { class: "board-host" });
     this.side = h("aside", { class: "side" });
@@ -89,7 +91,7 @@ export class RacePage {
     const head = h(
       "div",
       { class: "race-head" },
-      h("div", {}, this.title, this.settings),
+      h("div", {}, this.title, this.settings, this.commitment),
       this.clock,
     );
     const body = h(
@@ -154,6 +156,7 @@ export class RacePage {
     this.board.confirm(f.state, f.legal, null);
     if (this.room?.status === "finished" && !this.standings)
       this.standings = this.room.standings ?? null;
+    if (this.room?.status === "finished") this.reveal(this.room);
     const again = this.board.inflightFrame();
     if (again) {
       this.board.inflight.resent = true;
@@ -239,11 +242,20 @@ export class RacePage {
   }
 
   results(f) {
+    this.reveal(f);
     this.standings = f.standings ?? [];
     if (this.room) this.room.status = "finished";
     this.showNote(null);
     for (const row of this.standings) if (row.player_id) mergePlayer(this.players, row);
     this.render();
+  }
+
+  /** Check the revealed deal and salt against the commitment, then show the verdict. */
+  reveal(f) {
+    checkReveal(f).then((checked) => {
+      this.revealed = checked;
+      this.render();
+    });
   }
 
   serverError(f) {
@@ -367,6 +379,7 @@ export class RacePage {
     if (!this.room) return;
     this.title.textContent = this.room.game === "squadron" ? "Squadron race" : "Stalactites race";
     this.settings.textContent = settingsText(this.room);
+    replace(this.commitment, commitmentLine(this.room));
     this.root.dataset.status = this.room.status;
     this.drawBoard();
     this.drawSide();
@@ -455,6 +468,7 @@ export class RacePage {
       you: this.you,
       roomId: this.roomId,
       tournament: this.seat.tournament,
+      reveal: this.revealed,
       onHide: () => this.showEnd(false),
     });
   }

@@ -3,6 +3,7 @@
 
 import { h, ordinal, toast } from "./dom.js";
 import { resultsTable } from "./widgets.js";
+import { revealView } from "./fairness.js";
 
 /** Buttons under the board. `does` holds the handlers: declare, undo, resign, keys, results. */
 export function actionsView(view, does) {
@@ -83,7 +84,7 @@ export function countdownView() {
 }
 
 /** Places, results and times, with the replay link and the way back. */
-export function endScreenView({ standings, game, you, roomId, tournament, onHide }) {
+export function endScreenView({ standings, game, you, roomId, tournament, reveal, onHide }) {
   const mine = standings.find((r) => r.player_id === you);
   const headline = mine?.place ? `You finished ${ordinal(mine.place)}` : "Race over";
   const back = tournament
@@ -97,6 +98,7 @@ export function endScreenView({ standings, game, you, roomId, tournament, onHide
   return [
     h("h2", {}, headline),
     resultsTable(standings, { game, you }),
+    revealView(reveal),
     h(
       "div",
       { class: "end-actions" },

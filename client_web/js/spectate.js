@@ -8,6 +8,7 @@ import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace } from "./dom.js";
 import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
+import { checkReveal, commitmentLine, revealView } from "./fairness.js";
 
 export class SpectatorPage {
   constructor(app, roomId) {
@@ -23,6 +24,8 @@ export class SpectatorPage {
     this.watching = h("p", { class: "watchers muted", "aria-live": "polite" });
     this.title = h("h1", { class: "race-title" }, "Watching");
     this.settings = h("p", { class: "race-settings" });
+    this.commitment = h("div", { class: "commitment-host" });
+    this.revealed = null;
     this.grid = h("div", { class: "spectator-grid" });
     this.results = h("div", { class: "spectator-results" });
     this.root = h(
@@ -31,7 +34,7 @@ export class SpectatorPage {
       h(
         "div",
         { class: "race-head" },
-        h("div", {}, this.title, this.settings, this.delay, this.watching),
+        h("div", {}, this.title, this.settings, this.commitment, this.delay, this.watching),
         this.clock,
       ),
       this.results,
@@ -86,7 +89,10 @@ export class SpectatorPage {
     this.players = [...(this.room?.players ?? [])];
     this.lastSeq = f.seq ?? this.lastSeq;
     this.boards = new Map(Object.entries(f.boards ?? {}));
-    if (this.room?.status === "finished") this.standings = this.players;
+    if (this.room?.status === "finished") {
+      this.standings = this.players;
+      this.reveal(this.room);
+    }
     this.render();
   }
 
@@ -121,7 +127,15 @@ export class SpectatorPage {
     this.drawBoard(f.player_id);
   }
 
+  reveal(f) {
+    checkReveal(f).then((checked) => {
+      this.revealed = checked;
+      this.render();
+    });
+  }
+
   finish(f) {
+    this.reveal(f);
     this.standings = f.standings ?? [];
     if (this.room) this.room.status = "finished";
     for (const row of this.standings) if (row.player_id) mergePlayer(this.players, row);
@@ -133,6 +147,7 @@ export class SpectatorPage {
     if (!room) return;
     this.title.textContent = `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`;
     this.settings.textContent = settingsText(room);
+    replace(this.commitment, commitmentLine(room));
     this.delay.textContent = delayText(room);
     this.drawWatching();
     this.root.dataset.status = room.status;
@@ -145,6 +160,7 @@ export class SpectatorPage {
         this.results,
         h("h2", {}, "Results"),
         resultsTable(this.standings, { game: room.game }),
+        revealView(this.revealed),
         h(
           "a",
           { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` },
