@@ -81,15 +81,20 @@ async def test_a_killed_subscription_is_made_again_and_nothing_is_missed(
 
 
 def kill_tournament_doorbells(server: InProcessServer) -> int:
-    """Kill, from Redis, the server's tournament doorbell subscription (found by its local
-    address); how many were killed."""
-    pubsub = server.app.state.tournaments.store._bells._pubsub
-    host, port = pubsub.connection._writer.get_extra_info("sockname")[:2]
+    """Kill, from Redis, the server's tournament doorbell subscription (by its connection name,
+    or by its local address where the store's pub/sub connection has no name); how many were
+    killed."""
+    store = server.app.state.tournaments.store
+    if hasattr(store, "origin"):
+        wanted = ("name", f"stalactites-tournament-bells-{store.origin}")
+    else:
+        host, port = store._bells._pubsub.connection._writer.get_extra_info("sockname")[:2]
+        wanted = ("addr", f"{host}:{port}")
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     killed = sum(
         client.client_kill_filter(_id=connection["id"])
         for connection in client.client_list(_type="pubsub")
-        if connection["addr"] == f"{host}:{port}"
+        if connection[wanted[0]] == wanted[1]
     )
     client.close()
     return killed
