@@ -90,6 +90,38 @@ async def test_a_real_race_verifies_from_its_url_its_page_and_a_file(
     assert out.count("  ok  ") == 6 and "FAILED" not in out  # commitment, layout, 3, places
 
 
+@pytest.mark.parametrize(
+    "settings",
+    [{"game": "squadron"}, {"game": "stalactites", "step": "choice", "deal": DEAL}],
+    ids=str,
+)
+async def test_a_squadron_race_and_a_race_by_choice_verify(
+    settings: dict[str, Any],
+    server: InProcessServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Squadron's layout includes its stock; under choice the step is each player's own."""
+    room_id = await new_room(server.url, seats=1, countdown_s=0, **settings)
+    ann = await player(server, room_id, "Ann")
+    await ann.send(type="ready")
+    legal = (await ann.expect("started"))["legal"]
+    for index in range(6):  # Squadron: its last legal move each time; Stalactites: the line
+        move = legal[-1] if settings["game"] == "squadron" else LINE[index]
+        answer = await ann.move(f"a{index}", move)
+        assert answer["type"] == "accepted", answer
+        legal = answer["legal"]
+    await ann.send(type="resign")
+    await ann.expect("results")
+    status, record = await http("GET", f"{server.url}/api/rooms/{room_id}/record")
+    assert status == 200 and len(record["players"][0]["record"]["moves"]) == 6, record
+    status, out, _ = run_verify(capsys, save(tmp_path, record))
+    assert status == 0, out
+    assert "layout: the starting layout is deal" in out
+    step = record["players"][0]["record"]["step"]
+    assert step == ("ones" if settings["game"] == "stalactites" else None)
+
+
 def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], None]:
     def change(record: dict[str, Any]) -> None:
         target: Any = record
