@@ -4,7 +4,9 @@ known, and never a token nor a token's hash, whatever the clients do."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import logging
 import os
 import re
 import subprocess
@@ -16,6 +18,8 @@ from typing import Any
 import pytest
 
 from server_kit import NO_RATE_LIMITS, REPO, Client, end_process, new_room, seat, winning_line
+from stalactites import logs
+from stalactites.logs import JsonFormatter, bind
 from stalactites.rooms.service import token_hash
 from tournament_kit import Watcher, enter, new_tournament
 
@@ -203,3 +207,40 @@ def _get(url: str, headers: dict[str, str]) -> int:
     with urllib.request.urlopen(request, timeout=30) as answer:
         status: int = answer.status
         return status
+
+
+async def test_a_connection_binds_its_ids_and_a_background_task_only_its_own() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("stalactites.tests.logs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+    async def hub() -> None:
+        logger.info("from a hub")
+
+    async def connection() -> None:
+        bind(room_id="R1", connection_id="C1")
+        bind(player_id="P1", tournament_id=None)
+        logger.info("from a connection")
+        await logs.task(hub(), "hub:R1", room_id="R1")
+
+    try:
+        await asyncio.create_task(connection())
+        logger.info("from elsewhere", extra={"room_id": "R2"})
+    finally:
+        logger.removeHandler(handler)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    ids = [{key: line[key] for key in logs.FIELDS if key in line} for line in lines]
+    assert ids == [
+        {"room_id": "R1", "player_id": "P1", "connection_id": "C1"},
+        {"room_id": "R1"},
+        {"room_id": "R2"},
+    ]
+    assert [line["message"] for line in lines] == [
+        "from a connection",
+        "from a hub",
+        "from elsewhere",
+    ]

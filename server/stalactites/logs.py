@@ -13,15 +13,19 @@ not logged, and never in a URL (the access log has paths and query strings).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from contextvars import ContextVar
+from collections.abc import Coroutine
+from contextvars import Context, ContextVar
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["FIELDS", "JsonFormatter", "bind", "logging_config"]
+__all__ = ["FIELDS", "JsonFormatter", "bind", "logging_config", "task"]
 
 FIELDS = ("room_id", "player_id", "connection_id", "tournament_id")
+
+T = TypeVar("T")
 
 _context: ContextVar[dict[str, str] | None] = ContextVar("stalactites_log_context", default=None)
 
@@ -31,6 +35,14 @@ def bind(**fields: str | None) -> None:
     current = dict(_context.get() or {})
     current.update({name: value for name, value in fields.items() if value is not None})
     _context.set(current)
+
+
+def task(work: Coroutine[Any, Any, T], name: str, **fields: str) -> asyncio.Task[T]:
+    """A background task whose lines carry these fields only (not those of the connection
+    that happened to start it)."""
+    context = Context()
+    context.run(bind, **fields)
+    return asyncio.create_task(work, name=name, context=context)
 
 
 class JsonFormatter(logging.Formatter):

@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from .. import logs
 from ..clock import Clock
 from ..rooms.events import event_type, with_seq
 from ..store import RoomRow, Store
@@ -91,7 +92,7 @@ class Hub:
         self._known: dict[int, float] = {}  # seq -> when this process learned of it (monotonic)
         self.inflight = 0  # this process's commits to the room under way
         self._wake = asyncio.Event()
-        self._runner = asyncio.create_task(self._run(), name=f"hub:{room_id}")
+        self._runner = logs.task(self._run(), f"hub:{room_id}", room_id=room_id)
         self._timer: asyncio.Task[None] | None = None
         self.schedule()
 
@@ -234,7 +235,7 @@ class Hub:
         """(Re)start the deadline timer from the room's stored state."""
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = asyncio.create_task(self._deadlines(), name=f"deadline:{self.room_id}")
+        self._timer = logs.task(self._deadlines(), f"deadline:{self.room_id}", room_id=self.room_id)
 
     async def _deadlines(self) -> None:
         while True:

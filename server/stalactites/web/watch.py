@@ -16,6 +16,7 @@ import contextlib
 import logging
 from typing import Protocol
 
+from .. import logs
 from ..engine import EngineError, Game
 from ..protocol import BoardEvent, SquadronBoard, StalactitesBoard
 from ..rooms import RoomService, RoomSettings
@@ -52,7 +53,7 @@ class Watch:
         self._games: dict[str, Game] = {}
         self._wake = asyncio.Event()
         self._reading = asyncio.Lock()
-        self._task = asyncio.create_task(self._run(), name=f"watch:{room_id}")
+        self._task = logs.task(self._run(), f"watch:{room_id}", room_id=room_id)
 
     def poke(self) -> None:
         """The room has new events: there may be new actions to read."""
