@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import redis
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from server_kit import REDIS_URL, Client, http, new_room, player, winning_line
+from server_kit import REDIS_URL, Client, InProcessServer, http, new_room, player, winning_line
 from stalactites.config import ServerConfig
 from stalactites.store.redis import RoomKeys
 from test_logs import LoggedServer
@@ -101,3 +101,20 @@ def test_the_shutdown_grace_comes_from_the_environment() -> None:
     config = ServerConfig.from_env({"STALACTITES_SHUTDOWN_GRACE_S": "2.5"})
     assert config.shutdown_grace_s == 2.5
     assert ServerConfig().shutdown_grace_s == 10.0
+
+
+async def test_a_websocket_arriving_while_the_process_drains_is_refused(
+    server: InProcessServer,
+) -> None:
+    """One that reached the app before the listening socket closed, that is."""
+    room_id = await new_room(server.url, deal=DEAL, step="ones", seats=1)
+    runtime = server.app.state.runtime
+    runtime.draining = True
+    try:
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.ws_url(room_id), open_timeout=5)
+        assert refused.value.response.status_code == 403
+    finally:
+        runtime.draining = False
+    ann = await player(server, room_id, "Ann")  # taken again once it is not draining
+    assert ann.you is not None
