@@ -19,12 +19,18 @@ import pytest
 import test_store_contract
 import test_tournament_store
 from cluster_kit import LocalCluster, key_slot_of
+from server_kit import Client, ProcessServer, http, new_room, player, winning_line
 from stalactites.store import Outcome, Store
 from stalactites.store.cluster import key_slot
-from stalactites.store.redis import RedisStore
-from stalactites.tournaments.redis_store import RedisTournamentStore
+from stalactites.store.redis import RedisStore, RoomKeys
+from stalactites.tournaments.redis_store import RedisTournamentStore, TournamentKeys
 from stalactites.tournaments.store import TournamentStore
 from test_store_contract import START, add, commit, make_room, racing
+from test_tournament_processes import play, points, resign
+from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
+
+DEAL = "ms:4"
+LINE = winning_line(DEAL, "ones")
 
 # The two contract suites, collected again in this module: here they run on the cluster.
 for _suite in (test_store_contract, test_tournament_store):
@@ -137,3 +143,123 @@ async def wait_for(condition: Callable[[], bool]) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the condition did not come true")
+
+
+# Races and tournaments over real websockets, served by processes on the cluster.
+
+
+@pytest.fixture
+def spawn_on(
+    cluster: LocalCluster, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[int], ProcessServer]]:
+    """``spawn_on(n)``: a ``stalactites serve`` process on the cluster, told of its n-th node
+    only (STALACTITES_REDIS_CLUSTER=1); all are stopped afterwards."""
+    monkeypatch.setenv("STALACTITES_REDIS_CLUSTER", "1")
+    started: list[ProcessServer] = []
+
+    def spawn(node: int) -> ProcessServer:
+        started.append(ProcessServer(f"redis://127.0.0.1:{cluster.ports[node]}/0", redis_prefix))
+        return started[-1]
+
+    yield spawn
+    for process in started:
+        process.stop()
+
+
+async def ready_all(*clients: Client) -> None:
+    for client in clients:
+        await client.send(type="ready")
+    for client in clients:
+        await client.expect("started")
+
+
+async def play_seen(mover: Client, watcher: Client, moves: list[str], done: int) -> None:
+    """``mover`` plays ``moves`` (``done`` made before); ``watcher`` sees each one."""
+    for index, move in enumerate(moves, start=done):
+        answer = await mover.move(f"{mover.you}-{index}", move)
+        assert answer["type"] == "accepted", answer
+        progress = await watcher.expect("progress", player_id=mover.you)
+        assert progress["moves"] == index + 1
+
+
+@pytest.mark.usefixtures("close_clients")
+async def test_a_race_on_two_processes_goes_on_while_its_rooms_slot_moves(
+    cluster: LocalCluster, spawn_on: Callable[[int], ProcessServer], redis_prefix: str
+) -> None:
+    first, second = spawn_on(0), spawn_on(1)
+    room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0)
+    ann = await player(first, room_id, "Ann")
+    bob = await player(second, room_id, "Bob")
+    await ready_all(ann, bob)
+    slot = key_slot_of(cluster, RoomKeys(redis_prefix, room_id).room)
+    third = len(LINE) // 3
+    await play_seen(ann, bob, LINE[:third], 0)
+    await play_seen(bob, ann, LINE[:3], 0)
+
+    owner = cluster.move_slot(slot)  # both processes' maps are out of date: MOVED
+    await play_seen(ann, bob, LINE[third : 2 * third], third)
+    await play_seen(bob, ann, LINE[3:5], 3)
+
+    move = cluster.begin_move(slot)  # the keys go to the next master, the slot not yet: ASK
+    assert move.migrate_keys() > 0
+    await play_seen(ann, bob, LINE[2 * third : 2 * third + 5], 2 * third)
+    await play_seen(bob, ann, LINE[5:7], 5)
+    with cluster.node(move.source) as source:  # everything was served by the target
+        assert source.execute_command("CLUSTER COUNTKEYSINSLOT", slot) == 0
+    move.finish()
+    assert cluster.owner(slot) == move.target != owner
+
+    await play_seen(ann, bob, LINE[2 * third + 5 :], 2 * third + 5)
+    assert (await bob.expect("finished", player_id=ann.you))["place"] == 1
+    await bob.send(type="resign")
+    for client in (ann, bob):
+        results = await client.expect("results")
+        standings = [(line["place"], line["moves"]) for line in results["standings"]]
+        assert standings == [(1, len(LINE)), (2, 7)]
+    status, record = await http("GET", f"{second.url}/api/rooms/{room_id}/record")
+    assert status == 200
+    assert [p["record"]["moves"] for p in record["players"]] == [LINE, LINE[:7]]
+    with cluster.node(move.target) as client:
+        assert client.exists(RoomKeys(redis_prefix, room_id).room) == 1
+
+
+@pytest.mark.usefixtures("close_clients")
+async def test_a_tournament_on_two_processes_reaches_its_final_standings(
+    cluster: LocalCluster, spawn_on: Callable[[int], ProcessServer], redis_prefix: str
+) -> None:
+    one, two = spawn_on(1), spawn_on(2)
+    settings = {"step": "ones", "rounds": 2, "round_time_s": 60, "break_s": 0}
+    tournament_id, admin = await new_tournament(one.url, **settings, deals=[DEAL, DEAL])
+    ann_id, ann = await enter(one.url, tournament_id, "Ann")
+    bob_id, bob = await enter(two.url, tournament_id, "Bob")
+    spectator = await Watcher.open(two.url, tournament_id)
+    await spectator.hello(spectator=True)
+    status, _, _ = await start(one.url, tournament_id, f"Bearer {admin}")
+    assert status == 200
+
+    first = (await spectator.expect("round_started", round=1))["room_id"]
+    await play(await seat_in_round(one, first, ann), LINE, "a")
+    await resign(await seat_in_round(two, first, bob))
+    round1 = await spectator.expect("round_finished", round=1, timeout=15)
+    # The tournament's slot and the due index's move to other masters as round 2 begins.
+    tournament_key = TournamentKeys(redis_prefix, tournament_id).tournament
+    for key in (tournament_key, f"{redis_prefix}{{tournaments}}:due"):
+        cluster.move_slot(key_slot_of(cluster, key))
+
+    second = (await spectator.expect("round_started", round=2, timeout=15))["room_id"]
+    await resign(await seat_in_round(one, second, ann))
+    await play(await seat_in_round(two, second, bob), LINE, "b")
+    round2 = await spectator.expect("round_finished", round=2, timeout=15)
+    final = await spectator.expect("finished", timeout=15)
+
+    every = [*round1["results"], *round2["results"]]
+    assert all(line["points"] == points(line) for line in every)
+    totals = {
+        pid: sum(x["points"] for x in every if x["player_id"] == pid) for pid in (ann_id, bob_id)
+    }
+    table = {s["player_id"]: (s["points"], s["rounds_won"]) for s in final["standings"]}
+    assert table == {ann_id: (totals[ann_id], 1), bob_id: (totals[bob_id], 1)}
+    kinds = [f["type"] for f in spectator.frames if "seq" in f and f["type"] != "welcome"]
+    assert kinds == ["round_started", "round_finished"] * 2 + ["finished"]  # each exactly once
+    shown = await view(one.url, tournament_id)
+    assert shown["status"] == "finished" and shown["standings"] == final["standings"]

@@ -26,7 +26,7 @@ and scripts but not for transactions.
 
 from __future__ import annotations
 
-import hashlib
+import asyncio
 import json
 import logging
 import uuid
@@ -56,7 +56,7 @@ from .base import (
 )
 from .cluster import ClusterPipe, redis_client
 from .redis_index import RoomIndex
-from .resp import Address, Listener, Pipe, ReplyError
+from .resp import Address, Listener, Pipe, ReplyError, Script
 
 __all__ = ["RedisStore", "RoomKeys"]
 
@@ -96,27 +96,26 @@ class RedisStore:
         cluster: bool = False,
     ) -> None:
         """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`.cluster`)."""
+        # The room lists (keys shared by all rooms) and pings go through redis-py.
         self._redis = redis_client(url, connections, cluster)
         self._prefix = prefix
         self._cap = str(max_events)
-        self._create = self._redis.register_script(lua.CREATE)
-        self._join = self._redis.register_script(lua.JOIN)
-        self._ready = self._redis.register_script(lua.READY)
-        self._start = self._redis.register_script(lua.START)
-        # The hot path (commits, doorbells) goes through the small client of resp.py.
+        # Everything on a room's own keys goes through the small client of resp.py: one
+        # shared connection (per master, on a cluster, with MOVED and ASK followed).
         address = Address.parse(url)
         self._origin = uuid.uuid4().hex[:12]
         commits = address.named(f"stalactites-commits-{self._origin}")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
-        self._commit_sha = hashlib.sha1(lua.COMMIT.encode()).hexdigest()
+        self._commit = Script(self._pipe, lua.COMMIT)
+        self._create, self._join = Script(self._pipe, lua.CREATE), Script(self._pipe, lua.JOIN)
+        self._ready, self._start = Script(self._pipe, lua.READY), Script(self._pipe, lua.START)
+        self._finish, self._events = Script(self._pipe, lua.FINISH), Script(self._pipe, lua.EVENTS)
+        self._announce = Script(self._pipe, lua.ANNOUNCE)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
         self._listener = Listener(bells, self._message, self._ring_all, others)
-        self._finish = self._redis.register_script(lua.FINISH)
-        self._events = self._redis.register_script(lua.EVENTS)
-        self._announce = self._redis.register_script(lua.ANNOUNCE)
         self._index = RoomIndex(self._redis, prefix)
         self._bells: dict[str, Bell] = {}
         self.reconnects = 0  # doorbell subscriptions lost and made again (for /metrics)
@@ -156,28 +155,30 @@ class RedisStore:
             "created": room.created_ms,
         }
         pairs = [item for pair in fields.items() for item in pair]
-        await self._create(keys=[keys.room], args=[ttl_ms, *pairs])
+        await self._create([keys.room], [ttl_ms, *pairs])
         await self._index.created(room.room_id, room.created_ms)
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         keys = self.keys(room_id)
         # The hash is one snapshot; the leases need not be read in the same instant.
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(keys.room)
-            pipe.zrangebyscore(keys.presence, f"({now_ms}", "+inf")
-            pipe.zcount(keys.watchers, f"({now_ms}", "+inf")
-            data, online, watchers = await pipe.execute()
-        if not data:
+        call, since = self._pipe.call_at, f"({now_ms}"
+        flat, online, watchers = await asyncio.gather(
+            call(keys.room, "HGETALL", keys.room),
+            call(keys.room, "ZRANGEBYSCORE", keys.presence, since, "+inf"),
+            call(keys.room, "ZCOUNT", keys.watchers, since, "+inf"),
+        )
+        if not flat:
             return None
+        data = dict(zip(flat[::2], flat[1::2], strict=True))
         connected = {member.split("|", 1)[0] for member in online}
-        return _room_row(room_id, data, connected, int(watchers))
+        return _room_row(room_id, data, connected, watchers)
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
         keys = self.keys(room_id)
         about = json.dumps({"name": player.name, "token_hash": player.token_hash})
         answer = await self._join(
-            keys=[keys.room, keys.events],
-            args=[
+            [keys.room, keys.events],
+            [
                 keys.bell,
                 self._cap,
                 player.player_id,
@@ -199,8 +200,8 @@ class RedisStore:
     ) -> ReadyResult:
         keys = self.keys(room_id)
         answer = await self._ready(
-            keys=[keys.room, keys.events],
-            args=[keys.bell, self._cap, player_id, event_json, starts_at, ends_at, countdown_event],
+            [keys.room, keys.events],
+            [keys.bell, self._cap, player_id, event_json, starts_at, ends_at, countdown_event],
         )
         if answer[0] != "ok":
             return ReadyResult(False, str(answer[0]), False)
@@ -211,7 +212,7 @@ class RedisStore:
     async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
         keys = self.keys(room_id)
         answer = await self._start(
-            keys=[keys.room, keys.events], args=[keys.bell, self._cap, now_ms, started_event]
+            [keys.room, keys.events], [keys.bell, self._cap, now_ms, started_event]
         )
         return bool(answer)
 
@@ -238,17 +239,8 @@ class RedisStore:
         return _commit_result(answer, commit.progress_event)
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
-        """The commit script by its hash; sent whole (EVAL, which also caches it) if Redis has
-        forgotten it (NOSCRIPT: it did not run).  On a cluster the node is the room slot's
-        owner, or the node a redirection names, which may not know the script yet."""
-        call, key = self._pipe.call_at, keys[0]
         try:
-            try:
-                return await call(key, "EVALSHA", self._commit_sha, len(keys), *keys, *args)
-            except ReplyError as error:
-                if not str(error).startswith("NOSCRIPT"):
-                    raise StoreError(f"the commit script failed: {error}") from None
-            return await call(key, "EVAL", lua.COMMIT, len(keys), *keys, *args)
+            return await self._commit(keys, args)
         except ReplyError as error:
             raise StoreError(f"the commit script failed: {error}") from None
         except OSError as error:
@@ -266,43 +258,46 @@ class RedisStore:
         for line in finish.finishers:
             args += [line.player_id, line.place, line.finish, line.elapsed_ms]
         args += finish.events
-        answer = FinishResult(await self._finish(keys=[keys.room, keys.events], args=args))
+        answer = FinishResult(await self._finish([keys.room, keys.events], args))
         if answer is FinishResult.FINISHED:
             await self._index.finished(finish.room_id)
         return answer
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
-        result = await self._redis.lrange(self.keys(room_id).log(player_id), start, -1)
-        return [cast(str, item) for item in result]
+        key = self.keys(room_id).log(player_id)
+        return cast(list[str], await self._pipe.call_at(key, "LRANGE", key, start, -1))
 
     async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
-        value = await self._redis.hget(self.keys(room_id).ids(player_id), client_id)
+        key = self.keys(room_id).ids(player_id)
+        value = await self._pipe.call_at(key, "HGET", key, client_id)
         return None if value is None else int(value)
 
     async def events_since(self, room_id: str, seq: int, limit: int | None = None) -> EventBatch:
         keys = self.keys(room_id)
         count = -1 if limit is None else max(limit, 0)
-        last, gap, items = await self._events(keys=[keys.room, keys.events], args=[seq, count])
+        last, gap, items = await self._events([keys.room, keys.events], [seq, count])
         events = [(seq + 1 + i, text) for i, text in enumerate(items)]
         return EventBatch(int(last), bool(gap), events)
 
     async def touch_presence(
         self, room_id: str, player_id: str, connection_id: str, until_ms: int
     ) -> None:
-        keys = self.keys(room_id)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(keys.presence, {f"{player_id}|{connection_id}": until_ms})
-            pipe.zremrangebyscore(keys.presence, "-inf", until_ms - 10 * 60_000)
-            pipe.pexpire(keys.presence, 24 * 3600_000)
-            await pipe.execute()
+        key, call = self.keys(room_id).presence, self._pipe.call_at
+        await asyncio.gather(
+            call(key, "ZADD", key, until_ms, f"{player_id}|{connection_id}"),
+            call(key, "ZREMRANGEBYSCORE", key, "-inf", until_ms - 10 * 60_000),
+            call(key, "PEXPIRE", key, 24 * 3600_000),
+        )
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
-        await self._redis.zrem(self.keys(room_id).presence, f"{player_id}|{connection_id}")
+        key = self.keys(room_id).presence
+        await self._pipe.call_at(key, "ZREM", key, f"{player_id}|{connection_id}")
 
     # Spectators and room lists.
 
     async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
-        items = await self._redis.lrange(self.keys(room_id).actions, start, -1)
+        key = self.keys(room_id).actions
+        items = await self._pipe.call_at(key, "LRANGE", key, start, -1)
         rows = []
         for item in items:
             at, pid, action = cast(str, item).split("|", 2)
@@ -310,20 +305,20 @@ class RedisStore:
         return rows
 
     async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
-        keys = self.keys(room_id)
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(keys.watchers, {connection_id: until_ms})
-            pipe.pexpire(keys.watchers, 24 * 3600_000)
-            await pipe.execute()
+        key, call = self.keys(room_id).watchers, self._pipe.call_at
+        await asyncio.gather(
+            call(key, "ZADD", key, until_ms, connection_id),
+            call(key, "PEXPIRE", key, 24 * 3600_000),
+        )
 
     async def drop_watcher(self, room_id: str, connection_id: str) -> None:
-        await self._redis.zrem(self.keys(room_id).watchers, connection_id)
+        key = self.keys(room_id).watchers
+        await self._pipe.call_at(key, "ZREM", key, connection_id)
 
     async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
         keys = self.keys(room_id)
         answer = await self._announce(
-            keys=[keys.room, keys.events, keys.watchers],
-            args=[keys.bell, self._cap, now_ms, gap_ms],
+            [keys.room, keys.events, keys.watchers], [keys.bell, self._cap, now_ms, gap_ms]
         )
         return None if int(answer) < 0 else int(answer)
 

@@ -5,26 +5,28 @@ doorbell are the server's most frequent Redis work, so they go through this inst
 (hiredis parses the replies).  :class:`Pipe` is one connection on which any number of
 coroutines send commands: a command to an idle connection leaves at once, the commands
 of one turn of the event loop made while replies are awaited leave in one write, and the
-replies come back in order.  :class:`Listener` is a subscriber connection that
-hands each message to a callback, and after a lost connection reconnects, subscribes
-again and says so.  Everything else in the store uses redis-py.
+replies come back in order.  :class:`Script` runs a Lua script on it by its hash.
+:class:`Listener` is a subscriber connection that hands each message to a callback, and
+after a lost connection reconnects, subscribes again and says so.  On a Redis Cluster,
+:class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlparse
 
 import hiredis
 
-__all__ = ["Address", "Listener", "Pipe", "ReplyError", "pack"]
+__all__ = ["Address", "Caller", "Listener", "Pipe", "ReplyError", "Script", "pack"]
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +202,33 @@ class Pipe:
             self._writer.close()
             with contextlib.suppress(OSError):
                 await self._writer.wait_closed()
+
+
+class Caller(Protocol):
+    """A :class:`Pipe`, or a :class:`.cluster.ClusterPipe` that sends each command to the
+    node of ``key``'s slot."""
+
+    def call_at(self, key: str, *args: Any) -> Awaitable[Any]: ...
+
+
+class Script:
+    """A Lua script run by its hash (``await script(keys, args)``); sent whole (EVAL, which
+    also caches it) when the node has not got it (NOSCRIPT: it did not run), as after a
+    restart, or on a cluster node it is new to.  The first key routes it."""
+
+    def __init__(self, caller: Caller, text: str) -> None:
+        self._caller = caller
+        self._text = text
+        self._sha = hashlib.sha1(text.encode()).hexdigest()
+
+    async def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
+        call, key = self._caller.call_at, keys[0]
+        try:
+            return await call(key, "EVALSHA", self._sha, len(keys), *keys, *args)
+        except ReplyError as error:
+            if not str(error).startswith("NOSCRIPT"):
+                raise
+        return await call(key, "EVAL", self._text, len(keys), *keys, *args)
 
 
 class Listener:

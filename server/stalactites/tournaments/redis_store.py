@@ -17,18 +17,19 @@ Keys (``P`` is the configured prefix, ``ID`` the tournament id; the hash tag
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-from typing import Any, cast
+import uuid
+from collections.abc import Callable
+from typing import Any
 
 from redis.exceptions import RedisError
 
 from ..store import EventBatch
 from ..store.base import Bell
-from ..store.cluster import RedisClient, redis_client
+from ..store.cluster import ClusterPipe, redis_client
 from ..store.lua import CREATE
+from ..store.resp import Address, Listener, Pipe, Script
 from . import lua
 from .store import (
     Claim,
@@ -68,7 +69,13 @@ class RedisTournamentStore:
         self, url: str, prefix: str = "sr:", connections: int = 64, cluster: bool = False
     ) -> None:
         """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`..store.cluster`)."""
-        self._redis = redis_client(url, connections, cluster)
+        self._redis = redis_client(url, connections, cluster)  # pings and doorbells
+        # Scripts and reads: the small client of store/resp.py (on a cluster, MOVED and ASK
+        # followed; redis-py's asyncio cluster client sends ASKING on a connection of its
+        # pool that may not be the one the command then takes).
+        address, self._origin = Address.parse(url), uuid.uuid4().hex[:12]
+        calls = address.named(f"stalactites-tournaments-{self._origin}")
+        self._pipe: Pipe | ClusterPipe = ClusterPipe(calls) if cluster else Pipe(calls)
         self._prefix = prefix
         self._due = f"{prefix}{{tournaments}}:due"
         self._generations = f"{prefix}{{tournaments}}:gen"
@@ -84,13 +91,21 @@ class RedisTournamentStore:
             "claim": lua.CLAIM,
             "release": lua.RELEASE,
         }
-        self._scripts = {name: self._redis.register_script(text) for name, text in scripts.items()}
-        self._bells = _Doorbells(self._redis)
+        self._scripts = {name: Script(self._pipe, text) for name, text in scripts.items()}
+        # As the rooms' bells: one plain subscription, at any master of a cluster.
+        bells = address.named(f"stalactites-tournament-bells-{self._origin}")
+        others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
+        self._bells = _Doorbells(bells, others)
 
     @property
     def reconnects(self) -> int:
         """Doorbell subscriptions lost and made again (for /metrics)."""
         return self._bells.reconnects
+
+    @property
+    def origin(self) -> str:
+        """This store's name among the processes (its Redis connections carry it)."""
+        return self._origin
 
     def keys(self, tournament_id: str) -> TournamentKeys:
         return TournamentKeys(self._prefix, tournament_id)
@@ -103,6 +118,7 @@ class RedisTournamentStore:
 
     async def close(self) -> None:
         await self._bells.close()
+        await self._pipe.close()
         await self._redis.aclose()
 
     async def create(self, tournament: NewTournament, ttl_ms: int) -> None:
@@ -124,7 +140,9 @@ class RedisTournamentStore:
             await self.poke(tournament.tournament_id, tournament.starts_at)
 
     async def load(self, tournament_id: str) -> TournamentRow | None:
-        data = cast(dict[str, str], await self._redis.hgetall(self.keys(tournament_id).tournament))
+        key = self.keys(tournament_id).tournament
+        flat = await self._pipe.call_at(key, "HGETALL", key)
+        data = dict(zip(flat[::2], flat[1::2], strict=True))
         if not data:
             return None
         return _tournament_row(tournament_id, data)
@@ -222,57 +240,41 @@ class RedisTournamentStore:
         )
 
     async def next_due(self) -> int | None:
-        first = await self._redis.zrange(self._due, 0, 0, withscores=True)
-        return int(first[0][1]) if first else None
+        first = await self._pipe.call_at(self._due, "ZRANGE", self._due, 0, 0, "WITHSCORES")
+        return int(first[1]) if first else None
 
 
 class _Doorbells:
-    """Redis pub/sub channels, each ringing one bell; after a lost connection every bell rings
-    with 0 (look in the store)."""
+    """Redis pub/sub channels on the small client's :class:`~..store.resp.Listener`, each
+    ringing one bell; after a lost connection every bell rings with 0 (look in the store)."""
 
-    def __init__(self, client: RedisClient) -> None:
-        self._pubsub = client.pubsub()
+    def __init__(self, address: Address, others: Callable[[], list[Address]] | None) -> None:
         self._bells: dict[str, Bell] = {}
-        self._listener: asyncio.Task[None] | None = None
+        self._listener = Listener(address, self._message, self._resync, others)
         self.reconnects = 0
 
     async def subscribe(self, channel: str, bell: Bell) -> None:
         self._bells[channel] = bell
-        await self._pubsub.subscribe(channel)
-        if self._listener is None:
-            self._listener = asyncio.create_task(self._listen(), name="tournament-bells")
+        await self._listener.subscribe(channel)
 
     async def unsubscribe(self, channel: str, bell: Bell) -> None:
         if self._bells.get(channel) == bell:
             del self._bells[channel]
-            with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.unsubscribe(channel)
+            await self._listener.unsubscribe(channel)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-        with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self._listener.close()
 
-    async def _listen(self) -> None:
-        while True:
-            try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=1.0
-                )
-            except (RedisError, OSError) as error:
-                log.warning("tournament pub/sub lost (%s); resubscribing", error)
-                await asyncio.sleep(0.5)
-                self.reconnects += 1
-                for every in list(self._bells.values()):
-                    every(0)
-                continue
-            if message is not None and message.get("type") == "message":
-                bell = self._bells.get(message["channel"])
-                if bell is not None:
-                    bell(int(message["data"]))
+    def _message(self, channel: str, data: str) -> None:
+        bell = self._bells.get(channel)
+        if bell is not None:
+            bell(int(data))
+
+    def _resync(self) -> None:
+        log.warning("tournament doorbells resubscribed; every tournament resyncs from its events")
+        self.reconnects += 1
+        for every in list(self._bells.values()):
+            every(0)
 
 
 def _blank(value: int | None) -> int | str:
