@@ -221,6 +221,10 @@ def _check_layout(record: dict[str, Any], verdict: Verdict) -> bool:
     )
 
 
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
 def _who(line: dict[str, Any]) -> str:
     return f"{line.get('name', '?')} ({line.get('player_id', '?')})"
 
@@ -230,8 +234,8 @@ def _check_player(record: dict[str, Any], line: dict[str, Any], verdict: Verdict
     if problem is None and replayed is not None:
         moves, status = replayed
         verdict.passed.append(
-            f"{_who(line)}: {moves} moves replay legally to {line['status']} ({status}) with "
-            f"{line['foundation_cards']} foundation cards, as reported"
+            f"{_who(line)}: {_count(moves, 'move')}, all legal, to {line['status']} "
+            f"({status} board) with {line['foundation_cards']} foundation cards, as reported"
         )
     else:
         verdict.failed.append(f"{_who(line)}: {problem}")
@@ -303,7 +307,7 @@ def _check_places(lines: list[dict[str, Any]], verdict: Verdict) -> None:
             problems.append(f"{_who(line)} shares place {line['place']} with fewer or more cards")
     verdict.check(
         not problems,
-        f"places: {len(lines)} players placed as the rules place them",
+        f"places: {_count(len(lines), 'player')} placed as the rules place them",
         "places: " + "; ".join(dict.fromkeys(problems)),
     )
 
@@ -318,7 +322,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     steps = f", {record['step']}" if _room_step(record) else ""
     print(f"record of room {record.get('room_id', '?')} from {where}")
-    print(f"{record['game']}{steps}, deal {record['deal']}, {len(record['players'])} players")
+    players = _count(len(record["players"]), "player")
+    print(f"{record['game']}{steps}, deal {record['deal']}, {players}")
     verdict = verify(record)
     for line in verdict.passed:
         print(f"  ok      {line}")
