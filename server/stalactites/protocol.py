@@ -125,7 +125,10 @@ class Hello(Frame):
 
 
 class Ready(Frame):
-    """This player is ready; the race starts once every seat is taken and everyone is ready."""
+    """This player is ready; the race starts once every seat is taken and everyone is ready.
+    Answered only by the ``player`` event (nothing, if already ready); once the countdown has
+    begun it gets an ``error`` at once: ``not_waiting``, or ``already_finished`` for a player
+    who has finished or a race that is over."""
 
     type: Literal["ready"]
 
