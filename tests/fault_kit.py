@@ -283,23 +283,30 @@ class CutProxy(Proxy):
 
 
 class StallProxy(Proxy):
-    """In front of Redis: once a command containing ``marker`` has gone through, nothing
-    more from any server connection reaches Redis (replies still come back), as when the
-    network stalls one way right after a commit."""
+    """In front of Redis: once stalled (by :meth:`stall`, or when a command containing
+    ``marker`` has gone through) nothing more from any server connection reaches Redis,
+    while replies still come back, as when the network stalls one way; :meth:`release`
+    lets what was held go on."""
 
     def __init__(self, target_port: int) -> None:
         super().__init__(target_port)
         self.marker: bytes | None = None
         self.stalled = asyncio.Event()
-        self._never = asyncio.Event()
+        self._released = asyncio.Event()
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
+    def stall(self) -> None:
+        self.stalled.set()
+
+    def release(self) -> None:
+        self._released.set()
+
     async def before(self, data: bytes) -> None:
         if self.stalled.is_set():
-            await self._never.wait()  # held until the connection goes
+            await self._released.wait()
 
     def after(self, data: bytes, ends: tuple[asyncio.StreamWriter, ...]) -> bool:
         if self.marker is not None and self.marker in data:

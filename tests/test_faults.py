@@ -18,7 +18,7 @@ The module's figures (faults injected, moves accepted, lost) are printed at its 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from fault_kit import (
     reconnect,
     reset,
 )
-from server_kit import REDIS_URL, InProcessServer, http, new_room, seat, winning_line
+from server_kit import OPEN_CLIENTS, REDIS_URL, InProcessServer, http, new_room, seat, winning_line
 from tournament_kit import Watcher, enter, new_tournament, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -59,10 +59,16 @@ def campaign_figures(request: pytest.FixtureRequest) -> Iterator[None]:
     assert TALLY.lost == 0 and TALLY.extra == 0, TALLY.summary()
 
 
+async def close_all() -> None:
+    """Close the test's websockets (before stopping servers, which wait for them)."""
+    while OPEN_CLIENTS:
+        await OPEN_CLIENTS.pop().close()
+
+
 @pytest.fixture
-def launch(tmp_path: Path, redis_prefix: str) -> Iterator[Launch]:
+async def launch(tmp_path: Path, redis_prefix: str) -> AsyncIterator[Launch]:
     """Start ``stalactites serve`` processes (on the shared Redis unless told otherwise);
-    every one is stopped afterwards."""
+    every one is stopped afterwards, once the test's websockets are closed."""
     started: list[ServeProcess] = []
 
     def start_one(redis_url: str = REDIS_URL, clock: ShiftedClock | None = None) -> ServeProcess:
@@ -72,6 +78,7 @@ def launch(tmp_path: Path, redis_prefix: str) -> Iterator[Launch]:
         return process
 
     yield start_one
+    await close_all()
     for process in started:
         process.stop()
 
@@ -425,3 +432,27 @@ async def test_redis_killed_with_several_players_commits_in_flight_on_one_proces
     standings = await results(racers[-1])
     assert [line["player_id"] for line in standings] == [player.player_id for player in racers]
     await check_room(server.url, room_id, racers, DEAL)
+
+
+async def test_a_commit_held_by_a_partition_and_delivered_late_is_not_applied_twice(
+    launch: Launch, own_redis: OwnRedis
+) -> None:
+    async with StallProxy(own_redis.port) as gate:
+        cut_off, other = launch(gate.url), launch(own_redis.url)
+        room_id = await new_room(other.url, deal=DEAL, step="ones", countdown_s=0, seats=1)
+        ann = await racer(cut_off, room_id, "Ann", "a")
+        await race(ann)
+        await ann.play(10)
+        gate.stall()  # the first process's way to Redis stalls: its commit is held ...
+        TALLY.fault("partition between a server and Redis, healed later")
+        await ann.send_unanswered()
+        await ann.resume(other.ws_url(room_id))  # ... the client gives up and goes elsewhere
+        await ann.play(5)
+        gate.release()  # the held commit reaches Redis after the same id was stored elsewhere
+        await ann.resume(cut_off.ws_url(room_id))  # back on the first process, all is well
+        await ann.play(len(LINE) - ann.done)
+        (line,) = await results(ann)
+        assert (line["status"], line["moves"]) == ("won", len(LINE))
+        await check_room(other.url, room_id, [ann], DEAL)
+        await close_all()
+        await asyncio.to_thread(cut_off.stop)  # the proxy (in this loop) serves it meanwhile
