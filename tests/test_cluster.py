@@ -20,12 +20,13 @@ import test_store_contract
 import test_tournament_store
 from cluster_kit import LocalCluster, key_slot_of
 from server_kit import Client, ProcessServer, http, new_room, player, winning_line
-from stalactites.store import Outcome, Store
+from stalactites.config import ServerConfig
+from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
 from stalactites.store.redis import RedisStore, RoomKeys
 from stalactites.tournaments.redis_store import RedisTournamentStore, TournamentKeys
 from stalactites.tournaments.store import TournamentStore
-from test_store_contract import START, add, commit, make_room, racing
+from test_store_contract import START, T0, add, commit, make_room, racing
 from test_tournament_processes import play, points, resign
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
 
@@ -135,6 +136,77 @@ async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     assert (await store.commit(commit("bob", 1, "t2-c2", "bob1"))).outcome is Outcome.APPLIED
     # The bells rang all the while (minus: a commit of this store's own).
     await wait_for(lambda: -(batch.seq + 1) in rung)
+
+
+async def test_a_commit_whose_keys_a_move_has_split_waits_for_the_move_to_end(
+    cluster: LocalCluster, store: Store
+) -> None:
+    assert isinstance(store, RedisStore)
+    await racing(store)
+    assert (await store.commit(commit("ann", 0, "t1-c1", "ann0"))).outcome is Outcome.APPLIED
+    move = cluster.begin_move(room_slot(cluster, store, "r1"))
+    move.migrate_keys()
+    # Bob has no log yet: at the target his commit's keys are partly there, partly nowhere.
+    pending = asyncio.create_task(store.commit(commit("bob", 0, "t1-c1", "bob0")))
+    await wait_for(lambda: tryagains(cluster, move.target) > 0)
+    await asyncio.to_thread(move.finish)
+    assert (await pending).outcome is Outcome.APPLIED
+    assert await store.read_log("r1", "bob") == ["t1-c1"]
+
+
+def tryagains(cluster: LocalCluster, port: int) -> int:
+    with cluster.node(port) as client:
+        stats = client.info("errorstats")
+    return int(stats.get("errorstat_TRYAGAIN", {}).get("count", 0))
+
+
+async def test_a_lost_doorbell_subscription_is_made_again_on_the_cluster(
+    cluster: LocalCluster, store: Store
+) -> None:
+    assert isinstance(store, RedisStore)
+    rung: list[int] = []
+    await store.subscribe("r1", rung.append)
+    killed = 0
+    for port in cluster.ports:
+        with cluster.node(port) as client:
+            for entry in client.client_list(_type="pubsub"):
+                if entry["name"] == f"stalactites-bells-{store.origin}":
+                    killed += client.client_kill_filter(_id=entry["id"])
+    assert killed == 1
+    await wait_for(lambda: 0 in rung)  # resync: look in the store
+    await racing(store)  # events stored on whichever master ring as before
+    await wait_for(lambda: max(rung) > 0)
+
+
+async def test_the_room_lists_on_the_cluster(store: Store) -> None:
+    for number in range(6):
+        await make_room(store, f"w{number}")
+    page = await store.list_rooms("waiting", None, 10, T0 + 1)
+    assert [row.room_id for row in page.rows] == [f"w{n}" for n in range(5, -1, -1)]
+    await racing(store)
+    racing_page = await store.list_rooms("racing", None, 10, START)
+    assert [row.room_id for row in racing_page.rows] == ["r1"]
+
+
+def test_cluster_mode_is_a_switch_in_the_environment() -> None:
+    assert ServerConfig.from_env({"STALACTITES_REDIS_CLUSTER": "1"}).redis_cluster is True
+    assert ServerConfig.from_env({"STALACTITES_REDIS_CLUSTER": "false"}).redis_cluster is False
+    assert ServerConfig.from_env({}).redis_cluster is False
+    with pytest.raises(ValueError, match="STALACTITES_REDIS_CLUSTER='on please'"):
+        ServerConfig.from_env({"STALACTITES_REDIS_CLUSTER": "on please"})
+
+
+def test_a_cluster_has_database_0_only(cluster: LocalCluster) -> None:
+    with pytest.raises(ValueError, match="database 0 only"):
+        RedisStore(cluster.url.replace("/0", "/1"), cluster=True)
+
+
+async def test_a_commit_to_an_unreachable_cluster_raises(redis_prefix: str) -> None:
+    store = RedisStore("redis://127.0.0.1:9/0", redis_prefix, cluster=True)
+    with pytest.raises(StoreError, match="cannot be reached"):
+        await store.commit(commit("ann", 0))
+    assert not await store.ping()
+    await store.close()
 
 
 async def wait_for(condition: Callable[[], bool]) -> None:

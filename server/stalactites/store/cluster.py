@@ -27,12 +27,24 @@ from dataclasses import replace
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.exceptions import RedisClusterException, RedisError
 
 from .resp import Address, Pipe, ReplyError
 
-__all__ = ["REDIRECTS", "SLOTS", "ClusterPipe", "RedisClient", "key_slot", "redis_client"]
+__all__ = [
+    "PING_ERRORS",
+    "REDIRECTS",
+    "SLOTS",
+    "ClusterPipe",
+    "RedisClient",
+    "check_seed",
+    "key_slot",
+    "redis_client",
+]
 
 RedisClient = aioredis.Redis | aioredis.RedisCluster
+# What a failed ping raises (RedisCluster raises RedisClusterException when no node answers).
+PING_ERRORS = (RedisError, RedisClusterException, OSError)
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +59,7 @@ def redis_client(url: str, connections: int, cluster: bool) -> RedisClient:
     (``RedisCluster``, which reads the slot map and follows redirections itself) each master
     gets up to ``connections`` connections."""
     if cluster:
-        Address.parse(url)  # the same URL forms as on one node
+        check_seed(Address.parse(url))
         return aioredis.RedisCluster.from_url(
             url, decode_responses=True, max_connections=connections
         )
@@ -55,6 +67,12 @@ def redis_client(url: str, connections: int, cluster: bool) -> RedisClient:
         url, decode_responses=True, max_connections=connections, timeout=10
     )
     return aioredis.Redis.from_pool(pool)  # closes the pool too
+
+
+def check_seed(address: Address) -> None:
+    """A cluster node's address, or ValueError (a unix socket, or a database other than 0)."""
+    if address.path is not None or address.db:
+        raise ValueError("a Redis Cluster is reached over TCP and has database 0 only")
 
 
 def key_slot(key: str) -> int:
@@ -77,8 +95,7 @@ class ClusterPipe:
     owns ``key``'s slot, over that master's one shared connection."""
 
     def __init__(self, seed: Address) -> None:
-        if seed.path is not None or seed.db:
-            raise ValueError("a Redis Cluster is reached over TCP and has database 0 only")
+        check_seed(seed)
         self._seed = seed
         self._owners: list[Address | None] = []
         self._pipes: dict[Address, Pipe] = {}

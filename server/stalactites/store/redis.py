@@ -32,8 +32,6 @@ import logging
 import uuid
 from typing import Any, cast
 
-from redis.exceptions import RedisError
-
 from . import lua
 from .base import (
     ActionRow,
@@ -54,7 +52,7 @@ from .base import (
     RoomRow,
     StoreError,
 )
-from .cluster import ClusterPipe, redis_client
+from .cluster import PING_ERRORS, ClusterPipe, redis_client
 from .redis_index import RoomIndex
 from .resp import Address, Listener, Pipe, ReplyError, Script
 
@@ -131,7 +129,7 @@ class RedisStore:
     async def ping(self) -> bool:
         try:
             return bool(await self._redis.ping())
-        except (RedisError, OSError):
+        except PING_ERRORS:
             return False
 
     async def close(self) -> None:

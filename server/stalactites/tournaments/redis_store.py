@@ -23,11 +23,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from redis.exceptions import RedisError
-
 from ..store import EventBatch
 from ..store.base import Bell
-from ..store.cluster import ClusterPipe, redis_client
+from ..store.cluster import PING_ERRORS, ClusterPipe, redis_client
 from ..store.lua import CREATE
 from ..store.resp import Address, Listener, Pipe, Script
 from . import lua
@@ -113,7 +111,7 @@ class RedisTournamentStore:
     async def ping(self) -> bool:
         try:
             return bool(await self._redis.ping())
-        except (RedisError, OSError):
+        except PING_ERRORS:
             return False
 
     async def close(self) -> None:
