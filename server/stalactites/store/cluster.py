@@ -15,7 +15,7 @@ key's slot.  Redirections are followed as the cluster specification says:
 
 A command is redirected at most :data:`REDIRECTS` times.  A redirected command has not run,
 so sending it again is safe; a command whose connection was lost may have run, so that is
-the caller's to judge (the map is read again before the next command).
+the caller's to judge (and the map is read again, in case the node has gone).
 """
 
 from __future__ import annotations
@@ -170,7 +170,8 @@ class ClusterPipe:
         self._read_map_soon()
         assert self._reading is not None
         if not await asyncio.shield(self._reading):
-            raise ConnectionError(f"no Redis Cluster node answers (first tried: {self._seed})")
+            seed = f"{self._seed.host}:{self._seed.port}"  # not the address: it holds the password
+            raise ConnectionError(f"no Redis Cluster node answers (the first asked: {seed})")
 
     async def _read_any(self) -> bool:
         """The slot map from the first node that gives one; whether one did."""
