@@ -3,8 +3,9 @@
 The fast path of a move is one store call: the move is checked and applied
 on this process's cached board, then committed with the log length the
 board was built from.  A conflict (the log grew elsewhere) rebuilds the
-board from the stored log and tries again; a refusal or a duplicate id drops
-the cached board.  Moves of one player are handled one at a time in a
+board from the stored log and tries again; a refusal, a duplicate id or a
+commit that failed (Redis unreachable: stored or not, the log will tell)
+drops the cached board.  Moves of one player are handled one at a time in a
 process; across processes the store's length check keeps them in order.
 """
 
