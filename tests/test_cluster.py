@@ -176,6 +176,17 @@ async def test_a_lost_doorbell_subscription_is_made_again_on_the_cluster(
     await wait_for(lambda: 0 in rung)  # resync: look in the store
     await racing(store)  # events stored on whichever master ring as before
     await wait_for(lambda: max(rung) > 0)
+    assert doorbell_nodes(cluster, store) == 1  # subscribed again (under its own name)
+
+
+def doorbell_nodes(cluster: LocalCluster, store: RedisStore) -> int:
+    """How many masters hold the store's doorbell subscription."""
+    held = 0
+    for port in cluster.ports:
+        with cluster.node(port) as client:
+            names = [entry["name"] for entry in client.client_list(_type="pubsub")]
+        held += names.count(f"stalactites-bells-{store.origin}")
+    return held
 
 
 async def test_the_room_lists_on_the_cluster(store: Store) -> None:

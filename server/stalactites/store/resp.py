@@ -303,7 +303,8 @@ class Listener:
     def _choose(self, failures: int) -> Address:
         """The address to subscribe at: the first one, or after failures the others in turn
         (any node of a Redis Cluster hears every PUBLISH)."""
-        choices = [self._address, *(self._others() if self._others is not None else ())]
+        others = self._others() if self._others is not None else ()
+        choices = [self._address, *(replace(o, name=self._address.name) for o in others)]
         return choices[failures % len(choices)]
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
