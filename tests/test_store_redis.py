@@ -48,6 +48,16 @@ async def test_a_commit_after_redis_forgot_its_scripts_still_applies(
     assert await redis_store.read_log("r1", "ann") == ["t1-c1"]
 
 
+async def test_every_script_runs_when_redis_has_forgotten_it(redis_store: RedisStore) -> None:
+    client = redis.Redis.from_url(REDIS_URL)
+    client.script_flush()  # each script's first EVALSHA answers NOSCRIPT: it is sent whole
+    client.close()
+    await racing(redis_store)  # CREATE, JOIN, READY, START
+    assert (await redis_store.commit(commit("ann", 0, "t1-c1"))).outcome is Outcome.APPLIED
+    batch = await redis_store.events_since("r1", 0)  # EVENTS
+    assert [seq for seq, _ in batch.events] == list(range(1, batch.seq + 1))
+
+
 async def test_a_commit_to_an_unreachable_redis_raises(redis_prefix: str) -> None:
     store = RedisStore("redis://127.0.0.1:9/0", redis_prefix)
     with pytest.raises(StoreError, match="cannot be reached"):
