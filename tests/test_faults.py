@@ -37,7 +37,16 @@ from fault_kit import (
     reconnect,
     reset,
 )
-from server_kit import OPEN_CLIENTS, REDIS_URL, InProcessServer, http, new_room, seat, winning_line
+from server_kit import (
+    OPEN_CLIENTS,
+    REDIS_URL,
+    InProcessServer,
+    http,
+    make_config,
+    new_room,
+    seat,
+    winning_line,
+)
 from tournament_kit import Watcher, enter, new_tournament, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -274,8 +283,6 @@ async def test_redis_restarted_from_its_append_only_file_mid_race(
 @pytest.fixture
 def redis_app(redis_prefix: str) -> Iterator[InProcessServer]:
     """A server in this process on the shared Redis, on the system clock."""
-    from server_kit import make_config
-
     with InProcessServer(make_config(REDIS_URL, prefix=redis_prefix)) as running:
         yield running
 
