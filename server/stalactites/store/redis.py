@@ -18,10 +18,11 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 
 Every change is one Lua script (:mod:`.lua`) on one room's keys; each read is a
-single command, a script or one hash, so every snapshot is consistent (presence and
-spectator leases are read beside the room hash, not in the same instant).  No MULTI:
-on a Redis Cluster whose slot is being moved, redis-py follows ASK for single commands
-and scripts but not for transactions.
+single command or a script, so every snapshot is consistent (presence and spectator
+leases are read beside the room hash, not in the same instant).  A room's keys are
+reached through the small client of :mod:`.resp` (on a Redis Cluster its
+:class:`~.cluster.ClusterPipe`, which follows MOVED and ASK); there is no MULTI, which
+could not follow a slot being moved.  redis-py serves the room lists and pings.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class RedisStore:
         # shared connection (per master, on a cluster, with MOVED and ASK followed).
         address = Address.parse(url)
         self._origin = uuid.uuid4().hex[:12]
-        commits = address.named(f"stalactites-commits-{self._origin}")
+        commits = address.named(f"stalactites-commits-{self._origin}")  # and every room read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
         self._commit = Script(self._pipe, lua.COMMIT)
         self._create, self._join = Script(self._pipe, lua.CREATE), Script(self._pipe, lua.JOIN)
