@@ -69,7 +69,7 @@ class LocalCluster:
     def __enter__(self) -> LocalCluster:
         try:
             for _ in range(MASTERS):
-                self._start_node(_free_port())
+                self._start_node()
             addresses = [f"127.0.0.1:{port}" for port in self.ports]
             subprocess.run(
                 [self.cli, "--cluster", "create", *addresses, "--cluster-replicas", "0"]
@@ -92,10 +92,27 @@ class LocalCluster:
     ) -> None:
         self.stop()
 
-    def _start_node(self, port: int) -> None:
+    def _start_node(self) -> None:
+        """One more master on a free port (another port if someone took that one first)."""
+        for _ in range(5):
+            port = _free_port()
+            process = self._spawn(port)
+            deadline = time.monotonic() + WAIT_S
+            while process.poll() is None and not self._answers(port):
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            if process.poll() is None and self._answers(port):
+                self.processes.append(process)
+                self.ports.append(port)
+                return
+            end_process(process)
+        raise RuntimeError("redis-server did not start on a free port in five tries")
+
+    def _spawn(self, port: int) -> subprocess.Popen[Any]:
         folder = self.folder / str(port)
-        folder.mkdir()
-        process = subprocess.Popen(
+        folder.mkdir(exist_ok=True)
+        return subprocess.Popen(
             [self.server, "--port", str(port), "--bind", "127.0.0.1"]
             + ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
             + ["--cluster-node-timeout", "5000", "--save", "", "--appendonly", "no"]
@@ -103,13 +120,6 @@ class LocalCluster:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        self.processes.append(process)
-        self.ports.append(port)
-        deadline = time.monotonic() + WAIT_S
-        while not self._answers(port):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server on port {port} did not start")
-            time.sleep(0.05)
 
     def _answers(self, port: int) -> bool:
         try:
