@@ -7,11 +7,12 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
 
-# The Redis store is tested against a real Redis server on 127.0.0.1:6379.
+# The Redis store is tested against a real Redis server on 127.0.0.1:6379; the Redis Cluster
+# tests start their own redis-server nodes and join them with redis-cli (redis-tools).
+if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq redis-server
+fi
 if ! (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then
-    if ! command -v redis-server >/dev/null; then
-        apt-get update -qq && apt-get install -y -qq redis-server
-    fi
     redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
     for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && break; sleep 0.1; done
 fi
