@@ -5,8 +5,10 @@ The module starts its own cluster (``tests/cluster_kit.py``: three ``redis-serve
 tears it down at the end.  The room store's and the tournament store's contract suites
 run here again, unchanged, on cluster stores (their ``store`` and ``tstore`` fixtures are
 redefined below); then what only a cluster has: commands routed to the slot's owner,
-MOVED and ASK followed while a room's slot moves between masters, a race over real
-websockets with two server processes, and a tournament to its final standings.
+MOVED, ASK and TRYAGAIN followed while a room's slot moves between masters, the doorbell
+subscription made again after it is lost, a race over real websockets on two server
+processes while its room's slot moves, and a tournament to its final standings while its
+slots move.
 """
 
 from __future__ import annotations
