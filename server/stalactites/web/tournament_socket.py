@@ -52,10 +52,11 @@ class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
         self.tournament_id = tournament_id
         self.you: str | None = None
         self._joined = False
+        self._welcomed = False
 
     @property
     def role(self) -> str:
-        return "tournament" if self._joined else "pending"
+        return "tournament" if self._welcomed else "pending"
 
     async def greet(self, hello: TournamentHello) -> bool:
         """Welcome the client and join the tournament's feed."""
@@ -68,6 +69,7 @@ class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
         except TournamentError as error:
             return self.refuse(error.code, error.message)
         self.cursor = welcome.seq
+        self._welcomed = True
         self.send(welcome)
         await self.host.feeds.join(self.tournament_id, self)
         self._joined = True
