@@ -1,8 +1,9 @@
 """What the race-server benchmarks share: servers in subprocesses, JSON over HTTP, racers.
 
 Run as a script, ``python bench/benchkit.py serve --port 0`` is ``stalactites serve`` with
-one addition for the benchmarks: on SIGUSR1 the process runs a full garbage collection
-(so that a memory figure read from ``/proc`` afterwards holds no garbage).
+two additions for the benchmarks: on SIGUSR1 the process runs a full garbage collection (so
+that a memory figure read from ``/proc`` afterwards holds no garbage), and with tracemalloc on
+(PYTHONTRACEMALLOC=1) SIGUSR2 takes a snapshot, then prints what has grown since.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -43,6 +45,10 @@ __all__ = [
 REDIS_URL = "redis://127.0.0.1:6379/0"
 REPO = Path(__file__).resolve().parents[1]
 STOP_WAIT_S = 10.0
+TRACE_MARK = "tracemalloc:"
+TRACE_LINES = 25
+TRACE_END = "end"
+TRACE_WAIT_S = 120.0
 # Every simulated client comes from 127.0.0.1: the servers run with the rate limits off (per
 # connection and per address: moves, room creation, seats).
 NO_LIMITS = {
@@ -81,6 +87,23 @@ class Server:
     def collect_garbage(self) -> None:
         """Ask the process for a full garbage collection (servers started by this module)."""
         self.process.send_signal(signal.SIGUSR1)
+
+    def trace_memory(self) -> None:
+        """Ask for a memory snapshot, or what has grown since the first (with tracemalloc on:
+        servers started by this module with PYTHONTRACEMALLOC=1); see :meth:`traced`."""
+        self.process.send_signal(signal.SIGUSR2)
+
+    def traced(self) -> list[str]:
+        """The memory growth the server prints after a second :meth:`trace_memory` (waits
+        for it; none if it does not come)."""
+        deadline = time.monotonic() + TRACE_WAIT_S
+        while time.monotonic() < deadline:
+            self.log.seek(0)
+            lines = [line.rstrip() for line in self.log if line.startswith(TRACE_MARK)]
+            if lines and lines[-1] == f"{TRACE_MARK} {TRACE_END}":
+                return lines[:-1]
+            time.sleep(0.5)
+        return []
 
     def tail(self, lines: int = 20) -> str:
         self.log.seek(0)
@@ -188,7 +211,8 @@ def percentile(values: list[float], share: float) -> float:
 class Racer:
     """One seated, started player's socket: alternates a random legal move and an undo, so
     that every action is an engine-checked, stored commit; ``latencies`` holds the time from
-    sending each action to its answer (seconds)."""
+    sending each action to its answer (seconds), ``sent_at`` when each was sent
+    (``time.perf_counter``)."""
 
     ws: ClientConnection
     legal: list[str] = field(default_factory=list)
@@ -196,6 +220,7 @@ class Racer:
     sent: int = 0
     rejected: int = 0
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)
 
     async def answer(self, action_id: str) -> dict[str, Any]:
         while True:
@@ -214,6 +239,7 @@ class Racer:
         await self.ws.send(json.dumps(frame))
         answer = await self.answer(action_id)
         self.latencies.append(time.perf_counter() - began)
+        self.sent_at.append(began)
         if answer["type"] == "accepted":
             self.legal = answer.get("legal", self.legal)
             self.undo_next = frame["type"] == "move"
@@ -244,10 +270,42 @@ async def race(racer: Racer, seconds: float, pace: float | None, rng: random.Ran
 # ``stalactites serve`` that collects garbage on SIGUSR1.
 
 
+class MemoryTrace:
+    """With tracemalloc on (PYTHONTRACEMALLOC=1): on SIGUSR2, the first time, a snapshot; each
+    later time, what has grown since, by source line, printed to stderr as lines that start
+    with ``TRACE_MARK``."""
+
+    def __init__(self) -> None:
+        self.baseline: tracemalloc.Snapshot | None = None
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if not tracemalloc.is_tracing():
+            return
+        gc.collect()
+        snapshot = tracemalloc.take_snapshot()
+        if self.baseline is None:
+            self.baseline = snapshot
+            return
+        stats = snapshot.compare_to(self.baseline, "lineno")
+        total = sum(stat.size_diff for stat in stats)
+        print(f"{TRACE_MARK} {total / 1024:.0f} KB in all", file=sys.stderr, flush=True)
+        for stat in stats[:TRACE_LINES]:
+            where = stat.traceback[0]
+            name = "/".join(Path(where.filename).parts[-2:])
+            print(
+                f"{TRACE_MARK} {stat.size_diff / 1024:9.0f} KB {stat.count_diff:8d} blocks "
+                f"{name}:{where.lineno}",
+                file=sys.stderr,
+                flush=True,
+            )
+        print(f"{TRACE_MARK} {TRACE_END}", file=sys.stderr, flush=True)
+
+
 def _serve(argv: list[str]) -> int:
     from stalactites.cli import main
 
     signal.signal(signal.SIGUSR1, lambda signum, frame: gc.collect())
+    signal.signal(signal.SIGUSR2, MemoryTrace())
     return main(argv)
 
 

@@ -30,7 +30,13 @@ Figures:
 * paced phase, every connection open: each racer an action every ``1/pace`` seconds;
   moves per second, and p50/p99 latency from sending ``move``/``undo`` to its ``accepted``;
 * flat-out phase (``--flat-seconds``, 0 to skip): every racer sends its next action as soon
-  as the last is answered: moves per second the two processes sustain, and the latencies.
+  as the last is answered: moves per second the two processes sustain, and the latencies;
+* CPU at rest: every connection open, nobody moving, for ten seconds;
+* the control: the paced phase again once the idle connections are closed (the racers
+  alone), to tell what holding them costs from what the machine's other work costs;
+* CPU used by each process and by the whole machine during each phase, and the p99 of each
+  second's moves (the median second and the worst): a busy spell on a shared machine shows
+  up as one bad second, a server that cannot keep up as every second bad.
 
 Goals (issue 7): 2,000 connections held with a paced p99 under 50 ms, and under 100 KB of
 server memory per idle connection.
@@ -82,6 +88,7 @@ HTTP_THREADS = 8
 TIME_LIMIT_S = 3600
 DELAYED_S = 30  # spectator delay of every other racing room (the others: 0)
 LAG_TICK_S = 0.01
+REST_S = 10.0  # CPU is measured this long with every connection open and nobody moving
 
 
 # The plan: which socket goes where, seated over HTTP.
@@ -279,7 +286,7 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
 
 async def run_phase(racers: list[Racer], seconds: float, pace: float | None) -> dict[str, Any]:
     for racer in racers:
-        racer.latencies, racer.rejected = [], 0
+        racer.latencies, racer.sent_at, racer.rejected = [], [], 0
     lags: list[float] = []
     stop = asyncio.Event()
     lagging = asyncio.create_task(loop_lag(lags, stop))
@@ -289,6 +296,11 @@ async def run_phase(racers: list[Racer], seconds: float, pace: float | None) -> 
     stop.set()
     await lagging
     latencies = [value for racer in racers for value in racer.latencies]
+    by_second: dict[int, list[float]] = {}
+    for racer in racers:
+        for sent, latency in zip(racer.sent_at, racer.latencies, strict=True):
+            by_second.setdefault(int(sent - began), []).append(latency)
+    p99s = sorted((percentile(values, 0.99), second) for second, values in by_second.items())
     return {
         "actions": len(latencies),
         "rejected": sum(racer.rejected for racer in racers),
@@ -297,6 +309,9 @@ async def run_phase(racers: list[Racer], seconds: float, pace: float | None) -> 
         "p99_ms": percentile(latencies, 0.99),
         "max_ms": percentile(latencies, 1.0),
         "lag_p99_ms": percentile(lags, 0.99),
+        "second_p99_median_ms": p99s[len(p99s) // 2][0] if p99s else 0.0,
+        "second_p99_worst": p99s[-1] if p99s else (0.0, 0),
+        "second_p99s": [percentile(by_second[second], 0.99) for second in sorted(by_second)],
         "elapsed": elapsed,
     }
 
@@ -354,7 +369,8 @@ def start_client(role: str, urls: list[str], seats: list[Seat]) -> Client:
 
 
 class CpuMeter:
-    """CPU shares (of one core) of the servers, Redis and the client processes over a span."""
+    """CPU used (in cores) by the servers, Redis, the client processes and the whole machine
+    over a span."""
 
     def __init__(self, servers: list[Server], clients: list[Client]) -> None:
         self.servers, self.clients = servers, clients
@@ -413,6 +429,8 @@ class Results:
     connected: list[dict[str, Any]] = field(default_factory=list)
     rss_before: list[int] = field(default_factory=list)
     rss_idle: list[int] = field(default_factory=list)
+    rest: dict[str, float] = field(default_factory=dict)  # CPU with nobody moving
+    traced: list[str] = field(default_factory=list)  # --trace-memory: server 1's growth
     phases: list[tuple[str, dict[str, Any], dict[str, float], int, int]] = field(
         default_factory=list
     )  # name, racer figures, cpu shares, connections open after, spectator frames
@@ -440,6 +458,8 @@ def measure(args: argparse.Namespace, servers: list[Server], results: Results) -
     plan = make_plan(urls, args.racers, args.spectators, waiting)
     results.planned = len(plan.racers) + len(plan.idle)
     results.rss_before = settled_rss(servers)
+    if args.trace_memory:
+        servers[0].trace_memory()
     clients = [start_client("racers", urls, plan.racers)]
     for h in range(args.holders):
         clients.append(start_client("holders", urls, plan.idle[h :: args.holders]))
@@ -447,22 +467,37 @@ def measure(args: argparse.Namespace, servers: list[Server], results: Results) -
         results.connected = [client.pipe.recv() for client in clients]
         time.sleep(SETTLE_S)
         results.rss_idle = settled_rss(servers)
+        if args.trace_memory:
+            servers[0].trace_memory()
+            results.traced = servers[0].traced()
+        meter = CpuMeter(servers, clients)
+        time.sleep(REST_S)
+        results.rest = meter.shares()
         paced = f"paced {args.pace:g}/s"
         results.phases.append(phase(clients, servers, paced, "race", args.seconds, args.pace))
         if args.flat_seconds > 0:
             results.phases.append(
                 phase(clients, servers, "flat out", "race", args.flat_seconds, None)
             )
-        for client in clients:
-            client.pipe.send(("close",))
-        for client in clients:
-            if client.pipe.poll(30):
-                client.pipe.recv()
+        close(clients[1:])  # the control: the same racers without the idle connections
+        alone = f"{paced}, racers only"
+        results.phases.append(phase(clients[:1], servers, alone, "race", args.seconds, args.pace))
+        close(clients[:1])
     finally:
         for client in clients:
             client.process.join(10)
             if client.process.is_alive():
                 client.process.terminate()
+
+
+def close(clients: list[Client]) -> None:
+    """Have the client processes close their sockets and end."""
+    for client in clients:
+        client.pipe.send(("close",))
+    for client in clients:
+        if client.pipe.poll(30):
+            client.pipe.recv()
+        client.process.join(10)
 
 
 # Report.
@@ -497,12 +532,16 @@ def report(results: Results, servers: list[Server], args: argparse.Namespace) ->
             f"memory {server.name}: {before / 2**20:.1f} MB before, {idle / 2**20:.1f} MB with "
             f"{held} idle connections: {share / 1024:.1f} KB per connection"
         )
+    if results.traced:
+        print(f"memory {servers[0].name} grew by (tracemalloc, the largest source lines):")
+        for line in results.traced:
+            print(f"  {line.removeprefix('tracemalloc:').strip()}")
     print()
-    header = f"{'phase':<12} {'moves':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+    header = f"{'phase':<24} {'moves':>7} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
     print(f"{header} {'rejected':>8} {'open after':>10} {'spectator frames/s':>18}")
     for name, figures, _, still, frames in results.phases:
         print(
-            f"{name:<12} {figures['actions']:>7} {figures['per_second']:>8.0f} "
+            f"{name:<24} {figures['actions']:>7} {figures['per_second']:>8.0f} "
             f"{figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} {figures['max_ms']:>8.2f} "
             f"{figures['rejected']:>8} {still:>10} {frames / figures['elapsed']:>18.0f}"
         )
@@ -511,9 +550,21 @@ def report(results: Results, servers: list[Server], args: argparse.Namespace) ->
         f"CPU during each phase, in cores ({os.cpu_count()} here; the whole machine includes "
         "other work), and the racer client's event-loop lag p99:"
     )
+    parts = ", ".join(f"{key} {value:.2f}" for key, value in results.rest.items())
+    print(f"  at rest ({REST_S:g} s, every connection open, nobody moving): {parts}")
     for name, figures, shares, _, _ in results.phases:
         parts = ", ".join(f"{key} {value:.2f}" for key, value in shares.items())
         print(f"  {name}: {parts} (lag {figures['lag_p99_ms']:.1f} ms)")
+    print()
+    print("p99 of each second's moves: the median second, and the worst (seconds into the phase)")
+    for name, figures, _, _, _ in results.phases:
+        worst, second = figures["second_p99_worst"]
+        print(
+            f"  {name}: median second {figures['second_p99_median_ms']:.2f} ms, "
+            f"worst {worst:.2f} ms (at {second} s)"
+        )
+        if args.by_second:
+            print("    " + " ".join(f"{value:.0f}" for value in figures["second_p99s"]))
     print()
     paced_name, paced, _, paced_open, _ = results.phases[0]
     held = min(opened, paced_open)
@@ -544,6 +595,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the paced phase")
     parser.add_argument("--pace", type=float, default=1.0, help="actions a second per racer")
     parser.add_argument("--flat-seconds", type=float, default=10.0, help="flat-out phase; 0: none")
+    parser.add_argument(
+        "--trace-memory",
+        action="store_true",
+        help="trace server 1's allocations (slower, more memory) and show what the sockets hold",
+    )
+    parser.add_argument("--by-second", action="store_true", help="print each second's p99")
     parser.add_argument("--holders", type=int, default=1, help="processes for idle sockets")
     args = parser.parse_args()
     if args.racers < 2 or args.racers % 2:
@@ -568,6 +625,8 @@ def main() -> None:
     )
     prefix = f"bench-scale:{uuid.uuid4().hex[:8]}:"
     env = NO_LIMITS | {"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix}
+    if args.trace_memory:
+        env["PYTHONTRACEMALLOC"] = "1"
     servers: list[Server] = []
     results = Results(0)
     try:
