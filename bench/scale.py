@@ -82,13 +82,13 @@ GOAL_CONNECTIONS = 2000
 GOAL_P99_MS = 50.0
 GOAL_BYTES = 100 * 1024
 SERVERS = 2
-SETTLE_S = 3.0  # pause after a garbage collection, and before each phase
+SETTLE_S = 3.0  # pause after a garbage collection, and before each phase (--settle)
 OPENING = 50  # sockets being opened at once, per client process
 HTTP_THREADS = 8
 TIME_LIMIT_S = 3600
 DELAYED_S = 30  # spectator delay of every other racing room (the others: 0)
 LAG_TICK_S = 0.01
-REST_S = 10.0  # CPU is measured this long with every connection open and nobody moving
+REST_S = 10.0  # CPU is measured this long with every connection open, nobody moving (--rest)
 
 
 # The plan: which socket goes where, seated over HTTP.
@@ -404,11 +404,11 @@ def machine_busy_seconds() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
-def settled_rss(servers: list[Server]) -> list[int]:
+def settled_rss(servers: list[Server], settle: float) -> list[int]:
     """Each server's RSS after a full garbage collection and a pause."""
     for server in servers:
         server.collect_garbage()
-    time.sleep(SETTLE_S)
+    time.sleep(settle)
     return [server.rss_bytes() for server in servers]
 
 
@@ -440,15 +440,22 @@ class Results:
         return [sum(c["by_server"][i] for c in self.connected) for i in range(SERVERS)]
 
 
-def phase(clients: list[Client], servers: list[Server], name: str, *command: Any) -> Any:
+def phase(
+    clients: list[Client], servers: list[Server], settle: float, name: str, *command: Any
+) -> Any:
     racers, holders = clients[0], clients[1:]
-    time.sleep(SETTLE_S)  # the last phase's answers and events drain first
+    time.sleep(settle)  # the last phase's answers and events drain first
     frames_before = sum(h.ask("count")["frames"] for h in holders)
     meter = CpuMeter(servers, clients)
     figures = racers.ask(*command)
     shares = meter.shares()
     counts = [client.ask("count") for client in clients]
     frames = sum(c["frames"] for c in counts[1:]) - frames_before
+    closed: dict[str, int] = {}
+    for count in counts:
+        for code, n in count["closed_by_code"].items():
+            closed[code] = closed.get(code, 0) + n
+    figures["closed_by_code"] = closed
     return name, figures, shares, sum(c["open"] for c in counts), frames
 
 
@@ -457,7 +464,7 @@ def measure(args: argparse.Namespace, servers: list[Server], results: Results) -
     waiting = args.connections - args.racers - args.spectators
     plan = make_plan(urls, args.racers, args.spectators, waiting)
     results.planned = len(plan.racers) + len(plan.idle)
-    results.rss_before = settled_rss(servers)
+    results.rss_before = settled_rss(servers, args.settle)
     if args.trace_memory:
         servers[0].trace_memory()
     clients = [start_client("racers", urls, plan.racers)]
@@ -465,23 +472,24 @@ def measure(args: argparse.Namespace, servers: list[Server], results: Results) -
         clients.append(start_client("holders", urls, plan.idle[h :: args.holders]))
     try:
         results.connected = [client.pipe.recv() for client in clients]
-        time.sleep(SETTLE_S)
-        results.rss_idle = settled_rss(servers)
+        time.sleep(args.settle)
+        results.rss_idle = settled_rss(servers, args.settle)
         if args.trace_memory:
             servers[0].trace_memory()
             results.traced = servers[0].traced()
         meter = CpuMeter(servers, clients)
-        time.sleep(REST_S)
+        time.sleep(args.rest)
         results.rest = meter.shares()
         paced = f"paced {args.pace:g}/s"
-        results.phases.append(phase(clients, servers, paced, "race", args.seconds, args.pace))
+
+        def run(some: list[Client], name: str, seconds: float, pace: float | None) -> None:
+            results.phases.append(phase(some, servers, args.settle, name, "race", seconds, pace))
+
+        run(clients, paced, args.seconds, args.pace)
         if args.flat_seconds > 0:
-            results.phases.append(
-                phase(clients, servers, "flat out", "race", args.flat_seconds, None)
-            )
+            run(clients, "flat out", args.flat_seconds, None)
         close(clients[1:])  # the control: the same racers without the idle connections
-        alone = f"{paced}, racers only"
-        results.phases.append(phase(clients[:1], servers, alone, "race", args.seconds, args.pace))
+        run(clients[:1], f"{paced}, racers only", args.seconds, args.pace)
         close(clients[:1])
     finally:
         for client in clients:
@@ -545,13 +553,17 @@ def report(results: Results, servers: list[Server], args: argparse.Namespace) ->
             f"{figures['p50_ms']:>8.2f} {figures['p99_ms']:>8.2f} {figures['max_ms']:>8.2f} "
             f"{figures['rejected']:>8} {still:>10} {frames / figures['elapsed']:>18.0f}"
         )
+    for name, figures, _, _, _ in results.phases:
+        if figures["closed_by_code"]:
+            codes = ", ".join(f"{n} with {code}" for code, n in figures["closed_by_code"].items())
+            print(f"  closed by the end of {name}: {codes} (close codes)")
     print()
     print(
         f"CPU during each phase, in cores ({os.cpu_count()} here; the whole machine includes "
         "other work), and the racer client's event-loop lag p99:"
     )
     parts = ", ".join(f"{key} {value:.2f}" for key, value in results.rest.items())
-    print(f"  at rest ({REST_S:g} s, every connection open, nobody moving): {parts}")
+    print(f"  at rest ({args.rest:g} s, every connection open, nobody moving): {parts}")
     for name, figures, shares, _, _ in results.phases:
         parts = ", ".join(f"{key} {value:.2f}" for key, value in shares.items())
         print(f"  {name}: {parts} (lag {figures['lag_p99_ms']:.1f} ms)")
@@ -601,12 +613,18 @@ def parse_args() -> argparse.Namespace:
         help="trace server 1's allocations (slower, more memory) and show what the sockets hold",
     )
     parser.add_argument("--by-second", action="store_true", help="print each second's p99")
+    parser.add_argument("--settle", type=float, default=SETTLE_S, help="pauses (seconds)")
+    parser.add_argument("--rest", type=float, default=REST_S, help="CPU at rest: seconds")
     parser.add_argument("--holders", type=int, default=1, help="processes for idle sockets")
     args = parser.parse_args()
     if args.racers < 2 or args.racers % 2:
         parser.error("--racers must be an even number, at least 2")
-    if args.spectators < 0 or args.connections < args.racers + args.spectators:
-        parser.error("--connections must be at least --racers plus --spectators")
+    waiting = args.connections - args.racers - args.spectators
+    if args.spectators < 0 or waiting < 0 or waiting % 2:
+        parser.error(
+            "--connections less --racers and --spectators (players waiting in rooms "
+            "of two) must be an even number, at least 0"
+        )
     if args.holders < 1 or args.pace <= 0:
         parser.error("--holders and --pace must be positive")
     return args
