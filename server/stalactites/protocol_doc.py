@@ -222,8 +222,9 @@ RECORD = """\
 "commitment", "step", "undo", "certified", "solution", "initial_state", "players"}`, each
 player a [Standing](#standing) plus `"record"`: a game record `{"game", "deal", "step",
 "moves"}` that `stalactites replay` checks; `stalactites verify` checks the whole record
-(the commitment, every record replayed to its standing, the places).  `initial_state` is the deal's starting layout, whole: the engine's state (with the
-deal id) and, for Squadron, `"stock"`: the stock's cards in order, the last one dealt first.
+(the commitment, every record replayed to its standing, the places).  `initial_state` is
+the deal's starting layout, whole: the engine's state (with the deal id) and, for Squadron,
+`"stock"`: the stock's cards in order, the last one dealt first.
 With it a client can draw every board along every record.
 
 ### The room lists
