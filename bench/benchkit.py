@@ -289,18 +289,36 @@ class MemoryTrace:
             self.baseline = snapshot
             return
         stats = snapshot.compare_to(self.baseline, "lineno")
-        total = sum(stat.size_diff for stat in stats)
-        print(f"{TRACE_MARK} {total / 1024:.0f} KB in all", file=sys.stderr, flush=True)
+        packages: dict[str, int] = {}
+        for stat in stats:
+            package = _package(stat.traceback[0].filename)
+            packages[package] = packages.get(package, 0) + stat.size_diff
+        total = sum(packages.values())
+        by_package = sorted(packages.items(), key=lambda item: -item[1])
+        shares = ", ".join(f"{name} {size / 1024:.0f} KB" for name, size in by_package[:8])
+        _trace(f"{total / 1024:.0f} KB in all: {shares}")
         for stat in stats[:TRACE_LINES]:
             where = stat.traceback[0]
             name = "/".join(Path(where.filename).parts[-2:])
-            print(
-                f"{TRACE_MARK} {stat.size_diff / 1024:9.0f} KB {stat.count_diff:8d} blocks "
-                f"{name}:{where.lineno}",
-                file=sys.stderr,
-                flush=True,
+            _trace(
+                f"{stat.size_diff / 1024:9.0f} KB {stat.count_diff:8d} blocks {name}:{where.lineno}"
             )
-        print(f"{TRACE_MARK} {TRACE_END}", file=sys.stderr, flush=True)
+        _trace(TRACE_END)
+
+
+def _trace(line: str) -> None:
+    print(f"{TRACE_MARK} {line}", file=sys.stderr, flush=True)
+
+
+def _package(filename: str) -> str:
+    """The package (or standard library module) a source file belongs to."""
+    parts = Path(filename).parts
+    for anchor in ("site-packages", "server"):
+        if anchor in parts[:-1]:
+            return parts[parts.index(anchor) + 1].removesuffix(".py")
+    if len(parts) >= 2 and parts[-2].startswith("python3"):
+        return parts[-1].removesuffix(".py")  # a standard library module
+    return parts[-2] if len(parts) >= 2 else filename
 
 
 def _serve(argv: list[str]) -> int:
