@@ -86,6 +86,7 @@ class Hub:
         self._advance = advance
         self._clock = clock
         self._frames: dict[int, str] = {}
+        self._top = 0  # the newest seq in _frames (0: none), kept: max() over them is O(n)
         self._latest = 0
         self._fetch = True
         self._lag = lag
@@ -156,6 +157,7 @@ class Hub:
         if seq in self._frames or seq <= self._latest - RECENT:
             return
         self._frames[seq] = with_seq(seq, event)
+        self._top = max(self._top, seq)
         self._latest = max(self._latest, seq)
         kind = event_type(event)
         if kind in DEADLINE_EVENTS:
@@ -165,6 +167,7 @@ class Hub:
         if len(self._frames) > 2 * RECENT:
             floor = self._latest - RECENT
             self._frames = {seq: frame for seq, frame in self._frames.items() if seq > floor}
+            self._top = max(self._frames, default=0)
 
     async def _run(self) -> None:
         while True:
@@ -188,7 +191,7 @@ class Hub:
 
     async def _refresh(self) -> None:
         """Fetch, once for everyone, the newest events the recent frames lack."""
-        top = max(self._frames, default=min(sub.cursor for sub in self.subscribers))
+        top = self._top if self._frames else min(sub.cursor for sub in self.subscribers)
         if not self._fetch and (top >= self._latest or self.inflight):
             return  # nothing new, or its own commit will offer it (the bell can come first)
         self._fetch = False
@@ -204,7 +207,7 @@ class Hub:
         after = subscriber.cursor
         end = min(self._latest, after + subscriber.room_for_events())
         if self.inflight:  # the newest events are on their way from this process's commits
-            end = min(end, max(max(self._frames, default=0), after))
+            end = min(end, max(self._top, after))
         frames = [(seq, self._frames.get(seq)) for seq in range(after + 1, end + 1)]
         if any(frame is None for _, frame in frames):
             batch = await self._store.events_since(self.room_id, after, end - after)
