@@ -632,7 +632,7 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
-    limit = raise_fd_limit(args.connections * 2 + 1000)  # both ends of every socket
+    limit = raise_fd_limit(args.connections + 1000)  # a client process may hold them all
     print(
         f"{args.connections} connections: {args.racers} racers, {args.spectators} spectators, "
         f"{args.connections - args.racers - args.spectators} players waiting; "
