@@ -17,8 +17,9 @@ commit that the room's other racer sees as a progress event.  Two phases per
 server: ``flat out`` (every racer sends its next action as soon as the last is
 answered: throughput) and ``paced`` (each racer sends P actions a second, about
 a fast human: latency).  Latency is from sending ``move``/``undo`` to receiving
-its ``accepted``.  The servers run with the move rate limits off, per connection and per
-address (every racer comes from 127.0.0.1), so that flat-out racers are not throttled.
+its ``accepted``.  The servers run with the rate limits off (``benchkit.NO_LIMITS``: moves and
+frames per connection, moves per address, as every racer comes from 127.0.0.1), so that
+flat-out racers are neither throttled nor disconnected.
 
 Goals (issue 4): with Redis, at least 60% of the baseline's flat-out throughput,
 and a paced p99 under 20 ms with 100 racers, on this machine.
