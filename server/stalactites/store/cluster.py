@@ -97,23 +97,24 @@ class ClusterPipe:
     def __init__(self, seed: Address) -> None:
         check_seed(seed)
         self._seed = seed
-        self._owners: list[Address | None] = []
+        self._owners: list[Pipe | None] = []  # by slot: the connection to its master
         self._pipes: dict[Address, Pipe] = {}
         self._reading: asyncio.Task[bool] | None = None
 
     def nodes(self) -> list[Address]:
         """The masters in the slot map (the seed first if the map is not read yet)."""
-        known = list(dict.fromkeys(owner for owner in self._owners if owner is not None))
-        return known or [self._seed]
+        known = dict.fromkeys(owner for owner in self._owners if owner is not None)
+        return [pipe.address for pipe in known] or [self._seed]
 
     async def call_at(self, key: str, *args: Any) -> Any:
         """Send the command to the owner of ``key``'s slot; its reply (an error reply raises
         :class:`~.resp.ReplyError`, a lost connection :class:`ConnectionError`)."""
         slot = key_slot(key)
-        asking: Address | None = None
+        asking: Pipe | None = None
         for attempt in range(REDIRECTS + 1):
-            node = asking or await self._owner(slot)
-            pipe = self._pipe(node)
+            pipe = asking or (self._owners[slot] if self._owners else None)
+            if pipe is None:
+                pipe = await self._owner(slot)
             try:
                 if asking is not None:
                     return await pipe.call_asking(*args)
@@ -124,10 +125,10 @@ class ClusterPipe:
                     raise
                 asking = None
                 if kind == "MOVED":
-                    self._owners[slot] = self._address(rest)
+                    self._owners[slot] = self._pipe(self._address(rest))
                     self._read_map_soon()
                 elif kind == "ASK":
-                    asking = self._address(rest)
+                    asking = self._pipe(self._address(rest))
                 else:
                     await asyncio.sleep(RETRY_S * (attempt + 1))
             except OSError:
@@ -154,7 +155,7 @@ class ClusterPipe:
         host = host.strip("[]")
         return replace(self._seed, host=host or self._seed.host, port=int(port))
 
-    async def _owner(self, slot: int) -> Address:
+    async def _owner(self, slot: int) -> Pipe:
         if not self._owners:
             await self._read_map()
         owner = self._owners[slot] if self._owners else None
@@ -187,12 +188,12 @@ class ClusterPipe:
             return True
         return False
 
-    def _parse(self, asked: Address, reply: list[Any]) -> list[Address | None]:
+    def _parse(self, asked: Address, reply: list[Any]) -> list[Pipe | None]:
         """``CLUSTER SLOTS``: ``[start, end, [host, port, id, ...], replicas...]`` per range
         (an empty host means the node asked)."""
-        owners: list[Address | None] = [None] * SLOTS
+        owners: list[Pipe | None] = [None] * SLOTS
         for start, end, master, *_ in reply:
             host = str(master[0]) or asked.host
-            node = replace(self._seed, host=host, port=int(master[1]))
-            owners[int(start) : int(end) + 1] = [node] * (int(end) - int(start) + 1)
+            pipe = self._pipe(replace(self._seed, host=host, port=int(master[1])))
+            owners[int(start) : int(end) + 1] = [pipe] * (int(end) - int(start) + 1)
         return owners

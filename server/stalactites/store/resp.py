@@ -106,7 +106,7 @@ class Pipe:
     """One connection, shared: ``await pipe.call("EVALSHA", ...)`` from anywhere."""
 
     def __init__(self, address: Address) -> None:
-        self._address = address
+        self.address = address
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task[None] | None = None
         self._waiting: deque[asyncio.Future[Any]] = deque()
@@ -161,10 +161,10 @@ class Pipe:
         async with self._lock:
             if self._writer is not None and not self._writer.is_closing():
                 return
-            reader, writer = await self._address.connect()
+            reader, writer = await self.address.connect()
             self._writer = writer
             self._reading = asyncio.create_task(self._read(reader, writer))
-            for command in self._address.greeting():
+            for command in self.address.greeting():
                 await self.call(*command)
 
     async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
