@@ -29,7 +29,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisClusterException, RedisError
 
-from .resp import Address, Pipe, ReplyError
+from .resp import STALL_S, Address, Pipe, ReplyError
 
 __all__ = [
     "PING_ERRORS",
@@ -57,14 +57,16 @@ def redis_client(url: str, connections: int, cluster: bool) -> RedisClient:
     """redis-py's client for ``url``.  On one node, callers wait (up to 10 s) for one of
     ``connections`` pooled connections rather than fail when all are busy; on a cluster
     (``RedisCluster``, which reads the slot map and follows redirections itself) each master
-    gets up to ``connections`` connections."""
+    gets up to ``connections`` connections.  A command unanswered for ``STALL_S`` fails, as on
+    the small client."""
+    timeouts = {"socket_timeout": STALL_S, "socket_connect_timeout": STALL_S}
     if cluster:
         check_seed(Address.parse(url))
         return aioredis.RedisCluster.from_url(
-            url, decode_responses=True, max_connections=connections
+            url, decode_responses=True, max_connections=connections, **timeouts
         )
     pool = aioredis.BlockingConnectionPool.from_url(
-        url, decode_responses=True, max_connections=connections, timeout=10
+        url, decode_responses=True, max_connections=connections, timeout=10, **timeouts
     )
     return aioredis.Redis.from_pool(pool)  # closes the pool too
 

@@ -5,9 +5,12 @@ doorbell are the server's most frequent Redis work, so they go through this inst
 (hiredis parses the replies).  :class:`Pipe` is one connection on which any number of
 coroutines send commands: a command to an idle connection leaves at once, the commands
 of one turn of the event loop made while replies are awaited leave in one write, and the
-replies come back in order.  :class:`Script` runs a Lua script on it by its hash.
-:class:`Listener` is a subscriber connection that hands each message to a callback, and
-after a lost connection reconnects, subscribes again and says so.  On a Redis Cluster,
+replies come back in order; a connection that answers nothing for ``stall_s`` while replies
+are awaited is dropped, failing them (a stalled network must not hold moves unanswered).
+:class:`Script` runs a Lua script on it by its hash.  :class:`Listener` is a subscriber
+connection that hands each message to a callback, pings a connection that has been quiet,
+and after a lost or silent connection reconnects, subscribes again and, once Redis has
+confirmed the subscriptions, says so.  On a Redis Cluster,
 :class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
 """
 
@@ -29,6 +32,9 @@ import hiredis
 __all__ = ["Address", "Caller", "Listener", "Pipe", "ReplyError", "Script", "pack"]
 
 log = logging.getLogger(__name__)
+
+STALL_S = 5.0  # replies awaited and none come for this long: the connection is dropped
+HEALTH_S = 5.0  # a subscription quiet this long is pinged; no answer for as long again: dropped
 
 
 class ReplyError(Exception):
@@ -105,13 +111,16 @@ def _reader() -> Any:
 class Pipe:
     """One connection, shared: ``await pipe.call("EVALSHA", ...)`` from anywhere."""
 
-    def __init__(self, address: Address) -> None:
+    def __init__(self, address: Address, stall_s: float = STALL_S) -> None:
         self.address = address
+        self._stall_s = stall_s
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task[None] | None = None
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._out: list[bytes] = []
         self._lock = asyncio.Lock()
+        self._replies = 0  # replies read on this connection, for the stall check
+        self._stalled = False
 
     async def call(self, *args: Any) -> Any:
         """Send one command; its reply (an error reply raises :class:`ReplyError`)."""
@@ -162,10 +171,26 @@ class Pipe:
             if self._writer is not None and not self._writer.is_closing():
                 return
             reader, writer = await self.address.connect()
-            self._writer = writer
+            self._writer, self._stalled = writer, False
             self._reading = asyncio.create_task(self._read(reader, writer))
+            self._watch(writer, self._replies, 0)
             for command in self.address.greeting():
                 await self.call(*command)
+
+    def _watch(self, writer: asyncio.StreamWriter, seen: int, quiet: int) -> None:
+        """Check the connection every tenth of ``stall_s`` (of the event loop's own running
+        time: after the loop itself was held up, one check passes, not many); ten checks in a
+        row with replies awaited and none read drop it, which fails the awaited calls."""
+        if writer is not self._writer or writer.is_closing():
+            return
+        quiet = quiet + 1 if self._waiting and self._replies == seen else 0
+        if quiet >= 10:
+            log.warning("redis answered nothing for %.1f s; dropping the connection", self._stall_s)
+            self._stalled = True
+            writer.transport.abort()
+            return
+        loop = asyncio.get_running_loop()
+        loop.call_later(self._stall_s / 10, self._watch, writer, self._replies, quiet)
 
     async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         parser = _reader()
@@ -173,6 +198,7 @@ class Pipe:
             while data := await reader.read(1 << 16):
                 parser.feed(data)
                 while (reply := parser.gets()) is not False:
+                    self._replies += 1
                     future = self._waiting.popleft()
                     if future.done():
                         continue
@@ -188,10 +214,11 @@ class Pipe:
 
     def _fail_waiting(self) -> None:
         self._out.clear()  # unsent commands of failed calls must not meet later replies
+        why = "answered nothing in time" if self._stalled else "was lost"
         while self._waiting:
             future = self._waiting.popleft()
             if not future.done():
-                future.set_exception(ConnectionError("the connection to Redis was lost"))
+                future.set_exception(ConnectionError(f"the connection to Redis {why}"))
 
     async def close(self) -> None:
         if self._reading is not None:
@@ -233,8 +260,11 @@ class Script:
 
 class Listener:
     """A subscriber connection: ``on_message(channel, data)`` for every message;
-    ``on_reconnect()`` after a lost connection was made again (messages may be lost).
-    ``others()``, if given, names more addresses to try in turn when a connection fails."""
+    ``on_reconnect()`` once a lost connection was made again and Redis has confirmed its
+    subscriptions (messages may have been lost meanwhile; any published after the call are
+    heard).  A connection quiet for ``health_s`` is pinged, and dropped when the ping is not
+    answered within ``health_s`` more.  ``others()``, if given, names more addresses to try in
+    turn when a connection fails."""
 
     def __init__(
         self,
@@ -242,6 +272,7 @@ class Listener:
         on_message: Callable[[str, str], None],
         on_reconnect: Callable[[], None],
         others: Callable[[], Sequence[Address]] | None = None,
+        health_s: float = HEALTH_S,
     ) -> None:
         self._address = address
         self._others = others
@@ -252,6 +283,9 @@ class Listener:
         self._writer: asyncio.StreamWriter | None = None
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
+        self._health_s = health_s
+        self._received = 0  # chunks read, for the health check
+        self._unconfirmed = 0  # subscriptions made again, not yet confirmed
 
     async def subscribe(self, channel: str) -> None:
         """Subscribe, returning once Redis has confirmed it."""
@@ -278,22 +312,27 @@ class Listener:
         first, failures = True, 0
         while True:
             writer = None
+            health: asyncio.Task[None] | None = None
             address = self._choose(failures)
             try:
                 reader, writer = await address.connect()
                 self._writer = writer
                 for command in address.greeting():
                     writer.write(pack(command))
+                self._unconfirmed = 0 if first else len(self._channels)
                 for channel in self._channels:
                     self._send("SUBSCRIBE", channel)
                 self._connected.set()
-                if not first:
+                if not first and not self._channels:
                     self._on_reconnect()
                 first = False
+                health = asyncio.create_task(self._check_health(writer))
                 await self._read(reader)
             except (OSError, hiredis.ProtocolError) as error:
                 log.warning("redis subscription lost: %s; reconnecting", error)
             finally:
+                if health is not None:
+                    health.cancel()
                 if writer is not None:
                     writer.close()
             self._connected.clear()
@@ -307,9 +346,24 @@ class Listener:
         choices = [self._address, *(replace(o, name=self._address.name) for o in others)]
         return choices[failures % len(choices)]
 
+    async def _check_health(self, writer: asyncio.StreamWriter) -> None:
+        """Ping a quiet connection; drop it when even the ping gets no answer."""
+        while True:
+            seen = self._received
+            await asyncio.sleep(self._health_s)
+            if self._received != seen:
+                continue
+            writer.write(pack(("PING",)))
+            await asyncio.sleep(self._health_s)
+            if self._received == seen:
+                log.warning("redis subscription silent for %.1f s; reconnecting", self._health_s)
+                writer.transport.abort()
+                return
+
     async def _read(self, reader: asyncio.StreamReader) -> None:
         parser = _reader()
         while data := await reader.read(1 << 16):
+            self._received += 1
             parser.feed(data)
             while (reply := parser.gets()) is not False:
                 self._take(reply)
@@ -325,6 +379,10 @@ class Listener:
             ack = self._acks.pop(channel, None)
             if ack is not None and not ack.done():
                 ack.set_result(None)
+            if self._unconfirmed > 0:  # the subscriptions made again are answered in order:
+                self._unconfirmed -= 1  # after the last one, every bell is heard again
+                if self._unconfirmed == 0:
+                    self._on_reconnect()
 
     async def close(self) -> None:
         if self._task is not None:

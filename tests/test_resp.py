@@ -1,0 +1,94 @@
+"""The small Redis client (store/resp.py) when the network stalls rather than breaks.
+
+A stalled connection gives no error of its own: the bytes just stop.  These tests put a
+proxy between the client and the real Redis on 127.0.0.1:6379 that holds everything the
+client sends, while replies would still come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+import redis
+
+from fault_kit import StallProxy
+from stalactites.store.resp import Address, Listener, Pipe
+
+REDIS_PORT = 6379
+HANG_GUARD_S = 60  # only so that a broken client fails the test instead of hanging it
+
+
+class CountingProxy(StallProxy):
+    """A :class:`StallProxy` that counts the connections made through it."""
+
+    def __init__(self, target_port: int) -> None:
+        super().__init__(target_port)
+        self.connections = 0
+
+    async def _pair(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        await super()._pair(reader, writer)
+
+
+async def until(condition: object, what: str) -> None:
+    for _ in range(HANG_GUARD_S * 20):
+        if callable(condition) and condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+async def test_a_command_on_a_stalled_connection_fails_and_the_next_one_reconnects() -> None:
+    async with CountingProxy(REDIS_PORT) as gate:
+        pipe = Pipe(Address(port=gate.port), stall_s=0.5)
+        assert await pipe.call("PING") == "PONG"
+        gate.stall()
+        with pytest.raises(ConnectionError, match="answered nothing in time"):
+            await asyncio.wait_for(pipe.call("PING"), HANG_GUARD_S)
+        gate.stalled.clear()  # new bytes pass again (the dropped connection's stay held)
+        assert await asyncio.wait_for(pipe.call("PING"), HANG_GUARD_S) == "PONG"
+        assert gate.connections == 2
+        gate.release()
+        await pipe.close()
+
+
+async def test_a_busy_connection_that_keeps_answering_is_not_dropped() -> None:
+    async with CountingProxy(REDIS_PORT) as gate:
+        pipe = Pipe(Address(port=gate.port), stall_s=0.5)
+        for _ in range(20):  # replies awaited all along, for longer than stall_s in all
+            await asyncio.gather(*(pipe.call("PING") for _ in range(50)))
+            await asyncio.sleep(0.05)
+        assert gate.connections == 1
+        await pipe.close()
+
+
+async def test_a_silent_subscription_is_made_again_and_resyncs_once_confirmed() -> None:
+    channel = f"test-resp-{uuid.uuid4().hex}"
+    heard: list[str] = []
+    resyncs: list[int] = []
+    async with CountingProxy(REDIS_PORT) as gate:
+        listener = Listener(
+            Address(port=gate.port),
+            lambda _channel, data: heard.append(data),
+            lambda: resyncs.append(gate.connections),
+            health_s=0.2,
+        )
+        await listener.subscribe(channel)
+        publisher = redis.Redis(port=REDIS_PORT)
+        publisher.publish(channel, "one")
+        await until(lambda: heard == ["one"], "the first message")
+
+        gate.stall()  # its ping goes unanswered: the listener drops the connection ...
+        await until(lambda: gate.connections >= 2, "a second connection")
+        await asyncio.sleep(0.5)
+        assert resyncs == []  # ... and its new SUBSCRIBE is held: nothing is confirmed yet
+
+        gate.stalled.clear()
+        gate.release()  # the held SUBSCRIBE reaches Redis and is confirmed: now resync
+        await until(lambda: len(resyncs) >= 1, "a resync")
+        publisher.publish(channel, "two")
+        await until(lambda: heard[-1:] == ["two"], "a message after the resync")
+        publisher.close()
+        await listener.close()
