@@ -82,6 +82,10 @@ class ServerProcess:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+        # Every test's rooms come from 127.0.0.1: creating and joining are not limited here
+        # (tests/test_abuse.py tests those limits).  Moves and frames keep the default limits,
+        # which the web client, played at a test's speed, must stay within.
+        self.env.update(STALACTITES_CREATE_RATE="0", STALACTITES_JOIN_RATE="0")
         self.env.update(env)
         self.process: subprocess.Popen[bytes] | None = None
 
