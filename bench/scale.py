@@ -54,7 +54,7 @@ import resource
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -112,18 +112,16 @@ class Seat:
 @dataclass
 class Plan:
     racers: list[Seat] = field(default_factory=list)
-    idle: list[Seat] = field(default_factory=list)
-
-    def per_server(self) -> list[int]:
-        counts = [0] * SERVERS
-        for seat in self.racers + self.idle:
-            counts[seat.server] += 1
-        return counts
+    idle: list[Seat] = field(default_factory=list)  # spectators and players waiting
 
 
 def make_room(url: str, seats: int, delay_s: int) -> str:
-    body = {"seats": seats, "countdown_s": 0, "time_limit_s": TIME_LIMIT_S}
-    body["spectator_delay_s"] = delay_s
+    body = {
+        "seats": seats,
+        "countdown_s": 0,
+        "time_limit_s": TIME_LIMIT_S,
+        "spectator_delay_s": delay_s,
+    }
     room: dict[str, Any] = post(f"http://{url}/api/rooms", body)
     return str(room["room_id"])
 
@@ -236,7 +234,7 @@ def still_open(opened: Opened) -> dict[str, Any]:
     return {"open": len(opened.sockets) - sum(closed.values()), "closed_by_code": closed}
 
 
-async def commands(pipe: Connection, answer: Callable[[tuple[Any, ...]], Any]) -> None:
+async def commands(pipe: Connection, answer: Callable[[tuple[Any, ...]], Awaitable[Any]]) -> None:
     """Answer the bench's commands until ``close``."""
     while True:
         command: tuple[Any, ...] = await asyncio.to_thread(pipe.recv)
@@ -398,9 +396,10 @@ class CpuMeter:
 
 
 def machine_busy_seconds() -> float:
-    """CPU time every core has spent busy so far (``/proc/stat``, all but idle and iowait)."""
+    """CPU time every core has spent busy so far (``/proc/stat``: user, nice, system, irq,
+    softirq and steal; not idle or iowait; guest time is already in user and nice)."""
     with open("/proc/stat") as stat:
-        ticks = [int(value) for value in stat.readline().split()[1:]]
+        ticks = [int(value) for value in stat.readline().split()[1:9]]
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
