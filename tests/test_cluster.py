@@ -199,6 +199,7 @@ async def test_the_room_lists_on_the_cluster(store: Store) -> None:
     await racing(store)
     racing_page = await store.list_rooms("racing", None, 10, START)
     assert [row.room_id for row in racing_page.rows] == ["r1"]
+    assert await store.count_rooms(START) == {"waiting": 6, "racing": 1}  # two slots' keys
 
 
 def test_cluster_mode_is_a_switch_in_the_environment() -> None:

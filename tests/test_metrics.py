@@ -39,6 +39,8 @@ async def test_a_race_shows_its_connections_moves_refusals_and_latencies(
     assert waiting[("stalactites_connections", "spectator")] == 1
     assert waiting[("stalactites_connections", "tournament")] == 1
     assert await settled(base, ("stalactites_rooms", "waiting"), 1)  # as the hub reads it
+    assert waiting[("stalactites_rooms_listed", "waiting")] == 1  # as the store lists it
+    assert waiting[("stalactites_rooms_listed", "racing")] == 0
 
     early = await ann.move("early", LINE[0])  # before the start: not_started
     assert early["code"] == "not_started"
@@ -60,6 +62,8 @@ async def test_a_race_shows_its_connections_moves_refusals_and_latencies(
     assert racing[("stalactites_moves_rejected_total", "not_started")] == 1
     assert racing[("stalactites_moves_rejected_total", illegal["code"])] == 1
     assert await settled(base, ("stalactites_rooms", "racing"), 1)
+    assert racing[("stalactites_rooms_listed", "waiting")] == 0
+    assert racing[("stalactites_rooms_listed", "racing")] == 1
     commits = racing[("stalactites_move_commit_seconds_count", None)]
     assert commits == 10 == racing[("stalactites_move_commit_seconds_bucket", "+Inf")]
     assert racing[("stalactites_move_commit_seconds_sum", None)] > 0
@@ -93,7 +97,7 @@ def test_the_exposition_counts_buckets_cumulatively() -> None:
     metrics.commit_seconds = histogram
     metrics.answered("accepted", None, 0.0)  # one more, in the first bucket
     metrics.answered("rejected", 'odd"code', 0.0)
-    samples = parse(metrics.render({"player": 3}, {}, {"rooms": 2}))
+    samples = parse(metrics.render({"player": 3}, {}, {"rooms": 2}, {"waiting": 4, "racing": 1}))
     name = "stalactites_move_commit_seconds"
     assert samples[(f"{name}_bucket", "0.01")] == 3
     assert samples[(f"{name}_bucket", "0.1")] == 4
@@ -103,5 +107,6 @@ def test_the_exposition_counts_buckets_cumulatively() -> None:
     assert samples[("stalactites_connections", "spectator")] == 0
     assert samples[("stalactites_rooms", "finished")] == 0
     assert samples[("stalactites_pubsub_reconnects_total", "rooms")] == 2
-    text = metrics.render({}, {}, {})
+    assert samples[("stalactites_rooms_listed", "waiting")] == 4
+    text = metrics.render({}, {}, {}, {})
     assert 'stalactites_moves_rejected_total{code="odd\\"code"} 1' in text

@@ -93,6 +93,7 @@ async def test_no_spectator_count_is_announced_once_the_race_has_finished(
 
 
 async def test_rooms_are_listed_waiting_then_racing_newest_first(store: Store) -> None:
+    assert await store.count_rooms(T0) == {"waiting": 0, "racing": 0}
     for number in range(5):
         await make_room(store, f"w{number}", seats=1, created=T0 + number)
     await make_room(store, "r1", seats=1, created=T0 + 10)
@@ -107,6 +108,7 @@ async def test_rooms_are_listed_waiting_then_racing_newest_first(store: Store) -
     assert [row.status for row in (await store.list_rooms("racing", None, 10, T0)).rows] == [
         "racing"
     ]
+    assert await store.count_rooms(START) == {"waiting": 5, "racing": 1}
 
 
 async def test_a_room_list_is_read_a_page_at_a_time(store: Store) -> None:

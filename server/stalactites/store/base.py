@@ -322,6 +322,11 @@ class Store(Protocol):
         cursor ``after``."""
         ...
 
+    async def count_rooms(self, now_ms: int) -> dict[str, int]:
+        """How many rooms each list of :data:`ROOM_LISTS` holds (on Redis the lists are hints:
+        a room that changed or expired is counted until a read of its list mends it)."""
+        ...
+
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         """Call ``bell(seq)`` whenever the room gets new events (one bell per room)."""
         ...

@@ -297,6 +297,12 @@ class MemoryStore:
         following = page[-1] if page and len(places) > len(page) else None
         return RoomPage([row for row in rows if row is not None], following)
 
+    async def count_rooms(self, now_ms: int) -> dict[str, int]:
+        rooms = self._rooms.values()
+        return {
+            name: sum(room.status in held for room in rooms) for name, held in ROOM_LISTS.items()
+        }
+
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         self._bells[room_id] = bell
 

@@ -326,6 +326,9 @@ class RedisStore:
     ) -> RoomPage:
         return await self._index.page(name, after, limit, now_ms, self.load_room)
 
+    async def count_rooms(self, now_ms: int) -> dict[str, int]:
+        return await self._index.count(now_ms)
+
     # The doorbells.
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:

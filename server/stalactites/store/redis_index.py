@@ -72,6 +72,14 @@ class RoomIndex:
                 return RoomPage(rows, None)
         return RoomPage(rows, cursor)
 
+    async def count(self, now_ms: int) -> dict[str, int]:
+        """Each list's entries, but for those too old to be read (their rooms expired)."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for key in self._keys.values():
+                pipe.zcount(key, now_ms - STALE_MS, "+inf")
+            counts = await pipe.execute()
+        return {name: int(count) for name, count in zip(self._keys, counts, strict=True)}
+
     async def _places(self, key: str, after: Place | None, count: int) -> list[Place]:
         """The next ``count`` entries after ``after``, newest first (ties: by id, descending)."""
         if after is None:

@@ -5,13 +5,16 @@ the app's lifespan); gauges (connections, rooms) and the pub/sub reconnect
 counts are read from the process's state when scraped.  The exposition is
 written here: a few counters and two histograms do not need a client library.
 
-Names (all per process):
+Names (per process, but for the room lists):
 
 * ``stalactites_connections{role}``: open websockets; ``role`` is ``player``,
   ``spectator``, ``tournament``, or ``pending`` (no hello yet).
 * ``stalactites_rooms{status}``: rooms this process serves (it has a hub for them:
   connections now or a few seconds ago) by ``waiting``, ``countdown``, ``racing``,
   ``finished``.
+* ``stalactites_rooms_listed{list}``: rooms in the store's lists, ``waiting`` and
+  ``racing`` (which holds those counting down too): the whole service's, so every
+  process shows the same figure (aggregate with ``max``, not ``sum``).
 * ``stalactites_moves_accepted_total``, ``stalactites_moves_rejected_total{code}``:
   players' actions (moves, undos, step declarations) by outcome.
 * ``stalactites_move_commit_seconds``: histogram, an accepted action from its frame
@@ -97,6 +100,7 @@ class Metrics:
         connections: Mapping[str, int],
         rooms: Mapping[str, int],
         reconnects: Mapping[str, int],
+        listed: Mapping[str, int],
     ) -> str:
         """The exposition, with the gauges and reconnect counts read at scrape time."""
         out: list[str] = []
@@ -104,6 +108,9 @@ class Metrics:
         out += _labelled("stalactites_connections", "role", _with_zeros(connections, ROLES))
         _family(out, "stalactites_rooms", "gauge", "rooms served by this process by status")
         out += _labelled("stalactites_rooms", "status", _with_zeros(rooms, STATUSES))
+        name = "stalactites_rooms_listed"
+        _family(out, name, "gauge", "rooms in the store's room lists (the whole service)")
+        out += _labelled(name, "list", listed)
         _family(out, "stalactites_moves_accepted_total", "counter", "actions accepted")
         out.append(f"stalactites_moves_accepted_total {self.accepted}")
         _family(out, "stalactites_moves_rejected_total", "counter", "actions rejected by code")
@@ -149,5 +156,8 @@ async def metrics_endpoint(request: Request) -> Response:
         "rooms": getattr(runtime.store, "reconnects", 0),
         "tournaments": getattr(host.store, "reconnects", 0),
     }
-    text = runtime.metrics.render(runtime.connections(), runtime.hubs.statuses(), reconnects)
+    listed = await runtime.store.count_rooms(runtime.clock.now_ms())
+    text = runtime.metrics.render(
+        runtime.connections(), runtime.hubs.statuses(), reconnects, listed
+    )
     return Response(text, media_type=CONTENT_TYPE)
