@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import re
 import socket
 import struct
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +22,7 @@ from typing import Any, Self
 
 from websockets.exceptions import ConnectionClosed
 
-from server_kit import NO_RATE_LIMITS, REPO, Client, end_process, http
+from server_kit import Client, ProcessServer, end_process, http
 from stalactites.engine import Stalactites, Status
 
 STARTUP_S = 15.0
@@ -141,52 +138,20 @@ clock.SystemClock.now_ms = now_ms
 from stalactites.cli import main
 sys.exit(main())
 """
-_PLAIN = "import sys; from stalactites.cli import main; sys.exit(main())"
 
 
-class ServeProcess:
-    """``stalactites serve --port 0`` on a Redis; its log goes to ``log``."""
+class ServeProcess(ProcessServer):
+    """``stalactites serve --port 0`` on a Redis; its log goes to ``log``; with a clock file,
+    its clock is shifted by the offset the file holds (:class:`ShiftedClock`)."""
 
     def __init__(
         self, redis_url: str, prefix: str, log: Path, clock_file: Path | None = None
     ) -> None:
-        env = dict(os.environ, REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
-        env["STALACTITES_PRESENCE_TTL_S"] = "3"
-        env.update(NO_RATE_LIMITS)  # every client comes from 127.0.0.1
-        if clock_file is not None:
-            env["FAULT_CLOCK_FILE"] = str(clock_file)
-        code = _PLAIN if clock_file is None else _SHIFTED
-        self.log = log.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-            env=env,
-            cwd=REPO,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if match is None:
-            self.stop()
-            raise RuntimeError(f"the server did not start: {line!r}")
-        self.port = int(match.group(1))
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, room_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
-
-    def kill(self) -> None:
-        """SIGKILL: no chance to clean up."""
-        self.process.kill()
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        end_process(self.process)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        self.log.close()
+        if clock_file is None:
+            super().__init__(redis_url, prefix, log=log)
+        else:
+            env = {"FAULT_CLOCK_FILE": str(clock_file)}
+            super().__init__(redis_url, prefix, log=log, env=env, code=_SHIFTED)
 
 
 class ShiftedClock:

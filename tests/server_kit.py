@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -136,20 +137,35 @@ class InProcessServer:
         return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
 
 
-class ProcessServer:
-    """``stalactites serve`` in a subprocess on Redis, on a port it picks and prints."""
+SERVE = "import sys; from stalactites.cli import main; sys.exit(main())"
 
-    def __init__(self, redis_url: str, prefix: str) -> None:
-        env = dict(os.environ, REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
-        env["STALACTITES_PRESENCE_TTL_S"] = "3"
-        env.update(NO_RATE_LIMITS)
-        code = "import sys; from stalactites.cli import main; sys.exit(main())"
+
+class ProcessServer:
+    """``stalactites serve --port 0`` in a subprocess, on the port it picks and prints; on
+    Redis when ``redis_url`` is given.  Its log (stderr) goes to ``log``, or nowhere; ``env``
+    adds variables (rate limits are off); ``code`` is the Python that runs the command."""
+
+    def __init__(
+        self,
+        redis_url: str | None,
+        prefix: str = "sr:",
+        *,
+        log: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        code: str = SERVE,
+    ) -> None:
+        environ = dict(os.environ, **NO_RATE_LIMITS)
+        if redis_url is not None:
+            environ.update(REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
+            environ["STALACTITES_PRESENCE_TTL_S"] = "3"
+        environ.update(env or {})
+        self.log = None if log is None else log.open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-c", code, "serve", "--port", "0"],
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL if self.log is None else self.log,
             text=True,
-            env=env,
+            env=environ,
             cwd=REPO,
         )
         assert self.process.stdout is not None
@@ -158,20 +174,25 @@ class ProcessServer:
         if match is None:
             self.stop()
             raise RuntimeError(f"the server did not start: {line!r}")
-        self.url = f"http://127.0.0.1:{match.group(1)}"
+        self.port = int(match.group(1))
+        self.url = f"http://127.0.0.1:{self.port}"
 
     def ws_url(self, room_id: str) -> str:
-        return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+        return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
 
     def kill(self) -> None:
         """SIGKILL: no chance to clean up."""
         self.process.kill()
         self.process.wait(10)
 
-    def stop(self) -> None:
+    def stop(self) -> int:
+        """SIGTERM (SIGKILL if it lingers); the exit code."""
         end_process(self.process)
         if self.process.stdout is not None:
             self.process.stdout.close()
+        if self.log is not None:
+            self.log.close()
+        return self.process.returncode
 
 
 def _request(method: str, url: str, body: Any) -> tuple[int, Any]:

@@ -8,7 +8,6 @@ import io
 import json
 import logging
 import os
-import re
 import subprocess
 import sys
 import urllib.request
@@ -17,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from server_kit import NO_RATE_LIMITS, REPO, Client, end_process, new_room, seat, winning_line
+from server_kit import REPO, Client, ProcessServer, new_room, seat, winning_line
 from stalactites import logs
 from stalactites.logs import JsonFormatter, bind
 from stalactites.rooms.service import token_hash
@@ -29,43 +28,15 @@ DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 
 
-class LoggedServer:
-    """``stalactites serve`` in a subprocess, its stderr (the log) written to a file."""
+class LoggedServer(ProcessServer):
+    """``stalactites serve`` in a subprocess, its stderr (the log) written to a file, with the
+    log settings' defaults unless ``env`` sets them."""
 
     def __init__(self, log_path: Path, **env: str) -> None:
-        environ = {**os.environ, **NO_RATE_LIMITS, **env}
         for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
-            if variable not in env:
-                environ.pop(variable, None)  # the defaults under test
+            env.setdefault(variable, "")  # empty: the default, whatever the test run has set
         self.log_path = log_path
-        self.log = log_path.open("w")
-        code = "import sys; from stalactites.cli import main; sys.exit(main())"
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-            env=environ,
-            cwd=REPO,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if match is None:
-            self.stop()
-            raise RuntimeError(f"the server did not start: {line!r}")
-        self.url = f"http://127.0.0.1:{match.group(1)}"
-
-    def ws_url(self, room_id: str) -> str:
-        return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
-
-    def stop(self) -> int:
-        """SIGTERM; the exit code."""
-        end_process(self.process)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        self.log.close()
-        return self.process.returncode
+        super().__init__(None, log=log_path, env=env)
 
     def lines(self) -> list[str]:
         return [line for line in self.log_path.read_text().splitlines() if line.strip()]
