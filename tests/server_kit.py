@@ -320,6 +320,29 @@ async def player(server: Any, room_id: str, name: str) -> Client:
     return client
 
 
+async def spectator(
+    server: Any, room_id: str, last_seq: int | None = None, **options: Any
+) -> Client:
+    """A spectator's socket, welcomed (``options`` go to :meth:`Client.open`)."""
+    client = await Client.open(server.ws_url(room_id), **options)
+    frame: dict[str, Any] = {"type": "hello", "spectator": True}
+    if last_seq is not None:
+        frame["last_seq"] = last_seq
+    await client.send(**frame)
+    welcome = await client.recv()
+    assert welcome["type"] == "welcome", welcome
+    client.last_seq = welcome["seq"]
+    return client
+
+
+async def start_race(*players: Client) -> None:
+    """Every player says ready, then each sees the race start."""
+    for client in players:
+        await client.send(type="ready")
+    for client in players:
+        await client.expect("started")
+
+
 def winning_line(deal: str, step: str = "ones") -> list[str]:
     """The solver's winning line for a Stalactites deal by the given step."""
     solution = solve(Stalactites(deal, StepPolicy(step)))

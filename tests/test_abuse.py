@@ -40,6 +40,7 @@ from server_kit import (
     make_config,
     new_room,
     seat,
+    start_race,
     winning_line,
 )
 from stalactites.protocol import CLIENT_FRAMES
@@ -206,10 +207,7 @@ async def race(server: InProcessServer, players: list[tuple[str, str]]) -> list[
     """A room on DEAL with these (name, address) players, racing."""
     room_id = await new_room(server.url, deal=DEAL, seats=len(players), countdown_s=0)
     clients = [await racer(server, room_id, name, address) for name, address in players]
-    for client in clients:
-        await client.send(type="ready")
-    for client in clients:
-        await client.expect("started")
+    await start_race(*clients)
     return clients
 
 

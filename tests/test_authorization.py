@@ -9,7 +9,16 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, InProcessServer, http, new_room, player, seat, winning_line
+from server_kit import (
+    Client,
+    InProcessServer,
+    http,
+    new_room,
+    player,
+    seat,
+    start_race,
+    winning_line,
+)
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -40,10 +49,7 @@ async def race(server: InProcessServer, names: list[str]) -> tuple[str, list[Cli
     options = {"deal": DEAL, "step": "ones", "seats": len(names), "countdown_s": 0}
     room_id = await new_room(server.url, **options)
     players = [await player(server, room_id, name) for name in names]
-    for client in players:
-        await client.send(type="ready")
-    for client in players:
-        await client.expect("started")
+    await start_race(*players)
     return room_id, players
 
 

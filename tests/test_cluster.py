@@ -21,7 +21,7 @@ import pytest
 import test_store_contract
 import test_tournament_store
 from cluster_kit import LocalCluster, key_slot_of
-from server_kit import Client, ProcessServer, http, new_room, player, winning_line
+from server_kit import Client, ProcessServer, http, new_room, player, start_race, winning_line
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
@@ -253,10 +253,7 @@ def spawn_on(
 
 
 async def ready_all(*clients: Client) -> None:
-    for client in clients:
-        await client.send(type="ready")
-    for client in clients:
-        await client.expect("started")
+    await start_race(*clients)
 
 
 async def play_seen(mover: Client, watcher: Client, moves: list[str], done: int) -> None:

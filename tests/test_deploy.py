@@ -36,6 +36,7 @@ from server_kit import (
     http,
     new_room,
     seat,
+    start_race,
 )
 from stalactites.engine import Stalactites
 from stalactites.solver import solve
@@ -272,10 +273,7 @@ async def test_a_race_through_nginx_spans_both_processes_and_survives_killing_on
     bob = await connect(nginx, room_id, tokens[1])
     bob_app = served_by(apps, room_id, before)
     assert ann_app is not bob_app  # no sticky sessions: one player on each process
-    for client in (ann, bob):
-        await client.send(type="ready")
-    for client in (ann, bob):
-        await client.expect("started")
+    await start_race(ann, bob)
     half = len(LINE) // 2
     await play_in_turn(ann, bob, half)  # progress crosses processes through Redis
     await ann.send(type="move", id=f"a{half}", move=LINE[half])  # in flight at the kill

@@ -12,7 +12,17 @@ import redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from server_kit import REDIS_URL, Client, InProcessServer, http, new_room, player, winning_line
+from server_kit import (
+    REDIS_URL,
+    Client,
+    InProcessServer,
+    http,
+    new_room,
+    player,
+    spectator,
+    start_race,
+    winning_line,
+)
 from stalactites.config import ServerConfig
 from stalactites.store.redis import RoomKeys
 from test_logs import LoggedServer
@@ -32,13 +42,8 @@ async def test_sigterm_answers_the_move_in_flight_closes_1012_and_clients_resume
     second: LoggedServer = logged(REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=redis_prefix)
     room_id = await new_room(first.url, deal=DEAL, step="ones", seats=2, countdown_s=0, undo=True)
     ann, bob = [await player(first, room_id, name) for name in ("Ann", "Bob")]
-    watcher = await Client.open(first.ws_url(room_id), max_queue=None)
-    await watcher.send(type="hello", spectator=True)
-    watcher.last_seq = (await watcher.expect("welcome"))["seq"]
-    for client in (ann, bob):
-        await client.send(type="ready")
-    for client in (ann, bob):
-        await client.expect("started")
+    watcher = await spectator(first, room_id, max_queue=None)
+    await start_race(ann, bob)
 
     # Ann commits actions one after another (a move, its undo, ...) until the server closes;
     # a few in, the server is told to stop, so that one is being committed as it drains.

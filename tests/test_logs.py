@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 
-from server_kit import REPO, Client, ProcessServer, new_room, seat, winning_line
+from server_kit import (
+    REPO,
+    Client,
+    ProcessServer,
+    new_room,
+    seat,
+    spectator,
+    start_race,
+    winning_line,
+)
 from stalactites import logs
 from stalactites.logs import JsonFormatter, bind
 from stalactites.rooms.service import token_hash
@@ -74,13 +83,8 @@ async def test_a_race_logs_json_lines_with_ids_and_no_token(logged: Any) -> None
     )
     await ann.hello(ann_token)
     await bob.hello(bob_token)
-    watcher = await Client.open(server.ws_url(room_id), max_queue=None)  # boards left unread
-    await watcher.send(type="hello", spectator=True)
-    watcher.last_seq = (await watcher.expect("welcome"))["seq"]
-    for client in (ann, bob):
-        await client.send(type="ready")
-    for client in (ann, bob):
-        await client.expect("started")
+    watcher = await spectator(server, room_id, max_queue=None)  # boards left unread
+    await start_race(ann, bob)
     for index, move in enumerate(LINE):
         assert (await ann.move(f"a{index}", move))["type"] == "accepted"
     assert (await bob.move("bad", "t1-t1"))["type"] == "rejected"

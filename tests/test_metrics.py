@@ -7,9 +7,8 @@ import asyncio
 import pytest
 
 from metrics_kit import parse, scrape
-from server_kit import InProcessServer, new_room, player, winning_line
+from server_kit import InProcessServer, new_room, player, spectator, start_race, winning_line
 from stalactites.web.metrics import Histogram, Metrics
-from test_spectate import spectator
 from tournament_kit import Watcher, new_tournament
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -44,10 +43,7 @@ async def test_a_race_shows_its_connections_moves_refusals_and_latencies(
 
     early = await ann.move("early", LINE[0])  # before the start: not_started
     assert early["code"] == "not_started"
-    for client in (ann, bob):
-        await client.send(type="ready")
-    for client in (ann, bob):
-        await client.expect("started")
+    await start_race(ann, bob)
     for index, move in enumerate(LINE[:10]):
         assert (await ann.move(f"a{index}", move))["type"] == "accepted"
     illegal = await bob.move("b0", "t1-t1")

@@ -12,11 +12,12 @@ import redis
 from metrics_kit import scrape
 from server_kit import (
     REDIS_URL,
-    Client,
     InProcessServer,
     make_config,
     new_room,
     player,
+    spectator,
+    start_race,
     winning_line,
 )
 from tournament_kit import Watcher, enter, new_tournament, start
@@ -48,13 +49,8 @@ async def test_a_killed_subscription_is_made_again_and_nothing_is_missed(
         room_id = await new_room(here.url, deal=DEAL, step="ones", seats=2, countdown_s=0)
         ann = await player(here, room_id, "Ann")
         bob = await player(there, room_id, "Bob")
-        watcher = await Client.open(here.ws_url(room_id), max_queue=None)
-        await watcher.send(type="hello", spectator=True)
-        watcher.last_seq = (await watcher.expect("welcome"))["seq"]
-        for client in (ann, bob):
-            await client.send(type="ready")
-        for client in (ann, bob):
-            await client.expect("started")
+        watcher = await spectator(here, room_id, max_queue=None)
+        await start_race(ann, bob)
         assert (await bob.move("b0", LINE[0]))["type"] == "accepted"
         await ann.expect("progress", player_id=bob.you, moves=1)  # the doorbell works
         assert (await scrape(here.url))[("stalactites_pubsub_reconnects_total", "rooms")] == 0

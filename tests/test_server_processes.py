@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, ProcessServer, http, new_room, player, winning_line
+from server_kit import Client, ProcessServer, http, new_room, player, start_race, winning_line
 from stalactites.engine import Stalactites
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -18,10 +18,7 @@ LINE = winning_line(DEAL, "ones")
 
 
 async def ready_all(*clients: Client) -> None:
-    for client in clients:
-        await client.send(type="ready")
-    for client in clients:
-        await client.expect("started")
+    await start_race(*clients)
 
 
 async def test_players_on_two_processes_race_and_see_each_other(

@@ -19,6 +19,7 @@ from server_kit import (
     http,
     new_room,
     player,
+    start_race,
     winning_line,
 )
 from stalactites.engine import GameRecord, Stalactites, Status, replay
@@ -30,22 +31,19 @@ DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 
 
-async def start_race(
+async def new_race(
     server: InProcessServer, seats: int = 2, **settings: Any
 ) -> tuple[str, list[Client]]:
     """A room on ms:4 by ones with these seats, everyone seated, ready and started."""
     options = {"deal": DEAL, "step": "ones", "seats": seats, "countdown_s": 0, **settings}
     room_id = await new_room(server.url, **options)
     clients = [await player(server, room_id, f"Player {n}") for n in range(seats)]
-    for client in clients:
-        await client.send(type="ready")
-    for client in clients:
-        await client.expect("started")
+    await start_race(*clients)
     return room_id, clients
 
 
 async def test_two_players_race_a_winning_line_to_the_results(any_server: InProcessServer) -> None:
-    room_id, (ann, bob) = await start_race(any_server)
+    room_id, (ann, bob) = await new_race(any_server)
     started = [frame for frame in ann.frames + bob.frames if frame["type"] == "started"]
     assert started[0]["state"] == started[1]["state"]  # the identical deal
     assert "deal" not in started[0]["state"]  # never shown before the end
@@ -73,7 +71,7 @@ async def test_two_players_race_a_winning_line_to_the_results(any_server: InProc
 async def test_the_record_of_a_finished_race_replays_to_its_results(
     server: InProcessServer, tmp_path: Any
 ) -> None:
-    room_id, (ann,) = await start_race(server, seats=1)
+    room_id, (ann,) = await new_race(server, seats=1)
     status, early = await http("GET", f"{server.url}/api/rooms/{room_id}/record")
     assert (status, early["code"]) == (409, "not_started")
     for index, move in enumerate(LINE):
@@ -111,7 +109,7 @@ async def play(client: Client, moves: list[str], tag: str) -> None:
 async def test_when_time_runs_out_the_rest_are_placed_by_cards_then_by_time(
     server: InProcessServer, clock: ManualClock
 ) -> None:
-    room_id, (ann, bob, cat, dan) = await start_race(server, seats=4, time_limit_s=60)
+    room_id, (ann, bob, cat, dan) = await new_race(server, seats=4, time_limit_s=60)
     await play(ann, prefix_to(6), "a")
     await play(cat, prefix_to(5), "c")
     clock.advance(1)
@@ -139,7 +137,7 @@ async def test_when_time_runs_out_the_rest_are_placed_by_cards_then_by_time(
 async def test_players_level_on_cards_and_time_share_a_place(
     server: InProcessServer, clock: ManualClock
 ) -> None:
-    _, (ann, bob) = await start_race(server, seats=2, time_limit_s=60)
+    _, (ann, bob) = await new_race(server, seats=2, time_limit_s=60)
     clock.advance(61)
     results = await ann.expect("results")
     assert [line["place"] for line in results["standings"]] == [1, 1]
@@ -148,7 +146,7 @@ async def test_players_level_on_cards_and_time_share_a_place(
 
 
 async def test_a_solo_room_is_a_time_trial(server: InProcessServer) -> None:
-    room_id, (ann,) = await start_race(server, seats=1)
+    room_id, (ann,) = await new_race(server, seats=1)
     answer = await ann.move("m0", LINE[0])
     assert answer["type"] == "accepted"
     await ann.send(type="resign")
@@ -172,10 +170,7 @@ async def test_two_players_race_a_certified_deal_along_the_solvers_line(
     line = stored["solution"]["ones"]
     ann = await player(redis_server, room_id, "Ann")
     bob = await player(redis_server, room_id, "Bob")
-    for racer in (ann, bob):
-        await racer.send(type="ready")
-    for racer in (ann, bob):
-        await racer.expect("started")
+    await start_race(ann, bob)
     for index, move in enumerate(line):
         assert (await ann.move(f"a{index}", move))["type"] == "accepted"
         assert (await bob.move(f"b{index}", move))["type"] == "accepted"

@@ -21,6 +21,7 @@ from server_kit import (
     make_config,
     new_room,
     player,
+    start_race,
     winning_line,
 )
 
@@ -34,10 +35,7 @@ async def two_racers(server: Any, **settings: Any) -> tuple[str, Client, Client]
     room_id = await new_room(server.url, deal=DEAL, step="ones", countdown_s=0, **settings)
     ann = await player(server, room_id, "Ann")
     bob = await player(server, room_id, "Bob")
-    for client in (ann, bob):
-        await client.send(type="ready")
-    for client in (ann, bob):
-        await client.expect("started")
+    await start_race(ann, bob)
     return room_id, ann, bob
 
 

@@ -9,7 +9,17 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, InProcessServer, ManualClock, http, new_room, player, winning_line
+from server_kit import (
+    Client,
+    InProcessServer,
+    ManualClock,
+    http,
+    new_room,
+    player,
+    spectator,
+    start_race,
+    winning_line,
+)
 from stalactites.engine import Stalactites
 from stalactites.protocol import board
 
@@ -19,28 +29,12 @@ DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 
 
-async def spectator(server: Any, room_id: str, last_seq: int | None = None) -> Client:
-    """A spectator's socket, welcomed."""
-    client = await Client.open(server.ws_url(room_id))
-    frame: dict[str, Any] = {"type": "hello", "spectator": True}
-    if last_seq is not None:
-        frame["last_seq"] = last_seq
-    await client.send(**frame)
-    welcome = await client.recv()
-    assert welcome["type"] == "welcome", welcome
-    client.last_seq = welcome["seq"]
-    return client
-
-
 async def race(server: Any, seats: int = 2, **settings: Any) -> tuple[str, list[Client]]:
     """A room on ms:4 by ones, everyone seated, ready and racing."""
     options = {"deal": DEAL, "step": "ones", "seats": seats, "countdown_s": 0, **settings}
     room_id = await new_room(server.url, **options)
     players = [await player(server, room_id, f"P{n}") for n in range(seats)]
-    for client in players:
-        await client.send(type="ready")
-    for client in players:
-        await client.expect("started")
+    await start_race(*players)
     return room_id, players
 
 

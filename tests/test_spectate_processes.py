@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, ProcessServer, http, new_room, player, winning_line
+from server_kit import Client, ProcessServer, http, new_room, player, spectator, winning_line
 from stalactites.engine import Stalactites
 from stalactites.protocol import board
-from test_spectate import counts_until, spectator
+from test_spectate import counts_until
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
