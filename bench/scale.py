@@ -1,13 +1,15 @@
 """Load at scale: 2,000 concurrent websocket clients against two server processes on one Redis.
 
     nice .venv/bin/python bench/scale.py [--connections N] [--racers R] [--spectators S]
-                                         [--seconds T] [--pace P] [--flat-seconds F] [--holders H]
+                                         [--seconds T] [--pace P] [--flat-seconds F]
+                                         [--holders H] [--settle S] [--rest S]
+                                         [--by-second] [--trace-memory]
 
 Starts two ``stalactites serve`` processes on Redis at 127.0.0.1:6379 (a key prefix of
 their own, deleted afterwards; the rate limits off, per connection and per address, as every
 simulated client comes from 127.0.0.1 and the flat-out phase is not to be throttled) and, over
-HTTP, seats three kinds of clients, each socket on
-one of the two processes in turn (a load balancer without sticky sessions):
+HTTP, seats three kinds of clients, each socket on one of the two processes in turn (as a load
+balancer without sticky sessions would):
 
 * racers: 2-seat rooms (Stalactites, undo on), one racer on each process; every racer
   alternates a random legal move and an undo, each an engine-checked, stored commit;
@@ -31,12 +33,15 @@ Figures:
   moves per second, and p50/p99 latency from sending ``move``/``undo`` to its ``accepted``;
 * flat-out phase (``--flat-seconds``, 0 to skip): every racer sends its next action as soon
   as the last is answered: moves per second the two processes sustain, and the latencies;
-* CPU at rest: every connection open, nobody moving, for ten seconds;
+* CPU at rest: every connection open, nobody moving, for ``--rest`` seconds;
 * the control: the paced phase again once the idle connections are closed (the racers
   alone), to tell what holding them costs from what the machine's other work costs;
 * CPU used by each process and by the whole machine during each phase, and the p99 of each
   second's moves (the median second and the worst): a busy spell on a shared machine shows
-  up as one bad second, a server that cannot keep up as every second bad.
+  up as one bad second, a server that cannot keep up as every second bad (``--by-second``
+  prints every second's);
+* with ``--trace-memory``: what server 1's allocations grew by between the two memory
+  readings, by package and by source line (tracemalloc, which inflates the memory figures).
 
 Goals (issue 7): 2,000 connections held with a paced p99 under 50 ms, and under 100 KB of
 server memory per idle connection.
