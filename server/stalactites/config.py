@@ -27,7 +27,7 @@ class ServerConfig:
     max_frame_bytes: int = 4096
     max_bad_frames: int = 5
     send_queue: int = 256
-    send_timeout_s: float = 10.0  # a send blocked this long: the client is not reading
+    send_timeout_s: float = 10.0  # a send blocked, or events held back, this long: too slow
     move_rate: float = 20.0  # moves per second per connection; 0 turns the limit off
     move_burst: int = 20
     max_events: int = 10_000

@@ -85,6 +85,7 @@ class Connection(FrameSocket[ClientFrame, Hello]):
         client = websocket.client
         self.address = client.host if client is not None else "unknown"
         self.behind = False
+        self._behind_since: float | None = None  # behind at every stall check since then
         self.hub: Hub | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
 
@@ -109,6 +110,18 @@ class Connection(FrameSocket[ClientFrame, Hello]):
 
     def lost_track(self) -> None:
         self.kick()
+
+    def stalled(self, now: float, limit_s: float) -> bool:
+        """Whether one send has waited longer than ``limit_s``, or room events have waited for
+        room in the queue at every check for longer than that: a client that reads only a
+        trickle (the kernel taking a few bytes now and then) never keeps one send waiting,
+        but never catches up either."""
+        if not self.behind:
+            self._behind_since = None
+        elif self._behind_since is None:
+            self._behind_since = now
+        trickle = self._behind_since is not None and now - self._behind_since > limit_s
+        return trickle or super().stalled(now, limit_s)
 
     def sent(self) -> None:
         if self.behind and self.hub is not None:
