@@ -242,8 +242,11 @@ def new_room(server_url: str, seats: int, **settings: Any) -> str:
 
 
 def join_room(page: Page, name: str) -> None:
-    page.locator("input[name=name]").fill(name)
-    page.get_by_role("button", name="Join the race").click()
+    """Join from the room's join form (waited for: the page may still be leaving the lobby,
+    whose forms have name fields too)."""
+    button = page.get_by_role("button", name="Join the race")
+    page.locator("form", has=button).locator("input[name=name]").fill(name)
+    button.click()
     expect(page.locator("section.race")).to_be_visible()
 
 
