@@ -54,8 +54,9 @@ from .base import (
     StoreError,
 )
 from .cluster import PING_ERRORS, ClusterPipe, redis_client
+from .doorbells import Doorbells
 from .redis_index import RoomIndex
-from .resp import Address, Listener, Pipe, ReplyError, Script
+from .resp import Address, Pipe, ReplyError, Script
 
 __all__ = ["RedisStore", "RoomKeys"]
 
@@ -114,10 +115,13 @@ class RedisStore:
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
-        self._listener = Listener(bells, self._message, self._ring_all, others)
+        self._doorbells = Doorbells(bells, others, self._seq, "rooms")
         self._index = RoomIndex(self._redis, prefix)
-        self._bells: dict[str, Bell] = {}
-        self.reconnects = 0  # doorbell subscriptions lost and made again (for /metrics)
+
+    @property
+    def reconnects(self) -> int:
+        """Doorbell subscriptions lost and made again (for /metrics)."""
+        return self._doorbells.reconnects
 
     @property
     def origin(self) -> str:
@@ -134,7 +138,7 @@ class RedisStore:
             return False
 
     async def close(self) -> None:
-        await self._listener.close()
+        await self._doorbells.close()
         await self._pipe.close()
         await self._redis.aclose()
 
@@ -332,29 +336,15 @@ class RedisStore:
     # The doorbells.
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:
-        channel = self.keys(room_id).bell
-        self._bells[channel] = bell
-        await self._listener.subscribe(channel)
+        await self._doorbells.subscribe(self.keys(room_id).bell, bell)
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
-        channel = self.keys(room_id).bell
-        if self._bells.get(channel) == bell:
-            del self._bells[channel]
-            await self._listener.unsubscribe(channel)
+        await self._doorbells.unsubscribe(self.keys(room_id).bell, bell)
 
-    def _message(self, channel: str, data: str) -> None:
+    def _seq(self, data: str) -> int:
         """A doorbell: ``seq``, or ``seq:process`` from a commit (minus for this process's)."""
-        bell = self._bells.get(channel)
-        if bell is not None:
-            seq, _, origin = data.partition(":")
-            bell(-int(seq) if origin == self._origin else int(seq))
-
-    def _ring_all(self) -> None:
-        """After a lost subscription: every bell with 0, so that every hub looks in the store."""
-        log.warning("redis doorbells resubscribed; every room resyncs from its event log")
-        self.reconnects += 1
-        for bell in list(self._bells.values()):
-            bell(0)
+        seq, _, origin = data.partition(":")
+        return -int(seq) if origin == self._origin else int(seq)
 
 
 def _commit_result(answer: list[Any], progress_event: str) -> CommitResult:

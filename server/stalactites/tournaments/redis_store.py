@@ -20,14 +20,14 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 from ..store import EventBatch
 from ..store.base import Bell
 from ..store.cluster import PING_ERRORS, ClusterPipe, redis_client
+from ..store.doorbells import Doorbells
 from ..store.lua import CREATE
-from ..store.resp import Address, Listener, Pipe, Script
+from ..store.resp import Address, Pipe, Script
 from . import lua
 from .store import (
     Claim,
@@ -93,7 +93,7 @@ class RedisTournamentStore:
         # As the rooms' bells: one plain subscription, at any master of a cluster.
         bells = address.named(f"stalactites-tournament-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
-        self._bells = _Doorbells(bells, others)
+        self._bells = Doorbells(bells, others, what="tournaments")
 
     @property
     def reconnects(self) -> int:
@@ -240,39 +240,6 @@ class RedisTournamentStore:
     async def next_due(self) -> int | None:
         first = await self._pipe.call_at(self._due, "ZRANGE", self._due, 0, 0, "WITHSCORES")
         return int(first[1]) if first else None
-
-
-class _Doorbells:
-    """Redis pub/sub channels on the small client's :class:`~..store.resp.Listener`, each
-    ringing one bell; after a lost connection every bell rings with 0 (look in the store)."""
-
-    def __init__(self, address: Address, others: Callable[[], list[Address]] | None) -> None:
-        self._bells: dict[str, Bell] = {}
-        self._listener = Listener(address, self._message, self._resync, others)
-        self.reconnects = 0
-
-    async def subscribe(self, channel: str, bell: Bell) -> None:
-        self._bells[channel] = bell
-        await self._listener.subscribe(channel)
-
-    async def unsubscribe(self, channel: str, bell: Bell) -> None:
-        if self._bells.get(channel) == bell:
-            del self._bells[channel]
-            await self._listener.unsubscribe(channel)
-
-    async def close(self) -> None:
-        await self._listener.close()
-
-    def _message(self, channel: str, data: str) -> None:
-        bell = self._bells.get(channel)
-        if bell is not None:
-            bell(int(data))
-
-    def _resync(self) -> None:
-        log.warning("tournament doorbells resubscribed; every tournament resyncs from its events")
-        self.reconnects += 1
-        for every in list(self._bells.values()):
-            every(0)
 
 
 def _blank(value: int | None) -> int | str:

@@ -1,0 +1,61 @@
+"""Doorbells: Redis pub/sub channels, each ringing one bell (``bell(seq)``), on one
+subscriber connection (:class:`~.resp.Listener`).  A bell says "there is something new up to
+``seq``"; the truth is in the store.  After a lost subscription has been made again, every bell
+rings with 0 so that whoever holds it looks in the store for what it may have missed.
+The room store and the tournament store each keep one :class:`Doorbells`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from .base import Bell
+from .resp import Address, Listener
+
+__all__ = ["Doorbells"]
+
+log = logging.getLogger(__name__)
+
+
+class Doorbells:
+    """``decode(data)`` turns a message into the seq a bell is rung with; ``others()`` names
+    more addresses to subscribe at when a connection fails (the other masters of a cluster);
+    ``what`` names the bells' owners in the log."""
+
+    def __init__(
+        self,
+        address: Address,
+        others: Callable[[], Sequence[Address]] | None,
+        decode: Callable[[str], int] = int,
+        what: str = "rooms",
+    ) -> None:
+        self._bells: dict[str, Bell] = {}
+        self._decode = decode
+        self._what = what
+        self._listener = Listener(address, self._message, self._ring_all, others)
+        self.reconnects = 0  # subscriptions lost and made again (for /metrics)
+
+    async def subscribe(self, channel: str, bell: Bell) -> None:
+        self._bells[channel] = bell
+        await self._listener.subscribe(channel)
+
+    async def unsubscribe(self, channel: str, bell: Bell) -> None:
+        """Stop ringing ``bell`` (a later subscription's bell is left alone)."""
+        if self._bells.get(channel) == bell:
+            del self._bells[channel]
+            await self._listener.unsubscribe(channel)
+
+    async def close(self) -> None:
+        await self._listener.close()
+
+    def _message(self, channel: str, data: str) -> None:
+        bell = self._bells.get(channel)
+        if bell is not None:
+            bell(self._decode(data))
+
+    def _ring_all(self) -> None:
+        log.warning("%s' doorbells subscribed again; each resyncs from the store", self._what)
+        self.reconnects += 1
+        for bell in list(self._bells.values()):
+            bell(0)
