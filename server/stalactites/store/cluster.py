@@ -33,6 +33,7 @@ from .resp import STALL_S, Address, Pipe, ReplyError
 
 __all__ = [
     "PING_ERRORS",
+    "answers",
     "REDIRECTS",
     "SLOTS",
     "ClusterPipe",
@@ -69,6 +70,14 @@ def redis_client(url: str, connections: int, cluster: bool) -> RedisClient:
         url, decode_responses=True, max_connections=connections, timeout=10, **timeouts
     )
     return aioredis.Redis.from_pool(pool)  # closes the pool too
+
+
+async def answers(client: RedisClient) -> bool:
+    """Whether Redis (every node needed, on a cluster) answers a ping."""
+    try:
+        return bool(await client.ping())
+    except PING_ERRORS:
+        return False
 
 
 def check_seed(address: Address) -> None:

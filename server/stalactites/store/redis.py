@@ -53,7 +53,7 @@ from .base import (
     RoomRow,
     StoreError,
 )
-from .cluster import PING_ERRORS, ClusterPipe, redis_client
+from .cluster import ClusterPipe, answers, redis_client
 from .doorbells import Doorbells
 from .redis_index import RoomIndex
 from .resp import Address, Pipe, ReplyError, Script
@@ -132,10 +132,7 @@ class RedisStore:
         return RoomKeys(self._prefix, room_id)
 
     async def ping(self) -> bool:
-        try:
-            return bool(await self._redis.ping())
-        except PING_ERRORS:
-            return False
+        return await answers(self._redis)
 
     async def close(self) -> None:
         await self._doorbells.close()

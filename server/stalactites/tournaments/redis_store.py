@@ -24,7 +24,7 @@ from typing import Any
 
 from ..store import EventBatch
 from ..store.base import Bell
-from ..store.cluster import PING_ERRORS, ClusterPipe, redis_client
+from ..store.cluster import ClusterPipe, answers, redis_client
 from ..store.doorbells import Doorbells
 from ..store.lua import CREATE
 from ..store.resp import Address, Pipe, Script
@@ -109,10 +109,7 @@ class RedisTournamentStore:
         return TournamentKeys(self._prefix, tournament_id)
 
     async def ping(self) -> bool:
-        try:
-            return bool(await self._redis.ping())
-        except PING_ERRORS:
-            return False
+        return await answers(self._redis)
 
     async def close(self) -> None:
         await self._bells.close()
