@@ -30,25 +30,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-REPO = Path(__file__).resolve().parents[1]
-REDIS_URL = os.environ.get("STALACTITES_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+from benchkit import NO_LIMITS, REDIS_URL, delete_keys, stalactites_command, start_server
+
 GOAL_MS = 1000
 
 
@@ -57,61 +52,6 @@ def now_ms() -> float:
 
 
 # The server.
-
-
-class Server:
-    """``stalactites serve`` in a subprocess, on Redis (own prefix) or in memory."""
-
-    def __init__(self, store: str) -> None:
-        self.prefix = f"bench:{uuid.uuid4().hex[:10]}:"
-        env = dict(os.environ, STALACTITES_REDIS_PREFIX=self.prefix)
-        # Every entrant comes from 127.0.0.1: no per-address limits (joins and moves).
-        env.update(STALACTITES_JOIN_RATE="0", STALACTITES_ADDRESS_MOVE_RATE="0")
-        if store == "redis":
-            env["REDIS_URL"] = REDIS_URL
-        else:
-            env.pop("REDIS_URL", None)
-        code = "import sys; from stalactites.cli import main; sys.exit(main())"
-        self.log = tempfile.TemporaryFile("w+")  # the server's log, shown if the run fails
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-            text=True,
-            env=env,
-            cwd=REPO,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if match is None:
-            self.stop()
-            raise SystemExit(f"the server did not start: {line!r}")
-        self.url = f"http://127.0.0.1:{match.group(1)}"
-        self.ws = self.url.replace("http://", "ws://")
-        self.store = store
-
-    def problems(self, limit: int = 40) -> list[str]:
-        """The last lines of the server's log that are not access lines."""
-        self.log.seek(0)
-        lines = [line.rstrip() for line in self.log if '" 200' not in line and "HTTP" not in line]
-        return lines[-limit:]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-        if self.store == "redis":
-            import redis
-
-            client = redis.Redis.from_url(REDIS_URL)
-            keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
-            if keys:
-                client.delete(*keys)
-            client.close()
 
 
 def request(method: str, url: str, body: Any = None, token: str | None = None) -> Any:
@@ -195,10 +135,10 @@ async def play_round(
 
 
 async def follow(
-    server: Server, tid: str, entrant: Entrant, args: argparse.Namespace, done: Any
+    host: str, tid: str, entrant: Entrant, args: argparse.Namespace, done: Any
 ) -> None:
     """The entrant's tournament socket: play each round while it lasts; note the times."""
-    url = f"{server.ws}/ws/tournaments/{tid}"
+    url = f"ws://{host}/ws/tournaments/{tid}"
     async with connect(url, max_size=1 << 24, max_queue=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": entrant.token}))
         json.loads(await ws.recv())
@@ -209,7 +149,7 @@ async def follow(
             kind, at = frame["type"], now_ms()
             if kind == "round_started":
                 entrant.rounds[frame["round"]] = {"started": at, "ends_at": frame["ends_at"]}
-                room = f"{server.ws}/ws/rooms/{frame['room_id']}"
+                room = f"ws://{host}/ws/rooms/{frame['room_id']}"
                 seed = hash((entrant.player_id, frame["round"]))
                 leave = frame["ends_at"] if args.leave_at_deadline else None
                 playing = asyncio.create_task(
@@ -239,7 +179,7 @@ async def poll_view(url: str, samples: list[float], stop: asyncio.Event) -> None
 # The run.
 
 
-async def run(args: argparse.Namespace, server: Server) -> tuple[list[Entrant], list[float], float]:
+async def run(args: argparse.Namespace, host: str) -> tuple[list[Entrant], list[float], float]:
     """The entrants' times, the view read latencies, and when the organiser started it."""
     settings = {
         "name": "Bench Cup",
@@ -248,22 +188,24 @@ async def run(args: argparse.Namespace, server: Server) -> tuple[list[Entrant], 
         "break_s": args.break_s,
         "max_players": max(args.entrants, 2),
     }
-    created = request("POST", f"{server.url}/api/tournaments", settings)
+    created = request("POST", f"http://{host}/api/tournaments", settings)
     tid = created["tournament_id"]
     entrants = []
     for index in range(args.entrants):
-        body = request("POST", f"{server.url}/api/tournaments/{tid}/players", {"name": f"E{index}"})
+        body = request(
+            "POST", f"http://{host}/api/tournaments/{tid}/players", {"name": f"E{index}"}
+        )
         entrants.append(Entrant(body["player_id"], body["token"]))
     loop = asyncio.get_running_loop()
     ready = [loop.create_future() for _ in entrants]
     tasks = [
-        asyncio.create_task(follow(server, tid, entrant, args, done))
+        asyncio.create_task(follow(host, tid, entrant, args, done))
         for entrant, done in zip(entrants, ready, strict=True)
     ]
     await asyncio.gather(*ready)
     stop, samples = asyncio.Event(), []
-    poller = asyncio.create_task(poll_view(f"{server.url}/api/tournaments/{tid}", samples, stop))
-    request("POST", f"{server.url}/api/tournaments/{tid}/start", {}, token=created["admin_token"])
+    poller = asyncio.create_task(poll_view(f"http://{host}/api/tournaments/{tid}", samples, stop))
+    request("POST", f"http://{host}/api/tournaments/{tid}/start", {}, token=created["admin_token"])
     started = now_ms()
     await asyncio.gather(*tasks)
     stop.set()
@@ -338,14 +280,19 @@ def main() -> int:
         f"store {args.store}{', leaving rooms at the deadline' if args.leave_at_deadline else ''}"
         f": about {minutes:.1f} minutes"
     )
-    server = Server(args.store)
+    prefix = f"bench:{uuid.uuid4().hex[:10]}:"
+    env = {**NO_LIMITS, "STALACTITES_REDIS_PREFIX": prefix}
+    env["REDIS_URL"] = REDIS_URL if args.store == "redis" else ""  # empty: the memory store
+    server = start_server("server", stalactites_command(), env)
     try:
-        entrants, views, started = asyncio.run(run(args, server))
+        entrants, views, started = asyncio.run(run(args, server.url))
     except BaseException:
-        print("the run failed; the server's log ends:", *server.problems(), sep="\n")
+        print("the run failed; the server's log ends:", server.tail(40), sep="\n")
         raise
     finally:
         server.stop()
+        if args.store == "redis":
+            delete_keys(prefix)
     return 0 if report(args, entrants, views, started) else 1
 
 
