@@ -22,7 +22,7 @@ from typing import Any, Self
 
 from websockets.exceptions import ConnectionClosed
 
-from server_kit import Client, ProcessServer, end_process, http
+from server_kit import Client, ProcessServer, end_process, free_port, http
 from stalactites.engine import Stalactites, Status
 
 STARTUP_S = 15.0
@@ -56,13 +56,6 @@ class Tally:
 
 
 TALLY = Tally()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class OwnRedis:

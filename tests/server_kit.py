@@ -65,6 +65,14 @@ NO_RATE_LIMITS = {
 }
 
 
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerConfig:
     """A test server's settings: a short hello timeout, and no rate limits."""
     base = ServerConfig(

@@ -36,6 +36,7 @@ from server_kit import (
     InProcessServer,
     ManualClock,
     end_process,
+    free_port,
     http,
     make_config,
     new_room,
@@ -388,17 +389,10 @@ async def test_an_id_that_is_no_id_at_all_is_not_echoed_back(server: InProcessSe
 # Failures: no exception text to the client.
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """A Redis server of this test's own, which the test may kill."""
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
         + ["--appendonly", "no", "--dir", str(tmp_path)],

@@ -33,6 +33,7 @@ from server_kit import (
     REPO,
     Client,
     end_process,
+    free_port,
     http,
     new_room,
     seat,
@@ -77,13 +78,6 @@ def nginx_conf(workdir: Path, server_block: str) -> str:
         f"{server_block}\n"
         "}\n"
     )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class App:

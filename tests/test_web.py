@@ -14,7 +14,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,7 +28,7 @@ import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from server_kit import end_process
+from server_kit import end_process, free_port
 from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
@@ -54,13 +53,6 @@ STEP = "ones"
 # The server and the browser.
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -79,7 +71,7 @@ class ServerProcess:
     """``stalactites serve`` in its own process on a fixed free port; stop and start it again."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
         # Every test's rooms come from 127.0.0.1: creating and joining are not limited here
