@@ -5,8 +5,10 @@
 Three servers, each in a subprocess, measured by the same simulated racers:
 
 * ``baseline``: a bare Starlette websocket endpoint (this file, ``--serve-baseline``)
-  that answers each message after one Redis write and publish (RPUSH and PUBLISH,
-  pipelined: one round trip);
+  that answers each message after one Redis write and publish: one script (RPUSH and
+  PUBLISH) run by its hash through the server's own Redis client (``store/resp.py``, one
+  connection shared by every socket, as ``stalactites serve`` does), so that the ratio
+  compares like with like;
 * ``memory``: ``stalactites serve`` on the in-memory store;
 * ``redis``: ``stalactites serve`` on Redis at 127.0.0.1:6379 (a key prefix of its
   own, deleted afterwards).
@@ -64,35 +66,40 @@ SETTLE_S = 1.0
 # The baseline server.
 
 
+BASELINE_SCRIPT = """
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('PUBLISH', KEYS[2], ARGV[1])
+"""
+
+
 def baseline_app() -> Any:
     """A bare Starlette app: each websocket message is one Redis write and publish, answered."""
-    import redis.asyncio as aioredis
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from stalactites.store.resp import Address, Pipe, Script
 
     state: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        state["redis"] = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
+        state["pipe"] = Pipe(Address.parse(REDIS_URL))
+        state["append"] = Script(state["pipe"], BASELINE_SCRIPT)
         yield
-        await state["redis"].aclose()
+        await state["pipe"].close()
 
     async def endpoint(websocket: WebSocket) -> None:
         await websocket.accept()
-        key, prefix = f"bench-baseline:{uuid.uuid4().hex}", state["redis"]
+        key, append = f"bench-baseline:{uuid.uuid4().hex}", state["append"]
         try:
             while True:
                 text = await websocket.receive_text()
                 frame = json.loads(text)
-                async with prefix.pipeline(transaction=False) as pipe:
-                    pipe.rpush(key, text)
-                    pipe.publish(f"{key}:bell", text)
-                    await pipe.execute()
+                await append([key, f"{key}:bell"], [text])
                 await websocket.send_text(json.dumps({"type": "accepted", "id": frame["id"]}))
         except WebSocketDisconnect:
-            await prefix.delete(key)
+            await state["pipe"].call("DEL", key)
 
     return Starlette(routes=[WebSocketRoute("/ws", endpoint)], lifespan=lifespan)
 
