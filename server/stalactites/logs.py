@@ -7,6 +7,10 @@ running task (and the tasks it starts afterwards), and a call's ``extra`` may
 name them too.  uvicorn's access lines also get ``client``, ``method``, ``path``
 and ``status``.  An exception's traceback goes in ``exception``.
 
+In the text format every message is escaped (:class:`TextFormatter`): a value from a
+client, such as a path or a room id, may carry a line break, and must not start a line of
+its own that a reader would take for the server's.
+
 Tokens are never logged: they travel in hello frames and HTTP bodies, which are
 not logged, and never in a URL (the access log has paths and query strings).
 """
@@ -21,7 +25,7 @@ from contextvars import Context, ContextVar
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-__all__ = ["FIELDS", "JsonFormatter", "bind", "logging_config", "task"]
+__all__ = ["FIELDS", "JsonFormatter", "TextFormatter", "bind", "logging_config", "task"]
 
 FIELDS = ("room_id", "player_id", "connection_id", "tournament_id")
 
@@ -68,6 +72,23 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+# Control characters (C0, DEL, C1) and Unicode's line and paragraph separators, as escapes.
+_ESCAPES = {
+    code: {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(chr(code), f"\\x{code:02x}")
+    for code in (*range(0x20), *range(0x7F, 0xA0))
+} | {0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+class TextFormatter(logging.Formatter):
+    """A record as plain text, its message escaped so that it stays on its line (a traceback,
+    written by the server, keeps its lines)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        escaped = logging.makeLogRecord(record.__dict__)
+        escaped.message = record.message.translate(_ESCAPES)
+        return super().formatMessage(escaped)
+
+
 def _access(record: logging.LogRecord) -> dict[str, Any]:
     """uvicorn's access line (client, method, path with query, HTTP version, status) as
     fields."""
@@ -89,7 +110,10 @@ def logging_config(kind: str, level: str) -> dict[str, Any]:
     if kind == "json":
         formatter: dict[str, Any] = {"()": JsonFormatter}
     else:
-        formatter = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+        formatter = {
+            "()": TextFormatter,
+            "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        }
     handler = {
         "class": "logging.StreamHandler",
         "formatter": "default",
