@@ -12,6 +12,8 @@ handshake, so once a client's connection is open its line is already in the log.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import shutil
@@ -20,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,12 +84,28 @@ def nginx_conf(workdir: Path, server_block: str) -> str:
     )
 
 
+def compose_setting(name: str) -> str:
+    """The value docker-compose.yml gives the apps' variable ``name``."""
+    text = (REPO / "docker-compose.yml").read_text()
+    match = re.search(rf"^\s+{name}: \"?([^\"\n]*)\"?$", text, re.MULTILINE)
+    assert match is not None, f"docker-compose.yml sets no {name}"
+    return match.group(1)
+
+
 class App:
     """One ``stalactites serve`` process on Redis; everything it prints goes to its log file."""
 
-    def __init__(self, prefix: str, log: Path) -> None:
+    def __init__(self, prefix: str, log: Path, limited: bool = False) -> None:
+        """``limited``: with the default rate limits and the deployment's own proxy trust
+        (``FORWARDED_ALLOW_IPS`` as docker-compose.yml sets it), not with the limits off."""
         env = dict(os.environ, REDIS_URL=REDIS_URL, STALACTITES_REDIS_PREFIX=prefix)
-        env.update(NO_RATE_LIMITS, STALACTITES_PRESENCE_TTL_S="3")
+        env.update(STALACTITES_PRESENCE_TTL_S="3")
+        if limited:
+            env.update(FORWARDED_ALLOW_IPS=compose_setting("FORWARDED_ALLOW_IPS"))
+            for variable in NO_RATE_LIMITS:
+                env.pop(variable, None)
+        else:
+            env.update(NO_RATE_LIMITS)
         env["STALACTITES_LOG_FORMAT"] = "text"  # the test reads uvicorn's access lines
         self.log = log
         self.log_file: IO[str] = log.open("w")
@@ -179,19 +199,29 @@ def workdir() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.fixture
-def topology(redis_prefix: str, workdir: Path) -> Iterator[Topology]:
+def started(prefix: str, workdir: Path, limited: bool) -> Iterator[Topology]:
     assert Path(NGINX).exists(), "Debian's nginx is needed: apt-get install -y nginx"
     apps: list[App] = []
     try:
         for number in (1, 2):
-            apps.append(App(redis_prefix, workdir / f"app{number}.log"))
+            apps.append(App(prefix, workdir / f"app{number}.log", limited))
         nginx = Balancer(workdir, apps)
         yield Topology(nginx, apps)
         nginx.stop()
     finally:
         for app in apps:
             app.stop()
+
+
+@pytest.fixture
+def topology(redis_prefix: str, workdir: Path) -> Iterator[Topology]:
+    yield from started(redis_prefix, workdir, limited=False)
+
+
+@pytest.fixture
+def limited_topology(redis_prefix: str, workdir: Path) -> Iterator[Topology]:
+    """As deployed: the default rate limits, the apps trusting nginx as docker-compose.yml says."""
+    yield from started(redis_prefix, workdir, limited=True)
 
 
 def test_filled_template_passes_nginx_config_test(workdir: Path) -> None:
@@ -222,6 +252,33 @@ async def test_http_requests_through_the_balancer_alternate_between_processes(
         assert status == 200 and view["room_id"] == room_id
     posts = [app.log.read_text().count('"POST /api/rooms HTTP/1.1" 201') for app in topology.apps]
     assert posts == [2, 2]  # round robin: no process took both of two requests in a row
+
+
+async def test_a_forged_forwarded_for_header_does_not_change_the_address_behind_nginx(
+    limited_topology: Topology,
+) -> None:
+    """A client that writes its own X-Forwarded-For, a new address on every request, is still
+    limited as the one address nginx saw: each process allows it a burst of 10 creations."""
+    base, apps = limited_topology.nginx.url, limited_topology.apps
+    statuses = []
+    for number in range(30):
+        headers = {"X-Forwarded-For": f"203.0.113.{number}", "Content-Type": "application/json"}
+        statuses.append(await asyncio.to_thread(post_status, f"{base}/api/rooms", headers))
+    created = statuses.count(201)
+    assert 20 <= created <= 22  # a burst of 10 a process, and 0.2/s more while this runs
+    assert statuses.count(429) == 30 - created
+    clients = [re.findall(r"(\S+):\d+ - \"POST /api/rooms ", app.log.read_text()) for app in apps]
+    assert sorted(set(clients[0] + clients[1])) == ["127.0.0.1"]  # the address nginx saw
+    assert len(clients[0]) == len(clients[1]) == 15
+
+
+def post_status(url: str, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=json.dumps({"deal": DEAL}).encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
 
 
 async def connect(nginx: Balancer, room_id: str, token: str) -> Client:
