@@ -1,7 +1,10 @@
 // The lobby: create a room, share it, find waiting and live rooms, enter a tournament.
+// The forms are made once; the room lists are the page's state, asked for every few seconds
+// and drawn by one scheduled render, in place.
 
 import { createRoom, createTournament, joinRoom, listRooms, roomsOf } from "./api.js";
 import { h, replace } from "./dom.js";
+import { patch, scheduled } from "./render.js";
 import {
   checkbox,
   checkedName,
@@ -20,6 +23,9 @@ const REFRESH_MS = 5000;
 export class LobbyPage {
   constructor(app) {
     this.app = app;
+    // status -> {rooms} or {error}; null until the first answer
+    this.lists = { waiting: null, racing: null };
+    this.renderer = scheduled(() => this.render());
     this.waiting = h("div", { class: "room-list", "aria-live": "polite" });
     this.live = h("div", { class: "room-list", "aria-live": "polite" });
     replace(
@@ -44,6 +50,7 @@ export class LobbyPage {
 
   destroy() {
     clearInterval(this.timer);
+    this.renderer.stop();
   }
 
   createForm() {
@@ -136,38 +143,23 @@ export class LobbyPage {
   }
 
   async refresh() {
-    await Promise.all([this.fill(this.waiting, "waiting"), this.fill(this.live, "racing")]);
+    await Promise.all([this.fetchList("waiting"), this.fetchList("racing")]);
   }
 
-  async fill(box, status) {
-    let rooms;
+  async fetchList(status) {
     try {
-      rooms = roomsOf(await listRooms(status));
+      this.lists[status] = { rooms: roomsOf(await listRooms(status)) };
     } catch (error) {
       if (error.status === 404) clearInterval(this.timer); // this server keeps no lists
       const why = error.status === 404 ? "this server does not list rooms" : error.message;
-      replace(box, h("p", { class: "muted" }, `Room list unavailable: ${why}.`));
-      return;
+      this.lists[status] = { error: `Room list unavailable: ${why}.` };
     }
-    if (!rooms.length) {
-      replace(
-        box,
-        h(
-          "p",
-          { class: "muted" },
-          status === "waiting" ? "No open rooms. Create one!" : "No races right now.",
-        ),
-      );
-      return;
-    }
-    replace(
-      box,
-      h(
-        "ul",
-        {},
-        rooms.map((room) => roomItem(room, status)),
-      ),
-    );
+    this.renderer.schedule();
+  }
+
+  render() {
+    patch(this.waiting, listView(this.lists.waiting, "waiting"));
+    patch(this.live, listView(this.lists.racing, "racing"));
   }
 
   tournamentForms() {
@@ -257,6 +249,20 @@ export class LobbyPage {
   }
 }
 
+function listView(list, status) {
+  if (!list) return null;
+  if (list.error) return h("p", { class: "muted" }, list.error);
+  if (!list.rooms.length) {
+    const none = status === "waiting" ? "No open rooms. Create one!" : "No races right now.";
+    return h("p", { class: "muted" }, none);
+  }
+  return h(
+    "ul",
+    {},
+    list.rooms.map((room) => roomItem(room, status)),
+  );
+}
+
 function roomItem(room, status) {
   const id = room.room_id;
   const players = room.players ?? [];
@@ -269,7 +275,7 @@ function roomItem(room, status) {
   const watching = room.spectators ? ` · ${room.spectators} watching` : "";
   return h(
     "li",
-    { class: "room-item", dataset: { room: id } },
+    { class: "room-item", dataset: { room: id }, key: id },
     h(
       "div",
       {},

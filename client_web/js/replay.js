@@ -1,11 +1,13 @@
 // The replay viewer: a finished room's records, stepped forward and back, one board or all
 // side by side. The record answer carries the deal's starting layout (`initial_state`, with
 // Squadron's stock in order); each board is drawn by moving cards as its record says, so the
-// client still judges nothing.
+// client still judges nothing. The step and whose board are the page's state; one render,
+// run at once on each key or click, draws the boards in place.
 
 import { getRecord, getRoom } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
+import { patch, scheduled } from "./render.js";
 import { applyMove, dealFromStock, parseMove } from "./moves.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
@@ -16,6 +18,7 @@ export class ReplayPage {
     this.step = 0;
     this.focus = "all";
     this.lines = []; // {player_id, name, moves: [text], states: [state] | null}
+    this.renderer = scheduled(() => this.draw());
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     replace(app, h("section", { class: "panel" }, h("p", {}, "Loading the replay…")));
@@ -24,6 +27,7 @@ export class ReplayPage {
 
   destroy() {
     document.removeEventListener("keydown", this.keys);
+    this.renderer.stop();
   }
 
   async load() {
@@ -51,7 +55,7 @@ export class ReplayPage {
     this.lines = linesOf(data, room);
     this.longest = Math.max(0, ...this.lines.map((l) => l.moves.length));
     this.build();
-    this.draw();
+    this.renderer.now();
   }
 
   build() {
@@ -70,7 +74,7 @@ export class ReplayPage {
         "aria-label": "whose board",
         onchange: (e) => {
           this.focus = e.target.value;
-          this.draw();
+          this.renderer.now();
         },
       },
       h("option", { value: "all" }, "All boards"),
@@ -144,7 +148,7 @@ export class ReplayPage {
 
   go(step) {
     this.step = Math.max(0, Math.min(this.longest, step));
-    this.draw();
+    this.renderer.now();
   }
 
   key(event) {
@@ -165,7 +169,7 @@ export class ReplayPage {
     this.slider.value = String(this.step);
     const shown =
       this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
-    replace(
+    patch(
       this.boards,
       shown.map((line) => this.boardOf(line)),
     );
@@ -195,7 +199,8 @@ export class ReplayPage {
           { class: "move-list", start: "1" },
           line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)),
         );
-    return h("article", { class: "replay-board", dataset: { player: line.player_id } }, head, body);
+    const props = { class: "replay-board", dataset: { player: line.player_id }, key: line.player_id };
+    return h("article", props, head, body);
   }
 }
 

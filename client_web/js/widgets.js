@@ -25,6 +25,7 @@ export function racersPanel(players, { game, you = null } = {}) {
       {
         class: `racer racer-${status.replace(" ", "-")}${p.player_id === you ? " you" : ""}`,
         dataset: { player: p.player_id },
+        key: p.player_id,
       },
       h(
         "div",
@@ -94,7 +95,11 @@ export function resultsTable(standings, { game, you = null } = {}) {
       rows.map((r) =>
         h(
           "tr",
-          { class: r.player_id === you ? "you" : null, dataset: { player: r.player_id ?? "" } },
+          {
+            class: r.player_id === you ? "you" : null,
+            dataset: { player: r.player_id ?? "" },
+            key: r.player_id,
+          },
           h("td", { class: "place" }, r.place ? ordinal(r.place) : "—"),
           h("td", {}, r.name ?? r.player_id ?? "?"),
           h("td", {}, STATUS_TEXT[r.status] ?? r.status ?? ""),
