@@ -72,7 +72,10 @@ function drawBoard(host, s, view, now) {
   const state = s.board.shown();
   host.dataset.pending = String(Boolean(s.board.inflight));
   if (!state) {
-    patch(host, h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."));
+    patch(
+      host,
+      h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."),
+    );
     return;
   }
   const marks = { ...view, landed: recent(s.arrival, ARRIVAL_MS, now) };

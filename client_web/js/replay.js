@@ -199,7 +199,11 @@ export class ReplayPage {
           { class: "move-list", start: "1" },
           line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)),
         );
-    const props = { class: "replay-board", dataset: { player: line.player_id }, key: line.player_id };
+    const props = {
+      class: "replay-board",
+      dataset: { player: line.player_id },
+      key: line.player_id,
+    };
     return h("article", props, head, body);
   }
 }

@@ -52,7 +52,8 @@ export class SpectatorPage {
   frame(f) {
     const handler = {
       welcome: () => this.welcome(f),
-      countdown: () => setStatus(this.s, "countdown", { starts_at: f.starts_at, ends_at: f.ends_at }),
+      countdown: () =>
+        setStatus(this.s, "countdown", { starts_at: f.starts_at, ends_at: f.ends_at }),
       started: () => started(this.s, f),
       board: () => board(this.s, f),
       spectators: () => this.s.room && (this.s.room.spectators = f.count),
