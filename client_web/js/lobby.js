@@ -19,6 +19,15 @@ import { saveName, saveRoomSeat, savedName, saveTournamentSeat } from "./storage
 import { settingsText } from "./widgets.js";
 
 const REFRESH_MS = 5000;
+const GAMES = [
+  ["stalactites", "Stalactites"],
+  ["squadron", "Squadron"],
+];
+const STEPS = [
+  ["choice", "Player's choice"],
+  ["ones", "By ones"],
+  ["twos", "By twos"],
+];
 
 export class LobbyPage {
   constructor(app) {
@@ -54,23 +63,8 @@ export class LobbyPage {
   }
 
   createForm() {
-    const game = select(
-      "game",
-      [
-        ["stalactites", "Stalactites"],
-        ["squadron", "Squadron"],
-      ],
-      "stalactites",
-    );
-    const step = select(
-      "step",
-      [
-        ["choice", "Player's choice"],
-        ["ones", "By ones"],
-        ["twos", "By twos"],
-      ],
-      "choice",
-    );
+    const game = select("game", GAMES, "stalactites");
+    const step = select("step", STEPS, "choice");
     const undo = checkbox("undo", true);
     const stepField = field("Foundation step", step);
     game.addEventListener("change", () => {
@@ -89,26 +83,7 @@ export class LobbyPage {
         }),
       ),
       h("div", { class: "field-row" }, field("Game", game), stepField),
-      h(
-        "div",
-        { class: "field-row" },
-        field("Seats", numberInput("seats", 2, 1, 8), "1 = solo time trial"),
-        field("Time limit (min)", numberInput("minutes", 15, 1, 120)),
-        field("Countdown (s)", numberInput("countdown_s", 5, 0, 30)),
-      ),
-      h(
-        "div",
-        { class: "field-row" },
-        field(
-          "Spectator delay (s)",
-          numberInput("spectator_delay_s", "", 0, 300),
-          "empty: server default",
-        ),
-        field(
-          "Deal (optional)",
-          textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" }),
-        ),
-      ),
+      roomFields(),
       h("label", { class: "check" }, undo, " Allow undo"),
       h("button", { class: "btn btn-primary btn-big", type: "submit" }, "Create room and join"),
     );
@@ -163,23 +138,6 @@ export class LobbyPage {
   }
 
   tournamentForms() {
-    const enter = h(
-      "form",
-      {
-        class: "inline-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          const text = formValues(e.currentTarget).link;
-          const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
-          if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
-        },
-      },
-      field(
-        "Tournament link or id",
-        textInput("link", "", { placeholder: "paste the link you were sent" }),
-      ),
-      h("button", { class: "btn", type: "submit" }, "Open"),
-    );
     const organise = h(
       "form",
       { class: "create", onsubmit: (e) => this.organise(e) },
@@ -187,29 +145,8 @@ export class LobbyPage {
       h(
         "div",
         { class: "field-row" },
-        field(
-          "Game",
-          select(
-            "game",
-            [
-              ["stalactites", "Stalactites"],
-              ["squadron", "Squadron"],
-            ],
-            "stalactites",
-          ),
-        ),
-        field(
-          "Step",
-          select(
-            "step",
-            [
-              ["choice", "Player's choice"],
-              ["ones", "By ones"],
-              ["twos", "By twos"],
-            ],
-            "choice",
-          ),
-        ),
+        field("Game", select("game", GAMES, "stalactites")),
+        field("Step", select("step", STEPS, "choice")),
       ),
       h(
         "div",
@@ -221,7 +158,7 @@ export class LobbyPage {
       ),
       h("button", { class: "btn", type: "submit" }, "Create tournament"),
     );
-    return [enter, h("details", {}, h("summary", {}, "Organise a tournament"), organise)];
+    return [enterForm(), h("details", {}, h("summary", {}, "Organise a tournament"), organise)];
   }
 
   async organise(event) {
@@ -247,6 +184,51 @@ export class LobbyPage {
       formError(form, error.message);
     }
   }
+}
+
+/** The room form's number and text fields: seats, times, spectator delay, deal. */
+function roomFields() {
+  return [
+    h(
+      "div",
+      { class: "field-row" },
+      field("Seats", numberInput("seats", 2, 1, 8), "1 = solo time trial"),
+      field("Time limit (min)", numberInput("minutes", 15, 1, 120)),
+      field("Countdown (s)", numberInput("countdown_s", 5, 0, 30)),
+    ),
+    h(
+      "div",
+      { class: "field-row" },
+      field(
+        "Spectator delay (s)",
+        numberInput("spectator_delay_s", "", 0, 300),
+        "empty: server default",
+      ),
+      field(
+        "Deal (optional)",
+        textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" }),
+      ),
+    ),
+  ];
+}
+
+/** Open a tournament from its link (or its bare id). */
+function enterForm() {
+  const open = (e) => {
+    e.preventDefault();
+    const text = formValues(e.currentTarget).link;
+    const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
+    if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
+  };
+  return h(
+    "form",
+    { class: "inline-form", onsubmit: open },
+    field(
+      "Tournament link or id",
+      textInput("link", "", { placeholder: "paste the link you were sent" }),
+    ),
+    h("button", { class: "btn", type: "submit" }, "Open"),
+  );
 }
 
 function listView(list, status) {

@@ -5,7 +5,7 @@ import { renderBoard } from "./board.js";
 import { clockText, h } from "./dom.js";
 import { keysTable } from "./help.js";
 import { parseMove } from "./moves.js";
-import { patch } from "./render.js";
+import { patch, setData, setText } from "./render.js";
 import { canDeclare, live, me } from "./racestate.js";
 import {
   actionsView,
@@ -51,15 +51,15 @@ export function raceShell(roomId) {
  * keys, ready, showEnd); `view` is the move controls' view (selection, targets, movable).
  */
 export function renderRace(els, s, { view, does, now }) {
-  els.root.dataset.conn = s.conn;
-  els.note.textContent = s.note.text ?? "";
+  setData(els.root, "conn", s.conn);
+  setText(els.note, s.note.text ?? "");
   els.note.classList.toggle("bad", s.note.bad);
-  els.keys.hidden = !s.keysShown;
+  if (els.keys.hidden === s.keysShown) els.keys.hidden = !s.keysShown;
   if (s.badSeat) return drawOverlay(els, badSeatView(s.badSeat));
   if (!s.room) return;
-  els.root.dataset.status = s.room.status;
-  els.title.textContent = s.room.game === "squadron" ? "Squadron race" : "Stalactites race";
-  els.settings.textContent = settingsText(s.room);
+  setData(els.root, "status", s.room.status);
+  setText(els.title, s.room.game === "squadron" ? "Squadron race" : "Stalactites race");
+  setText(els.settings, settingsText(s.room));
   patch(els.commitment, commitmentLine(s.room));
   drawBoard(els.boardHost, s, view, now);
   patch(els.side, sideView(s));
@@ -70,7 +70,7 @@ export function renderRace(els, s, { view, does, now }) {
 
 function drawBoard(host, s, view, now) {
   const state = s.board.shown();
-  host.dataset.pending = String(Boolean(s.board.inflight));
+  setData(host, "pending", String(Boolean(s.board.inflight)));
   if (!state) {
     patch(
       host,
@@ -115,7 +115,7 @@ function actionsOf(s) {
 }
 
 function drawOverlay(els, content) {
-  els.overlay.hidden = !content;
+  if (els.overlay.hidden !== !content) els.overlay.hidden = !content;
   patch(els.overlay, content ? h("div", { class: "overlay-card" }, content) : null);
 }
 
@@ -151,14 +151,18 @@ function drawClock(clock, room, now) {
   const limit = clockText((room.time_limit_s ?? 0) * 1000);
   if (room.status === "racing" && room.ends_at) {
     const left = room.ends_at - now;
-    clock.textContent = clockText(left);
-    document.title = `${clockText(left)} · Stalactites Race`;
+    setText(clock, clockText(left));
+    setTitle(`${clockText(left)} · Stalactites Race`);
     clock.classList.toggle("urgent", left < 30000);
   } else if (room.status === "finished") {
-    clock.textContent = "Finished";
+    setText(clock, "Finished");
     clock.classList.remove("urgent");
-    document.title = "Finished · Stalactites Race";
+    setTitle("Finished · Stalactites Race");
   } else {
-    clock.textContent = limit;
+    setText(clock, limit);
   }
+}
+
+function setTitle(title) {
+  if (document.title !== title) document.title = title;
 }

@@ -127,3 +127,13 @@ export function listen(el, type, fn) {
   }
   el._on[type] = fn;
 }
+
+/** Set an element's text, only when it differs (no churn for a render that changes nothing). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** Set a data-* attribute, only when it differs. */
+export function setData(el, name, value) {
+  if (el.dataset[name] !== value) el.dataset[name] = value;
+}

@@ -7,7 +7,7 @@
 import { getRecord, getRoom } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
-import { patch, scheduled } from "./render.js";
+import { patch, scheduled, setText } from "./render.js";
 import { applyMove, dealFromStock, parseMove } from "./moves.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
@@ -59,6 +59,39 @@ export class ReplayPage {
   }
 
   build() {
+    this.boards = h("div", { class: "replay-boards" });
+    const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
+    const standings = this.room?.standings ?? this.room?.players;
+    replace(
+      this.app,
+      h(
+        "section",
+        { class: "replay" },
+        h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
+        this.controlsBar(),
+        h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
+        this.lines.some((l) => l.states)
+          ? null
+          : h(
+              "p",
+              { class: "delay-note" },
+              "The server sent no starting layout for this race, so the moves are listed instead of drawn.",
+            ),
+        this.boards,
+        standings?.length
+          ? h(
+              "details",
+              { class: "panel" },
+              h("summary", {}, "Results"),
+              resultsTable(standings, { game: this.room?.game }),
+            )
+          : null,
+      ),
+    );
+  }
+
+  /** The buttons, the counter, the slider and the choice of board. */
+  controlsBar() {
     this.counter = h("output", { class: "replay-counter" });
     this.slider = h("input", {
       type: "range",
@@ -80,69 +113,18 @@ export class ReplayPage {
       h("option", { value: "all" }, "All boards"),
       this.lines.map((l) => h("option", { value: l.player_id }, l.name)),
     );
-    const controls = h(
+    const button = (more, label, text, to) =>
+      h("button", { class: `btn${more}`, onclick: () => this.go(to()), "aria-label": label }, text);
+    return h(
       "div",
       { class: "replay-controls" },
-      h(
-        "button",
-        { class: "btn", onclick: () => this.go(0), "aria-label": "first move" },
-        "« Start",
-      ),
-      h(
-        "button",
-        {
-          class: "btn replay-back",
-          onclick: () => this.go(this.step - 1),
-          "aria-label": "back one move",
-        },
-        "◀",
-      ),
+      button("", "first move", "« Start", () => 0),
+      button(" replay-back", "back one move", "◀", () => this.step - 1),
       this.counter,
-      h(
-        "button",
-        {
-          class: "btn replay-forward",
-          onclick: () => this.go(this.step + 1),
-          "aria-label": "forward one move",
-        },
-        "▶",
-      ),
-      h(
-        "button",
-        { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" },
-        "End »",
-      ),
+      button(" replay-forward", "forward one move", "▶", () => this.step + 1),
+      button("", "last move", "End »", () => this.longest),
       this.slider,
       who,
-    );
-    this.boards = h("div", { class: "replay-boards" });
-    const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
-    const standings = this.room?.standings ?? this.room?.players;
-    replace(
-      this.app,
-      h(
-        "section",
-        { class: "replay" },
-        h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
-        controls,
-        h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
-        this.lines.some((l) => l.states)
-          ? null
-          : h(
-              "p",
-              { class: "delay-note" },
-              "The server sent no starting layout for this race, so the moves are listed instead of drawn.",
-            ),
-        this.boards,
-        standings?.length
-          ? h(
-              "details",
-              { class: "panel" },
-              h("summary", {}, "Results"),
-              resultsTable(standings, { game: this.room?.game }),
-            )
-          : null,
-      ),
     );
   }
 
@@ -165,7 +147,7 @@ export class ReplayPage {
   }
 
   draw() {
-    this.counter.textContent = `move ${this.step} of ${this.longest}`;
+    setText(this.counter, `move ${this.step} of ${this.longest}`);
     this.slider.value = String(this.step);
     const shown =
       this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);

@@ -7,7 +7,7 @@ import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace } from "./dom.js";
-import { patch, scheduled } from "./render.js";
+import { patch, scheduled, setData, setText } from "./render.js";
 import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 import { checkReveal, commitmentLine, revealView } from "./fairness.js";
 
@@ -156,14 +156,14 @@ function spectatorShell(roomId) {
 
 function renderSpectator(els, s, now) {
   const room = s.room;
-  if (s.error && !room) els.delay.textContent = s.error;
+  if (s.error && !room) setText(els.delay, s.error);
   if (!room) return;
-  els.title.textContent = `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`;
-  els.settings.textContent = settingsText(room);
+  setText(els.title, `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`);
+  setText(els.settings, settingsText(room));
   patch(els.commitment, commitmentLine(room));
-  els.delay.textContent = s.error ?? delayText(room);
-  els.watching.textContent = `${room.spectators ?? 0} watching`;
-  els.root.dataset.status = room.status;
+  setText(els.delay, s.error ?? delayText(room));
+  setText(els.watching, `${room.spectators ?? 0} watching`);
+  setData(els.root, "status", room.status);
   const shown = new Map([...els.grid.children].map((el) => [el._key, el]));
   patch(
     els.grid,
@@ -174,7 +174,7 @@ function renderSpectator(els, s, now) {
     }),
   );
   patch(els.results, s.standings ? resultsView(s) : null);
-  els.clock.textContent = clockLine(room, now);
+  setText(els.clock, clockLine(room, now));
 }
 
 /** One racer's bar and board, keyed by player; `sig` says which change of theirs it shows. */

@@ -7,7 +7,7 @@ import { serverNow, syncClock } from "./clock.js";
 import { getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace, toast } from "./dom.js";
-import { patch, scheduled } from "./render.js";
+import { patch, scheduled, setData, setText } from "./render.js";
 import { nameForm } from "./forms.js";
 import { saveRoomSeat, saveTournamentSeat, tournamentSeat } from "./storage.js";
 import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
@@ -133,13 +133,13 @@ export class TournamentPage {
   render() {
     const t = this.data;
     if (!t) return;
-    this.root.dataset.status = t.status;
+    setData(this.root, "status", t.status);
     if (!this.parts) this.build();
     const { title, summary, roundLine, actions, standings, rounds } = this.parts;
-    title.textContent = t.name ?? "Tournament";
-    summary.textContent = tournamentSummary(t);
+    setText(title, t.name ?? "Tournament");
+    setText(summary, tournamentSummary(t));
     const round = t.round ? ` · round ${t.round} of ${t.rounds}` : "";
-    roundLine.textContent = `${STATUS_TEXT[t.status] ?? t.status}${round}`;
+    setText(roundLine, `${STATUS_TEXT[t.status] ?? t.status}${round}`);
     // The actions hold the join form: patched in place, what is typed in it stays; they are
     // drawn again only when they change, so the form's error line stays too.
     const key = JSON.stringify([t.status, Boolean(this.seat), t.current_round, this.admin]);
@@ -152,7 +152,7 @@ export class TournamentPage {
       standingsTable(t.standings ?? [], this.seat?.player_id),
     );
     patch(rounds, roundsList(t.round_results ?? [], this.seat?.player_id));
-    this.tick();
+    this.drawClock();
   }
 
   build() {
@@ -230,7 +230,7 @@ export class TournamentPage {
     return h("p", { class: "muted" }, "Invite players with this link: ", h("code", {}, link));
   }
 
-  tick() {
+  drawClock() {
     const t = this.data;
     if (!t) return;
     const until = {
@@ -238,7 +238,8 @@ export class TournamentPage {
       running: t.current_round?.ends_at,
       break: t.break_ends_at,
     }[t.status];
-    this.clock.textContent =
+    const text =
       t.status === "finished" ? "Finished" : until ? clockText(until - serverNow()) : "–:––";
+    setText(this.clock, text);
   }
 }
