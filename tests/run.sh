@@ -30,4 +30,5 @@ fi
 .venv/bin/ruff check server tests bench
 .venv/bin/ruff format --check server tests bench
 .venv/bin/mypy
+node --test tests/js/*.test.mjs
 .venv/bin/pytest "$@"

@@ -10,7 +10,10 @@ const PILE_NAMES = { t: "column", c: "cell", f: "foundation", s: "stock", w: "wa
 
 /**
  * Render a board. `view` may hold: selected {pile, count}, targets (Set of pile names),
- * movable(pile, count) -> bool, label (a caption), compact (smaller cards).
+ * movable(pile, count) -> bool, hover (the pile a dragged card is over), landed and refused
+ * (a parsed move: its cards just arrived, or just sprang back from its destination), label
+ * (a caption), compact (smaller cards). Piles are keyed by name and cards by their code, so
+ * patch() keeps each card's element while it stays on its pile.
  */
 export function renderBoard(state, view = {}) {
   const game = state.game === "squadron" ? "squadron" : "stalactites";
@@ -71,7 +74,7 @@ function baseFoundation(pile, i, view) {
   const box = pileBox(name, view, "pile-f pile-base");
   box.setAttribute("aria-label", describe(name, pile, true));
   if (pile.length) {
-    const base = cardEl(pile[0], name, 0, view);
+    const base = cardEl(pile[0], name, 0, view, 1, pile.length === 1);
     base.classList.add("sideways");
     base.title = `began with the ${cardInfo(pile[0])?.name ?? pile[0]}`;
     box.append(base);
@@ -124,23 +127,30 @@ function pileBox(name, view, extra) {
   const classes = ["pile", extra];
   if (view.targets?.has(name)) classes.push("target");
   if (view.selected?.pile === name) classes.push("has-selected");
-  return h("div", { class: classes.join(" "), dataset: { pile: name } });
+  if (view.hover === name) classes.push("hover");
+  if (view.refused?.dst === name) classes.push("refused");
+  return h("div", { class: classes.join(" "), dataset: { pile: name }, key: name });
 }
 
-function cardEl(code, pile, index, view, length = index + 1) {
+/** One card; `count` is the run from it to the top. `top` false: a card under the top one
+ * that only shows (a foundation's base), never part of a run that moves, lands or springs. */
+function cardEl(code, pile, index, view, length = index + 1, top = true) {
   const info = cardInfo(code);
-  if (!info) return h("div", { class: "card unknown", dataset: { pile, index } }, "?");
+  if (!info) return h("div", { class: "card unknown", dataset: { pile, index }, key: code }, "?");
   const count = length - index;
   const classes = ["card", `suit-${info.suit}`];
   if (view.movable?.(pile, count)) classes.push("movable");
   const sel = view.selected;
   if (sel && sel.pile === pile && count <= sel.count) classes.push("selected");
+  if (top && inRun(view.landed, "dst", pile, count)) classes.push("landed");
+  if (top && inRun(view.refused, "src", pile, count)) classes.push("spring");
   return h(
     "div",
     {
       class: classes.join(" "),
       dataset: { pile, index: String(index), card: code },
       "aria-label": info.name,
+      key: code,
     },
     h(
       "span",
@@ -150,6 +160,11 @@ function cardEl(code, pile, index, view, length = index + 1) {
     ),
     h("span", { class: "pip", "aria-hidden": "true" }, info.symbol),
   );
+}
+
+/** Whether a card `count` from the top of `pile` is in the run `move` took to or from it. */
+function inRun(move, end, pile, count) {
+  return Boolean(move && move[end] === pile && count <= move.count);
 }
 
 function emptyMark(text) {

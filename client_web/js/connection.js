@@ -1,6 +1,8 @@
 // One websocket that stays connected: it says hello on every (re)connect, reconnects by
 // itself with backoff, and reports its state ("connecting", "open", "waiting", "offline",
-// "failed", "closed") so the page can show it.
+// "failed", "closed") so the page can show it. It also keeps the stream's place: the last
+// event `seq` seen goes into every hello after the first (`last_seq`), and an event already
+// seen is not passed on again.
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const MAX_BACKOFF_MS = 10000;
@@ -13,16 +15,49 @@ export function socketUrl(path) {
   return `${scheme}//${location.host}${path}`;
 }
 
+/**
+ * Where a stream of numbered events has got to. Room and tournament events carry a `seq`;
+ * a `welcome` sets the place (it is the whole picture as of its seq), any other numbered
+ * frame is new only when its seq is past the place. Frames without a seq always pass.
+ */
+export class SeqTracker {
+  constructor() {
+    this.lastSeq = null;
+  }
+
+  /** Whether the frame is to be handled (false: seen already), moving the place on. */
+  admit(frame) {
+    const seq = frame?.seq;
+    if (typeof seq !== "number") return true;
+    if (frame.type === "welcome") {
+      this.lastSeq = seq;
+      return true;
+    }
+    if (this.lastSeq !== null && seq <= this.lastSeq) return false;
+    this.lastSeq = seq;
+    return true;
+  }
+
+  /** The hello frame with the place in it (`last_seq`), once there is one. */
+  hello(frame) {
+    return this.lastSeq === null ? frame : { ...frame, last_seq: this.lastSeq };
+  }
+}
+
 export class Connection {
   /**
-   * path: e.g. "/ws/rooms/ab12"; hello(): the hello frame to send on each connect;
-   * onFrame(frame); onState(state, detail).
+   * path: e.g. "/ws/rooms/ab12"; hello(): the hello frame to send on each connect (the
+   * connection adds `last_seq`); onFrame(frame), for frames not seen before; onState(state,
+   * detail). `url` and `WebSocket` may be given (the tests pass a fake one); by default the
+   * path is on this page's own server and the socket is the browser's.
    */
-  constructor(path, { hello, onFrame, onState }) {
-    this.url = socketUrl(path);
+  constructor(path, { hello, onFrame, onState, url, WebSocket: Socket }) {
+    this.url = url ?? socketUrl(path);
+    this.Socket = Socket ?? globalThis.WebSocket;
     this.hello = hello;
     this.onFrame = onFrame;
     this.onState = onState ?? (() => {});
+    this.seq = new SeqTracker();
     this.ws = null;
     this.attempt = 0;
     this.timer = null;
@@ -30,18 +65,18 @@ export class Connection {
     this.lastHeard = 0;
     this.stopped = false;
     this.online = () => this.reconnectNow();
-    window.addEventListener("online", this.online);
+    globalThis.addEventListener?.("online", this.online);
   }
 
   get open() {
-    return this.ws?.readyState === WebSocket.OPEN;
+    return this.ws?.readyState === this.Socket.OPEN;
   }
 
   connect() {
     clearTimeout(this.timer);
     if (this.stopped) return;
     this.setState("connecting");
-    const ws = new WebSocket(this.url);
+    const ws = new this.Socket(this.url);
     this.ws = ws;
     ws.onopen = () => this.opened(ws);
     ws.onmessage = (event) => this.received(ws, event);
@@ -52,7 +87,7 @@ export class Connection {
   opened(ws) {
     if (ws !== this.ws) return;
     this.lastHeard = Date.now();
-    ws.send(JSON.stringify(this.hello()));
+    ws.send(JSON.stringify(this.seq.hello(this.hello())));
     clearInterval(this.pinger);
     this.pinger = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);
     this.setState("open");
@@ -68,11 +103,11 @@ export class Connection {
       return;
     }
     if (frame?.type === "welcome") this.attempt = 0;
-    if (frame?.type !== "pong") this.onFrame(frame);
+    if (frame?.type !== "pong" && this.seq.admit(frame)) this.onFrame(frame);
   }
 
   heartbeat(ws) {
-    if (ws !== this.ws || ws.readyState !== WebSocket.OPEN) return;
+    if (ws !== this.ws || ws.readyState !== this.Socket.OPEN) return;
     if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) return ws.close(4000, "silent");
     ws.send(JSON.stringify({ type: "ping" }));
   }
@@ -89,7 +124,7 @@ export class Connection {
     // 1012: the server is restarting; come straight back (another process will answer).
     const delay = event.code === 1012 ? 0 : this.backoff();
     this.attempt += 1;
-    this.setState(navigator.onLine === false ? "offline" : "waiting", delay);
+    this.setState(globalThis.navigator?.onLine === false ? "offline" : "waiting", delay);
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
@@ -123,7 +158,7 @@ export class Connection {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
-    window.removeEventListener("online", this.online);
+    globalThis.removeEventListener?.("online", this.online);
     const ws = this.ws;
     this.ws = null;
     if (ws) ws.close(1000, "bye");

@@ -5,13 +5,12 @@
 import { h } from "./dom.js";
 
 const DRAG_THRESHOLD = 6;
-const DOUBLE_MS = 400;
 const MAX_TYPED_AHEAD = 16;
 const MOVE_KEYS = new Set([..."1234567890qwexfcd", "enter", " "]);
 
 export class MoveControls {
   /**
-   * host: the element the board is drawn in.
+   * host: the element the board is drawn in (in place: its cards stay the same elements).
    * hooks: legal() -> LegalIndex, move(text), changed() (redraw), busy() (a move awaits
    * its answer: keys typed meanwhile wait for it), and key actions: undo(), ready(),
    * declare(step), help().
@@ -20,10 +19,12 @@ export class MoveControls {
     this.host = host;
     this.hooks = hooks;
     this.selection = null;
+    this.hovered = null; // the lit pile a dragged card is over
     this.press = null;
     this.typedAhead = [];
     this.listeners = [
       [host, "pointerdown", (e) => this.pointerDown(e)],
+      [host, "dblclick", (e) => this.doubleClick(spotOf(e.target))],
       [window, "pointermove", (e) => this.pointerMove(e)],
       [window, "pointerup", (e) => this.pointerUp(e)],
       [window, "pointercancel", () => this.cancelDrag(false)],
@@ -45,7 +46,13 @@ export class MoveControls {
       selected: sel,
       targets: sel ? legal.targets(sel.pile, sel.count ?? undefined) : new Set(),
       movable: (pile, count) => legal.canMove(pile, count),
+      hover: this.hovered,
     };
+  }
+
+  /** Drop a selection the player can no longer play (the race is not on for them). */
+  unselect() {
+    this.selection = null;
   }
 
   select(selection) {
@@ -78,26 +85,16 @@ export class MoveControls {
   }
 
   /**
-   * A second click on the same card soon after the first: send it to a foundation that
-   * takes it, or else to a free cell. (Detected here rather than with dblclick, whose target
-   * is gone by then: each click redraws the board.)
+   * A double click on a card (the browser's dblclick: the board is patched in place, so the
+   * card clicked twice is one element): send it to a foundation that takes it, or else to a
+   * free cell. Its two clicks have picked the card up and put it down again by then.
    */
   doubleClick(spot) {
-    if (!spot.count || spot.pile === "s") return false;
+    if (!spot?.count || spot.pile === "s") return;
     const legal = this.hooks.legal();
     const move =
       legal.findKind(spot.pile, "f", spot.count) ?? legal.findKind(spot.pile, "c", spot.count);
     if (move) this.play(move);
-    return Boolean(move);
-  }
-
-  clickOrDouble(pile, count) {
-    const now = performance.now();
-    const last = this.lastClick;
-    const again = last && last.pile === pile && last.count === count && now - last.at < DOUBLE_MS;
-    this.lastClick = again ? null : { pile, count, at: now };
-    if (again && this.doubleClick({ pile, count })) return;
-    this.click(pile, count);
   }
 
   // Drag and drop, with pointer events so it works for mouse, pen and touch.
@@ -132,6 +129,7 @@ export class MoveControls {
     ghost.style.setProperty("--board-cw", getComputedStyle(cards[0]).width);
     for (const card of cards) {
       const copy = card.cloneNode(true);
+      copy.classList.add("selected"); // as the board draws it once the selection is rendered
       const rect = card.getBoundingClientRect();
       copy.style.position = "absolute";
       copy.style.left = "0px";
@@ -152,10 +150,11 @@ export class MoveControls {
   }
 
   hover(x, y) {
-    const over = pileAt(x, y);
-    for (const el of this.host.querySelectorAll(".pile.hover")) el.classList.remove("hover");
-    const name = over?.dataset.pile;
-    if (name && this.view().targets.has(name)) over.classList.add("hover");
+    const name = pileAt(x, y)?.dataset.pile;
+    const lit = name && this.view().targets.has(name) ? name : null;
+    if (lit === this.hovered) return;
+    this.hovered = lit;
+    this.hooks.changed();
   }
 
   pointerUp(event) {
@@ -163,7 +162,7 @@ export class MoveControls {
     this.press = null;
     if (!press) return;
     if (!press.drag) {
-      if (spotOf(event.target)?.pile === press.pile) this.clickOrDouble(press.pile, press.count);
+      if (spotOf(event.target)?.pile === press.pile) this.click(press.pile, press.count);
       return;
     }
     const name = pileAt(event.clientX, event.clientY)?.dataset.pile;
@@ -176,12 +175,14 @@ export class MoveControls {
   cancelDrag(animate) {
     const press = this.press;
     this.press = null;
-    if (press?.drag) this.endDrag(press.drag, animate);
+    if (!press?.drag) return;
+    this.endDrag(press.drag, animate);
+    this.hooks.changed();
   }
 
   endDrag(drag, springBack) {
     this.host.classList.remove("dragging");
-    for (const el of this.host.querySelectorAll(".pile.hover")) el.classList.remove("hover");
+    this.hovered = null;
     const { ghost, origin } = drag;
     if (!springBack) return ghost.remove();
     ghost.classList.add("returning");

@@ -1,9 +1,13 @@
 // Building DOM nodes. Every string becomes a text node: user data never reaches innerHTML.
 
+import { listen } from "./render.js";
+
 /**
  * Create an element: h("button", {class: "x", onclick: fn}, "label", child).
  * Props: class, text, dataset, style (object of custom properties or styles),
- * on<event> listeners, and plain attributes (true gives an empty attribute).
+ * on<event> listeners, key (matches the element to a live one in patch()), sig (a builder's
+ * signature of the content: patch() leaves a live element with the same sig as it is), and
+ * plain attributes (true gives an empty attribute).
  */
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
@@ -19,9 +23,11 @@ function setProp(el, key, value) {
   if (key === "class") el.className = value;
   else if (key === "text") el.textContent = String(value);
   else if (key === "dataset") Object.assign(el.dataset, value);
+  else if (key === "key") el._key = value;
+  else if (key === "sig") el._sig = value;
   else if (key === "style") setStyle(el, value);
   else if (key.startsWith("on") && typeof value === "function") {
-    el.addEventListener(key.slice(2), value);
+    listen(el, key.slice(2), value);
   } else el.setAttribute(key, value === true ? "" : String(value));
 }
 

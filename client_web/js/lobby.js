@@ -1,7 +1,10 @@
 // The lobby: create a room, share it, find waiting and live rooms, enter a tournament.
+// The forms are made once; the room lists are the page's state, asked for every few seconds
+// and drawn by one scheduled render, in place.
 
 import { createRoom, createTournament, joinRoom, listRooms, roomsOf } from "./api.js";
 import { h, replace } from "./dom.js";
+import { patch, scheduled } from "./render.js";
 import {
   checkbox,
   checkedName,
@@ -16,10 +19,22 @@ import { saveName, saveRoomSeat, savedName, saveTournamentSeat } from "./storage
 import { settingsText } from "./widgets.js";
 
 const REFRESH_MS = 5000;
+const GAMES = [
+  ["stalactites", "Stalactites"],
+  ["squadron", "Squadron"],
+];
+const STEPS = [
+  ["choice", "Player's choice"],
+  ["ones", "By ones"],
+  ["twos", "By twos"],
+];
 
 export class LobbyPage {
   constructor(app) {
     this.app = app;
+    // status -> {rooms} or {error}; null until the first answer
+    this.lists = { waiting: null, racing: null };
+    this.renderer = scheduled(() => this.render());
     this.waiting = h("div", { class: "room-list", "aria-live": "polite" });
     this.live = h("div", { class: "room-list", "aria-live": "polite" });
     replace(
@@ -44,26 +59,12 @@ export class LobbyPage {
 
   destroy() {
     clearInterval(this.timer);
+    this.renderer.stop();
   }
 
   createForm() {
-    const game = select(
-      "game",
-      [
-        ["stalactites", "Stalactites"],
-        ["squadron", "Squadron"],
-      ],
-      "stalactites",
-    );
-    const step = select(
-      "step",
-      [
-        ["choice", "Player's choice"],
-        ["ones", "By ones"],
-        ["twos", "By twos"],
-      ],
-      "choice",
-    );
+    const game = select("game", GAMES, "stalactites");
+    const step = select("step", STEPS, "choice");
     const undo = checkbox("undo", true);
     const stepField = field("Foundation step", step);
     game.addEventListener("change", () => {
@@ -82,26 +83,7 @@ export class LobbyPage {
         }),
       ),
       h("div", { class: "field-row" }, field("Game", game), stepField),
-      h(
-        "div",
-        { class: "field-row" },
-        field("Seats", numberInput("seats", 2, 1, 8), "1 = solo time trial"),
-        field("Time limit (min)", numberInput("minutes", 15, 1, 120)),
-        field("Countdown (s)", numberInput("countdown_s", 5, 0, 30)),
-      ),
-      h(
-        "div",
-        { class: "field-row" },
-        field(
-          "Spectator delay (s)",
-          numberInput("spectator_delay_s", "", 0, 300),
-          "empty: server default",
-        ),
-        field(
-          "Deal (optional)",
-          textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" }),
-        ),
-      ),
+      roomFields(),
       h("label", { class: "check" }, undo, " Allow undo"),
       h("button", { class: "btn btn-primary btn-big", type: "submit" }, "Create room and join"),
     );
@@ -136,58 +118,26 @@ export class LobbyPage {
   }
 
   async refresh() {
-    await Promise.all([this.fill(this.waiting, "waiting"), this.fill(this.live, "racing")]);
+    await Promise.all([this.fetchList("waiting"), this.fetchList("racing")]);
   }
 
-  async fill(box, status) {
-    let rooms;
+  async fetchList(status) {
     try {
-      rooms = roomsOf(await listRooms(status));
+      this.lists[status] = { rooms: roomsOf(await listRooms(status)) };
     } catch (error) {
       if (error.status === 404) clearInterval(this.timer); // this server keeps no lists
       const why = error.status === 404 ? "this server does not list rooms" : error.message;
-      replace(box, h("p", { class: "muted" }, `Room list unavailable: ${why}.`));
-      return;
+      this.lists[status] = { error: `Room list unavailable: ${why}.` };
     }
-    if (!rooms.length) {
-      replace(
-        box,
-        h(
-          "p",
-          { class: "muted" },
-          status === "waiting" ? "No open rooms. Create one!" : "No races right now.",
-        ),
-      );
-      return;
-    }
-    replace(
-      box,
-      h(
-        "ul",
-        {},
-        rooms.map((room) => roomItem(room, status)),
-      ),
-    );
+    this.renderer.schedule();
+  }
+
+  render() {
+    patch(this.waiting, listView(this.lists.waiting, "waiting"));
+    patch(this.live, listView(this.lists.racing, "racing"));
   }
 
   tournamentForms() {
-    const enter = h(
-      "form",
-      {
-        class: "inline-form",
-        onsubmit: (e) => {
-          e.preventDefault();
-          const text = formValues(e.currentTarget).link;
-          const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
-          if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
-        },
-      },
-      field(
-        "Tournament link or id",
-        textInput("link", "", { placeholder: "paste the link you were sent" }),
-      ),
-      h("button", { class: "btn", type: "submit" }, "Open"),
-    );
     const organise = h(
       "form",
       { class: "create", onsubmit: (e) => this.organise(e) },
@@ -195,29 +145,8 @@ export class LobbyPage {
       h(
         "div",
         { class: "field-row" },
-        field(
-          "Game",
-          select(
-            "game",
-            [
-              ["stalactites", "Stalactites"],
-              ["squadron", "Squadron"],
-            ],
-            "stalactites",
-          ),
-        ),
-        field(
-          "Step",
-          select(
-            "step",
-            [
-              ["choice", "Player's choice"],
-              ["ones", "By ones"],
-              ["twos", "By twos"],
-            ],
-            "choice",
-          ),
-        ),
+        field("Game", select("game", GAMES, "stalactites")),
+        field("Step", select("step", STEPS, "choice")),
       ),
       h(
         "div",
@@ -229,7 +158,7 @@ export class LobbyPage {
       ),
       h("button", { class: "btn", type: "submit" }, "Create tournament"),
     );
-    return [enter, h("details", {}, h("summary", {}, "Organise a tournament"), organise)];
+    return [enterForm(), h("details", {}, h("summary", {}, "Organise a tournament"), organise)];
   }
 
   async organise(event) {
@@ -257,6 +186,65 @@ export class LobbyPage {
   }
 }
 
+/** The room form's number and text fields: seats, times, spectator delay, deal. */
+function roomFields() {
+  return [
+    h(
+      "div",
+      { class: "field-row" },
+      field("Seats", numberInput("seats", 2, 1, 8), "1 = solo time trial"),
+      field("Time limit (min)", numberInput("minutes", 15, 1, 120)),
+      field("Countdown (s)", numberInput("countdown_s", 5, 0, 30)),
+    ),
+    h(
+      "div",
+      { class: "field-row" },
+      field(
+        "Spectator delay (s)",
+        numberInput("spectator_delay_s", "", 0, 300),
+        "empty: server default",
+      ),
+      field(
+        "Deal (optional)",
+        textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" }),
+      ),
+    ),
+  ];
+}
+
+/** Open a tournament from its link (or its bare id). */
+function enterForm() {
+  const open = (e) => {
+    e.preventDefault();
+    const text = formValues(e.currentTarget).link;
+    const id = /tournament\/([^/?#\s]+)/.exec(text)?.[1] ?? text;
+    if (id) location.hash = `#/tournament/${encodeURIComponent(id)}`;
+  };
+  return h(
+    "form",
+    { class: "inline-form", onsubmit: open },
+    field(
+      "Tournament link or id",
+      textInput("link", "", { placeholder: "paste the link you were sent" }),
+    ),
+    h("button", { class: "btn", type: "submit" }, "Open"),
+  );
+}
+
+function listView(list, status) {
+  if (!list) return null;
+  if (list.error) return h("p", { class: "muted" }, list.error);
+  if (!list.rooms.length) {
+    const none = status === "waiting" ? "No open rooms. Create one!" : "No races right now.";
+    return h("p", { class: "muted" }, none);
+  }
+  return h(
+    "ul",
+    {},
+    list.rooms.map((room) => roomItem(room, status)),
+  );
+}
+
 function roomItem(room, status) {
   const id = room.room_id;
   const players = room.players ?? [];
@@ -269,7 +257,7 @@ function roomItem(room, status) {
   const watching = room.spectators ? ` · ${room.spectators} watching` : "";
   return h(
     "li",
-    { class: "room-item", dataset: { room: id } },
+    { class: "room-item", dataset: { room: id }, key: id },
     h(
       "div",
       {},

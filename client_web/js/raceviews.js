@@ -73,13 +73,13 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady })
   ];
 }
 
-/** The big number counting down to the start (filled in by the page's clock). */
-export function countdownView() {
+/** The big number counting down to the start: the seconds left, as text. */
+export function countdownView(seconds) {
   return h(
     "div",
     { class: "countdown" },
     h("p", {}, "Get ready"),
-    h("div", { class: "countdown-number" }, ""),
+    h("div", { class: "countdown-number" }, seconds),
   );
 }
 
@@ -130,8 +130,9 @@ function shareBox(link) {
     readonly: true,
     "aria-label": "link to this room",
   });
-  const copy = async () => {
-    input.select();
+  // The button's own box holds the input (the live one: the page patches this view in place).
+  const copy = async (event) => {
+    event.currentTarget.parentElement.querySelector(".share-link")?.select();
     try {
       await navigator.clipboard.writeText(link);
       toast("Link copied", "good");

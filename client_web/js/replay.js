@@ -1,11 +1,13 @@
 // The replay viewer: a finished room's records, stepped forward and back, one board or all
 // side by side. The record answer carries the deal's starting layout (`initial_state`, with
 // Squadron's stock in order); each board is drawn by moving cards as its record says, so the
-// client still judges nothing.
+// client still judges nothing. The step and whose board are the page's state; one render,
+// run at once on each key or click, draws the boards in place.
 
 import { getRecord, getRoom } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
+import { patch, scheduled, setText } from "./render.js";
 import { applyMove, dealFromStock, parseMove } from "./moves.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
@@ -16,6 +18,7 @@ export class ReplayPage {
     this.step = 0;
     this.focus = "all";
     this.lines = []; // {player_id, name, moves: [text], states: [state] | null}
+    this.renderer = scheduled(() => this.draw());
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     replace(app, h("section", { class: "panel" }, h("p", {}, "Loading the replay…")));
@@ -24,6 +27,7 @@ export class ReplayPage {
 
   destroy() {
     document.removeEventListener("keydown", this.keys);
+    this.renderer.stop();
   }
 
   async load() {
@@ -51,66 +55,10 @@ export class ReplayPage {
     this.lines = linesOf(data, room);
     this.longest = Math.max(0, ...this.lines.map((l) => l.moves.length));
     this.build();
-    this.draw();
+    this.renderer.now();
   }
 
   build() {
-    this.counter = h("output", { class: "replay-counter" });
-    this.slider = h("input", {
-      type: "range",
-      min: "0",
-      max: String(this.longest),
-      value: "0",
-      "aria-label": "move number",
-      oninput: (e) => this.go(Number(e.target.value)),
-    });
-    const who = h(
-      "select",
-      {
-        "aria-label": "whose board",
-        onchange: (e) => {
-          this.focus = e.target.value;
-          this.draw();
-        },
-      },
-      h("option", { value: "all" }, "All boards"),
-      this.lines.map((l) => h("option", { value: l.player_id }, l.name)),
-    );
-    const controls = h(
-      "div",
-      { class: "replay-controls" },
-      h(
-        "button",
-        { class: "btn", onclick: () => this.go(0), "aria-label": "first move" },
-        "« Start",
-      ),
-      h(
-        "button",
-        {
-          class: "btn replay-back",
-          onclick: () => this.go(this.step - 1),
-          "aria-label": "back one move",
-        },
-        "◀",
-      ),
-      this.counter,
-      h(
-        "button",
-        {
-          class: "btn replay-forward",
-          onclick: () => this.go(this.step + 1),
-          "aria-label": "forward one move",
-        },
-        "▶",
-      ),
-      h(
-        "button",
-        { class: "btn", onclick: () => this.go(this.longest), "aria-label": "last move" },
-        "End »",
-      ),
-      this.slider,
-      who,
-    );
     this.boards = h("div", { class: "replay-boards" });
     const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
     const standings = this.room?.standings ?? this.room?.players;
@@ -120,7 +68,7 @@ export class ReplayPage {
         "section",
         { class: "replay" },
         h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
-        controls,
+        this.controlsBar(),
         h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
         this.lines.some((l) => l.states)
           ? null
@@ -142,9 +90,47 @@ export class ReplayPage {
     );
   }
 
+  /** The buttons, the counter, the slider and the choice of board. */
+  controlsBar() {
+    this.counter = h("output", { class: "replay-counter" });
+    this.slider = h("input", {
+      type: "range",
+      min: "0",
+      max: String(this.longest),
+      value: "0",
+      "aria-label": "move number",
+      oninput: (e) => this.go(Number(e.target.value)),
+    });
+    const who = h(
+      "select",
+      {
+        "aria-label": "whose board",
+        onchange: (e) => {
+          this.focus = e.target.value;
+          this.renderer.now();
+        },
+      },
+      h("option", { value: "all" }, "All boards"),
+      this.lines.map((l) => h("option", { value: l.player_id }, l.name)),
+    );
+    const button = (more, label, text, to) =>
+      h("button", { class: `btn${more}`, onclick: () => this.go(to()), "aria-label": label }, text);
+    return h(
+      "div",
+      { class: "replay-controls" },
+      button("", "first move", "« Start", () => 0),
+      button(" replay-back", "back one move", "◀", () => this.step - 1),
+      this.counter,
+      button(" replay-forward", "forward one move", "▶", () => this.step + 1),
+      button("", "last move", "End »", () => this.longest),
+      this.slider,
+      who,
+    );
+  }
+
   go(step) {
     this.step = Math.max(0, Math.min(this.longest, step));
-    this.draw();
+    this.renderer.now();
   }
 
   key(event) {
@@ -161,11 +147,11 @@ export class ReplayPage {
   }
 
   draw() {
-    this.counter.textContent = `move ${this.step} of ${this.longest}`;
+    setText(this.counter, `move ${this.step} of ${this.longest}`);
     this.slider.value = String(this.step);
     const shown =
       this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
-    replace(
+    patch(
       this.boards,
       shown.map((line) => this.boardOf(line)),
     );
@@ -195,7 +181,12 @@ export class ReplayPage {
           { class: "move-list", start: "1" },
           line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)),
         );
-    return h("article", { class: "replay-board", dataset: { player: line.player_id } }, head, body);
+    const props = {
+      class: "replay-board",
+      dataset: { player: line.player_id },
+      key: line.player_id,
+    };
+    return h("article", props, head, body);
   }
 }
 

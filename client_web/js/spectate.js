@@ -1,210 +1,214 @@
 // The spectator view: every racer's board side by side, shown the room's delay behind, with
 // live progress bars, the number watching, and the results at the end. The server sends the
 // boards (`boards` in the welcome, then a `board` frame per move, already delayed), so this
-// page only draws what it is given.
+// page only draws what it is given: frames change the state, one scheduled render draws it.
 
 import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace } from "./dom.js";
+import { patch, scheduled, setData, setText } from "./render.js";
 import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 import { checkReveal, commitmentLine, revealView } from "./fairness.js";
 
 export class SpectatorPage {
   constructor(app, roomId) {
-    this.app = app;
-    this.roomId = roomId;
-    this.room = null;
-    this.players = [];
-    this.boards = new Map(); // player_id -> board state
-    this.lastSeq = null;
-    this.standings = null;
-    this.clock = h("div", { class: "clock" }, "–:––");
-    this.delay = h("p", { class: "delay-note" });
-    this.watching = h("p", { class: "watchers muted", "aria-live": "polite" });
-    this.title = h("h1", { class: "race-title" }, "Watching");
-    this.settings = h("p", { class: "race-settings" });
-    this.commitment = h("div", { class: "commitment-host" });
-    this.revealed = null;
-    this.grid = h("div", { class: "spectator-grid" });
-    this.results = h("div", { class: "spectator-results" });
-    this.root = h(
-      "section",
-      { class: "spectate", dataset: { room: roomId } },
-      h(
-        "div",
-        { class: "race-head" },
-        h("div", {}, this.title, this.settings, this.commitment, this.delay, this.watching),
-        this.clock,
-      ),
-      this.results,
-      this.grid,
-    );
-    replace(app, this.root);
+    this.s = {
+      roomId,
+      room: null,
+      players: [],
+      boards: new Map(), // player_id -> board state
+      changed: new Map(), // player_id -> how many times their board or progress changed
+      standings: null,
+      revealed: null,
+      error: null,
+    };
+    this.els = spectatorShell(roomId);
+    replace(app, this.els.root);
+    this.renderer = scheduled(() => renderSpectator(this.els, this.s, serverNow()));
     this.conn = new Connection(`/ws/rooms/${encodeURIComponent(roomId)}`, {
-      hello: () => this.hello(),
+      hello: () => ({ type: "hello", spectator: true }),
       onFrame: (f) => this.frame(f),
       onState: (state, detail) => showConnection(state, detail),
     });
     this.conn.connect();
     syncClock();
-    this.ticker = setInterval(() => this.tick(), 250);
+    this.ticker = setInterval(() => this.renderer.schedule(), 250); // the clock
   }
 
   destroy() {
     clearInterval(this.ticker);
+    this.renderer.stop();
     this.conn.close();
     showConnection("closed");
   }
 
-  hello() {
-    const frame = { type: "hello", spectator: true };
-    if (this.lastSeq !== null) frame.last_seq = this.lastSeq;
-    return frame;
+  /** Change the state, then ask for one render. */
+  update(change) {
+    change(this.s);
+    this.renderer.schedule();
   }
 
   frame(f) {
-    if (typeof f?.seq === "number") {
-      if (this.lastSeq !== null && f.seq <= this.lastSeq && f.type !== "welcome") return;
-      this.lastSeq = Math.max(this.lastSeq ?? f.seq, f.seq);
-    }
     const handler = {
       welcome: () => this.welcome(f),
-      countdown: () => this.setStatus("countdown", { starts_at: f.starts_at, ends_at: f.ends_at }),
-      started: () => this.started(f),
-      board: () => this.board(f),
-      spectators: () => this.spectators(f.count),
-      player: () => this.progress({ ...f.player }),
-      progress: () => this.progress(f),
-      progress_batch: () => f.events.forEach((e) => this.progress(e)),
-      finished: () => this.progress(f),
+      countdown: () =>
+        setStatus(this.s, "countdown", { starts_at: f.starts_at, ends_at: f.ends_at }),
+      started: () => started(this.s, f),
+      board: () => board(this.s, f),
+      spectators: () => this.s.room && (this.s.room.spectators = f.count),
+      player: () => progress(this.s, { ...f.player }),
+      progress: () => progress(this.s, f),
+      progress_batch: () => f.events.forEach((e) => progress(this.s, e)),
+      finished: () => progress(this.s, f),
       results: () => this.finish(f),
-      error: () => this.delay.replaceChildren(`Error: ${f.message ?? f.code}`),
+      error: () => (this.s.error = `Error: ${f.message ?? f.code}`),
     }[f?.type];
-    if (handler) handler();
+    if (handler) this.update(handler);
   }
 
   welcome(f) {
-    this.room = f.room ?? this.room;
-    this.players = [...(this.room?.players ?? [])];
-    this.lastSeq = f.seq ?? this.lastSeq;
-    this.boards = new Map(Object.entries(f.boards ?? {}));
-    if (this.room?.status === "finished") {
-      this.standings = this.players;
-      this.reveal(this.room);
+    const s = this.s;
+    s.room = f.room ?? s.room;
+    s.players = [...(s.room?.players ?? [])];
+    s.boards = new Map(Object.entries(f.boards ?? {}));
+    s.error = null;
+    s.players.forEach((p) => touch(s, p.player_id));
+    if (s.room?.status === "finished") {
+      s.standings = s.players;
+      this.reveal(s.room);
     }
-    this.render();
-  }
-
-  started(f) {
-    for (const p of this.players) if (!p.status || p.status === "waiting") p.status = "playing";
-    // Every board starts as the deal; the moves follow as board frames (the delay behind).
-    for (const p of this.players)
-      if (!this.boards.has(p.player_id)) this.boards.set(p.player_id, f.state);
-    this.setStatus("racing", { ends_at: f.ends_at });
-  }
-
-  setStatus(status, fields) {
-    if (!this.room) return;
-    Object.assign(this.room, { status }, fields);
-    this.render();
-  }
-
-  board(f) {
-    if (!f.player_id || !f.state) return;
-    this.boards.set(f.player_id, f.state);
-    this.drawBoard(f.player_id);
-  }
-
-  spectators(count) {
-    if (!this.room) return;
-    this.room.spectators = count;
-    this.drawWatching();
-  }
-
-  progress(f) {
-    mergePlayer(this.players, f);
-    this.drawBoard(f.player_id);
   }
 
   reveal(f) {
-    checkReveal(f).then((checked) => {
-      this.revealed = checked;
-      this.render();
-    });
+    checkReveal(f).then((checked) => this.update((s) => (s.revealed = checked)));
   }
 
   finish(f) {
+    const s = this.s;
     this.reveal(f);
-    this.standings = f.standings ?? [];
-    if (this.room) this.room.status = "finished";
-    for (const row of this.standings) if (row.player_id) mergePlayer(this.players, row);
-    this.render();
+    s.standings = f.standings ?? [];
+    if (s.room) s.room.status = "finished";
+    for (const row of s.standings) if (row.player_id) progress(s, row);
   }
+}
 
-  render() {
-    const room = this.room;
-    if (!room) return;
-    this.title.textContent = `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`;
-    this.settings.textContent = settingsText(room);
-    replace(this.commitment, commitmentLine(room));
-    this.delay.textContent = delayText(room);
-    this.drawWatching();
-    this.root.dataset.status = room.status;
-    replace(
-      this.grid,
-      this.players.map((p) => this.boardCard(p)),
-    );
-    if (this.standings) {
-      replace(
-        this.results,
-        h("h2", {}, "Results"),
-        resultsTable(this.standings, { game: room.game }),
-        revealView(this.revealed),
-        h(
-          "a",
-          { class: "btn btn-primary replay-link", href: `#/replay/${this.roomId}` },
-          "Watch the replay",
-        ),
-      );
-    } else replace(this.results);
-    this.tick();
-  }
+// What the frames change.
 
-  drawWatching() {
-    const count = this.room?.spectators ?? 0;
-    this.watching.textContent = `${count} watching`;
-  }
+function touch(s, playerId) {
+  s.changed.set(playerId, (s.changed.get(playerId) ?? 0) + 1);
+}
 
-  boardCard(player) {
-    const state = this.boards.get(player.player_id);
-    return h(
-      "article",
-      { class: "spectated", dataset: { player: player.player_id } },
-      racersPanel([player], { game: this.room?.game }),
-      state
-        ? renderBoard(state, { compact: true })
-        : h("div", { class: "board-placeholder" }, "Waiting for the start"),
-    );
-  }
+function setStatus(s, status, fields) {
+  if (s.room) Object.assign(s.room, { status }, fields);
+  s.error = null;
+}
 
-  drawBoard(playerId) {
-    const old = this.grid.querySelector(`.spectated[data-player="${CSS.escape(playerId ?? "")}"]`);
-    const player = this.players.find((p) => p.player_id === playerId);
-    if (!old || !player) return this.render();
-    old.replaceWith(this.boardCard(player));
+function started(s, f) {
+  for (const p of s.players) if (!p.status || p.status === "waiting") p.status = "playing";
+  // Every board starts as the deal; the moves follow as board frames (the delay behind).
+  for (const p of s.players) {
+    if (!s.boards.has(p.player_id)) s.boards.set(p.player_id, f.state);
+    touch(s, p.player_id);
   }
+  setStatus(s, "racing", { ends_at: f.ends_at });
+}
 
-  tick() {
-    const room = this.room;
-    if (!room) return;
-    if (room.status === "racing" && room.ends_at)
-      this.clock.textContent = clockText(room.ends_at - serverNow());
-    else if (room.status === "countdown" && room.starts_at)
-      this.clock.textContent = `Starts in ${Math.max(0, Math.ceil((room.starts_at - serverNow()) / 1000))}`;
-    else if (room.status === "finished") this.clock.textContent = "Finished";
-    else this.clock.textContent = "Waiting";
-  }
+function board(s, f) {
+  if (!f.player_id || !f.state) return;
+  s.boards.set(f.player_id, f.state);
+  touch(s, f.player_id);
+}
+
+function progress(s, f) {
+  mergePlayer(s.players, f);
+  touch(s, f.player_id);
+}
+
+// Drawing.
+
+function spectatorShell(roomId) {
+  const els = {
+    clock: h("div", { class: "clock" }, "–:––"),
+    delay: h("p", { class: "delay-note" }),
+    watching: h("p", { class: "watchers muted", "aria-live": "polite" }),
+    title: h("h1", { class: "race-title" }, "Watching"),
+    settings: h("p", { class: "race-settings" }),
+    commitment: h("div", { class: "commitment-host" }),
+    grid: h("div", { class: "spectator-grid" }),
+    results: h("div", { class: "spectator-results" }),
+  };
+  const { title, settings, commitment, delay, watching } = els;
+  els.root = h(
+    "section",
+    { class: "spectate", dataset: { room: roomId } },
+    h(
+      "div",
+      { class: "race-head" },
+      h("div", {}, title, settings, commitment, delay, watching),
+      els.clock,
+    ),
+    els.results,
+    els.grid,
+  );
+  return els;
+}
+
+function renderSpectator(els, s, now) {
+  const room = s.room;
+  if (s.error && !room) setText(els.delay, s.error);
+  if (!room) return;
+  setText(els.title, `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`);
+  setText(els.settings, settingsText(room));
+  patch(els.commitment, commitmentLine(room));
+  setText(els.delay, s.error ?? delayText(room));
+  setText(els.watching, `${room.spectators ?? 0} watching`);
+  setData(els.root, "status", room.status);
+  const shown = new Map([...els.grid.children].map((el) => [el._key, el]));
+  patch(
+    els.grid,
+    s.players.map((p) => {
+      const sig = `${s.changed.get(p.player_id) ?? 0}|${room.game}`;
+      const el = shown.get(p.player_id);
+      return el?._sig === sig ? el : boardCard(s, p, sig); // unchanged: left as it is
+    }),
+  );
+  patch(els.results, s.standings ? resultsView(s) : null);
+  setText(els.clock, clockLine(room, now));
+}
+
+/** One racer's bar and board, keyed by player; `sig` says which change of theirs it shows. */
+function boardCard(s, player, sig) {
+  const state = s.boards.get(player.player_id);
+  return h(
+    "article",
+    { class: "spectated", dataset: { player: player.player_id }, key: player.player_id, sig },
+    racersPanel([player], { game: s.room?.game }),
+    state
+      ? renderBoard(state, { compact: true })
+      : h("div", { class: "board-placeholder" }, "Waiting for the start"),
+  );
+}
+
+function resultsView(s) {
+  return [
+    h("h2", {}, "Results"),
+    resultsTable(s.standings, { game: s.room.game }),
+    revealView(s.revealed),
+    h(
+      "a",
+      { class: "btn btn-primary replay-link", href: `#/replay/${s.roomId}` },
+      "Watch the replay",
+    ),
+  ];
+}
+
+function clockLine(room, now) {
+  if (room.status === "racing" && room.ends_at) return clockText(room.ends_at - now);
+  if (room.status === "countdown" && room.starts_at)
+    return `Starts in ${Math.max(0, Math.ceil((room.starts_at - now) / 1000))}`;
+  if (room.status === "finished") return "Finished";
+  return "Waiting";
 }
 
 function delayText(room) {

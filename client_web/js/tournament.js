@@ -1,11 +1,13 @@
 // The tournament page: enter before it starts, the round and its clock, live standings,
 // the rounds played, and the current round's room. An entrant who has this page open
-// when a round starts is taken to their board at once.
+// when a round starts is taken to their board at once. The tournament as last heard (HTTP or
+// socket) is the page's state; one scheduled render draws it in place.
 
 import { serverNow, syncClock } from "./clock.js";
 import { getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
 import { clockText, h, replace, toast } from "./dom.js";
+import { patch, scheduled, setData, setText } from "./render.js";
 import { nameForm } from "./forms.js";
 import { saveRoomSeat, saveTournamentSeat, tournamentSeat } from "./storage.js";
 import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
@@ -23,30 +25,30 @@ export class TournamentPage {
     this.app = app;
     this.id = id;
     this.data = null;
-    this.lastSeq = null;
     this.seat = tournamentSeat(id);
     this.admin = tournamentSeat(`${id}.admin`);
     this.clock = h("div", { class: "clock" }, "–:––");
     this.body = h("div", { class: "tournament-body" });
     this.root = h("section", { class: "tournament", dataset: { tournament: id } }, this.body);
     replace(app, this.root);
+    this.renderer = scheduled(() => this.render());
     this.load().then(() => this.connect());
     this.poller = setInterval(() => this.load(), POLL_MS);
     syncClock();
-    this.ticker = setInterval(() => this.tick(), 250);
+    this.ticker = setInterval(() => this.renderer.schedule(), 250); // the clock
   }
 
   destroy() {
     clearInterval(this.poller);
     clearInterval(this.ticker);
+    this.renderer.stop();
     this.conn?.close();
     showConnection("closed");
   }
 
   connect() {
     if (!this.data) return;
-    this.conn?.close();
-    this.lastSeq = null;
+    this.conn?.close(); // a new connection: a new hello, and the stream's place from its welcome
     this.conn = new Connection(`/ws/tournaments/${encodeURIComponent(this.id)}`, {
       hello: () => this.hello(),
       onFrame: (f) => this.frame(f),
@@ -56,11 +58,9 @@ export class TournamentPage {
   }
 
   hello() {
-    const frame = this.seat?.token
+    return this.seat?.token
       ? { type: "hello", token: this.seat.token }
       : { type: "hello", spectator: true };
-    if (this.lastSeq !== null) frame.last_seq = this.lastSeq;
-    return frame;
   }
 
   async load() {
@@ -77,16 +77,12 @@ export class TournamentPage {
       );
       return;
     }
-    this.render();
+    this.renderer.schedule();
   }
 
-  // Frames from the tournament socket.
+  // Frames from the tournament socket (the connection drops those seen before).
 
   frame(f) {
-    if (typeof f?.seq === "number") {
-      if (this.lastSeq !== null && f.seq <= this.lastSeq && f.type !== "welcome") return;
-      this.lastSeq = Math.max(this.lastSeq ?? f.seq, f.seq);
-    }
     const handler = {
       welcome: () => (this.data = f.tournament ?? this.data),
       round_started: () => this.roundStarted(f),
@@ -97,7 +93,7 @@ export class TournamentPage {
     }[f?.type];
     if (!handler || !this.data) return;
     handler();
-    this.render();
+    this.renderer.schedule();
   }
 
   roundStarted(f) {
@@ -137,26 +133,26 @@ export class TournamentPage {
   render() {
     const t = this.data;
     if (!t) return;
-    this.root.dataset.status = t.status;
+    setData(this.root, "status", t.status);
     if (!this.parts) this.build();
     const { title, summary, roundLine, actions, standings, rounds } = this.parts;
-    title.textContent = t.name ?? "Tournament";
-    summary.textContent = tournamentSummary(t);
+    setText(title, t.name ?? "Tournament");
+    setText(summary, tournamentSummary(t));
     const round = t.round ? ` · round ${t.round} of ${t.rounds}` : "";
-    roundLine.textContent = `${STATUS_TEXT[t.status] ?? t.status}${round}`;
-    // The actions hold the join form: redraw them only when they change, so a frame arriving
-    // while someone types their name never wipes it.
+    setText(roundLine, `${STATUS_TEXT[t.status] ?? t.status}${round}`);
+    // The actions hold the join form: patched in place, what is typed in it stays; they are
+    // drawn again only when they change, so the form's error line stays too.
     const key = JSON.stringify([t.status, Boolean(this.seat), t.current_round, this.admin]);
-    if (key !== this.actionsKey) replace(actions, this.actions(t));
+    if (key !== this.actionsKey) patch(actions, this.actions(t));
     this.actionsKey = key;
     const live = t.live ? h("span", { class: "tag live" }, "live") : null;
-    replace(
+    patch(
       standings,
       h("h2", {}, "Standings", live),
       standingsTable(t.standings ?? [], this.seat?.player_id),
     );
-    replace(rounds, roundsList(t.round_results ?? [], this.seat?.player_id));
-    this.tick();
+    patch(rounds, roundsList(t.round_results ?? [], this.seat?.player_id));
+    this.drawClock();
   }
 
   build() {
@@ -234,7 +230,7 @@ export class TournamentPage {
     return h("p", { class: "muted" }, "Invite players with this link: ", h("code", {}, link));
   }
 
-  tick() {
+  drawClock() {
     const t = this.data;
     if (!t) return;
     const until = {
@@ -242,7 +238,8 @@ export class TournamentPage {
       running: t.current_round?.ends_at,
       break: t.break_ends_at,
     }[t.status];
-    this.clock.textContent =
+    const text =
       t.status === "finished" ? "Finished" : until ? clockText(until - serverNow()) : "–:––";
+    setText(this.clock, text);
   }
 }

@@ -37,7 +37,11 @@ export function standingsTable(rows, you) {
       sorted.map((r) =>
         h(
           "tr",
-          { class: r.player_id === you ? "you" : null, dataset: { player: r.player_id } },
+          {
+            class: r.player_id === you ? "you" : null,
+            dataset: { player: r.player_id },
+            key: r.player_id,
+          },
           h("td", { class: "place" }, String(r.rank ?? "")),
           h("td", {}, r.name ?? r.player_id),
           h("td", { class: "points" }, String(r.points ?? 0)),
@@ -72,7 +76,7 @@ export function roundsList(rounds, you) {
       const summary = r.finished ? lines : [h("span", { class: "muted" }, "in play")];
       return h(
         "li",
-        { class: "round-item", dataset: { round: String(r.round) } },
+        { class: "round-item", dataset: { round: String(r.round) }, key: r.round },
         h("strong", {}, `Round ${r.round}`),
         h("span", { class: "round-results" }, summary),
         link,

@@ -15,57 +15,65 @@ const STATUS_TEXT = {
 export function racersPanel(players, { game, you = null } = {}) {
   const total = cardTotal(game);
   const list = h("ol", { class: "racers", "aria-label": "racers" });
-  for (const p of players) {
-    const cards = p.foundation_cards ?? 0;
-    const pct = Math.round((100 * cards) / total);
-    const waiting = !p.status || p.status === "waiting";
-    const status = waiting ? (p.ready ? "ready" : "not ready") : p.status;
-    const item = h(
-      "li",
-      {
-        class: `racer racer-${status.replace(" ", "-")}${p.player_id === you ? " you" : ""}`,
-        dataset: { player: p.player_id },
-      },
-      h(
-        "div",
-        { class: "racer-line" },
-        h("span", { class: "racer-name" }, p.name ?? "?"),
-        p.player_id === you ? h("span", { class: "tag" }, "you") : null,
-        p.connected === false
-          ? h("span", { class: "tag tag-off", title: "disconnected" }, "offline")
-          : null,
-        h(
-          "span",
-          { class: "racer-status" },
-          p.place ? `${ordinal(p.place)} · ` : "",
-          STATUS_TEXT[status] ?? status,
-        ),
-      ),
-      h(
-        "div",
-        {
-          class: "bar",
-          role: "progressbar",
-          "aria-valuemin": "0",
-          "aria-valuemax": String(total),
-          "aria-valuenow": String(cards),
-          "aria-label": `${p.name ?? "racer"}: ${cards} of ${total} cards on foundations`,
-        },
-        h("div", { class: "bar-fill", style: { width: `${pct}%` } }),
-      ),
-      h(
-        "div",
-        { class: "racer-meta" },
-        h("span", { class: "racer-cards" }, `${cards}/${total} cards`),
-        h("span", { class: "racer-moves" }, `${p.moves ?? 0} moves`),
-        p.elapsed_ms != null && p.status !== "playing"
-          ? h("span", {}, elapsedText(p.elapsed_ms))
-          : null,
-      ),
-    );
-    list.append(item);
-  }
+  for (const p of players) list.append(racerItem(p, total, you));
   return list;
+}
+
+/** One racer: name, tags, status, the bar, cards, moves and time. */
+function racerItem(p, total, you) {
+  const cards = p.foundation_cards ?? 0;
+  const pct = Math.round((100 * cards) / total);
+  const waiting = !p.status || p.status === "waiting";
+  const status = waiting ? (p.ready ? "ready" : "not ready") : p.status;
+  return h(
+    "li",
+    {
+      class: `racer racer-${status.replace(" ", "-")}${p.player_id === you ? " you" : ""}`,
+      dataset: { player: p.player_id },
+      key: p.player_id,
+    },
+    racerLine(p, status, you),
+    h(
+      "div",
+      {
+        class: "bar",
+        role: "progressbar",
+        "aria-valuemin": "0",
+        "aria-valuemax": String(total),
+        "aria-valuenow": String(cards),
+        "aria-label": `${p.name ?? "racer"}: ${cards} of ${total} cards on foundations`,
+      },
+      h("div", { class: "bar-fill", style: { width: `${pct}%` } }),
+    ),
+    h(
+      "div",
+      { class: "racer-meta" },
+      h("span", { class: "racer-cards" }, `${cards}/${total} cards`),
+      h("span", { class: "racer-moves" }, `${p.moves ?? 0} moves`),
+      p.elapsed_ms != null && p.status !== "playing"
+        ? h("span", {}, elapsedText(p.elapsed_ms))
+        : null,
+    ),
+  );
+}
+
+/** The racer's name, "you", "offline", and their place and status. */
+function racerLine(p, status, you) {
+  return h(
+    "div",
+    { class: "racer-line" },
+    h("span", { class: "racer-name" }, p.name ?? "?"),
+    p.player_id === you ? h("span", { class: "tag" }, "you") : null,
+    p.connected === false
+      ? h("span", { class: "tag tag-off", title: "disconnected" }, "offline")
+      : null,
+    h(
+      "span",
+      { class: "racer-status" },
+      p.place ? `${ordinal(p.place)} · ` : "",
+      STATUS_TEXT[status] ?? status,
+    ),
+  );
 }
 
 /** The final standings: place, name, result, cards, time. */
@@ -94,7 +102,11 @@ export function resultsTable(standings, { game, you = null } = {}) {
       rows.map((r) =>
         h(
           "tr",
-          { class: r.player_id === you ? "you" : null, dataset: { player: r.player_id ?? "" } },
+          {
+            class: r.player_id === you ? "you" : null,
+            dataset: { player: r.player_id ?? "" },
+            key: r.player_id,
+          },
           h("td", { class: "place" }, r.place ? ordinal(r.place) : "—"),
           h("td", {}, r.name ?? r.player_id ?? "?"),
           h("td", {}, STATUS_TEXT[r.status] ?? r.status ?? ""),

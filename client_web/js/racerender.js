@@ -1,0 +1,168 @@
+// Drawing the race page from its state (racestate.js): the shell once, then one render that
+// brings every part up to date in place (render.js's patch), run at most once a frame.
+
+import { renderBoard } from "./board.js";
+import { clockText, h } from "./dom.js";
+import { keysTable } from "./help.js";
+import { parseMove } from "./moves.js";
+import { patch, setData, setText } from "./render.js";
+import { canDeclare, live, me } from "./racestate.js";
+import {
+  actionsView,
+  badSeatView,
+  countdownView,
+  endScreenView,
+  waitingRoomView,
+} from "./raceviews.js";
+import { racersPanel, settingsText } from "./widgets.js";
+import { commitmentLine } from "./fairness.js";
+
+const ARRIVAL_MS = 600;
+const REFUSAL_MS = 800;
+
+/** The page's fixed elements, made once; render() fills them. */
+export function raceShell(roomId) {
+  const els = {
+    title: h("h1", { class: "race-title" }, "Race"),
+    settings: h("p", { class: "race-settings" }),
+    commitment: h("div", { class: "commitment-host" }),
+    clock: h("div", { class: "clock", "aria-label": "race clock" }, "–:––"),
+    boardHost: h("div", { class: "board-host" }),
+    side: h("aside", { class: "side" }),
+    actions: h("div", { class: "race-actions" }),
+    note: h("p", { class: "move-note", role: "status", "aria-live": "polite" }),
+    keys: h("div", { class: "key-panel panel", hidden: true }, h("h2", {}, "Keys"), keysTable()),
+    overlay: h("div", { class: "overlay", hidden: true }),
+  };
+  const head = h(
+    "div",
+    { class: "race-head" },
+    h("div", {}, els.title, els.settings, els.commitment),
+    els.clock,
+  );
+  const play = h("div", { class: "play-area" }, els.boardHost, els.note, els.actions, els.keys);
+  const body = h("div", { class: "race-body" }, play, els.side);
+  els.root = h("section", { class: "race", dataset: { room: roomId } }, head, body, els.overlay);
+  return els;
+}
+
+/**
+ * Draw everything from the state. `does` holds the page's handlers (declare, undo, resign,
+ * keys, ready, showEnd); `view` is the move controls' view (selection, targets, movable).
+ */
+export function renderRace(els, s, { view, does, now }) {
+  setData(els.root, "conn", s.conn);
+  setText(els.note, s.note.text ?? "");
+  els.note.classList.toggle("bad", s.note.bad);
+  if (els.keys.hidden === s.keysShown) els.keys.hidden = !s.keysShown;
+  if (s.badSeat) return drawOverlay(els, badSeatView(s.badSeat));
+  if (!s.room) return;
+  setData(els.root, "status", s.room.status);
+  setText(els.title, s.room.game === "squadron" ? "Squadron race" : "Stalactites race");
+  setText(els.settings, settingsText(s.room));
+  patch(els.commitment, commitmentLine(s.room));
+  drawBoard(els.boardHost, s, view, now);
+  patch(els.side, sideView(s));
+  patch(els.actions, actionsView(actionsOf(s), does));
+  drawOverlay(els, overlayContent(s, does, now));
+  drawClock(els.clock, s.room, now);
+}
+
+function drawBoard(host, s, view, now) {
+  const state = s.board.shown();
+  setData(host, "pending", String(Boolean(s.board.inflight)));
+  if (!state) {
+    patch(
+      host,
+      h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."),
+    );
+    return;
+  }
+  const marks = { ...view, landed: recent(s.arrival, ARRIVAL_MS, now) };
+  marks.refused = recent(s.refusal, REFUSAL_MS, now);
+  patch(host, renderBoard(state, marks));
+}
+
+/** The move of {move, at} while it is younger than `ms`, else null. */
+function recent(mark, ms, now) {
+  return mark && now - mark.at <= ms ? parseMove(mark.move) : null;
+}
+
+function sideView(s) {
+  // This page knows its own connection better than the room view it was sent.
+  const mine = me(s);
+  const players = s.players.map((p) =>
+    p === mine ? { ...p, connected: s.connOpen ?? p.connected } : p,
+  );
+  const watching = s.room?.spectators ?? 0;
+  return [
+    h("h2", {}, "Racers"),
+    racersPanel(players, { game: s.room?.game, you: s.you }),
+    watching ? h("p", { class: "watchers muted" }, `${watching} watching`) : null,
+  ];
+}
+
+function actionsOf(s) {
+  const status = s.room?.status;
+  return {
+    canDeclare: canDeclare(s),
+    busy: s.board.inflight,
+    step: s.board.state?.step,
+    playing: live(s),
+    undo: s.room?.undo,
+    finished: status === "finished",
+  };
+}
+
+function drawOverlay(els, content) {
+  if (els.overlay.hidden !== !content) els.overlay.hidden = !content;
+  patch(els.overlay, content ? h("div", { class: "overlay-card" }, content) : null);
+}
+
+function overlayContent(s, does, now) {
+  const room = s.room;
+  if (room.status === "waiting") {
+    return waitingRoomView({
+      roomId: s.roomId,
+      seats: room.seats ?? s.players.length,
+      players: s.players,
+      you: s.you,
+      ready: me(s)?.ready || s.readySent,
+      onReady: does.ready,
+    });
+  }
+  if (room.status === "countdown") {
+    const left = room.starts_at ? Math.max(0, Math.ceil((room.starts_at - now) / 1000)) : "";
+    return countdownView(String(left));
+  }
+  if (room.status !== "finished" || s.hideEnd) return null;
+  return endScreenView({
+    standings: s.standings ?? s.players,
+    game: room.game,
+    you: s.you,
+    roomId: s.roomId,
+    tournament: s.seat.tournament,
+    reveal: s.revealed,
+    onHide: () => does.showEnd(false),
+  });
+}
+
+function drawClock(clock, room, now) {
+  const limit = clockText((room.time_limit_s ?? 0) * 1000);
+  if (room.status === "racing" && room.ends_at) {
+    const left = room.ends_at - now;
+    setText(clock, clockText(left));
+    setTitle(`${clockText(left)} · Stalactites Race`);
+    clock.classList.toggle("urgent", left < 30000);
+  } else if (room.status === "finished") {
+    setText(clock, "Finished");
+    clock.classList.remove("urgent");
+    setTitle("Finished · Stalactites Race");
+  } else {
+    setText(clock, limit);
+  }
+}
+
+function setTitle(title) {
+  if (document.title !== title) document.title = title;
+}
