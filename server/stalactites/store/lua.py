@@ -12,7 +12,7 @@ commit's answer instead.
 
 from __future__ import annotations
 
-__all__ = ["ANNOUNCE", "COMMIT", "CREATE", "EVENTS", "FINISH", "JOIN", "READY", "START"]
+__all__ = ["ANNOUNCE", "COMMIT", "CREATE", "EVENTS", "FINISH", "JOIN", "LEASE", "READY", "START"]
 
 _APPEND = """
 local bell_tag = ''
@@ -215,5 +215,17 @@ CREATE = """
 -- KEYS: 1 the hash; ARGV: 1 ttl ms, then field, value, field, value...
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+"""
+
+LEASE = """
+-- A lease (a player's presence or a spectator's) in a sorted set that expires with its room.
+-- KEYS: 1 the room hash, 2 the leases; ARGV: 1 until (ms), 2 member, 3 drop leases ending
+-- before this ('' to keep them).  Nothing is stored for a room that is gone.
+local ttl = redis.call('HGET', KEYS[1], 'ttl')
+if not ttl then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2])
+if ARGV[3] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3]) end
+redis.call('PEXPIRE', KEYS[2], ttl)
 return 1
 """

@@ -111,6 +111,7 @@ class RedisStore:
         self._ready, self._start = Script(self._pipe, lua.READY), Script(self._pipe, lua.START)
         self._finish, self._events = Script(self._pipe, lua.FINISH), Script(self._pipe, lua.EVENTS)
         self._announce = Script(self._pipe, lua.ANNOUNCE)
+        self._lease = Script(self._pipe, lua.LEASE)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -282,12 +283,9 @@ class RedisStore:
     async def touch_presence(
         self, room_id: str, player_id: str, connection_id: str, until_ms: int
     ) -> None:
-        key, call = self.keys(room_id).presence, self._pipe.call_at
-        await asyncio.gather(
-            call(key, "ZADD", key, until_ms, f"{player_id}|{connection_id}"),
-            call(key, "ZREMRANGEBYSCORE", key, "-inf", until_ms - 10 * 60_000),
-            call(key, "PEXPIRE", key, 24 * 3600_000),
-        )
+        keys = self.keys(room_id)
+        member, old = f"{player_id}|{connection_id}", until_ms - 10 * 60_000
+        await self._lease([keys.room, keys.presence], [until_ms, member, old])
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
         key = self.keys(room_id).presence
@@ -305,11 +303,8 @@ class RedisStore:
         return rows
 
     async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
-        key, call = self.keys(room_id).watchers, self._pipe.call_at
-        await asyncio.gather(
-            call(key, "ZADD", key, until_ms, connection_id),
-            call(key, "PEXPIRE", key, 24 * 3600_000),
-        )
+        keys = self.keys(room_id)
+        await self._lease([keys.room, keys.watchers], [until_ms, connection_id, ""])
 
     async def drop_watcher(self, room_id: str, connection_id: str) -> None:
         key = self.keys(room_id).watchers

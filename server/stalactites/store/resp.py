@@ -171,11 +171,25 @@ class Pipe:
             if self._writer is not None and not self._writer.is_closing():
                 return
             reader, writer = await self.address.connect()
-            self._writer, self._stalled = writer, False
+            self._stalled = False
             self._reading = asyncio.create_task(self._read(reader, writer))
+            await self._greet(writer)
+            self._writer = writer  # only now may other calls use it: it is in the right db
             self._watch(writer, self._replies, 0)
-            for command in self.address.greeting():
-                await self.call(*command)
+
+    async def _greet(self, writer: asyncio.StreamWriter) -> None:
+        """Send the greeting (AUTH, SELECT, CLIENT SETNAME) and await every reply; a failed
+        or unanswered greeting closes the connection."""
+        commands = self.address.greeting()
+        loop = asyncio.get_running_loop()
+        futures = [loop.create_future() for _ in commands]
+        self._waiting.extend(futures)
+        writer.write(b"".join(pack(command) for command in commands))
+        try:
+            await asyncio.wait_for(asyncio.gather(*futures), self._stall_s)
+        except BaseException:
+            writer.transport.abort()
+            raise
 
     def _watch(self, writer: asyncio.StreamWriter, seen: int, quiet: int) -> None:
         """Check the connection every tenth of ``stall_s`` (of the event loop's own running
