@@ -25,9 +25,9 @@ from server_kit import Client, ProcessServer, http, new_room, player, start_race
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
-from stalactites.store.redis import RedisStore, RoomKeys
-from stalactites.tournaments.redis_store import RedisTournamentStore, TournamentKeys
-from stalactites.tournaments.store import TournamentStore
+from stalactites.store.rooms_redis import RedisStore, RoomKeys
+from stalactites.store.tournaments_base import TournamentStore
+from stalactites.store.tournaments_redis import RedisTournamentStore, TournamentKeys
 from test_store_contract import START, T0, add, commit, make_room, racing
 from test_tournament_processes import play, points, resign
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view

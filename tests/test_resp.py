@@ -20,7 +20,8 @@ import redis
 
 from fault_kit import StallProxy
 from server_kit import end_process, free_port
-from stalactites.store.resp import Address, Listener, Pipe
+from stalactites.store.listener import Listener
+from stalactites.store.resp import Address, Pipe
 
 REDIS_PORT = 6379
 HANG_GUARD_S = 60  # only so that a broken client fails the test instead of hanging it

@@ -10,8 +10,8 @@ import redis
 
 from server_kit import REDIS_URL
 from stalactites.store import NewRoom, Outcome, StoreError
-from stalactites.store.redis import RedisStore
 from stalactites.store.resp import Address, pack
+from stalactites.store.rooms_redis import RedisStore
 from test_store_contract import START, T0, commit, racing
 
 

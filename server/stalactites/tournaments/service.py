@@ -22,6 +22,15 @@ from ..config import ServerConfig
 from ..protocol import Standing
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal, pick_deal
+from ..store.tournaments_base import (
+    EnterResult,
+    NewEntrant,
+    NewTournament,
+    StartResult,
+    TournamentRow,
+    TournamentStore,
+    Transition,
+)
 from ..tournament_protocol import (
     RoundLine,
     StandingsFrame,
@@ -42,15 +51,6 @@ from .rounds import (
     round_settings,
 )
 from .settings import CreateTournament, TournamentSettings
-from .store import (
-    EnterResult,
-    NewEntrant,
-    NewTournament,
-    StartResult,
-    TournamentRow,
-    TournamentStore,
-    Transition,
-)
 from .views import (
     finished_event,
     line_json,

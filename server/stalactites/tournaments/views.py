@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..store.tournaments_base import StandingRow, TournamentRow
 from ..tournament_protocol import (
     CurrentRound,
     RoundLine,
@@ -19,7 +20,6 @@ from ..tournament_protocol import (
 )
 from .points import Total, rank, score
 from .settings import TournamentSettings
-from .store import StandingRow, TournamentRow
 
 __all__ = [
     "finished_event",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .base import (
+from .rooms_base import (
     ROOM_LISTS,
     ActionRow,
     Bell,
@@ -78,7 +78,7 @@ class _Room:
 
 
 class MemoryStore:
-    """Rooms in a dict; see :class:`stalactites.store.base.Store` for the contract."""
+    """Rooms in a dict; see :class:`stalactites.store.rooms_base.Store` for the contract."""
 
     def __init__(self, max_events: int = 10_000) -> None:
         self._rooms: dict[str, _Room] = {}

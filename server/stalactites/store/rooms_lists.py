@@ -16,8 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .base import ROOM_LISTS, RoomPage, RoomRow
 from .cluster import RedisClient
+from .rooms_base import ROOM_LISTS, RoomPage, RoomRow
 
 __all__ = ["RoomIndex"]
 

@@ -12,7 +12,7 @@ Keys (``P`` is the configured prefix, ``ID`` the tournament id; the hash tag
   hash: player id -> the standing line (JSON).
 * channel ``P{tournament:ID}:bell``: the newest seq, published by the script that stored it.
 * ``P{tournaments}:due`` sorted set and ``P{tournaments}:gen`` hash: the due
-  index (see :mod:`.store`), tournament id -> when due / generation.
+  index (see :mod:`.tournaments_base`), tournament id -> when due / generation.
 """
 
 from __future__ import annotations
@@ -22,14 +22,13 @@ import logging
 import uuid
 from typing import Any
 
-from ..store import EventBatch
-from ..store.base import Bell
-from ..store.cluster import ClusterPipe, answers, redis_client
-from ..store.doorbells import Doorbells
-from ..store.lua import CREATE
-from ..store.resp import Address, Pipe, Script
-from . import lua
-from .store import (
+from . import tournaments_lua as lua
+from .cluster import ClusterPipe, answers, redis_client
+from .doorbells import Doorbells
+from .lua import CREATE
+from .resp import Address, Pipe, Script
+from .rooms_base import Bell, EventBatch
+from .tournaments_base import (
     Claim,
     EnterResult,
     EntrantRow,
@@ -61,12 +60,12 @@ class TournamentKeys:
 
 
 class RedisTournamentStore:
-    """See :class:`.store.TournamentStore` for the contract."""
+    """See :class:`.tournaments_base.TournamentStore` for the contract."""
 
     def __init__(
         self, url: str, prefix: str = "sr:", connections: int = 64, cluster: bool = False
     ) -> None:
-        """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`..store.cluster`)."""
+        """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`.cluster`)."""
         self._redis = redis_client(url, connections, cluster)  # pings and doorbells
         # Scripts and reads: the small client of store/resp.py (on a cluster, MOVED and ASK
         # followed; redis-py's asyncio cluster client sends ASKING on a connection of its

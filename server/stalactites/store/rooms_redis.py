@@ -14,7 +14,7 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:actions`` list: every player's accepted actions in the order stored, each
   ``at|PID|action`` (spectators' boards are replayed from it).
 * ``P{room:ID}:watchers`` sorted set: spectators' connections scored by lease expiry.
-* ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.redis_index`).
+* ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 
 Every change is one Lua script (:mod:`.lua`) on one room's keys; each read is a
@@ -34,7 +34,10 @@ import uuid
 from typing import Any, cast
 
 from . import lua
-from .base import (
+from .cluster import ClusterPipe, answers, redis_client
+from .doorbells import Doorbells
+from .resp import Address, Pipe, ReplyError, Script
+from .rooms_base import (
     ActionRow,
     Bell,
     Commit,
@@ -53,10 +56,7 @@ from .base import (
     RoomRow,
     StoreError,
 )
-from .cluster import ClusterPipe, answers, redis_client
-from .doorbells import Doorbells
-from .redis_index import RoomIndex
-from .resp import Address, Pipe, ReplyError, Script
+from .rooms_lists import RoomIndex
 
 __all__ = ["RedisStore", "RoomKeys"]
 
@@ -85,7 +85,7 @@ class RoomKeys:
 
 
 class RedisStore:
-    """See :class:`stalactites.store.base.Store` for the contract."""
+    """See :class:`stalactites.store.rooms_base.Store` for the contract."""
 
     def __init__(
         self,
