@@ -17,7 +17,7 @@ from test_store_contract import START, T0, commit, racing
 
 @pytest.fixture
 async def redis_store(redis_prefix: str) -> AsyncIterator[RedisStore]:
-    store = RedisStore(REDIS_URL, redis_prefix, max_events=1000, connections=4)
+    store = RedisStore(REDIS_URL, redis_prefix, max_events=1000)
     yield store
     await store.close()
 

@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from .. import room_events
 from ..clock import Clock
 from ..config import ServerConfig
 from ..engine import GameRecord
@@ -43,7 +44,6 @@ from ..store import (
     RoomRow,
     Store,
 )
-from . import events
 from .boards import Board, BoardCache, initial_layout, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
@@ -202,7 +202,7 @@ class RoomService:
             elapsed_ms=None,
         )
         player = NewPlayer(
-            player_id, name, token_hash(token), self.now(), progress, events.player_event(view)
+            player_id, name, token_hash(token), self.now(), progress, room_events.player_event(view)
         )
         joined = await self.store.join(room_id, player)
         if joined is JoinResult.ROOM_NOT_FOUND:
@@ -243,10 +243,10 @@ class RoomService:
         answer = await self.store.ready(
             room_id,
             player_id,
-            events.player_event(view),
+            room_events.player_event(view),
             starts_at,
             ends_at,
-            events.countdown_event(starts_at, ends_at),
+            room_events.countdown_event(starts_at, ends_at),
         )
         if answer.code is not None:
             raise RoomError("already_finished", "the race is over")
@@ -258,7 +258,7 @@ class RoomService:
         assert row.ends_at is not None
         game = new_board(self._settings[row.room_id])
         legal = [str(move) for move in game.generate_legal_moves()]
-        event = events.started_event(public_state(game.state()), legal, row.ends_at)
+        event = room_events.started_event(public_state(game.state()), legal, row.ends_at)
         await self.store.start(row.room_id, self.now(), event)
 
     # The end.
@@ -290,11 +290,11 @@ class RoomService:
             []
             if settings.large
             else [
-                events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
+                room_events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
                 for line in final.timed_out
             ]
         )
-        stored.append(events.results_event(final.standings, settings))
+        stored.append(room_events.results_event(final.standings, settings))
         results = json.dumps([line.model_dump() for line in final.standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
         return await self.store.finish(finish), final.standings

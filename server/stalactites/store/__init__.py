@@ -27,9 +27,11 @@ from .rooms_base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
+    Refusal,
     RoomRow,
     Store,
     StoreError,
+    refusal,
 )
 from .rooms_memory import MemoryStore
 from .tournaments_base import TournamentStore
@@ -51,12 +53,14 @@ __all__ = [
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
+    "Refusal",
     "RoomRow",
     "Store",
     "StoreError",
     "TournamentStore",
     "open_store",
     "open_tournament_store",
+    "refusal",
 ]
 
 
@@ -67,14 +71,15 @@ def open_store(
     connections: int = 64,
     cluster: bool = False,
 ) -> Store:
-    """``memory://`` for the in-memory store; ``redis://`` or ``rediss://`` for Redis (with at
-    most ``connections`` pooled connections; with ``cluster``, any node of a Redis Cluster)."""
+    """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
+    Redis (with ``cluster``, any node of a Redis Cluster).  ``connections`` is no longer used:
+    one shared connection (per cluster master) serves every caller."""
     if url.startswith("memory://"):
         return MemoryStore(max_events)
     if url.startswith(("redis://", "rediss://", "unix://")):
         from .rooms_redis import RedisStore
 
-        return RedisStore(url, prefix, max_events, connections, cluster)
+        return RedisStore(url, prefix, max_events, cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 

@@ -128,6 +128,14 @@ class Pipe:
         self._send(pack(args), future)
         return await future
 
+    async def ping(self) -> bool:
+        """Whether Redis answers a ping within ``stall_s`` (a connection is made if need be)."""
+        try:
+            answer = await asyncio.wait_for(self.call("PING"), self._stall_s)
+        except (TimeoutError, OSError, ReplyError):
+            return False
+        return bool(answer == "PONG")
+
     def call_at(self, key: str, *args: Any) -> Coroutine[Any, Any, Any]:
         """:meth:`call`; the key (of a cluster's routing, see :class:`.cluster.ClusterPipe`)
         does not matter on one node."""

@@ -17,12 +17,12 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 
-Every change is one Lua script (:mod:`.lua`) on one room's keys; each read is a
-single command or a script, so every snapshot is consistent (presence and spectator
-leases are read beside the room hash, not in the same instant).  A room's keys are
+Every change is one Lua script (``lua/rooms/*.lua``, :mod:`.scripts`) on one room's keys;
+each read is a single command or a script, so every snapshot is consistent (presence and
+spectator leases are read beside the room hash, not in the same instant).  A room's keys are
 reached through the small client of :mod:`.resp` (on a Redis Cluster its
 :class:`~.cluster.ClusterPipe`, which follows MOVED and ASK); there is no MULTI, which
-could not follow a slot being moved.  redis-py serves the room lists and pings.
+could not follow a slot being moved.  The room lists and pings take the same connection.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import logging
 import uuid
 from typing import Any, cast
 
-from . import lua
-from .cluster import ClusterPipe, answers, redis_client
+from .. import room_events
+from .cluster import ClusterPipe
 from .doorbells import Doorbells
 from .resp import Address, Pipe, ReplyError, Script
 from .rooms_base import (
@@ -55,8 +55,10 @@ from .rooms_base import (
     RoomPage,
     RoomRow,
     StoreError,
+    refusal,
 )
 from .rooms_lists import RoomIndex
+from .scripts import lua
 
 __all__ = ["RedisStore", "RoomKeys"]
 
@@ -92,32 +94,31 @@ class RedisStore:
         url: str,
         prefix: str = "sr:",
         max_events: int = 10_000,
-        connections: int = 64,
         cluster: bool = False,
     ) -> None:
         """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`.cluster`)."""
-        # The room lists (keys shared by all rooms) and pings go through redis-py.
-        self._redis = redis_client(url, connections, cluster)
         self._prefix = prefix
         self._cap = str(max_events)
-        # Everything on a room's own keys goes through the small client of resp.py: one
-        # shared connection (per master, on a cluster, with MOVED and ASK followed).
+        # Everything goes through the small client of resp.py: one shared connection (per
+        # master, on a cluster, with MOVED and ASK followed).
         address = Address.parse(url)
         self._origin = uuid.uuid4().hex[:12]
-        commits = address.named(f"stalactites-commits-{self._origin}")  # and every room read
+        commits = address.named(f"stalactites-commits-{self._origin}")  # and every read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
-        self._commit = Script(self._pipe, lua.COMMIT)
-        self._create, self._join = Script(self._pipe, lua.CREATE), Script(self._pipe, lua.JOIN)
-        self._ready, self._start = Script(self._pipe, lua.READY), Script(self._pipe, lua.START)
-        self._finish, self._events = Script(self._pipe, lua.FINISH), Script(self._pipe, lua.EVENTS)
-        self._announce = Script(self._pipe, lua.ANNOUNCE)
-        self._lease = Script(self._pipe, lua.LEASE)
+        self._commit = Script(self._pipe, lua("rooms/commit"))
+        self._create, self._join = Script(self._pipe, lua("create")), self._script("join")
+        self._ready, self._start = self._script("ready"), self._script("start")
+        self._finish, self._events = self._script("finish"), self._script("events")
+        self._announce, self._lease = self._script("announce"), self._script("lease")
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
         self._doorbells = Doorbells(bells, others, self._seq, "rooms")
-        self._index = RoomIndex(self._redis, prefix)
+        self._index = RoomIndex(self._pipe, prefix)
+
+    def _script(self, name: str) -> Script:
+        return Script(self._pipe, lua(f"rooms/{name}"))
 
     @property
     def reconnects(self) -> int:
@@ -133,12 +134,11 @@ class RedisStore:
         return RoomKeys(self._prefix, room_id)
 
     async def ping(self) -> bool:
-        return await answers(self._redis)
+        return await self._pipe.ping()
 
     async def close(self) -> None:
         await self._doorbells.close()
         await self._pipe.close()
-        await self._redis.aclose()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
         keys = self.keys(room.room_id)
@@ -220,6 +220,9 @@ class RedisStore:
     async def commit(self, commit: Commit) -> CommitResult:
         keys = self.keys(commit.room_id)
         pid = commit.player_id
+        finished: tuple[str, str] = ("", "")
+        if commit.finish is not None:
+            finished = room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
         answer = await self._run_commit(
             [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions],
             [
@@ -235,6 +238,7 @@ class RedisStore:
                 commit.now_ms,
                 commit.progress_event,
                 self._origin,
+                *finished,
             ],
         )
         return _commit_result(answer, commit.progress_event)
@@ -313,7 +317,8 @@ class RedisStore:
     async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
         keys = self.keys(room_id)
         answer = await self._announce(
-            [keys.room, keys.events, keys.watchers], [keys.bell, self._cap, now_ms, gap_ms]
+            [keys.room, keys.events, keys.watchers],
+            [keys.bell, self._cap, now_ms, gap_ms, *room_events.SPECTATORS_HALVES],
         )
         return None if int(answer) < 0 else int(answer)
 
@@ -345,8 +350,9 @@ def _commit_result(answer: list[Any], progress_event: str) -> CommitResult:
         return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
     if kind == "conflict":
         return CommitResult(Outcome.CONFLICT, length=int(answer[1]))
-    if kind == "refused":
-        return CommitResult(Outcome.REFUSED, code=str(answer[1]))
+    if kind == "refused":  # the facts: seated, status, finished, ended
+        why = refusal(bool(answer[1]), str(answer[2]), bool(answer[3]), bool(answer[4]))
+        return CommitResult(Outcome.REFUSED, code="internal" if why is None else why.code)
     if kind != "applied":
         raise StoreError(f"commit script answered {answer!r}")
     length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]

@@ -1,7 +1,7 @@
 """Tournament views and events, built from store snapshots.
 
 Events are stored as compact JSON without ``seq`` (``type`` first), as room
-events are; :func:`stalactites.rooms.events.with_seq` adds it when sent.
+events are; :func:`stalactites.room_events.with_seq` adds it when sent.
 """
 
 from __future__ import annotations
