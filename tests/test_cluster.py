@@ -25,7 +25,8 @@ from server_kit import Client, ProcessServer, http, new_room, player, start_race
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
-from stalactites.store.rooms_redis import RedisStore, RoomKeys
+from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.rooms_redis_keys import RoomKeys
 from stalactites.store.tournaments_base import TournamentStore
 from stalactites.store.tournaments_redis import RedisTournamentStore, TournamentKeys
 from test_store_contract import START, T0, add, commit, make_room, racing
