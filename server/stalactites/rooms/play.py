@@ -19,11 +19,12 @@ from ..protocol import Accepted, DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, apply_action, rebuild
 from .errors import RoomError, engine_code
-from .service import RoomService, player_row
+from .service import RoomService
 from .settings import RoomSettings
+from .views import player_row
 from .wire import legal_texts, wire_board
 
-__all__ = ["Action", "Play", "race_refusal"]
+__all__ = ["Action", "Play", "action_of", "board_status", "race_refusal"]
 
 ATTEMPTS = 8
 

@@ -23,6 +23,7 @@ from .settings import TournamentSettings
 
 __all__ = [
     "finished_event",
+    "line_json",
     "round_finished_event",
     "round_started_event",
     "standing_rows",
