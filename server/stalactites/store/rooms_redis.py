@@ -180,26 +180,24 @@ class RedisStore:
     async def commit(self, commit: Commit) -> CommitResult:
         keys = self.keys(commit.room_id)
         pid = commit.player_id
-        finished: tuple[str, str] = ("", "")
-        if commit.finish is not None:
-            finished = room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
+        args = [
+            keys.bell,
+            self._cap,
+            pid,
+            commit.expected_length,
+            commit.action or "",
+            commit.client_id or "",
+            commit.progress.to_json(),
+            commit.finish or "",
+            commit.elapsed_ms,
+            commit.now_ms,
+            commit.progress_event,
+            self._origin,
+        ]
+        if commit.finish is not None:  # the script writes the place between the halves
+            args += room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
         answer = await self._run_commit(
-            [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions],
-            [
-                keys.bell,
-                self._cap,
-                pid,
-                commit.expected_length,
-                commit.action or "",
-                commit.client_id or "",
-                commit.progress.to_json(),
-                commit.finish or "",
-                commit.elapsed_ms,
-                commit.now_ms,
-                commit.progress_event,
-                self._origin,
-                *finished,
-            ],
+            [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions], args
         )
         return commit_result(answer, commit.progress_event)
 
