@@ -203,6 +203,13 @@ async def test_the_room_lists_on_the_cluster(store: Store) -> None:
     assert await store.count_rooms(START) == {"waiting": 6, "racing": 1}  # two slots' keys
 
 
+async def test_both_stores_answer_pings_from_every_master(
+    store: Store, tstore: TournamentStore
+) -> None:
+    assert await store.ping()  # through the stores' own client: every master of the map
+    assert await tstore.ping()
+
+
 def test_cluster_mode_is_a_switch_in_the_environment() -> None:
     assert ServerConfig.from_env({"STALACTITES_REDIS_CLUSTER": "1"}).redis_cluster is True
     assert ServerConfig.from_env({"STALACTITES_REDIS_CLUSTER": "false"}).redis_cluster is False

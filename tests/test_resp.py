@@ -159,3 +159,13 @@ async def test_commands_sent_while_the_connection_is_made_run_in_the_urls_databa
     await pipe.close()
     admin.close()
     in_db0.close()
+
+
+async def test_a_ping_says_whether_redis_lets_this_client_in(locked_redis: int) -> None:
+    right = Pipe(Address.parse(f"redis://:pw@127.0.0.1:{locked_redis}/3"))
+    wrong = Pipe(Address.parse(f"redis://:nope@127.0.0.1:{locked_redis}/3"))
+    assert await right.ping()
+    assert not await wrong.ping()  # the greeting's AUTH is refused: the connection is dropped
+    assert not await Pipe(Address(port=free_port()), stall_s=0.5).ping()  # nothing listens
+    await right.close()
+    await wrong.close()
