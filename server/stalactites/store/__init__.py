@@ -13,6 +13,7 @@ Lua scripts (``scripts``, which loads ``lua/*.lua``).
 
 from __future__ import annotations
 
+from .refusals import Refusal, refusal
 from .rooms_base import (
     Commit,
     CommitResult,
@@ -27,11 +28,9 @@ from .rooms_base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
-    Refusal,
     RoomRow,
     Store,
     StoreError,
-    refusal,
 )
 from .rooms_memory import MemoryStore
 from .tournaments_base import TournamentStore

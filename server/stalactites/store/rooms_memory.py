@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import room_events
+from .refusals import refusal
 from .rooms_base import (
     ROOM_LISTS,
     ActionRow,
@@ -28,7 +29,6 @@ from .rooms_base import (
     ReadyResult,
     RoomPage,
     RoomRow,
-    refusal,
 )
 
 __all__ = ["MemoryStore"]

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from .rooms_base import CommitResult, Outcome, PlayerRow, ProgressRow, RoomRow, StoreError, refusal
+from .refusals import refusal
+from .rooms_base import CommitResult, Outcome, PlayerRow, ProgressRow, RoomRow, StoreError
 
 __all__ = ["RoomKeys", "commit_result", "room_row"]
 

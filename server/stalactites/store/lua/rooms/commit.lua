@@ -7,7 +7,7 @@
 --       12 the committing process (its bell reads "seq:process"),
 --       13 and 14 the finished event before and after its place (when finishing)
 -- Answers {'duplicate', length}, {'conflict', length},
---   {'refused', seated, status, finished, ended} (the facts; rooms_base.refusal says why),
+--   {'refused', seated, status, finished, ended} (the facts; refusals.refusal says why),
 --   or {'applied', length, first seq, 1 if everyone has finished else 0, finished event}.
 --#include room_append
 local pid, cid = ARGV[3], ARGV[6]
