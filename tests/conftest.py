@@ -23,7 +23,7 @@ from server_kit import (
     make_config,
 )
 from stalactites.store import MemoryStore, Store
-from stalactites.store.redis import RedisStore
+from stalactites.store.rooms_redis import RedisStore
 
 __all__ = ["REDIS_URL"]
 

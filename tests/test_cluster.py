@@ -25,9 +25,10 @@ from server_kit import Client, ProcessServer, http, new_room, player, start_race
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
-from stalactites.store.redis import RedisStore, RoomKeys
-from stalactites.tournaments.redis_store import RedisTournamentStore, TournamentKeys
-from stalactites.tournaments.store import TournamentStore
+from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.rooms_redis_keys import RoomKeys
+from stalactites.store.tournaments_base import TournamentStore
+from stalactites.store.tournaments_redis import RedisTournamentStore, TournamentKeys
 from test_store_contract import START, T0, add, commit, make_room, racing
 from test_tournament_processes import play, points, resign
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
@@ -200,6 +201,13 @@ async def test_the_room_lists_on_the_cluster(store: Store) -> None:
     racing_page = await store.list_rooms("racing", None, 10, START)
     assert [row.room_id for row in racing_page.rows] == ["r1"]
     assert await store.count_rooms(START) == {"waiting": 6, "racing": 1}  # two slots' keys
+
+
+async def test_both_stores_answer_pings_from_every_master(
+    store: Store, tstore: TournamentStore
+) -> None:
+    assert await store.ping()  # through the stores' own client: every master of the map
+    assert await tstore.ping()
 
 
 def test_cluster_mode_is_a_switch_in_the_environment() -> None:

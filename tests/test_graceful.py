@@ -24,7 +24,7 @@ from server_kit import (
     winning_line,
 )
 from stalactites.config import ServerConfig
-from stalactites.store.redis import RoomKeys
+from stalactites.store.rooms_redis_keys import RoomKeys
 from test_logs import LoggedServer
 from test_logs import logged as logged  # the fixture
 

@@ -8,13 +8,20 @@ client sends, while replies would still come back.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
 from fault_kit import StallProxy
-from stalactites.store.resp import Address, Listener, Pipe
+from server_kit import end_process, free_port
+from stalactites.store.listener import Listener
+from stalactites.store.resp import Address, Pipe
 
 REDIS_PORT = 6379
 HANG_GUARD_S = 60  # only so that a broken client fails the test instead of hanging it
@@ -92,3 +99,73 @@ async def test_a_silent_subscription_is_made_again_and_resyncs_once_confirmed() 
         await until(lambda: heard[-1:] == ["two"], "a message after the resync")
         publisher.close()
         await listener.close()
+
+
+@pytest.fixture
+def locked_redis(tmp_path: Path) -> Iterator[int]:
+    """A ``redis-server`` of the test's own that asks for a password (``pw``): its port."""
+    port = free_port()
+    command = [
+        "redis-server",
+        "--port", str(port),
+        "--bind", "127.0.0.1",
+        "--requirepass", "pw",
+        "--save", "",
+        "--dir", str(tmp_path),
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port, password="pw")
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"redis-server did not start on port {port}") from None
+            time.sleep(0.05)
+    client.close()
+    yield port
+    end_process(process)
+
+
+async def calls_over_time(pipe: Pipe, count: int) -> list[Any]:
+    """``INCR hits`` ``count`` times, a few calls a turn of the event loop (so that some are
+    made while a connection and its greeting are under way); their answers or errors."""
+    calls = []
+    for _ in range(count // 4):
+        calls += [asyncio.create_task(pipe.call("INCR", "hits")) for _ in range(4)]
+        await asyncio.sleep(0)
+    return await asyncio.gather(*calls, return_exceptions=True)
+
+
+async def test_commands_sent_while_the_connection_is_made_run_in_the_urls_database(
+    locked_redis: int,
+) -> None:
+    pipe = Pipe(Address.parse(f"redis://:pw@127.0.0.1:{locked_redis}/5").named("greeted"))
+    admin = redis.Redis(port=locked_redis, password="pw", db=5)
+    in_db0 = redis.Redis(port=locked_redis, password="pw", db=0)
+    answers = await calls_over_time(pipe, 400)
+    assert sorted(answers) == list(range(1, 401))  # every one on the first connection's db 5
+    assert in_db0.get("hits") is None
+    for entry in admin.client_list():  # drop the connection: the next calls make a new one
+        if entry.get("name") == "greeted":
+            admin.client_kill_filter(_id=entry["id"])
+    again = await calls_over_time(pipe, 400)
+    failed = [answer for answer in again if isinstance(answer, BaseException)]
+    assert all(isinstance(answer, ConnectionError) for answer in failed)
+    assert int(admin.get("hits") or 0) == 800 - len(failed)
+    assert in_db0.get("hits") is None
+    await pipe.close()
+    admin.close()
+    in_db0.close()
+
+
+async def test_a_ping_says_whether_redis_lets_this_client_in(locked_redis: int) -> None:
+    right = Pipe(Address.parse(f"redis://:pw@127.0.0.1:{locked_redis}/3"))
+    wrong = Pipe(Address.parse(f"redis://:nope@127.0.0.1:{locked_redis}/3"))
+    assert await right.ping()
+    assert not await wrong.ping()  # the greeting's AUTH is refused: the connection is dropped
+    assert not await Pipe(Address(port=free_port()), stall_s=0.5).ping()  # nothing listens
+    await right.close()
+    await wrong.close()

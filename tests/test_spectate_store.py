@@ -10,8 +10,8 @@ import redis
 
 from server_kit import REDIS_URL
 from stalactites.store import Finish, Finisher, FinishResult, NewRoom, Outcome, RoomRow, Store
-from stalactites.store.base import ActionRow
-from stalactites.store.redis import RedisStore
+from stalactites.store.rooms_base import ActionRow
+from stalactites.store.rooms_redis import RedisStore
 from test_store_contract import END, START, T0, TTL, add, commit, racing, ready
 
 

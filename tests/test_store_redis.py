@@ -9,15 +9,15 @@ import pytest
 import redis
 
 from server_kit import REDIS_URL
-from stalactites.store import Outcome, StoreError
-from stalactites.store.redis import RedisStore
+from stalactites.store import NewRoom, Outcome, StoreError
 from stalactites.store.resp import Address, pack
-from test_store_contract import START, commit, racing
+from stalactites.store.rooms_redis import RedisStore
+from test_store_contract import START, T0, commit, racing
 
 
 @pytest.fixture
 async def redis_store(redis_prefix: str) -> AsyncIterator[RedisStore]:
-    store = RedisStore(REDIS_URL, redis_prefix, max_events=1000, connections=4)
+    store = RedisStore(REDIS_URL, redis_prefix, max_events=1000)
     yield store
     await store.close()
 
@@ -108,3 +108,16 @@ def test_redis_addresses_are_read_from_urls() -> None:
     assert (secret.username, secret.password, secret.tls) == ("bob", "s@cret", True)
     assert Address.parse("unix:///run/redis.sock?db=3") == Address(path="/run/redis.sock", db=3)
     assert pack(("SET", "k", 5)) == b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\n5\r\n"
+
+
+async def test_presence_and_spectator_leases_expire_with_the_room(redis_prefix: str) -> None:
+    store = RedisStore(REDIS_URL, redis_prefix)
+    await store.create_room(NewRoom("r1", '{"game": "test"}', 2, T0), 90_000)
+    await store.touch_presence("r1", "ann", "c1", T0 + 30_000)
+    await store.touch_watcher("r1", "w1", T0 + 30_000)
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = store.keys("r1")
+    for key in (keys.presence, keys.watchers):  # the room's TTL, not a fixed day
+        assert 80_000 < client.pttl(key) <= 90_000
+    client.close()
+    await store.close()

@@ -17,8 +17,8 @@ import pytest
 from conftest import REDIS_URL
 from server_kit import Client, InProcessServer, ManualClock, winning_line
 from stalactites.engine import Stalactites
+from stalactites.store.tournaments_redis import RedisTournamentStore
 from stalactites.tournaments.points import round_points
-from stalactites.tournaments.redis_store import RedisTournamentStore
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")

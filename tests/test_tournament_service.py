@@ -17,9 +17,9 @@ from conftest import REDIS_URL
 from server_kit import ManualClock
 from stalactites.config import ServerConfig
 from stalactites.rooms import RoomService
-from stalactites.store.redis import RedisStore
+from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.tournaments_redis import RedisTournamentStore
 from stalactites.tournaments import CreateTournament, Scheduler, TournamentService
-from stalactites.tournaments.redis_store import RedisTournamentStore
 
 SETTINGS = CreateTournament(
     name="Cup", step="ones", rounds=2, round_time_s=60, break_s=0, deals=["ms:4", "ms:5"]

@@ -12,9 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from conftest import REDIS_URL
-from stalactites.tournaments.memory_store import MemoryTournamentStore
-from stalactites.tournaments.redis_store import RedisTournamentStore
-from stalactites.tournaments.store import (
+from stalactites.store.tournaments_base import (
     Claim,
     EnterResult,
     NewEntrant,
@@ -24,6 +22,8 @@ from stalactites.tournaments.store import (
     TournamentStore,
     Transition,
 )
+from stalactites.store.tournaments_memory import MemoryTournamentStore
+from stalactites.store.tournaments_redis import RedisTournamentStore
 
 T0 = 1_700_000_000_000
 TTL = 3600_000

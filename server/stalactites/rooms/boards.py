@@ -100,10 +100,6 @@ class BoardCache:
     def drop(self, room_id: str, player_id: str) -> None:
         self._boards.pop((room_id, player_id), None)
 
-    def forget_room(self, room_id: str) -> None:
-        for key in [key for key in self._boards if key[0] == room_id]:
-            del self._boards[key]
-
 
 class KeyedLocks:
     """One asyncio lock per key, alive only while someone holds or awaits it."""

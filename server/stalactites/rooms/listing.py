@@ -7,7 +7,7 @@ import re
 
 from ..protocol import RoomView
 from ..store import RoomRow
-from ..store.base import ROOM_LISTS
+from ..store.rooms_base import ROOM_LISTS
 from .errors import RoomError
 from .service import RoomService
 from .settings import RoomSettings

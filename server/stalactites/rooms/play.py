@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import room_events
 from ..engine import EngineError, Game, Move, Status
 from ..protocol import Accepted, DeclareStep, MoveFrame, Rejected, Undo
-from ..store import Commit, CommitResult, Outcome, ProgressRow, RoomRow
-from . import events
+from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, apply_action, rebuild
 from .errors import RoomError, engine_code
-from .service import RoomService, player_row
+from .service import RoomService
 from .settings import RoomSettings
+from .views import player_row
 from .wire import legal_texts, wire_board
 
-__all__ = ["Action", "Play", "race_refusal"]
+__all__ = ["Action", "Play", "action_of", "board_status", "race_refusal"]
 
 ATTEMPTS = 8
 
@@ -48,14 +49,14 @@ def action_of(frame: ActionFrame, settings: RoomSettings) -> Action:
 
 
 def race_refusal(row: RoomRow, player_id: str, now_ms: int) -> RoomError | None:
-    """Why this player may not act now, if they may not."""
-    if row.status in ("waiting", "countdown"):
-        return RoomError("not_started", "the race has not started")
-    if row.status == "finished" or (row.ends_at is not None and now_ms >= row.ends_at):
-        return RoomError("already_finished", "the race is over")
-    if player_row(row, player_id).finish is not None:
-        return RoomError("already_finished", "you have finished this race")
-    return None
+    """Why this player may not act now, if they may not (the store's rule, :func:`refusal`)."""
+    seated = [player for player in row.players if player.player_id == player_id]
+    ended = row.ends_at is not None and now_ms >= row.ends_at
+    finished = bool(seated) and seated[0].finish is not None
+    why = refusal(bool(seated), row.status, finished, ended)
+    if why is Refusal.NOT_SEATED:
+        player_row(row, player_id)  # raises: no such player
+    return None if why is None else RoomError(why.code, _REFUSED[why])  # type: ignore[arg-type]
 
 
 def board_status(game: Game) -> Status:
@@ -144,7 +145,7 @@ class Play:
             finish=finish,
             elapsed_ms=now - start,
             now_ms=now,
-            progress_event=events.progress_event(player_id, cards, moves, finish or "playing"),
+            progress_event=room_events.progress_event(player_id, cards, moves, finish or "playing"),
         )
 
     async def _settle(
@@ -230,7 +231,7 @@ class Play:
         if board_ is None:
             board_ = await self.rooms.reload(room_id, player_id)
         now, progress = self.rooms.now(), board_.progress
-        event = events.progress_event(
+        event = room_events.progress_event(
             player_id, progress.foundation_cards, progress.moves, "resigned"
         )
         elapsed = 0 if times is None else now - times[0]
@@ -256,6 +257,12 @@ class Play:
         self._stored(room_id, result)
         return True
 
+
+_REFUSED = {
+    Refusal.NOT_STARTED: "the race has not started",
+    Refusal.RACE_OVER: "the race is over",
+    Refusal.PLAYER_FINISHED: "you have finished this race",
+}
 
 _WHY = {
     "not_started": "the race has not started",

@@ -18,9 +18,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from .. import room_events
 from ..clock import Clock
 from ..config import ServerConfig
-from ..engine import GameRecord
 from ..protocol import (
     PlayerView,
     RoomView,
@@ -38,21 +38,20 @@ from ..store import (
     NewPlayer,
     NewRoom,
     Outcome,
-    PlayerRow,
     ProgressRow,
     RoomRow,
     Store,
 )
-from . import events
-from .boards import Board, BoardCache, initial_layout, new_board, rebuild
+from .boards import Board, BoardCache, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
+from .records import room_record
 from .settings import CreateRoom, RoomSettings, new_salt
 from .standings import final_results
-from .views import player_view, public_state, room_view
+from .views import player_row, player_view, public_state, room_view, welcome_frame
 from .wire import legal_texts, wire_board
 
-__all__ = ["EventSink", "FinishListener", "RoomService", "player_row", "token_hash"]
+__all__ = ["EventSink", "FinishListener", "RoomService", "token_hash"]
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +201,7 @@ class RoomService:
             elapsed_ms=None,
         )
         player = NewPlayer(
-            player_id, name, token_hash(token), self.now(), progress, events.player_event(view)
+            player_id, name, token_hash(token), self.now(), progress, room_events.player_event(view)
         )
         joined = await self.store.join(room_id, player)
         if joined is JoinResult.ROOM_NOT_FOUND:
@@ -243,10 +242,10 @@ class RoomService:
         answer = await self.store.ready(
             room_id,
             player_id,
-            events.player_event(view),
+            room_events.player_event(view),
             starts_at,
             ends_at,
-            events.countdown_event(starts_at, ends_at),
+            room_events.countdown_event(starts_at, ends_at),
         )
         if answer.code is not None:
             raise RoomError("already_finished", "the race is over")
@@ -258,7 +257,7 @@ class RoomService:
         assert row.ends_at is not None
         game = new_board(self._settings[row.room_id])
         legal = [str(move) for move in game.generate_legal_moves()]
-        event = events.started_event(public_state(game.state()), legal, row.ends_at)
+        event = room_events.started_event(public_state(game.state()), legal, row.ends_at)
         await self.store.start(row.room_id, self.now(), event)
 
     # The end.
@@ -290,11 +289,11 @@ class RoomService:
             []
             if settings.large
             else [
-                events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
+                room_events.finished_event(line.player_id, line.place, line.elapsed_ms, "timeout")
                 for line in final.timed_out
             ]
         )
-        stored.append(events.results_event(final.standings, settings))
+        stored.append(room_events.results_event(final.standings, settings))
         results = json.dumps([line.model_dump() for line in final.standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
         return await self.store.finish(finish), final.standings
@@ -334,15 +333,8 @@ class RoomService:
             state = wire_board(game)
             if row.status == "racing" and player_row(row, player_id).finish is None:
                 legal = legal_texts(game)
-        return Welcome(
-            type="welcome",
-            you=player_id,
-            seq=last_seq if resumed and last_seq is not None else row.seq,
-            resumed=resumed,
-            room=room_view(row, self._settings[room_id]),
-            state=state,
-            legal=legal,
-        )
+        room = room_view(row, self._settings[room_id])
+        return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
 
     async def spectator_welcome(
         self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], SpectatorBoards]
@@ -351,46 +343,12 @@ class RoomService:
         called last, with nothing awaited after it)."""
         row = await self.current(room_id)
         resumed = await self._resumed(row, last_seq)
-        return Welcome(
-            type="welcome",
-            you=None,
-            seq=last_seq if resumed and last_seq is not None else row.seq,
-            resumed=resumed,
-            room=room_view(row, self._settings[room_id]),
-            state=None,
-            legal=[],
-            boards=boards(row),
-        )
+        room = room_view(row, self._settings[room_id])
+        return welcome_frame(row, room, None, last_seq, resumed, boards=boards(row))
 
     async def record(self, room_id: str) -> dict[str, Any]:
         """Every player's game record, once the race is over."""
         row = await self.current(room_id)
         if row.status != "finished":
             raise RoomError("not_started", "the records are shown once the race has finished")
-        settings = self._settings[room_id]
-        standings = {line["player_id"]: line for line in json.loads(row.results_json or "[]")}
-        players = []
-        for player in row.players:
-            game = rebuild(settings, await self.store.read_log(room_id, player.player_id))
-            line = Standing.model_validate(standings[player.player_id])
-            players.append({**line.model_dump(), "record": GameRecord.of(game).to_json()})
-        return {
-            "room_id": room_id,
-            "game": settings.game,
-            "deal": settings.deal,
-            "salt": settings.salt,
-            "commitment": settings.commitment,
-            "step": settings.step,
-            "undo": settings.undo,
-            "certified": settings.certified,
-            "solution": settings.solution,
-            "initial_state": initial_layout(settings),
-            "players": players,
-        }
-
-
-def player_row(row: RoomRow, player_id: str) -> PlayerRow:
-    for player in row.players:
-        if player.player_id == player_id:
-            return player
-    raise RoomError("unauthorized", "no such player in this room")
+        return await room_record(row, self._settings[room_id], self.store)

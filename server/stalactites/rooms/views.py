@@ -4,11 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import PlayerStatus, PlayerView, RoomView
+from ..protocol import PlayerStatus, PlayerView, RoomView, SquadronBoard, StalactitesBoard, Welcome
 from ..store import PlayerRow, RoomRow
+from .errors import RoomError
 from .settings import RoomSettings
 
-__all__ = ["player_status", "player_view", "public_state", "room_view"]
+__all__ = [
+    "player_row",
+    "player_status",
+    "player_view",
+    "public_state",
+    "room_view",
+    "welcome_frame",
+]
+
+
+def player_row(row: RoomRow, player_id: str) -> PlayerRow:
+    for player in row.players:
+        if player.player_id == player_id:
+            return player
+    raise RoomError("unauthorized", "no such player in this room")
 
 
 def player_status(room_status: str, player: PlayerRow) -> PlayerStatus:
@@ -62,3 +77,27 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
 def public_state(state: dict[str, Any]) -> dict[str, Any]:
     """A board as sent to its player: the engine's state without the deal id."""
     return {name: value for name, value in state.items() if name != "deal"}
+
+
+def welcome_frame(
+    row: RoomRow,
+    room: RoomView,
+    you: str | None,
+    last_seq: int | None,
+    resumed: bool,
+    state: StalactitesBoard | SquadronBoard | None = None,
+    legal: list[str] | None = None,
+    boards: dict[str, StalactitesBoard | SquadronBoard] | None = None,
+) -> Welcome:
+    """A player's welcome (``you``, their ``state`` and ``legal`` moves) or a spectator's
+    (``boards``): it resumes at ``last_seq`` when ``resumed``, else at the room's seq."""
+    return Welcome(
+        type="welcome",
+        you=you,
+        seq=last_seq if resumed and last_seq is not None else row.seq,
+        resumed=resumed,
+        room=room,
+        state=state,
+        legal=legal or [],
+        boards=boards,
+    )

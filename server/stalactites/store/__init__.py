@@ -1,13 +1,20 @@
-"""Where rooms live: one :class:`Store` interface, in memory or in Redis, chosen by URL.
+"""Where rooms and tournaments live: for each, one interface, in memory or in Redis, chosen
+by URL.
 
->>> store = open_store("memory://")
->>> type(store).__name__
-'MemoryStore'
+Modules are named by what they hold and where: ``rooms_base`` (the room store's interface
+and rows), ``rooms_memory``, ``rooms_redis`` (and ``rooms_lists``, its room lists);
+``tournaments_base``, ``tournaments_memory``, ``tournaments_redis``.  The Redis stores share
+the small client (``resp``, ``listener``, ``cluster``), the doorbells (``doorbells``) and the
+Lua scripts (``scripts``, which loads ``lua/*.lua``).
+
+>>> type(open_store("memory://")).__name__, type(open_tournament_store("memory://")).__name__
+('MemoryStore', 'MemoryTournamentStore')
 """
 
 from __future__ import annotations
 
-from .base import (
+from .refusals import Refusal, refusal
+from .rooms_base import (
     Commit,
     CommitResult,
     EventBatch,
@@ -25,7 +32,9 @@ from .base import (
     Store,
     StoreError,
 )
-from .memory import MemoryStore
+from .rooms_memory import MemoryStore
+from .tournaments_base import TournamentStore
+from .tournaments_memory import MemoryTournamentStore
 
 __all__ = [
     "Commit",
@@ -36,16 +45,21 @@ __all__ = [
     "Finisher",
     "JoinResult",
     "MemoryStore",
+    "MemoryTournamentStore",
     "NewPlayer",
     "NewRoom",
     "Outcome",
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
+    "Refusal",
     "RoomRow",
     "Store",
     "StoreError",
+    "TournamentStore",
     "open_store",
+    "open_tournament_store",
+    "refusal",
 ]
 
 
@@ -56,12 +70,25 @@ def open_store(
     connections: int = 64,
     cluster: bool = False,
 ) -> Store:
-    """``memory://`` for the in-memory store; ``redis://`` or ``rediss://`` for Redis (with at
-    most ``connections`` pooled connections; with ``cluster``, any node of a Redis Cluster)."""
+    """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
+    Redis (with ``cluster``, any node of a Redis Cluster).  ``connections`` is no longer used:
+    one shared connection (per cluster master) serves every caller."""
     if url.startswith("memory://"):
         return MemoryStore(max_events)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .redis import RedisStore
+        from .rooms_redis import RedisStore
 
-        return RedisStore(url, prefix, max_events, connections, cluster)
+        return RedisStore(url, prefix, max_events, cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_tournament_store(url: str, prefix: str = "sr:", cluster: bool = False) -> TournamentStore:
+    """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
+    Redis (the rooms' URL and key prefix; with ``cluster``, any node of a Redis Cluster)."""
+    if url.startswith("memory://"):
+        return MemoryTournamentStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .tournaments_redis import RedisTournamentStore
+
+        return RedisTournamentStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

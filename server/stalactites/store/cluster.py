@@ -26,58 +26,15 @@ from binascii import crc_hqx
 from dataclasses import replace
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisClusterException, RedisError
-
 from .resp import STALL_S, Address, Pipe, ReplyError
 
-__all__ = [
-    "PING_ERRORS",
-    "answers",
-    "REDIRECTS",
-    "SLOTS",
-    "ClusterPipe",
-    "RedisClient",
-    "check_seed",
-    "key_slot",
-    "redis_client",
-]
-
-RedisClient = aioredis.Redis | aioredis.RedisCluster
-# What a failed ping raises (RedisCluster raises RedisClusterException when no node answers).
-PING_ERRORS = (RedisError, RedisClusterException, OSError)
+__all__ = ["REDIRECTS", "SLOTS", "ClusterPipe", "check_seed", "key_slot"]
 
 log = logging.getLogger(__name__)
 
 SLOTS = 16384
 REDIRECTS = 10  # with TRYAGAIN waits of 0.05, 0.1, ... s: about 2.7 s in all
 RETRY_S = 0.05  # the first wait after TRYAGAIN or CLUSTERDOWN (then twice, three times...)
-
-
-def redis_client(url: str, connections: int, cluster: bool) -> RedisClient:
-    """redis-py's client for ``url``.  On one node, callers wait (up to 10 s) for one of
-    ``connections`` pooled connections rather than fail when all are busy; on a cluster
-    (``RedisCluster``, which reads the slot map and follows redirections itself) each master
-    gets up to ``connections`` connections.  A command unanswered for ``STALL_S`` fails, as on
-    the small client."""
-    timeouts = {"socket_timeout": STALL_S, "socket_connect_timeout": STALL_S}
-    if cluster:
-        check_seed(Address.parse(url))
-        return aioredis.RedisCluster.from_url(
-            url, decode_responses=True, max_connections=connections, **timeouts
-        )
-    pool = aioredis.BlockingConnectionPool.from_url(
-        url, decode_responses=True, max_connections=connections, timeout=10, **timeouts
-    )
-    return aioredis.Redis.from_pool(pool)  # closes the pool too
-
-
-async def answers(client: RedisClient) -> bool:
-    """Whether Redis (every node needed, on a cluster) answers a ping."""
-    try:
-        return bool(await client.ping())
-    except PING_ERRORS:
-        return False
 
 
 def check_seed(address: Address) -> None:
@@ -146,6 +103,20 @@ class ClusterPipe:
                 self._read_map_soon()  # the node may be gone: whom the map names now
                 raise
         raise AssertionError("unreachable")
+
+    async def ping(self) -> bool:
+        """Whether every master in the slot map answers a ping (read again, once, after one
+        did not: a replica may have taken over)."""
+        for attempt in range(2):
+            try:
+                if attempt or not self._owners:
+                    await asyncio.wait_for(self._read_map(), STALL_S)
+            except (TimeoutError, OSError):
+                return False
+            masters = dict.fromkeys(owner for owner in self._owners if owner is not None)
+            if masters and all(await asyncio.gather(*(pipe.ping() for pipe in masters))):
+                return True
+        return False
 
     async def close(self) -> None:
         if self._reading is not None:

@@ -1,5 +1,5 @@
 """Doorbells: Redis pub/sub channels, each ringing one bell (``bell(seq)``), on one
-subscriber connection (:class:`~.resp.Listener`).  A bell says "there is something new up to
+subscriber connection (:class:`~.listener.Listener`).  A bell says "there is something new up to
 ``seq``"; the truth is in the store.  After a lost subscription has been made again, every bell
 rings with 0 so that whoever holds it looks in the store for what it may have missed.
 The room store and the tournament store each keep one :class:`Doorbells`.
@@ -10,8 +10,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from .base import Bell
-from .resp import Address, Listener
+from .listener import Listener
+from .resp import Address
+from .rooms_base import Bell
 
 __all__ = ["Doorbells"]
 

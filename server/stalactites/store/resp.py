@@ -1,17 +1,15 @@
-"""A small Redis client for the hot path: commits and doorbells.
+"""The server's Redis client: every command to Redis goes through it.
 
-redis-py spends a few hundred microseconds of CPU per command; a move's commit and its
-doorbell are the server's most frequent Redis work, so they go through this instead
-(hiredis parses the replies).  :class:`Pipe` is one connection on which any number of
-coroutines send commands: a command to an idle connection leaves at once, the commands
-of one turn of the event loop made while replies are awaited leave in one write, and the
-replies come back in order; a connection that answers nothing for ``stall_s`` while replies
-are awaited is dropped, failing them (a stalled network must not hold moves unanswered).
-:class:`Script` runs a Lua script on it by its hash.  :class:`Listener` is a subscriber
-connection that hands each message to a callback, pings a connection that has been quiet,
-and after a lost or silent connection reconnects, subscribes again and, once Redis has
-confirmed the subscriptions, says so.  On a Redis Cluster,
-:class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
+Measured several times cheaper per command than the general-purpose clients, and it follows
+a Redis Cluster's redirections (:mod:`.cluster`) correctly while a slot moves.  hiredis
+parses the replies.  :class:`Pipe` is one connection on which any number of coroutines send
+commands: a command to an idle connection leaves at once, the commands of one turn of the
+event loop made while replies are awaited leave in one write, and the replies come back in
+order; a connection is shared only once its greeting (AUTH, SELECT, CLIENT SETNAME) has been
+answered; a connection that answers nothing for ``stall_s`` while replies are awaited is
+dropped, failing them (a stalled network must not hold moves unanswered).  :class:`Script`
+runs a Lua script on it by its hash.  Subscriptions are :mod:`.listener`'s; on a Redis
+Cluster, :class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
 """
 
 from __future__ import annotations
@@ -22,19 +20,18 @@ import hashlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlparse
 
 import hiredis
 
-__all__ = ["Address", "Caller", "Listener", "Pipe", "ReplyError", "Script", "pack"]
+__all__ = ["Address", "Caller", "Pipe", "ReplyError", "Script", "pack", "reply_parser"]
 
 log = logging.getLogger(__name__)
 
 STALL_S = 5.0  # replies awaited and none come for this long: the connection is dropped
-HEALTH_S = 5.0  # a subscription quiet this long is pinged; no answer for as long again: dropped
 
 
 class ReplyError(Exception):
@@ -104,7 +101,8 @@ class Address:
         return replace(self, name=name)
 
 
-def _reader() -> Any:
+def reply_parser() -> Any:
+    """A hiredis reader of replies (strings decoded; error replies as :class:`ReplyError`)."""
     return hiredis.Reader(encoding="utf-8", errors="replace", replyError=ReplyError)
 
 
@@ -129,6 +127,14 @@ class Pipe:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._send(pack(args), future)
         return await future
+
+    async def ping(self) -> bool:
+        """Whether Redis answers a ping within ``stall_s`` (a connection is made if need be)."""
+        try:
+            answer = await asyncio.wait_for(self.call("PING"), self._stall_s)
+        except (TimeoutError, OSError, ReplyError):
+            return False
+        return bool(answer == "PONG")
 
     def call_at(self, key: str, *args: Any) -> Coroutine[Any, Any, Any]:
         """:meth:`call`; the key (of a cluster's routing, see :class:`.cluster.ClusterPipe`)
@@ -171,11 +177,25 @@ class Pipe:
             if self._writer is not None and not self._writer.is_closing():
                 return
             reader, writer = await self.address.connect()
-            self._writer, self._stalled = writer, False
+            self._stalled = False
             self._reading = asyncio.create_task(self._read(reader, writer))
+            await self._greet(writer)
+            self._writer = writer  # only now may other calls use it: it is in the right db
             self._watch(writer, self._replies, 0)
-            for command in self.address.greeting():
-                await self.call(*command)
+
+    async def _greet(self, writer: asyncio.StreamWriter) -> None:
+        """Send the greeting (AUTH, SELECT, CLIENT SETNAME) and await every reply; a failed
+        or unanswered greeting closes the connection."""
+        commands = self.address.greeting()
+        loop = asyncio.get_running_loop()
+        futures = [loop.create_future() for _ in commands]
+        self._waiting.extend(futures)
+        writer.write(b"".join(pack(command) for command in commands))
+        try:
+            await asyncio.wait_for(asyncio.gather(*futures), self._stall_s)
+        except BaseException:
+            writer.transport.abort()
+            raise
 
     def _watch(self, writer: asyncio.StreamWriter, seen: int, quiet: int) -> None:
         """Check the connection every tenth of ``stall_s`` (of the event loop's own running
@@ -193,7 +213,7 @@ class Pipe:
         loop.call_later(self._stall_s / 10, self._watch, writer, self._replies, quiet)
 
     async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        parser = _reader()
+        parser = reply_parser()
         try:
             while data := await reader.read(1 << 16):
                 parser.feed(data)
@@ -256,138 +276,3 @@ class Script:
             if not str(error).startswith("NOSCRIPT"):
                 raise
         return await call(key, "EVAL", self._text, len(keys), *keys, *args)
-
-
-class Listener:
-    """A subscriber connection: ``on_message(channel, data)`` for every message;
-    ``on_reconnect()`` once a lost connection was made again and Redis has confirmed its
-    subscriptions (messages may have been lost meanwhile; any published after the call are
-    heard).  A connection quiet for ``health_s`` is pinged, and dropped when the ping is not
-    answered within ``health_s`` more.  ``others()``, if given, names more addresses to try in
-    turn when a connection fails."""
-
-    def __init__(
-        self,
-        address: Address,
-        on_message: Callable[[str, str], None],
-        on_reconnect: Callable[[], None],
-        others: Callable[[], Sequence[Address]] | None = None,
-        health_s: float = HEALTH_S,
-    ) -> None:
-        self._address = address
-        self._others = others
-        self._on_message = on_message
-        self._on_reconnect = on_reconnect
-        self._channels: set[str] = set()
-        self._acks: dict[str, asyncio.Future[None]] = {}
-        self._writer: asyncio.StreamWriter | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._connected = asyncio.Event()
-        self._health_s = health_s
-        self._received = 0  # chunks read, for the health check
-        self._unconfirmed = 0  # subscriptions made again, not yet confirmed
-
-    async def subscribe(self, channel: str) -> None:
-        """Subscribe, returning once Redis has confirmed it."""
-        self._channels.add(channel)
-        await self._started()
-        ack = self._acks.setdefault(channel, asyncio.get_running_loop().create_future())
-        self._send("SUBSCRIBE", channel)
-        await asyncio.wait_for(asyncio.shield(ack), 5)
-
-    async def unsubscribe(self, channel: str) -> None:
-        self._channels.discard(channel)
-        self._send("UNSUBSCRIBE", channel)
-
-    async def _started(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="redis-listener")
-        await asyncio.wait_for(self._connected.wait(), 10)
-
-    def _send(self, *args: Any) -> None:
-        if self._writer is not None and not self._writer.is_closing():
-            self._writer.write(pack(args))
-
-    async def _run(self) -> None:
-        first, failures = True, 0
-        while True:
-            writer = None
-            health: asyncio.Task[None] | None = None
-            address = self._choose(failures)
-            try:
-                reader, writer = await address.connect()
-                self._writer = writer
-                for command in address.greeting():
-                    writer.write(pack(command))
-                self._unconfirmed = 0 if first else len(self._channels)
-                for channel in self._channels:
-                    self._send("SUBSCRIBE", channel)
-                self._connected.set()
-                if not first and not self._channels:
-                    self._on_reconnect()
-                first = False
-                health = asyncio.create_task(self._check_health(writer))
-                await self._read(reader)
-            except (OSError, hiredis.ProtocolError) as error:
-                log.warning("redis subscription lost: %s; reconnecting", error)
-            finally:
-                if health is not None:
-                    health.cancel()
-                if writer is not None:
-                    writer.close()
-            self._connected.clear()
-            failures += 1
-            await asyncio.sleep(0.5)
-
-    def _choose(self, failures: int) -> Address:
-        """The address to subscribe at: the first one, or after failures the others in turn
-        (any node of a Redis Cluster hears every PUBLISH)."""
-        others = self._others() if self._others is not None else ()
-        choices = [self._address, *(replace(o, name=self._address.name) for o in others)]
-        return choices[failures % len(choices)]
-
-    async def _check_health(self, writer: asyncio.StreamWriter) -> None:
-        """Ping a quiet connection; drop it when even the ping gets no answer."""
-        while True:
-            seen = self._received
-            await asyncio.sleep(self._health_s)
-            if self._received != seen:
-                continue
-            writer.write(pack(("PING",)))
-            await asyncio.sleep(self._health_s)
-            if self._received == seen:
-                log.warning("redis subscription silent for %.1f s; reconnecting", self._health_s)
-                writer.transport.abort()
-                return
-
-    async def _read(self, reader: asyncio.StreamReader) -> None:
-        parser = _reader()
-        while data := await reader.read(1 << 16):
-            self._received += 1
-            parser.feed(data)
-            while (reply := parser.gets()) is not False:
-                self._take(reply)
-        raise ConnectionError("redis closed the subscription")
-
-    def _take(self, reply: Any) -> None:
-        if not isinstance(reply, list) or len(reply) < 3:
-            return
-        kind, channel = reply[0], reply[1]
-        if kind == "message":
-            self._on_message(channel, reply[2])
-        elif kind == "subscribe":
-            ack = self._acks.pop(channel, None)
-            if ack is not None and not ack.done():
-                ack.set_result(None)
-            if self._unconfirmed > 0:  # the subscriptions made again are answered in order:
-                self._unconfirmed -= 1  # after the last one, every bell is heard again
-                if self._unconfirmed == 0:
-                    self._on_reconnect()
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        if self._writer is not None:
-            self._writer.close()

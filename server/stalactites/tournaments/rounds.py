@@ -15,14 +15,14 @@ import secrets
 
 from ..clock import Clock
 from ..protocol import PlayerView, Standing
+from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board
-from ..rooms.events import countdown_event, player_event
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import JoinResult, NewPlayer, NewRoom, ProgressRow, RoomRow, Store
+from ..store.tournaments_base import EntrantRow
 from ..tournament_protocol import RoundLine
 from .points import Line, round_points, round_time
 from .settings import TournamentSettings
-from .store import EntrantRow
 
 __all__ = [
     "line_of",

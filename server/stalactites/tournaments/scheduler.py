@@ -17,8 +17,8 @@ import contextlib
 import logging
 
 from ..clock import Clock
+from ..store.tournaments_base import Claim, TournamentStore
 from .service import TournamentService
-from .store import Claim, TournamentStore
 
 __all__ = ["Scheduler"]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import re
 import secrets
 from collections.abc import Awaitable, Callable
@@ -22,27 +21,7 @@ from ..config import ServerConfig
 from ..protocol import Standing
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal, pick_deal
-from ..tournament_protocol import (
-    RoundLine,
-    StandingsFrame,
-    TournamentCreated,
-    TournamentEntry,
-    TournamentView,
-    TournamentWelcome,
-)
-from .errors import TournamentError
-from .points import Line, Total, score, totals
-from .rounds import (
-    line_of,
-    live_lines,
-    open_round_room,
-    result_lines,
-    room_results,
-    round_room_id,
-    round_settings,
-)
-from .settings import CreateTournament, TournamentSettings
-from .store import (
+from ..store.tournaments_base import (
     EnterResult,
     NewEntrant,
     NewTournament,
@@ -51,11 +30,26 @@ from .store import (
     TournamentStore,
     Transition,
 )
+from ..tournament_protocol import (
+    StandingsFrame,
+    TournamentCreated,
+    TournamentEntry,
+    TournamentView,
+    TournamentWelcome,
+)
+from .errors import TournamentError
+from .points import Total, score, totals
+from .rounds import (
+    live_lines,
+    open_round_room,
+    room_results,
+    round_room_id,
+    round_settings,
+)
+from .settings import CreateTournament, TournamentSettings
+from .steps import begins_now, empty_end, finished_lines, names, next_due, round_begun, round_ended
 from .views import (
-    finished_event,
     line_json,
-    round_finished_event,
-    round_started_event,
     standing_rows,
     standings_of,
     tournament_view,
@@ -64,7 +58,6 @@ from .views import (
 __all__ = ["DealPicker", "EventSink", "TournamentService", "token_hash"]
 
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-RETRY_MS = 250  # a round past its end whose room has not finished yet: look again this soon
 MAX_AHEAD_MS = 30 * 86_400_000  # starts_at at most 30 days ahead
 OVERDUE_MS = 5_000  # a deadline this far past is surely not in the due index
 
@@ -169,7 +162,7 @@ class TournamentService:
         """A deadline long past that no scheduler has acted on (its process died between
         storing a change and indexing it) is made due now."""
         now = self.now()
-        due = _next_due(row, now)
+        due = next_due(row, now)
         if due is not None and due < now - OVERDUE_MS:
             await self.store.poke(row.tournament_id, now)
 
@@ -209,8 +202,8 @@ class TournamentService:
             return frame
         settings = TournamentSettings.model_validate_json(row.settings_json)
         round_ms = settings.round_time_s * 1000
-        rounds = [*_finished_lines(row, round_ms), live_lines(room, round_ms, self.now())]
-        rows = standing_rows(totals(_names(row), rounds))
+        rounds = [*finished_lines(row, round_ms), live_lines(room, round_ms, self.now())]
+        rows = standing_rows(totals(names(row), rounds))
         rows.sort(key=lambda line: (line.score, line.player_id), reverse=True)  # as stored
         return frame.model_copy(update={"live": True, "standings": standings_of(rows)})
 
@@ -225,15 +218,15 @@ class TournamentService:
         settings = TournamentSettings.model_validate_json(row.settings_json)
         if row.status == "running":
             await self._settle_round(row, settings)
-        elif _begins_now(row, now):
+        elif begins_now(row, now):
             await self._begin_round(row, settings)
         fresh = await self.store.load(tournament_id)
-        return None if fresh is None else _next_due(fresh, self.now())
+        return None if fresh is None else next_due(fresh, self.now())
 
     async def _begin_round(self, row: TournamentRow, settings: TournamentSettings) -> None:
         number = row.round + 1
         if not row.entrants:
-            await self._conclude_empty(row)
+            await self._transition(row, empty_end(row))  # no one entered
             return
         chosen = await self._deal(settings, number)
         room_id = round_room_id(row.tournament_id, number)
@@ -241,50 +234,13 @@ class TournamentService:
         starts_at, ends_at = await open_round_room(
             self.rooms.store, self.clock, room_id, room, row.entrants, self.config.room_ttl_s * 1000
         )
-        record = {
-            "round": number,
-            "room_id": room_id,
-            "started_at": starts_at,
-            "ends_at": ends_at,
-            "finished": False,
-            "deal": chosen.deal,
-            "salt": room.salt,
-            "commitment": room.commitment,
-            "certified": chosen.certified,
-            "results": [],
-        }
-        step = Transition(
-            tournament_id=row.tournament_id,
-            expected=(row.status, row.round),
-            status="running",
-            round=number,
-            room_id=room_id,
-            ends_at=ends_at,
-            break_ends_at=None,
-            record=(number, json.dumps(record)),
-            events=[round_started_event(number, room_id, ends_at, room.commitment)],
-        )
-        if await self._transition(row, step):
+        if await self._transition(row, round_begun(row, room_id, room, starts_at, ends_at)):
             await self.rooms.current(room_id)  # the race is on
 
     async def _deal(self, settings: TournamentSettings, number: int) -> ChosenDeal:
         if settings.deals is not None:
             return ChosenDeal(settings.deals[number - 1], False, None)
         return await self._pick(settings.game, settings.step)
-
-    async def _conclude_empty(self, row: TournamentRow) -> None:
-        """No one entered: the tournament is over before it began."""
-        step = Transition(
-            tournament_id=row.tournament_id,
-            expected=(row.status, row.round),
-            status="finished",
-            round=row.round,
-            room_id=None,
-            ends_at=None,
-            break_ends_at=None,
-            events=[finished_event([])],
-        )
-        await self._transition(row, step)
 
     async def _transition(self, row: TournamentRow, step: Transition) -> bool:
         """Make the step; when it is made, tell the sinks its events (every transition that
@@ -317,62 +273,5 @@ class TournamentService:
         """End the round once its room has finished (everyone done, or time up)."""
         assert row.room_id is not None
         room_standings = await self._round_results(row.room_id)
-        if room_standings is None:
-            return
-        round_ms = settings.round_time_s * 1000
-        results = result_lines(room_standings, round_ms)
-        record = json.loads(row.rounds[row.round - 1])
-        ended_at = self.now()
-        record.update(
-            finished=True, ended_at=ended_at, results=[line.model_dump() for line in results]
-        )
-        rounds = [*_finished_lines(row, round_ms), [line_of(line, round_ms) for line in results]]
-        rows = standing_rows(totals(_names(row), rounds))
-        final, standings = row.round >= settings.rounds, standings_of(rows)
-        events = [round_finished_event(record, results, standings)]
-        if final:
-            events.append(finished_event(standings))
-        step = Transition(
-            tournament_id=row.tournament_id,
-            expected=("running", row.round),
-            status="finished" if final else "break",
-            round=row.round,
-            room_id=None,
-            ends_at=None,
-            break_ends_at=None if final else ended_at + settings.break_s * 1000,
-            record=(row.round, json.dumps(record)),
-            standings=rows,
-            events=events,
-        )
-        await self._transition(row, step)
-
-
-def _names(row: TournamentRow) -> list[tuple[str, str]]:
-    return [(entrant.player_id, entrant.name) for entrant in row.entrants]
-
-
-def _finished_lines(row: TournamentRow, round_ms: int) -> list[list[Line]]:
-    """The lines of every finished round, from the stored round records."""
-    rounds = []
-    for text in row.rounds:
-        record = json.loads(text)
-        if record["finished"]:
-            lines = [RoundLine.model_validate(line) for line in record["results"]]
-            rounds.append([line_of(line, round_ms) for line in lines])
-    return rounds
-
-
-def _begins_now(row: TournamentRow, now: int) -> bool:
-    if row.status == "scheduled":
-        return row.starts_at is not None and now >= row.starts_at
-    return row.status == "break" and row.break_ends_at is not None and now >= row.break_ends_at
-
-
-def _next_due(row: TournamentRow, now: int) -> int | None:
-    if row.status == "scheduled":
-        return row.starts_at
-    if row.status == "break":
-        return row.break_ends_at
-    if row.status == "running" and row.ends_at is not None:
-        return row.ends_at if row.ends_at > now else now + RETRY_MS
-    return None
+        if room_standings is not None:
+            await self._transition(row, round_ended(row, settings, room_standings, self.now()))

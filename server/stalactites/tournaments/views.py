@@ -1,7 +1,7 @@
 """Tournament views and events, built from store snapshots.
 
 Events are stored as compact JSON without ``seq`` (``type`` first), as room
-events are; :func:`stalactites.rooms.events.with_seq` adds it when sent.
+events are; :func:`stalactites.room_events.with_seq` adds it when sent.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from ..store.tournaments_base import StandingRow, TournamentRow
 from ..tournament_protocol import (
     CurrentRound,
     RoundLine,
@@ -19,10 +20,10 @@ from ..tournament_protocol import (
 )
 from .points import Total, rank, score
 from .settings import TournamentSettings
-from .store import StandingRow, TournamentRow
 
 __all__ = [
     "finished_event",
+    "line_json",
     "round_finished_event",
     "round_started_event",
     "standing_rows",

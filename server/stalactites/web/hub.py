@@ -21,7 +21,7 @@ from typing import Protocol
 
 from .. import logs
 from ..clock import Clock
-from ..rooms.events import event_type, with_seq
+from ..room_events import event_type, with_seq
 from ..store import RoomRow, Store
 from .metrics import Histogram
 from .watch import Watch

@@ -16,7 +16,7 @@ import logging
 import time
 from typing import Protocol
 
-from ..rooms.events import event_type, with_seq
+from ..room_events import event_type, with_seq
 from ..tournament_protocol import TOURNAMENT_EVENTS
 from ..tournaments import TournamentService, TournamentStore
 

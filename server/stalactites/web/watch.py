@@ -23,7 +23,7 @@ from ..rooms import RoomService, RoomSettings
 from ..rooms.boards import apply_action, new_board
 from ..rooms.wire import wire_board
 from ..store import RoomRow
-from ..store.base import ActionRow
+from ..store.rooms_base import ActionRow
 
 __all__ = ["Viewer", "Watch"]
 

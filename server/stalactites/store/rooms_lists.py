@@ -16,8 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .base import ROOM_LISTS, RoomPage, RoomRow
-from .cluster import RedisClient
+from .resp import Caller
+from .rooms_base import ROOM_LISTS, RoomPage, RoomRow
 
 __all__ = ["RoomIndex"]
 
@@ -30,33 +30,42 @@ Place = tuple[int, str]
 
 
 class RoomIndex:
-    def __init__(self, client: RedisClient, prefix: str) -> None:
-        self._redis = client
+    """The room lists, through the store's own connection (on a cluster each list's key has
+    its own slot: each command goes to its owner)."""
+
+    def __init__(self, caller: Caller, prefix: str) -> None:
+        self._caller = caller
         self._keys = {name: f"{prefix}rooms:{name}" for name in ROOM_LISTS}
 
+    def _call(self, key: str, *args: Any) -> Awaitable[Any]:
+        return self._caller.call_at(key, *args)
+
     async def created(self, room_id: str, created_ms: int) -> None:
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(self._keys["waiting"], {room_id: created_ms})
-            pipe.pexpire(self._keys["waiting"], KEEP_MS)
-            await pipe.execute()
+        key = self._keys["waiting"]
+        await asyncio.gather(
+            self._call(key, "ZADD", key, created_ms, room_id),
+            self._call(key, "PEXPIRE", key, KEEP_MS),
+        )
 
     async def racing(self, room_id: str, starts_at: int) -> None:
         """The room's countdown has begun: from the waiting list to the racing one."""
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zrem(self._keys["waiting"], room_id)
-            pipe.zadd(self._keys["racing"], {room_id: starts_at})
-            pipe.pexpire(self._keys["racing"], KEEP_MS)
-            await pipe.execute()
+        waiting, racing = self._keys["waiting"], self._keys["racing"]
+        await asyncio.gather(
+            self._call(waiting, "ZREM", waiting, room_id),
+            self._call(racing, "ZADD", racing, starts_at, room_id),
+            self._call(racing, "PEXPIRE", racing, KEEP_MS),
+        )
 
     async def finished(self, room_id: str) -> None:
-        await self._redis.zrem(self._keys["racing"], room_id)
+        racing = self._keys["racing"]
+        await self._call(racing, "ZREM", racing, room_id)
 
     async def page(
         self, name: str, after: Place | None, limit: int, now_ms: int, load: Loader
     ) -> RoomPage:
         """Up to ``limit`` rooms of the list after ``after``, each checked against its hash."""
         key, rows, cursor = self._keys[name], [], after
-        await self._redis.zremrangebyscore(key, "-inf", now_ms - STALE_MS)
+        await self._call(key, "ZREMRANGEBYSCORE", key, "-inf", now_ms - STALE_MS)
         for _ in range(SCANS):
             batch = await self._places(key, cursor, limit)
             loaded = await asyncio.gather(*(load(room_id, now_ms) for _, room_id in batch))
@@ -74,30 +83,31 @@ class RoomIndex:
 
     async def count(self, now_ms: int) -> dict[str, int]:
         """Each list's entries, but for those too old to be read (their rooms expired)."""
-        async with self._redis.pipeline(transaction=False) as pipe:
-            for key in self._keys.values():
-                pipe.zcount(key, now_ms - STALE_MS, "+inf")
-            counts = await pipe.execute()
+        since = now_ms - STALE_MS
+        counts = await asyncio.gather(
+            *(self._call(key, "ZCOUNT", key, since, "+inf") for key in self._keys.values())
+        )
         return {name: int(count) for name, count in zip(self._keys, counts, strict=True)}
 
     async def _places(self, key: str, after: Place | None, count: int) -> list[Place]:
         """The next ``count`` entries after ``after``, newest first (ties: by id, descending)."""
         if after is None:
-            found = await self._redis.zrevrangebyscore(key, "+inf", "-inf", 0, count, True)
-            return [_place(item) for item in found]
+            return await self._newest(key, "+inf", count)
         score, room_id = after
-        ties = await self._redis.zcount(key, score, score)
-        found = await self._redis.zrevrangebyscore(key, score, "-inf", 0, count + ties, True)
-        places = [_place(item) for item in found]
+        ties = await self._call(key, "ZCOUNT", key, score, score)
+        places = await self._newest(key, score, count + int(ties))
         return [place for place in places if place < (score, room_id)][:count]
+
+    async def _newest(self, key: str, top: int | str, count: int) -> list[Place]:
+        """Up to ``count`` entries scored ``top`` or less, highest first."""
+        flat = await self._call(
+            key, "ZREVRANGEBYSCORE", key, top, "-inf", "WITHSCORES", "LIMIT", 0, count
+        )
+        return [(int(float(flat[i + 1])), str(flat[i])) for i in range(0, len(flat), 2)]
 
     async def _mend(self, name: str, room_id: str, row: RoomRow | None) -> None:
         """A listed room that is not what the list says: move it where it belongs, or drop it."""
-        await self._redis.zrem(self._keys[name], room_id)
+        listed, racing = self._keys[name], self._keys["racing"]
+        await self._call(listed, "ZREM", listed, room_id)
         if row is not None and row.status in ROOM_LISTS["racing"] and name != "racing":
-            await self._redis.zadd(self._keys["racing"], {room_id: row.starts_at or 0})
-
-
-def _place(item: Any) -> Place:
-    member, score = item
-    return (int(score), str(member))
+            await self._call(racing, "ZADD", racing, row.starts_at or 0, room_id)

@@ -1,5 +1,10 @@
 """Room events as stored: compact JSON objects without ``seq``, ``type`` first.
 
+Every room event is built here and nowhere else; the stores store what these functions
+build.  Two values are decided by a store inside an atomic step, so the store gets the
+event in two halves and writes the value between them: a winner's place
+(:func:`finished_halves`) and the number of spectators (:data:`SPECTATORS_HALVES`).
+
 The seq is an event's position in the room's log; :func:`with_seq` puts it in
 front when the event is sent.  The shapes are the room events of
 :mod:`stalactites.protocol` (the tests check every frame against it).
@@ -8,18 +13,23 @@ front when the event is sent.  The shapes are the room events of
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..protocol import PlayerView, Standing
-from .settings import RoomSettings
+from .protocol import PlayerView, Standing
+
+if TYPE_CHECKING:  # (not imported when running: the stores import this module)
+    from .rooms.settings import RoomSettings
 
 __all__ = [
+    "SPECTATORS_HALVES",
     "countdown_event",
     "event_type",
     "finished_event",
+    "finished_halves",
     "player_event",
     "progress_event",
     "results_event",
+    "spectators_event",
     "started_event",
     "with_seq",
 ]
@@ -68,15 +78,34 @@ def progress_event(player_id: str, foundation_cards: int, moves: int, status: st
 
 
 def finished_event(player_id: str, place: int | None, elapsed_ms: int, status: str) -> str:
-    return _dump(
+    before, after = finished_halves(player_id, elapsed_ms, status)
+    return f"{before}{'null' if place is None else place}{after}"
+
+
+def finished_halves(player_id: str, elapsed_ms: int, status: str) -> tuple[str, str]:
+    """The ``finished`` event before and after its place (a winner's place is decided by the
+    store, in the commit's atomic step)."""
+    whole = _dump(
         {
             "type": "finished",
             "player_id": player_id,
-            "place": place,
+            "place": None,
             "elapsed_ms": elapsed_ms,
             "status": status,
         }
     )
+    before, after = whole.split(_NO_PLACE, 1)  # not in a string: its quotes would be escaped
+    return before + '"place":', after
+
+
+_NO_PLACE = '"place":null'
+
+SPECTATORS_HALVES = ('{"type":"spectators","count":', "}")
+"""The ``spectators`` event before and after its count (counted by the store)."""
+
+
+def spectators_event(count: int) -> str:
+    return f"{SPECTATORS_HALVES[0]}{count}{SPECTATORS_HALVES[1]}"
 
 
 def results_event(standings: list[Standing], settings: RoomSettings) -> str:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..store import EventBatch
-from ..store.base import Bell
-from .store import (
+from .rooms_base import Bell, EventBatch
+from .tournaments_base import (
     Claim,
     EnterResult,
     EntrantRow,
@@ -43,7 +42,7 @@ class _Tournament:
 
 
 class MemoryTournamentStore:
-    """Tournaments in a dict; see :class:`.store.TournamentStore` for the contract."""
+    """Tournaments in a dict; see :class:`.tournaments_base.TournamentStore` for the contract."""
 
     def __init__(self) -> None:
         self._tournaments: dict[str, _Tournament] = {}

@@ -7,10 +7,11 @@ needed here (nothing outlives the process) and ``ttl_ms`` is ignored.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
-from .base import (
+from .. import room_events
+from .refusals import refusal
+from .rooms_base import (
     ROOM_LISTS,
     ActionRow,
     Bell,
@@ -78,7 +79,7 @@ class _Room:
 
 
 class MemoryStore:
-    """Rooms in a dict; see :class:`stalactites.store.base.Store` for the contract."""
+    """Rooms in a dict; see :class:`stalactites.store.rooms_base.Store` for the contract."""
 
     def __init__(self, max_events: int = 10_000) -> None:
         self._rooms: dict[str, _Room] = {}
@@ -174,11 +175,16 @@ class MemoryStore:
             prior = player.ids.get(commit.client_id)
             if prior is not None:
                 return CommitResult(Outcome.DUPLICATE, length=prior)
-        if room is None or player is None:
-            return CommitResult(Outcome.REFUSED, code="room_not_found")
-        refusal = _refusal(room, player, commit.now_ms)
-        if refusal is not None:
-            return CommitResult(Outcome.REFUSED, code=refusal)
+        ended = room is not None and room.ends_at is not None and commit.now_ms >= room.ends_at
+        why = refusal(
+            player is not None,
+            "" if room is None else room.status,
+            player is not None and player.finish is not None,
+            ended,
+        )
+        if why is not None:
+            return CommitResult(Outcome.REFUSED, code=why.code)
+        assert room is not None and player is not None
         if len(player.log) != commit.expected_length:
             return CommitResult(Outcome.CONFLICT, length=len(player.log))
         return self._apply(room, player, commit)
@@ -198,7 +204,11 @@ class MemoryStore:
             if commit.finish == "won":
                 room.winners += 1
                 player.place = room.winners
-            events.append(_finished_event(player))
+            events.append(
+                room_events.finished_event(
+                    player.player_id, player.place, commit.elapsed_ms, commit.finish
+                )
+            )
             all_done = all(p.finish is not None for p in room.players.values())
         first = self._append(room, events)
         numbered = [(first + i, text) for i, text in enumerate(events)]
@@ -279,7 +289,7 @@ class MemoryStore:
         if now_ms < at + gap_ms:
             return at + gap_ms
         room.announced = (count, now_ms)
-        self._append(room, [_spectators_event(count)])
+        self._append(room, [room_events.spectators_event(count)])
         return None
 
     async def list_rooms(
@@ -323,16 +333,6 @@ class MemoryStore:
         return first
 
 
-def _refusal(room: _Room, player: _Player, now_ms: int) -> str | None:
-    if room.status in ("waiting", "countdown"):
-        return "not_started"
-    if room.status != "racing" or player.finish is not None:
-        return "already_finished"
-    if room.ends_at is not None and now_ms >= room.ends_at:
-        return "already_finished"
-    return None
-
-
 def _row(player: _Player, connected: bool) -> PlayerRow:
     return PlayerRow(
         player_id=player.player_id,
@@ -346,20 +346,3 @@ def _row(player: _Player, connected: bool) -> PlayerRow:
         place=player.place,
         elapsed_ms=player.elapsed_ms,
     )
-
-
-def _finished_event(player: _Player) -> str:
-    return json.dumps(
-        {
-            "type": "finished",
-            "player_id": player.player_id,
-            "place": player.place,
-            "elapsed_ms": player.elapsed_ms,
-            "status": player.finish,
-        },
-        separators=(",", ":"),
-    )
-
-
-def _spectators_event(count: int) -> str:
-    return f'{{"type":"spectators","count":{count}}}'

@@ -1,28 +1,12 @@
-"""The Redis store: rooms shared by any number of server processes.
+"""The Redis store of rooms: rooms shared by any number of server processes.
 
-Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
-``{room:ID}`` keeps a room in one Redis Cluster slot):
-
-* ``P{room:ID}:room`` hash: settings, seats, status, starts_at, ends_at, seq,
-  version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
-  ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
-  ``elapsed:PID``; ``results`` (JSON) once finished.
-* ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
-* ``P{room:ID}:log:PID`` list: the player's accepted actions.
-* ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.
-* ``P{room:ID}:presence`` sorted set: ``PID|connection`` scored by lease expiry.
-* ``P{room:ID}:actions`` list: every player's accepted actions in the order stored, each
-  ``at|PID|action`` (spectators' boards are replayed from it).
-* ``P{room:ID}:watchers`` sorted set: spectators' connections scored by lease expiry.
-* ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.redis_index`).
-* channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
-
-Every change is one Lua script (:mod:`.lua`) on one room's keys; each read is a
-single command or a script, so every snapshot is consistent (presence and spectator
-leases are read beside the room hash, not in the same instant).  A room's keys are
-reached through the small client of :mod:`.resp` (on a Redis Cluster its
-:class:`~.cluster.ClusterPipe`, which follows MOVED and ASK); there is no MULTI, which
-could not follow a slot being moved.  redis-py serves the room lists and pings.
+Its keys are listed in :mod:`.rooms_redis_keys`.  Every change is one Lua script
+(``lua/rooms/*.lua``, :mod:`.scripts`) on one room's keys; each read is a single command or
+a script, so every snapshot is consistent (presence and spectator leases are read beside
+the room hash, not in the same instant).  A room's keys are reached through the small
+client of :mod:`.resp` (on a Redis Cluster its :class:`~.cluster.ClusterPipe`, which follows
+MOVED and ASK); there is no MULTI, which could not follow a slot being moved.  The room
+lists and pings take the same connection.
 """
 
 from __future__ import annotations
@@ -33,8 +17,11 @@ import logging
 import uuid
 from typing import Any, cast
 
-from . import lua
-from .base import (
+from .. import room_events
+from .cluster import ClusterPipe
+from .doorbells import Doorbells
+from .resp import Address, Pipe, ReplyError, Script
+from .rooms_base import (
     ActionRow,
     Bell,
     Commit,
@@ -45,78 +32,53 @@ from .base import (
     JoinResult,
     NewPlayer,
     NewRoom,
-    Outcome,
-    PlayerRow,
-    ProgressRow,
     ReadyResult,
     RoomPage,
     RoomRow,
     StoreError,
 )
-from .cluster import ClusterPipe, answers, redis_client
-from .doorbells import Doorbells
-from .redis_index import RoomIndex
-from .resp import Address, Pipe, ReplyError, Script
+from .rooms_lists import RoomIndex
+from .rooms_redis_keys import RoomKeys, commit_result, room_row
+from .scripts import lua
 
-__all__ = ["RedisStore", "RoomKeys"]
+__all__ = ["RedisStore"]
 
 log = logging.getLogger(__name__)
 
 
-class RoomKeys:
-    """The names of one room's keys."""
-
-    __slots__ = ("actions", "bell", "events", "presence", "room", "tag", "watchers")
-
-    def __init__(self, prefix: str, room_id: str) -> None:
-        self.tag = f"{prefix}{{room:{room_id}}}"
-        self.room = f"{self.tag}:room"
-        self.events = f"{self.tag}:events"
-        self.presence = f"{self.tag}:presence"
-        self.actions = f"{self.tag}:actions"
-        self.watchers = f"{self.tag}:watchers"
-        self.bell = f"{self.tag}:bell"
-
-    def log(self, player_id: str) -> str:
-        return f"{self.tag}:log:{player_id}"
-
-    def ids(self, player_id: str) -> str:
-        return f"{self.tag}:ids:{player_id}"
-
-
 class RedisStore:
-    """See :class:`stalactites.store.base.Store` for the contract."""
+    """See :class:`stalactites.store.rooms_base.Store` for the contract."""
 
     def __init__(
         self,
         url: str,
         prefix: str = "sr:",
         max_events: int = 10_000,
-        connections: int = 64,
         cluster: bool = False,
     ) -> None:
         """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`.cluster`)."""
-        # The room lists (keys shared by all rooms) and pings go through redis-py.
-        self._redis = redis_client(url, connections, cluster)
         self._prefix = prefix
         self._cap = str(max_events)
-        # Everything on a room's own keys goes through the small client of resp.py: one
-        # shared connection (per master, on a cluster, with MOVED and ASK followed).
+        # Everything goes through the small client of resp.py: one shared connection (per
+        # master, on a cluster, with MOVED and ASK followed).
         address = Address.parse(url)
         self._origin = uuid.uuid4().hex[:12]
-        commits = address.named(f"stalactites-commits-{self._origin}")  # and every room read
+        commits = address.named(f"stalactites-commits-{self._origin}")  # and every read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
-        self._commit = Script(self._pipe, lua.COMMIT)
-        self._create, self._join = Script(self._pipe, lua.CREATE), Script(self._pipe, lua.JOIN)
-        self._ready, self._start = Script(self._pipe, lua.READY), Script(self._pipe, lua.START)
-        self._finish, self._events = Script(self._pipe, lua.FINISH), Script(self._pipe, lua.EVENTS)
-        self._announce = Script(self._pipe, lua.ANNOUNCE)
+        self._commit = Script(self._pipe, lua("rooms/commit"))
+        self._create, self._join = Script(self._pipe, lua("create")), self._script("join")
+        self._ready, self._start = self._script("ready"), self._script("start")
+        self._finish, self._events = self._script("finish"), self._script("events")
+        self._announce, self._lease = self._script("announce"), self._script("lease")
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
         self._doorbells = Doorbells(bells, others, self._seq, "rooms")
-        self._index = RoomIndex(self._redis, prefix)
+        self._index = RoomIndex(self._pipe, prefix)
+
+    def _script(self, name: str) -> Script:
+        return Script(self._pipe, lua(f"rooms/{name}"))
 
     @property
     def reconnects(self) -> int:
@@ -132,12 +94,11 @@ class RedisStore:
         return RoomKeys(self._prefix, room_id)
 
     async def ping(self) -> bool:
-        return await answers(self._redis)
+        return await self._pipe.ping()
 
     async def close(self) -> None:
         await self._doorbells.close()
         await self._pipe.close()
-        await self._redis.aclose()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
         keys = self.keys(room.room_id)
@@ -171,7 +132,7 @@ class RedisStore:
             return None
         data = dict(zip(flat[::2], flat[1::2], strict=True))
         connected = {member.split("|", 1)[0] for member in online}
-        return _room_row(room_id, data, connected, watchers)
+        return room_row(room_id, data, connected, watchers)
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
         keys = self.keys(room_id)
@@ -219,24 +180,26 @@ class RedisStore:
     async def commit(self, commit: Commit) -> CommitResult:
         keys = self.keys(commit.room_id)
         pid = commit.player_id
+        args = [
+            keys.bell,
+            self._cap,
+            pid,
+            commit.expected_length,
+            commit.action or "",
+            commit.client_id or "",
+            commit.progress.to_json(),
+            commit.finish or "",
+            commit.elapsed_ms,
+            commit.now_ms,
+            commit.progress_event,
+            self._origin,
+        ]
+        if commit.finish is not None:  # the script writes the place between the halves
+            args += room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
         answer = await self._run_commit(
-            [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions],
-            [
-                keys.bell,
-                self._cap,
-                pid,
-                commit.expected_length,
-                commit.action or "",
-                commit.client_id or "",
-                commit.progress.to_json(),
-                commit.finish or "",
-                commit.elapsed_ms,
-                commit.now_ms,
-                commit.progress_event,
-                self._origin,
-            ],
+            [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions], args
         )
-        return _commit_result(answer, commit.progress_event)
+        return commit_result(answer, commit.progress_event)
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         try:
@@ -282,12 +245,9 @@ class RedisStore:
     async def touch_presence(
         self, room_id: str, player_id: str, connection_id: str, until_ms: int
     ) -> None:
-        key, call = self.keys(room_id).presence, self._pipe.call_at
-        await asyncio.gather(
-            call(key, "ZADD", key, until_ms, f"{player_id}|{connection_id}"),
-            call(key, "ZREMRANGEBYSCORE", key, "-inf", until_ms - 10 * 60_000),
-            call(key, "PEXPIRE", key, 24 * 3600_000),
-        )
+        keys = self.keys(room_id)
+        member, old = f"{player_id}|{connection_id}", until_ms - 10 * 60_000
+        await self._lease([keys.room, keys.presence], [until_ms, member, old])
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
         key = self.keys(room_id).presence
@@ -305,11 +265,8 @@ class RedisStore:
         return rows
 
     async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
-        key, call = self.keys(room_id).watchers, self._pipe.call_at
-        await asyncio.gather(
-            call(key, "ZADD", key, until_ms, connection_id),
-            call(key, "PEXPIRE", key, 24 * 3600_000),
-        )
+        keys = self.keys(room_id)
+        await self._lease([keys.room, keys.watchers], [until_ms, connection_id, ""])
 
     async def drop_watcher(self, room_id: str, connection_id: str) -> None:
         key = self.keys(room_id).watchers
@@ -318,7 +275,8 @@ class RedisStore:
     async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
         keys = self.keys(room_id)
         answer = await self._announce(
-            [keys.room, keys.events, keys.watchers], [keys.bell, self._cap, now_ms, gap_ms]
+            [keys.room, keys.events, keys.watchers],
+            [keys.bell, self._cap, now_ms, gap_ms, *room_events.SPECTATORS_HALVES],
         )
         return None if int(answer) < 0 else int(answer)
 
@@ -342,69 +300,3 @@ class RedisStore:
         """A doorbell: ``seq``, or ``seq:process`` from a commit (minus for this process's)."""
         seq, _, origin = data.partition(":")
         return -int(seq) if origin == self._origin else int(seq)
-
-
-def _commit_result(answer: list[Any], progress_event: str) -> CommitResult:
-    kind = answer[0]
-    if kind == "duplicate":
-        return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
-    if kind == "conflict":
-        return CommitResult(Outcome.CONFLICT, length=int(answer[1]))
-    if kind == "refused":
-        return CommitResult(Outcome.REFUSED, code=str(answer[1]))
-    if kind != "applied":
-        raise StoreError(f"commit script answered {answer!r}")
-    length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]
-    events = [(first, progress_event)]
-    if finished:
-        events.append((first + 1, str(finished)))
-    return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done))
-
-
-def _int(value: str | None) -> int | None:
-    return None if value is None else int(value)
-
-
-def _room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: int) -> RoomRow:
-    players = []
-    for name, value in data.items():
-        if name.startswith("player:"):
-            pid = name[len("player:") :]
-            players.append(
-                _player_row(pid, cast(dict[str, str], json.loads(value)), data, connected)
-            )
-    players.sort(key=lambda row: row.seat)
-    return RoomRow(
-        room_id=room_id,
-        settings_json=data["settings"],
-        seats=int(data["seats"]),
-        status=data["status"],
-        starts_at=_int(data.get("starts_at")),
-        ends_at=_int(data.get("ends_at")),
-        seq=int(data["seq"]),
-        version=int(data["version"]),
-        players=players,
-        results_json=data.get("results"),
-        spectators=watchers,
-        created_ms=int(data.get("created", 0)),
-    )
-
-
-def _player_row(
-    pid: str, about: dict[str, str], data: dict[str, str], connected: set[str]
-) -> PlayerRow:
-    progress = json.loads(data[f"progress:{pid}"])
-    return PlayerRow(
-        player_id=pid,
-        name=about["name"],
-        seat=int(data[f"seat:{pid}"]),
-        token_hash=about["token_hash"],
-        ready=f"ready:{pid}" in data,
-        connected=pid in connected,
-        progress=ProgressRow(
-            progress["foundation_cards"], progress["moves"], progress["reached_ms"]
-        ),
-        finish=data.get(f"finish:{pid}"),
-        place=_int(data.get(f"place:{pid}")),
-        elapsed_ms=_int(data.get(f"elapsed:{pid}")),
-    )

@@ -1,7 +1,7 @@
 """The store: where rooms, players, move logs and room events live.
 
-One interface, two implementations: :mod:`.memory` (one process, the default)
-and :mod:`.redis` (any number of processes on one Redis).  Every method that
+One interface, two implementations: :mod:`.rooms_memory` (one process, the default)
+and :mod:`.rooms_redis` (any number of processes on one Redis).  Every method that
 changes a room is one atomic step and, when it appends room events, rings the
 room's doorbell so that every process serving the room fetches them.  The
 store never reads a clock: callers pass ``now_ms``, so that one clock (the
@@ -232,7 +232,7 @@ class EventBatch:
 
 
 class Store(Protocol):
-    """The store interface; see :mod:`stalactites.store.memory` and ``.redis``."""
+    """The store interface; see :mod:`stalactites.store.rooms_memory` and ``.rooms_redis``."""
 
     async def ping(self) -> bool:
         """Whether the store answers."""

@@ -1,10 +1,10 @@
 """The tournament store: where tournaments, entrants, round results, standings and events live.
 
-One interface, two implementations (:mod:`.memory_store`, :mod:`.redis_store`),
-as for rooms.  Every change is one atomic step; a round transition is a
-compare-and-set on the tournament's status and round (:class:`Transition`),
-so that of any number of processes trying the same transition exactly one
-makes it.  The store never reads a clock: callers pass the times.
+One interface, two implementations (:mod:`.tournaments_memory`,
+:mod:`.tournaments_redis`), as for rooms.  Every change is one atomic step; a
+round transition is a compare-and-set on the tournament's status and round
+(:class:`Transition`), so that of any number of processes trying the same
+transition exactly one makes it.  The store never reads a clock: callers pass the times.
 
 The due index says when each unfinished tournament next needs looking at.
 Any process's scheduler *claims* due tournaments (their entry moves a lease
@@ -23,8 +23,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..store import EventBatch
-from ..store.base import Bell
+from .rooms_base import Bell, EventBatch
 
 __all__ = [
     "Claim",

@@ -12,7 +12,7 @@ Keys (``P`` is the configured prefix, ``ID`` the tournament id; the hash tag
   hash: player id -> the standing line (JSON).
 * channel ``P{tournament:ID}:bell``: the newest seq, published by the script that stored it.
 * ``P{tournaments}:due`` sorted set and ``P{tournaments}:gen`` hash: the due
-  index (see :mod:`.store`), tournament id -> when due / generation.
+  index (see :mod:`.tournaments_base`), tournament id -> when due / generation.
 """
 
 from __future__ import annotations
@@ -22,14 +22,12 @@ import logging
 import uuid
 from typing import Any
 
-from ..store import EventBatch
-from ..store.base import Bell
-from ..store.cluster import ClusterPipe, answers, redis_client
-from ..store.doorbells import Doorbells
-from ..store.lua import CREATE
-from ..store.resp import Address, Pipe, Script
-from . import lua
-from .store import (
+from .cluster import ClusterPipe
+from .doorbells import Doorbells
+from .resp import Address, Pipe, Script
+from .rooms_base import Bell, EventBatch
+from .scripts import lua
+from .tournaments_base import (
     Claim,
     EnterResult,
     EntrantRow,
@@ -61,16 +59,12 @@ class TournamentKeys:
 
 
 class RedisTournamentStore:
-    """See :class:`.store.TournamentStore` for the contract."""
+    """See :class:`.tournaments_base.TournamentStore` for the contract."""
 
-    def __init__(
-        self, url: str, prefix: str = "sr:", connections: int = 64, cluster: bool = False
-    ) -> None:
-        """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`..store.cluster`)."""
-        self._redis = redis_client(url, connections, cluster)  # pings and doorbells
-        # Scripts and reads: the small client of store/resp.py (on a cluster, MOVED and ASK
-        # followed; redis-py's asyncio cluster client sends ASKING on a connection of its
-        # pool that may not be the one the command then takes).
+    def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
+        """``cluster``: ``url`` is any node of a Redis Cluster (see :mod:`.cluster`)."""
+        # Everything, pings included: the small client of store/resp.py (on a cluster, MOVED
+        # and ASK followed).
         address, self._origin = Address.parse(url), uuid.uuid4().hex[:12]
         calls = address.named(f"stalactites-tournaments-{self._origin}")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(calls) if cluster else Pipe(calls)
@@ -78,18 +72,18 @@ class RedisTournamentStore:
         self._due = f"{prefix}{{tournaments}}:due"
         self._generations = f"{prefix}{{tournaments}}:gen"
         scripts = {
-            "create": CREATE,
-            "standings": lua.STANDINGS,
-            "enter": lua.ENTER,
-            "start": lua.REQUEST_START,
-            "transition": lua.TRANSITION,
-            "events": lua.EVENTS,
-            "poke": lua.POKE,
-            "claim_due": lua.CLAIM_DUE,
-            "claim": lua.CLAIM,
-            "release": lua.RELEASE,
+            "create": "create",
+            "standings": "tournaments/standings",
+            "enter": "tournaments/enter",
+            "start": "tournaments/request_start",
+            "transition": "tournaments/transition",
+            "events": "tournaments/events",
+            "poke": "tournaments/poke",
+            "claim_due": "tournaments/claim_due",
+            "claim": "tournaments/claim",
+            "release": "tournaments/release",
         }
-        self._scripts = {name: Script(self._pipe, text) for name, text in scripts.items()}
+        self._scripts = {name: Script(self._pipe, lua(file)) for name, file in scripts.items()}
         # As the rooms' bells: one plain subscription, at any master of a cluster.
         bells = address.named(f"stalactites-tournament-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
@@ -109,12 +103,11 @@ class RedisTournamentStore:
         return TournamentKeys(self._prefix, tournament_id)
 
     async def ping(self) -> bool:
-        return await answers(self._redis)
+        return await self._pipe.ping()
 
     async def close(self) -> None:
         await self._bells.close()
         await self._pipe.close()
-        await self._redis.aclose()
 
     async def create(self, tournament: NewTournament, ttl_ms: int) -> None:
         keys = self.keys(tournament.tournament_id)

@@ -1,0 +1,22 @@
+-- append(list): append room events, trim the log, refresh the room's expiry and ring its bell.
+-- Included by the room scripts that append events; each of them takes
+--   KEYS[1] the room hash, KEYS[2] the room's event list,
+--   ARGV[1] the bell channel, ARGV[2] the event-log cap.
+-- The bell carries the newest seq, and ":process" after it when bell_tag is set (a commit
+-- sets it to name the committing process, which takes its events from the commit's answer).
+-- Answers the seq of the first event appended (0 for none).
+local bell_tag = ''
+local function append(list)
+  local n = #list
+  if n == 0 then return 0 end
+  redis.call('RPUSH', KEYS[2], unpack(list))
+  local seq = redis.call('HINCRBY', KEYS[1], 'seq', n)
+  local kept = redis.call('LLEN', KEYS[2])
+  local cap = tonumber(ARGV[2])
+  if kept > cap then redis.call('LTRIM', KEYS[2], kept - cap, -1) end
+  local ttl = redis.call('HGET', KEYS[1], 'ttl')
+  redis.call('PEXPIRE', KEYS[2], ttl)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PUBLISH', ARGV[1], seq .. bell_tag)
+  return seq - n + 1
+end

@@ -1,0 +1,117 @@
+"""The names of a room's Redis keys, and what the Redis store reads back from them.
+
+Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
+``{room:ID}`` keeps a room in one Redis Cluster slot):
+
+* ``P{room:ID}:room`` hash: settings, seats, status, starts_at, ends_at, seq,
+  version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
+  ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
+  ``elapsed:PID``; ``results`` (JSON) once finished.
+* ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
+* ``P{room:ID}:log:PID`` list: the player's accepted actions.
+* ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.
+* ``P{room:ID}:presence`` sorted set: ``PID|connection`` scored by lease expiry.
+* ``P{room:ID}:actions`` list: every player's accepted actions in the order stored, each
+  ``at|PID|action`` (spectators' boards are replayed from it).
+* ``P{room:ID}:watchers`` sorted set: spectators' connections scored by lease expiry.
+* ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
+* channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from .refusals import refusal
+from .rooms_base import CommitResult, Outcome, PlayerRow, ProgressRow, RoomRow, StoreError
+
+__all__ = ["RoomKeys", "commit_result", "room_row"]
+
+
+class RoomKeys:
+    """The names of one room's keys."""
+
+    __slots__ = ("actions", "bell", "events", "presence", "room", "tag", "watchers")
+
+    def __init__(self, prefix: str, room_id: str) -> None:
+        self.tag = f"{prefix}{{room:{room_id}}}"
+        self.room = f"{self.tag}:room"
+        self.events = f"{self.tag}:events"
+        self.presence = f"{self.tag}:presence"
+        self.actions = f"{self.tag}:actions"
+        self.watchers = f"{self.tag}:watchers"
+        self.bell = f"{self.tag}:bell"
+
+    def log(self, player_id: str) -> str:
+        return f"{self.tag}:log:{player_id}"
+
+    def ids(self, player_id: str) -> str:
+        return f"{self.tag}:ids:{player_id}"
+
+
+def commit_result(answer: list[Any], progress_event: str) -> CommitResult:
+    kind = answer[0]
+    if kind == "duplicate":
+        return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
+    if kind == "conflict":
+        return CommitResult(Outcome.CONFLICT, length=int(answer[1]))
+    if kind == "refused":  # the facts: seated, status, finished, ended
+        why = refusal(bool(answer[1]), str(answer[2]), bool(answer[3]), bool(answer[4]))
+        return CommitResult(Outcome.REFUSED, code="internal" if why is None else why.code)
+    if kind != "applied":
+        raise StoreError(f"commit script answered {answer!r}")
+    length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]
+    events = [(first, progress_event)]
+    if finished:
+        events.append((first + 1, str(finished)))
+    return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done))
+
+
+def _int(value: str | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: int) -> RoomRow:
+    players = []
+    for name, value in data.items():
+        if name.startswith("player:"):
+            pid = name[len("player:") :]
+            players.append(
+                _player_row(pid, cast(dict[str, str], json.loads(value)), data, connected)
+            )
+    players.sort(key=lambda row: row.seat)
+    return RoomRow(
+        room_id=room_id,
+        settings_json=data["settings"],
+        seats=int(data["seats"]),
+        status=data["status"],
+        starts_at=_int(data.get("starts_at")),
+        ends_at=_int(data.get("ends_at")),
+        seq=int(data["seq"]),
+        version=int(data["version"]),
+        players=players,
+        results_json=data.get("results"),
+        spectators=watchers,
+        created_ms=int(data.get("created", 0)),
+    )
+
+
+def _player_row(
+    pid: str, about: dict[str, str], data: dict[str, str], connected: set[str]
+) -> PlayerRow:
+    progress = json.loads(data[f"progress:{pid}"])
+    return PlayerRow(
+        player_id=pid,
+        name=about["name"],
+        seat=int(data[f"seat:{pid}"]),
+        token_hash=about["token_hash"],
+        ready=f"ready:{pid}" in data,
+        connected=pid in connected,
+        progress=ProgressRow(
+            progress["foundation_cards"], progress["moves"], progress["reached_ms"]
+        ),
+        finish=data.get(f"finish:{pid}"),
+        place=_int(data.get(f"place:{pid}")),
+        elapsed_ms=_int(data.get(f"elapsed:{pid}")),
+    )
