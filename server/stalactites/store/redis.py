@@ -49,6 +49,7 @@ from .base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
+    Ring,
     RoomPage,
     RoomRow,
     StoreError,
@@ -338,10 +339,11 @@ class RedisStore:
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         await self._doorbells.unsubscribe(self.keys(room_id).bell, bell)
 
-    def _seq(self, data: str) -> int:
-        """A doorbell: ``seq``, or ``seq:process`` from a commit (minus for this process's)."""
+    def _seq(self, data: str) -> tuple[int, Ring]:
+        """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the
+        process is this one)."""
         seq, _, origin = data.partition(":")
-        return -int(seq) if origin == self._origin else int(seq)
+        return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
 
 
 def _commit_result(answer: list[Any], progress_event: str) -> CommitResult:

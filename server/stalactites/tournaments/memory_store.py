@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store import EventBatch
-from ..store.base import Bell
+from ..store.base import Bell, Ring
 from .store import (
     Claim,
     EnterResult,
@@ -127,7 +127,7 @@ class MemoryTournamentStore:
             found.events.extend(step.events)
             bell = self._bells.get(step.tournament_id)
             if bell is not None:
-                bell(len(found.events))
+                bell(len(found.events), Ring.NEWS)
         return True
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:

@@ -15,12 +15,12 @@ from starlette.staticfiles import StaticFiles
 from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..rooms import RoomError
-from . import http
+from .health import healthz, readyz
 from .metrics import metrics_endpoint
-from .runtime import running
-from .socket import room_socket
-from .tournament_host import tournaments_running
-from .tournaments import tournament_routes
+from .process import running
+from .rooms import room_http
+from .rooms.room_socket import room_socket
+from .tournaments.tournament_http import tournament_routes
 
 __all__ = ["create_app"]
 
@@ -35,14 +35,19 @@ async def _no_client(request: Request) -> JSONResponse:
 def _routes(config: ServerConfig) -> list[BaseRoute]:
     body = config.max_body_bytes
     routes: list[BaseRoute] = [
-        Route("/healthz", http.healthz),
-        Route("/readyz", http.readyz),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
         Route("/metrics", metrics_endpoint),
-        Route("/api/rooms", http.create_room, methods=["POST"], max_body_size=body),
-        Route("/api/rooms", http.room_list, methods=["GET"]),
-        Route("/api/rooms/{room_id}/players", http.join_room, methods=["POST"], max_body_size=body),
-        Route("/api/rooms/{room_id}", http.get_room),
-        Route("/api/rooms/{room_id}/record", http.get_record),
+        Route("/api/rooms", room_http.create_room, methods=["POST"], max_body_size=body),
+        Route("/api/rooms", room_http.room_list, methods=["GET"]),
+        Route(
+            "/api/rooms/{room_id}/players",
+            room_http.join_room,
+            methods=["POST"],
+            max_body_size=body,
+        ),
+        Route("/api/rooms/{room_id}", room_http.get_room),
+        Route("/api/rooms/{room_id}/record", room_http.get_record),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
         *tournament_routes(body),
     ]
@@ -61,13 +66,12 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
-        async with running(settings, time) as runtime, tournaments_running(runtime) as tournaments:
-            app.state.runtime = runtime  # for the server's graceful shutdown (web/graceful.py)
-            app.state.tournaments = tournaments
-            yield {"runtime": runtime, "tournaments": tournaments}
+        async with running(settings, time) as process:
+            app.state.process = process  # for the server's graceful shutdown (web/graceful.py)
+            yield {"process": process}
 
     return Starlette(
         routes=_routes(settings),
         lifespan=lifespan,
-        exception_handlers={RoomError: http.room_error, Exception: http.server_error},
+        exception_handlers={RoomError: room_http.room_error, Exception: room_http.server_error},
     )

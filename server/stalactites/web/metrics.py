@@ -9,7 +9,7 @@ Names (per process, but for the room lists):
 
 * ``stalactites_connections{role}``: open websockets; ``role`` is ``player``,
   ``spectator``, ``tournament``, or ``pending`` (no hello yet).
-* ``stalactites_rooms{status}``: rooms this process serves (it has a hub for them:
+* ``stalactites_rooms{status}``: rooms this process serves (it has a stream of their events:
   connections now or a few seconds ago) by ``waiting``, ``countdown``, ``racing``,
   ``finished``.
 * ``stalactites_rooms_listed{list}``: rooms in the store's lists, ``waiting`` and
@@ -36,8 +36,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
-    from .tournament_host import TournamentHost
+    from .process import Process
 
 __all__ = ["CONTENT_TYPE", "Histogram", "Metrics", "metrics_endpoint"]
 
@@ -149,15 +148,14 @@ def _number(value: float) -> str:
 
 
 async def metrics_endpoint(request: Request) -> Response:
-    """``GET /metrics``: the runtime's figures and the tournament feeds' connections."""
-    runtime: Runtime = request.state.runtime
-    host: TournamentHost = request.state.tournaments
+    """``GET /metrics``: the process's figures."""
+    process: Process = request.state.process
     reconnects = {
-        "rooms": getattr(runtime.store, "reconnects", 0),
-        "tournaments": getattr(host.store, "reconnects", 0),
+        "rooms": getattr(process.store, "reconnects", 0),
+        "tournaments": getattr(process.tournament_store, "reconnects", 0),
     }
-    listed = await runtime.store.count_rooms(runtime.clock.now_ms())
-    text = runtime.metrics.render(
-        runtime.connections(), runtime.hubs.statuses(), reconnects, listed
+    listed = await process.store.count_rooms(process.clock.now_ms())
+    text = process.metrics.render(
+        process.connections(), process.room_statuses(), reconnects, listed
     )
     return Response(text, media_type=CONTENT_TYPE)
