@@ -7,7 +7,7 @@ it fetches what it lacks from the stored log (the truth), once for all its subsc
 hands every subscriber each event after its cursor, in order, as many as its send queue takes
 (the rest when its writer has sent some).  Events this process has just stored are handed over
 by whoever stored them, saving the fetch: :meth:`Stream.offer`, or, for a room's commit, the
-:class:`Committing` that :meth:`Fanout.committing` gives it.  While any commit of this
+:class:`StreamCommit` that :meth:`Fanout.committing` gives it.  While any commit of this
 process's is under way the stream fetches nothing newer than what it holds (the commit brings
 it); when the last one ends it looks again, in case one failed after storing.  Which to do is
 decided in one place, :meth:`Stream._should_fetch`.
@@ -22,9 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Iterator
-from types import TracebackType
 from typing import Any, Generic, Protocol, TypeVar
 
 from .. import logs
@@ -32,14 +30,13 @@ from ..clock import Clock
 from ..rooms.events import event_type, with_seq
 from ..store import EventBatch
 from ..store.base import Bell, Ring
-from .metrics import Histogram
+from .metrics import FanoutLag, Histogram
 
-__all__ = ["Committing", "Fanout", "Source", "Stream", "StreamHooks", "Subscriber"]
+__all__ = ["Fanout", "Source", "Stream", "StreamCommit", "StreamHooks", "Subscriber"]
 
 log = logging.getLogger(__name__)
 
 RECENT = 512  # frames a stream keeps for subscribers that are a little behind
-KNOWN = 64  # newest seqs whose arrival time a stream keeps (fan-out lag)
 RETRY_S = 0.5
 
 
@@ -53,27 +50,21 @@ class Subscriber(Protocol):
 
     def room_for_events(self) -> int:
         """How many more events its send queue takes now."""
-        ...
 
     def deliver(self, seq: int, frame: str) -> None:
         """Queue one event frame (never blocks)."""
-        ...
 
     def send_text(self, text: str) -> None:
         """Queue any other frame (never blocks)."""
-        ...
 
     def lost_track(self) -> None:
         """The event log no longer reaches back to ``cursor``: the subscriber must resync."""
-        ...
 
     def stalled(self, now: float, limit_s: float) -> bool:
         """Whether its client has stopped reading (by the monotonic clock)."""
-        ...
 
     def kick(self) -> None:
         """Disconnect it."""
-        ...
 
 
 class StreamHooks(Protocol):
@@ -127,8 +118,7 @@ class Stream(Generic[HooksT]):
         self._latest = 0  # the newest seq known to be stored
         self._must_fetch = True  # look in the store whatever is known (new, resubscribed, failed)
         self._commits = 0  # this process's commits to the stream under way
-        self._lag = lag
-        self._known: dict[int, float] = {}  # seq -> when this process learned of it (monotonic)
+        self._lag = None if lag is None else FanoutLag(lag)
         self._wake = asyncio.Event()
         self.hooks = hooks_for(self)
         fields = {f"{kind}_id": stream_id}
@@ -188,15 +178,8 @@ class Stream(Generic[HooksT]):
     # Delivering.
 
     def _learned(self, seq: int) -> None:
-        """Note when the events up to ``seq`` became known here (for the fan-out lag)."""
-        if self._lag is None or seq <= self._latest:
-            return
-        now = time.monotonic()
-        for each in range(max(self._latest + 1, seq - 8), seq + 1):
-            self._known.setdefault(each, now)
-        if len(self._known) > 2 * KNOWN:
-            floor = seq - KNOWN
-            self._known = {key: at for key, at in self._known.items() if key > floor}
+        if self._lag is not None and seq > self._latest:
+            self._lag.learned(self._latest, seq)
 
     def _keep(self, seq: int, event: str) -> None:
         if seq in self._frames or seq <= self._latest - RECENT:
@@ -271,25 +254,22 @@ class Stream(Generic[HooksT]):
                 break
             subscriber.cursor = seq
             subscriber.deliver(seq, frame)
-            self._lagged(seq)
+            if self._lag is not None:
+                self._lag.delivered(seq)
         subscriber.behind = subscriber.cursor < self._latest
 
-    def _lagged(self, seq: int) -> None:
-        known = self._known.get(seq)
-        if known is not None and self._lag is not None:
-            self._lag.observe(time.monotonic() - known)
 
-
-class Committing:
-    """One commit of this process's to a stream, as a context manager: inside it the stream
-    fetches nothing it brings; :meth:`stored` hands over the events it stored."""
+class StreamCommit:
+    """One commit of this process's to a stream, followed as a context manager (the rooms
+    service's :class:`~stalactites.rooms.service.FollowedCommit`): inside it the stream
+    fetches nothing the commit brings; :meth:`stored` hands over the events it stored."""
 
     __slots__ = ("_stream",)
 
     def __init__(self, stream: Stream[Any] | None) -> None:
         self._stream = stream  # None: no subscriber here, nobody to tell
 
-    def __enter__(self) -> Committing:
+    def __enter__(self) -> StreamCommit:
         if self._stream is not None:
             self._stream.commit_began()
         return self
@@ -298,12 +278,7 @@ class Committing:
         if self._stream is not None:
             self._stream.offer(events)
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._stream is not None:
             self._stream.commit_ended()
 
@@ -333,9 +308,6 @@ class Fanout(Generic[HooksT]):
 
     def __len__(self) -> int:
         return len(self._streams)
-
-    def get(self, stream_id: str) -> Stream[HooksT] | None:
-        return self._streams.get(stream_id)
 
     def streams(self) -> Iterator[Stream[HooksT]]:
         return iter(self._streams.values())
@@ -370,9 +342,9 @@ class Fanout(Generic[HooksT]):
         if stream is not None:
             stream.offer(stored)
 
-    def committing(self, stream_id: str) -> Committing:
-        """A commit of this process's to the stream (see :class:`Committing`)."""
-        return Committing(self._streams.get(stream_id))
+    def committing(self, stream_id: str) -> StreamCommit:
+        """A commit of this process's to the stream (see :class:`StreamCommit`)."""
+        return StreamCommit(self._streams.get(stream_id))
 
     def subscribers(self) -> list[tuple[str, Subscriber]]:
         return [(key, sub) for key, stream in self._streams.items() for sub in stream.subscribers]

@@ -29,6 +29,7 @@ Names (per process, but for the room lists):
 from __future__ import annotations
 
 import bisect
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,7 @@ from starlette.responses import Response
 if TYPE_CHECKING:
     from .process import Process
 
-__all__ = ["CONTENT_TYPE", "Histogram", "Metrics", "metrics_endpoint"]
+__all__ = ["CONTENT_TYPE", "FanoutLag", "Histogram", "Metrics", "metrics_endpoint"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -72,6 +73,32 @@ class Histogram:
         out.append(f"{name}_sum {_number(self.total)}")
         out.append(f"{name}_count {self.count}")
         return out
+
+
+class FanoutLag:
+    """One stream's fan-out lag: when each of its newest seqs became known here, observed
+    into ``histogram`` as each frame is handed to a connection."""
+
+    KNOWN = 64  # newest seqs whose arrival time is kept
+
+    def __init__(self, histogram: Histogram) -> None:
+        self._histogram = histogram
+        self._known: dict[int, float] = {}  # seq -> when this process learned of it (monotonic)
+
+    def learned(self, latest: int, seq: int) -> None:
+        """The events after ``latest`` up to ``seq`` have become known now."""
+        now = time.monotonic()
+        for each in range(max(latest + 1, seq - 8), seq + 1):
+            self._known.setdefault(each, now)
+        if len(self._known) > 2 * self.KNOWN:
+            floor = seq - self.KNOWN
+            self._known = {key: at for key, at in self._known.items() if key > floor}
+
+    def delivered(self, seq: int) -> None:
+        """The frame of ``seq`` has been handed to one connection."""
+        known = self._known.get(seq)
+        if known is not None:
+            self._histogram.observe(time.monotonic() - known)
 
 
 class Metrics:
