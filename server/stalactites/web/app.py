@@ -1,4 +1,5 @@
-"""The Starlette application: routes, and the lifespan that holds the process's resources."""
+"""The Starlette application: its routes (health, metrics, rooms, tournaments, the web
+client), its error answers, and the lifespan that holds the :class:`~.process.Process`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..clock import Clock, SystemClock
@@ -18,8 +19,7 @@ from ..rooms import RoomError
 from .health import healthz, readyz
 from .metrics import metrics_endpoint
 from .process import running
-from .rooms import room_http
-from .rooms.room_socket import room_socket
+from .rooms.room_http import room_error, room_routes
 from .tournaments.tournament_http import tournament_routes
 
 __all__ = ["create_app"]
@@ -32,23 +32,19 @@ async def _no_client(request: Request) -> JSONResponse:
     )
 
 
+async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse(
+        {"code": "internal", "message": "the server failed; try again"}, status_code=500
+    )
+
+
 def _routes(config: ServerConfig) -> list[BaseRoute]:
     body = config.max_body_bytes
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics_endpoint),
-        Route("/api/rooms", room_http.create_room, methods=["POST"], max_body_size=body),
-        Route("/api/rooms", room_http.room_list, methods=["GET"]),
-        Route(
-            "/api/rooms/{room_id}/players",
-            room_http.join_room,
-            methods=["POST"],
-            max_body_size=body,
-        ),
-        Route("/api/rooms/{room_id}", room_http.get_room),
-        Route("/api/rooms/{room_id}/record", room_http.get_record),
-        WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+        *room_routes(body),
         *tournament_routes(body),
     ]
     client = config.client_path
@@ -73,5 +69,5 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     return Starlette(
         routes=_routes(settings),
         lifespan=lifespan,
-        exception_handlers={RoomError: room_http.room_error, Exception: room_http.server_error},
+        exception_handlers={RoomError: room_error, Exception: _server_error},
     )

@@ -1,4 +1,5 @@
-"""The room HTTP API: creating and listing rooms, taking seats, a room's view and record.
+"""The room HTTP API and the routes of rooms (HTTP and websocket): creating and listing
+rooms, taking seats, a room's view and record.
 
 Creating rooms and taking seats are limited per client address (in this
 process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``.
@@ -12,26 +13,40 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms import CreateRoom, JoinRoom, RoomError
 from ...rooms.listing import list_rooms, parse_cursor
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited
 from ..process import process_of
+from .room_socket import room_socket
 
 __all__ = [
     "create_room",
     "get_record",
     "get_room",
     "join_room",
-    "room_list",
     "room_error",
-    "server_error",
+    "room_list",
+    "room_routes",
 ]
 
 Body = TypeVar("Body", bound=BaseModel)
 
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
+
+
+def room_routes(max_body: int) -> list[BaseRoute]:
+    base = "/api/rooms"
+    return [
+        Route(base, create_room, methods=["POST"], max_body_size=max_body),
+        Route(base, room_list, methods=["GET"]),
+        Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"], max_body_size=max_body),
+        Route(f"{base}/{{room_id}}", get_room),
+        Route(f"{base}/{{room_id}}/record", get_record),
+        WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+    ]
 
 
 def _unprocessable(field: str | None, message: str) -> JSONResponse:
@@ -108,9 +123,3 @@ async def get_record(request: Request) -> JSONResponse:
 async def room_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RoomError)
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.http_status)
-
-
-async def server_error(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(
-        {"code": "internal", "message": "the server failed; try again"}, status_code=500
-    )
