@@ -25,6 +25,7 @@ from server_kit import Client, ProcessServer, http, new_room, player, start_race
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
+from stalactites.store.rooms_base import Ring
 from stalactites.store.rooms_redis import RedisStore
 from stalactites.store.rooms_redis_keys import RoomKeys
 from stalactites.store.tournaments_base import TournamentStore
@@ -122,8 +123,8 @@ async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     await racing(store)
     for name in ("ann", "bob"):
         assert (await store.commit(commit(name, 0, "t1-c1", f"{name}0"))).outcome is Outcome.APPLIED
-    rung: list[int] = []
-    await store.subscribe("r1", rung.append)
+    rung: list[tuple[int, Ring]] = []
+    await store.subscribe("r1", lambda seq, ring: rung.append((seq, ring)))
     move = cluster.begin_move(room_slot(cluster, store, "r1"))
     assert move.migrate_keys() > 0  # the keys are at the target; the owner answers ASK
     applied = await store.commit(commit("ann", 1, "t2-c2", "ann1"))
@@ -137,8 +138,8 @@ async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     assert row is not None and row.players[0].progress.moves == 2
     move.finish()
     assert (await store.commit(commit("bob", 1, "t2-c2", "bob1"))).outcome is Outcome.APPLIED
-    # The bells rang all the while (minus: a commit of this store's own).
-    await wait_for(lambda: -(batch.seq + 1) in rung)
+    # The bells rang all the while (OUR_COMMIT: a commit of this store's own).
+    await wait_for(lambda: (batch.seq + 1, Ring.OUR_COMMIT) in rung)
 
 
 async def test_a_commit_whose_keys_a_move_has_split_waits_for_the_move_to_end(
@@ -168,7 +169,7 @@ async def test_a_lost_doorbell_subscription_is_made_again_on_the_cluster(
 ) -> None:
     assert isinstance(store, RedisStore)
     rung: list[int] = []
-    await store.subscribe("r1", rung.append)
+    await store.subscribe("r1", lambda seq, ring: rung.append(seq))
     killed = 0
     for port in cluster.ports:
         with cluster.node(port) as client:

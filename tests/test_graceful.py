@@ -113,13 +113,13 @@ async def test_a_websocket_arriving_while_the_process_drains_is_refused(
 ) -> None:
     """One that reached the app before the listening socket closed, that is."""
     room_id = await new_room(server.url, deal=DEAL, step="ones", seats=1)
-    runtime = server.app.state.runtime
-    runtime.draining = True
+    process = server.app.state.process
+    process.draining = True
     try:
         with pytest.raises(InvalidStatus) as refused:
             await connect(server.ws_url(room_id), open_timeout=5)
         assert refused.value.response.status_code == 403
     finally:
-        runtime.draining = False
+        process.draining = False
     ann = await player(server, room_id, "Ann")  # taken again once it is not draining
     assert ann.you is not None

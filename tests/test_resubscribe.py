@@ -31,7 +31,7 @@ LINE = winning_line(DEAL, "ones")
 def kill_doorbells(server: InProcessServer) -> int:
     """Kill, from Redis, the server's room doorbell subscription (by its connection name: other
     processes share this Redis, so not every pub/sub client); how many were killed."""
-    origin = server.app.state.runtime.store.origin
+    origin = server.app.state.process.store.origin
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     killed = 0
     for connection in client.client_list(_type="pubsub"):
@@ -82,7 +82,7 @@ def kill_tournament_doorbells(server: InProcessServer) -> int:
     """Kill, from Redis, the server's tournament doorbell subscription (by its connection name,
     or by its local address where the store's pub/sub connection has no name); how many were
     killed."""
-    store = server.app.state.tournaments.store
+    store = server.app.state.process.tournament_store
     if hasattr(store, "origin"):
         wanted = ("name", f"stalactites-tournament-bells-{store.origin}")
     else:

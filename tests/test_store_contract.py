@@ -21,6 +21,7 @@ from stalactites.store import (
     ProgressRow,
     Store,
 )
+from stalactites.store.rooms_base import Ring
 
 T0 = 1_700_000_000_000
 TTL = 3600_000
@@ -333,7 +334,7 @@ async def test_every_stored_event_rings_the_room_bell(store: Store) -> None:
     rung: list[int] = []
     got = asyncio.Event()
 
-    def bell(seq: int) -> None:
+    def bell(seq: int, ring: Ring) -> None:
         rung.append(seq)
         got.set()
 

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from conftest import REDIS_URL
+from stalactites.store.rooms_base import Ring
 from stalactites.store.tournaments_base import (
     Claim,
     EnterResult,
@@ -222,7 +223,11 @@ async def test_scores_as_large_as_a_whole_tournament_stay_exact(tstore: Tourname
 async def test_events_since_a_seq_and_the_doorbell(tstore: TournamentStore) -> None:
     await make(tstore)
     rung: list[int] = []
-    await tstore.subscribe("t1", rung.append)
+
+    def bell(seq: int, ring: Ring) -> None:
+        rung.append(seq)
+
+    await tstore.subscribe("t1", bell)
     assert await tstore.transition(begin(1, ("scheduled", 0)), TTL)
     step = Transition(
         "t1", ("running", 1), "finished", 1, None, None, None, events=['{"e":2}', '{"e":3}']
@@ -236,7 +241,7 @@ async def test_events_since_a_seq_and_the_doorbell(tstore: TournamentStore) -> N
     batch = await tstore.events_since("t1", 1)
     assert (batch.seq, batch.gap, batch.events) == (3, False, [(2, '{"e":2}'), (3, '{"e":3}')])
     assert (await tstore.events_since("t1", 3)).events == []
-    await tstore.unsubscribe("t1", rung.append)
+    await tstore.unsubscribe("t1", bell)
 
 
 # The due index.

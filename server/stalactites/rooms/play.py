@@ -82,7 +82,7 @@ class Play:
             if times is None:
                 raise RoomError("not_started", "the race has not started")
             if self.rooms.now() >= times[1]:
-                self.rooms.spawn(self.rooms.finalize(room_id))
+                self.rooms.finalize_soon(room_id)
                 raise RoomError("already_finished", "the race is over")
         except (EngineError, RoomError) as error:
             return await self._refuse(room_id, player_id, frame.id, error)
@@ -159,7 +159,6 @@ class Play:
     ) -> Accepted | Rejected | None:
         if result.outcome is Outcome.APPLIED:
             board_.length, board_.progress = result.length, commit.progress
-            self._stored(room_id, result)
             return _accepted(action.client_id, action.text, board_.game, commit.finish is None)
         if result.outcome is Outcome.CONFLICT:
             await self.rooms.reload(room_id, player_id)
@@ -167,13 +166,9 @@ class Play:
         self.rooms.boards.drop(room_id, player_id)  # it holds the action that was not stored
         if result.outcome is Outcome.DUPLICATE:
             return await self._duplicate(room_id, player_id, action.client_id, result.length)
-        self.rooms.spawn(self.rooms.finalize(room_id))
+        self.rooms.finalize_soon(room_id)
         code = result.code or "internal"
         return Rejected(type="rejected", id=action.client_id, code=code, message=_WHY[code])  # type: ignore[arg-type]
-
-    def _stored(self, room_id: str, result: CommitResult) -> None:
-        if result.all_done:
-            self.rooms.spawn(self.rooms.finalize(room_id))
 
     async def _refuse(
         self, room_id: str, player_id: str, client_id: str | None, error: Exception
@@ -254,7 +249,6 @@ class Play:
         if result.outcome is Outcome.REFUSED:
             code = result.code or "internal"
             raise RoomError(code, _WHY[code])  # type: ignore[arg-type]
-        self._stored(room_id, result)
         return True
 
 

@@ -16,6 +16,7 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any, Protocol
 
 from .. import room_events
@@ -51,7 +52,14 @@ from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
 from .wire import legal_texts, wire_board
 
-__all__ = ["EventSink", "FinishListener", "RoomService", "token_hash"]
+__all__ = [
+    "EventSink",
+    "FinishListener",
+    "FollowedCommit",
+    "RoomService",
+    "player_row",
+    "token_hash",
+]
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +69,45 @@ FINISH_ATTEMPTS = 8
 SpectatorBoards = dict[str, StalactitesBoard | SquadronBoard]
 
 
+class FollowedCommit(Protocol):
+    """One commit of this process's as an :class:`EventSink` follows it: a context manager
+    entered before the store is called and left after it answered (or failed)."""
+
+    def __enter__(self) -> FollowedCommit: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None: ...
+
+    def stored(self, events: list[tuple[int, str]]) -> None:
+        """The room events the commit stored: [(seq, event)]."""
+
+
 class EventSink(Protocol):
-    """Told of this process's commits: that one is on its way, and the events it stored."""
+    """Follows this process's commits to rooms (the process's fan-out of room events)."""
 
-    def expect(self, room_id: str, change: int) -> None:
-        """A commit to the room began (+1) or ended (-1)."""
+    def committing(self, room_id: str) -> FollowedCommit:
+        """Follow one commit to the room."""
+        ...
 
-    def offer(self, room_id: str, stored: list[tuple[int, str]]) -> None:
-        """Room events this process just stored: [(seq, event)]."""
+
+class _Unfollowed:
+    """A commit nobody follows (no sink yet)."""
+
+    def committing(self, room_id: str) -> _Unfollowed:
+        return self
+
+    def __enter__(self) -> _Unfollowed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def stored(self, events: list[tuple[int, str]]) -> None:
+        pass
 
 
 FinishListener = Callable[[str], None]
@@ -86,35 +125,34 @@ class RoomService:
         self.clock = clock
         self.boards = BoardCache()
         self._settings: dict[str, RoomSettings] = {}
-        self._sinks: list[EventSink] = []
+        self._sink: EventSink = _Unfollowed()
         self._finish_listeners: list[FinishListener] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> int:
         return self.clock.now_ms()
 
-    def add_sink(self, sink: EventSink) -> None:
-        self._sinks.append(sink)
+    def set_sink(self, sink: EventSink) -> None:
+        """Have ``sink`` follow every commit from now on."""
+        self._sink = sink
 
     def add_finish_listener(self, listener: FinishListener) -> None:
         self._finish_listeners.append(listener)
 
-    def told(self, room_id: str, stored: list[tuple[int, str]]) -> None:
-        for sink in self._sinks:
-            sink.offer(room_id, stored)
-
     async def commit(self, commit: Commit) -> CommitResult:
-        """Commit through the store, telling the sinks it is on its way and what it stored."""
-        for sink in self._sinks:
-            sink.expect(commit.room_id, 1)
-        try:
+        """Commit through the store, followed by the sink, which is handed the events it
+        stored; a commit that was the last player's finish ends the race."""
+        with self._sink.committing(commit.room_id) as followed:
             result = await self.store.commit(commit)
             if result.outcome is Outcome.APPLIED:
-                self.told(commit.room_id, result.events)
-            return result
-        finally:
-            for sink in self._sinks:
-                sink.expect(commit.room_id, -1)
+                followed.stored(result.events)
+        if result.all_done:
+            self.finalize_soon(commit.room_id)
+        return result
+
+    def finalize_soon(self, room_id: str) -> None:
+        """End the race in the background if it is over (see :meth:`finalize`)."""
+        self.spawn(self.finalize(room_id))
 
     def spawn(self, work: Any) -> None:
         """Run a coroutine in the background, keeping it alive until it ends."""

@@ -1,7 +1,8 @@
-"""Doorbells: Redis pub/sub channels, each ringing one bell (``bell(seq)``), on one
+"""Doorbells: Redis pub/sub channels, each ringing one bell (``bell(seq, ring)``), on one
 subscriber connection (:class:`~.listener.Listener`).  A bell says "there is something new up to
-``seq``"; the truth is in the store.  After a lost subscription has been made again, every bell
-rings with 0 so that whoever holds it looks in the store for what it may have missed.
+``seq``" and why (a :class:`~.rooms_base.Ring`); the truth is in the store.  After a lost
+subscription has been made again, every bell rings with 0 and ``Ring.RESUBSCRIBED`` so that
+whoever holds it looks in the store for what it may have missed.
 The room store and the tournament store each keep one :class:`Doorbells`.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .listener import Listener
 from .resp import Address
-from .rooms_base import Bell
+from .rooms_base import Bell, Ring
 
 __all__ = ["Doorbells"]
 
@@ -20,7 +21,8 @@ log = logging.getLogger(__name__)
 
 
 class Doorbells:
-    """``decode(data)`` turns a message into the seq a bell is rung with; ``others()`` names
+    """``decode(data)`` turns a message into the seq and the ring a bell is rung with (by
+    default: the message is the seq, ``Ring.NEWS``); ``others()`` names
     more addresses to subscribe at when a connection fails (the other masters of a cluster);
     ``what`` names the bells' owners in the log."""
 
@@ -28,7 +30,7 @@ class Doorbells:
         self,
         address: Address,
         others: Callable[[], Sequence[Address]] | None,
-        decode: Callable[[str], int] = int,
+        decode: Callable[[str], tuple[int, Ring]] = lambda data: (int(data), Ring.NEWS),
         what: str = "rooms",
     ) -> None:
         self._bells: dict[str, Bell] = {}
@@ -53,10 +55,10 @@ class Doorbells:
     def _message(self, channel: str, data: str) -> None:
         bell = self._bells.get(channel)
         if bell is not None:
-            bell(self._decode(data))
+            bell(*self._decode(data))
 
     def _ring_all(self) -> None:
         log.warning("%s' doorbells subscribed again; each resyncs from the store", self._what)
         self.reconnects += 1
         for bell in list(self._bells.values()):
-            bell(0)
+            bell(0, Ring.RESUBSCRIBED)

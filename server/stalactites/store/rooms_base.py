@@ -36,16 +36,29 @@ __all__ = [
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
+    "Ring",
     "RoomPage",
     "RoomRow",
     "Store",
     "StoreError",
 ]
 
-Bell = Callable[[int], None]
-"""A doorbell handler: called with the room's newest event seq; 0 after a lost connection
-(look in the store); minus the seq for events this process's own commit stored (its answer
-brings them)."""
+
+class Ring(enum.Enum):
+    """Why a doorbell rings: what its seq (the newest stored event's) tells the one who hears it."""
+
+    NEWS = "news"
+    """Events up to seq were stored: fetch from the store the ones you lack."""
+    OUR_COMMIT = "our commit"
+    """Events up to seq were stored by a commit through this very store: the commit's answer
+    carries them, so there is nothing to fetch (a store may also ring ``NEWS`` for them)."""
+    RESUBSCRIBED = "resubscribed"
+    """Seq 0: the subscription was lost and made again; bells may have been missed in between,
+    so look in the store."""
+
+
+Bell = Callable[[int, Ring], None]
+"""A doorbell handler: ``bell(seq, ring)``, with the newest event seq and why it rings."""
 
 
 ROOM_LISTS = {"waiting": ("waiting",), "racing": ("countdown", "racing")}
@@ -328,7 +341,7 @@ class Store(Protocol):
         ...
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:
-        """Call ``bell(seq)`` whenever the room gets new events (one bell per room)."""
+        """Call ``bell(seq, ring)`` whenever the room gets new events (one bell per room)."""
         ...
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:

@@ -27,6 +27,7 @@ from .rooms_base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
+    Ring,
     RoomPage,
     RoomRow,
 )
@@ -329,7 +330,7 @@ class MemoryStore:
             del room.events[: len(room.events) - self._max_events]
         bell = self._bells.get(room.room_id)
         if bell is not None:
-            bell(room.seq)
+            bell(room.seq, Ring.NEWS)
         return first
 
 

@@ -33,6 +33,7 @@ from .rooms_base import (
     NewPlayer,
     NewRoom,
     ReadyResult,
+    Ring,
     RoomPage,
     RoomRow,
     StoreError,
@@ -296,7 +297,8 @@ class RedisStore:
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         await self._doorbells.unsubscribe(self.keys(room_id).bell, bell)
 
-    def _seq(self, data: str) -> int:
-        """A doorbell: ``seq``, or ``seq:process`` from a commit (minus for this process's)."""
+    def _seq(self, data: str) -> tuple[int, Ring]:
+        """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the
+        process is this one)."""
         seq, _, origin = data.partition(":")
-        return -int(seq) if origin == self._origin else int(seq)
+        return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rooms_base import Bell, EventBatch
+from .rooms_base import Bell, EventBatch, Ring
 from .tournaments_base import (
     Claim,
     EnterResult,
@@ -126,7 +126,7 @@ class MemoryTournamentStore:
             found.events.extend(step.events)
             bell = self._bells.get(step.tournament_id)
             if bell is not None:
-                bell(len(found.events))
+                bell(len(found.events), Ring.NEWS)
         return True
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:

@@ -1,4 +1,5 @@
-"""The Starlette application: routes, and the lifespan that holds the process's resources."""
+"""The Starlette application: its routes (health, metrics, rooms, tournaments, the web
+client), its error answers, and the lifespan that holds the :class:`~.process.Process`."""
 
 from __future__ import annotations
 
@@ -9,18 +10,17 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..rooms import RoomError
-from . import http
+from .health import healthz, readyz
 from .metrics import metrics_endpoint
-from .runtime import running
-from .socket import room_socket
-from .tournament_host import tournaments_running
-from .tournaments import tournament_routes
+from .process import running
+from .rooms.room_http import room_error, room_routes
+from .tournaments.tournament_http import tournament_routes
 
 __all__ = ["create_app"]
 
@@ -32,18 +32,19 @@ async def _no_client(request: Request) -> JSONResponse:
     )
 
 
+async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse(
+        {"code": "internal", "message": "the server failed; try again"}, status_code=500
+    )
+
+
 def _routes(config: ServerConfig) -> list[BaseRoute]:
     body = config.max_body_bytes
     routes: list[BaseRoute] = [
-        Route("/healthz", http.healthz),
-        Route("/readyz", http.readyz),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
         Route("/metrics", metrics_endpoint),
-        Route("/api/rooms", http.create_room, methods=["POST"], max_body_size=body),
-        Route("/api/rooms", http.room_list, methods=["GET"]),
-        Route("/api/rooms/{room_id}/players", http.join_room, methods=["POST"], max_body_size=body),
-        Route("/api/rooms/{room_id}", http.get_room),
-        Route("/api/rooms/{room_id}/record", http.get_record),
-        WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+        *room_routes(body),
         *tournament_routes(body),
     ]
     client = config.client_path
@@ -61,13 +62,12 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
-        async with running(settings, time) as runtime, tournaments_running(runtime) as tournaments:
-            app.state.runtime = runtime  # for the server's graceful shutdown (web/graceful.py)
-            app.state.tournaments = tournaments
-            yield {"runtime": runtime, "tournaments": tournaments}
+        async with running(settings, time) as process:
+            app.state.process = process  # for the server's graceful shutdown (web/graceful.py)
+            yield {"process": process}
 
     return Starlette(
         routes=_routes(settings),
         lifespan=lifespan,
-        exception_handlers={RoomError: http.room_error, Exception: http.server_error},
+        exception_handlers={RoomError: room_error, Exception: _server_error},
     )

@@ -2,7 +2,7 @@
 
 uvicorn's own shutdown stops listening, then cuts every websocket at once
 (1012 with ``websockets-sansio``) while the app may be answering a frame. This
-server closes the app's websockets first, through the runtime's drain: each
+server closes the app's websockets first, through the process's drain: each
 closes with 1012 once the frame it is handling is answered, so a move being
 committed is answered before its client reconnects elsewhere.
 """
@@ -32,9 +32,9 @@ class GracefulServer(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         for server in self.servers:
             server.close()  # no new connections from now on
-        runtime = getattr(self.app.state, "runtime", None)
-        if runtime is not None:
-            await runtime.drain(self.grace_s)
+        process = getattr(self.app.state, "process", None)
+        if process is not None:
+            await process.drain(self.grace_s)
         await super().shutdown(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:

@@ -1,7 +1,8 @@
-"""Rate limits: a token bucket, buckets per client address, and a flood counter.
+"""Rate limits: a token bucket, buckets per client address, a flood counter, and the 429
+answer of an HTTP route over its address's limit.
 
 Per-address buckets live in one server process (the :class:`Limits` of its
-runtime): behind a load balancer an address that reaches several processes gets
+process): behind a load balancer an address that reaches several processes gets
 each process's allowance.  A bucket that has been idle long enough to fill up
 again is dropped, so the memory held is bounded by the addresses active in the
 last ``burst / rate`` seconds.
@@ -14,9 +15,25 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
 from ..config import ServerConfig
 
-__all__ = ["AddressBuckets", "Flood", "Limits", "TokenBucket"]
+__all__ = [
+    "CREATIONS",
+    "JOINS",
+    "AddressBuckets",
+    "Flood",
+    "Limits",
+    "TokenBucket",
+    "client_address",
+    "limited",
+    "retry_after_header",
+]
+
+CREATIONS = "new rooms and tournaments"  # what the per-address limits count
+JOINS = "seats and tournament entries"
 
 Monotonic = Callable[[], float]
 
@@ -112,7 +129,7 @@ class Flood:
 
 
 class Limits:
-    """A process's per-address limits (made with its runtime)."""
+    """A process's per-address limits (made with the process)."""
 
     def __init__(self, config: ServerConfig, monotonic: Monotonic = time.monotonic) -> None:
         self.moves = AddressBuckets(config.address_move_rate, config.address_move_burst, monotonic)
@@ -123,3 +140,22 @@ class Limits:
 def retry_after_header(seconds: float) -> str:
     """The ``Retry-After`` value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
+
+
+def client_address(request: Request) -> str:
+    """The client's address (the proxy's X-Forwarded-For when uvicorn trusts the proxy)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def limited(request: Request, buckets: AddressBuckets, what: str) -> JSONResponse | None:
+    """429 when the client's address has used up ``buckets`` (None: go on)."""
+    address = client_address(request)
+    if buckets.take(address):
+        return None
+    wait = retry_after_header(buckets.retry_after(address))
+    message = f"too many {what} from your address; try again in {wait} s"
+    return JSONResponse(
+        {"code": "rate_limited", "message": message},
+        status_code=429,
+        headers={"Retry-After": wait},
+    )

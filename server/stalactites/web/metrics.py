@@ -9,7 +9,7 @@ Names (per process, but for the room lists):
 
 * ``stalactites_connections{role}``: open websockets; ``role`` is ``player``,
   ``spectator``, ``tournament``, or ``pending`` (no hello yet).
-* ``stalactites_rooms{status}``: rooms this process serves (it has a hub for them:
+* ``stalactites_rooms{status}``: rooms this process serves (it has a stream of their events:
   connections now or a few seconds ago) by ``waiting``, ``countdown``, ``racing``,
   ``finished``.
 * ``stalactites_rooms_listed{list}``: rooms in the store's lists, ``waiting`` and
@@ -29,6 +29,7 @@ Names (per process, but for the room lists):
 from __future__ import annotations
 
 import bisect
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -36,10 +37,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
-    from .tournament_host import TournamentHost
+    from .process import Process
 
-__all__ = ["CONTENT_TYPE", "Histogram", "Metrics", "metrics_endpoint"]
+__all__ = ["CONTENT_TYPE", "FanoutLag", "Histogram", "Metrics", "metrics_endpoint"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -73,6 +73,32 @@ class Histogram:
         out.append(f"{name}_sum {_number(self.total)}")
         out.append(f"{name}_count {self.count}")
         return out
+
+
+class FanoutLag:
+    """One stream's fan-out lag: when each of its newest seqs became known here, observed
+    into ``histogram`` as each frame is handed to a connection."""
+
+    KNOWN = 64  # newest seqs whose arrival time is kept
+
+    def __init__(self, histogram: Histogram) -> None:
+        self._histogram = histogram
+        self._known: dict[int, float] = {}  # seq -> when this process learned of it (monotonic)
+
+    def learned(self, latest: int, seq: int) -> None:
+        """The events after ``latest`` up to ``seq`` have become known now."""
+        now = time.monotonic()
+        for each in range(max(latest + 1, seq - 8), seq + 1):
+            self._known.setdefault(each, now)
+        if len(self._known) > 2 * self.KNOWN:
+            floor = seq - self.KNOWN
+            self._known = {key: at for key, at in self._known.items() if key > floor}
+
+    def delivered(self, seq: int) -> None:
+        """The frame of ``seq`` has been handed to one connection."""
+        known = self._known.get(seq)
+        if known is not None:
+            self._histogram.observe(time.monotonic() - known)
 
 
 class Metrics:
@@ -149,15 +175,14 @@ def _number(value: float) -> str:
 
 
 async def metrics_endpoint(request: Request) -> Response:
-    """``GET /metrics``: the runtime's figures and the tournament feeds' connections."""
-    runtime: Runtime = request.state.runtime
-    host: TournamentHost = request.state.tournaments
+    """``GET /metrics``: the process's figures."""
+    process: Process = request.state.process
     reconnects = {
-        "rooms": getattr(runtime.store, "reconnects", 0),
-        "tournaments": getattr(host.store, "reconnects", 0),
+        "rooms": getattr(process.store, "reconnects", 0),
+        "tournaments": getattr(process.tournament_store, "reconnects", 0),
     }
-    listed = await runtime.store.count_rooms(runtime.clock.now_ms())
-    text = runtime.metrics.render(
-        runtime.connections(), runtime.hubs.statuses(), reconnects, listed
+    listed = await process.store.count_rooms(process.clock.now_ms())
+    text = process.metrics.render(
+        process.connections(), process.room_statuses(), reconnects, listed
     )
     return Response(text, media_type=CONTENT_TYPE)

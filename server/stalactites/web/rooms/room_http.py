@@ -1,4 +1,5 @@
-"""The HTTP endpoints: health, readiness, and the room API.
+"""The room HTTP API and the routes of rooms (HTTP and websocket): creating and listing
+rooms, taking seats, a room's view and record.
 
 Creating rooms and taking seats are limited per client address (in this
 process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``.
@@ -6,79 +7,46 @@ process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ..rooms import CreateRoom, JoinRoom, RoomError
-from ..rooms.listing import list_rooms, parse_cursor
-from .invalid import describe
-from .limits import AddressBuckets, retry_after_header
-from .runtime import Runtime
+from ...rooms import CreateRoom, JoinRoom, RoomError
+from ...rooms.listing import list_rooms, parse_cursor
+from ..invalid import describe
+from ..limits import CREATIONS, JOINS, limited
+from ..process import process_of
+from .room_socket import room_socket
 
 __all__ = [
     "create_room",
     "get_record",
     "get_room",
-    "healthz",
     "join_room",
-    "CREATIONS",
-    "JOINS",
-    "limited",
-    "room_list",
-    "readyz",
     "room_error",
-    "server_error",
+    "room_list",
+    "room_routes",
 ]
 
 Body = TypeVar("Body", bound=BaseModel)
 
-READY_TIMEOUT_S = 2.0
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
-CREATIONS = "new rooms and tournaments"  # what the per-address limits count
-JOINS = "seats and tournament entries"
 
 
-def _runtime(request: Request) -> Runtime:
-    runtime: Runtime = request.state.runtime
-    return runtime
-
-
-async def healthz(request: Request) -> JSONResponse:
-    return JSONResponse({"status": "ok"})
-
-
-async def readyz(request: Request) -> JSONResponse:
-    try:
-        ready = await asyncio.wait_for(_runtime(request).store.ping(), READY_TIMEOUT_S)
-    except TimeoutError:
-        ready = False
-    if ready:
-        return JSONResponse({"status": "ok"})
-    return JSONResponse({"status": "unavailable"}, status_code=503)
-
-
-def client_address(request: Request) -> str:
-    """The client's address (the proxy's X-Forwarded-For when uvicorn trusts the proxy)."""
-    return request.client.host if request.client is not None else "unknown"
-
-
-def limited(request: Request, buckets: AddressBuckets, what: str) -> JSONResponse | None:
-    """429 when the client's address has used up ``buckets`` (None: go on)."""
-    address = client_address(request)
-    if buckets.take(address):
-        return None
-    wait = retry_after_header(buckets.retry_after(address))
-    message = f"too many {what} from your address; try again in {wait} s"
-    return JSONResponse(
-        {"code": "rate_limited", "message": message},
-        status_code=429,
-        headers={"Retry-After": wait},
-    )
+def room_routes(max_body: int) -> list[BaseRoute]:
+    base = "/api/rooms"
+    return [
+        Route(base, create_room, methods=["POST"], max_body_size=max_body),
+        Route(base, room_list, methods=["GET"]),
+        Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"], max_body_size=max_body),
+        Route(f"{base}/{{room_id}}", get_room),
+        Route(f"{base}/{{room_id}}/record", get_record),
+        WebSocketRoute("/ws/rooms/{room_id}", room_socket),
+    ]
 
 
 def _unprocessable(field: str | None, message: str) -> JSONResponse:
@@ -103,25 +71,25 @@ async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
 
 
 async def create_room(request: Request) -> JSONResponse:
-    refused = limited(request, _runtime(request).limits.creations, CREATIONS)
+    refused = limited(request, process_of(request).limits.creations, CREATIONS)
     if refused is not None:
         return refused
     body = await _body(request, CreateRoom)
     if isinstance(body, JSONResponse):
         return body
-    view = await _runtime(request).rooms.create(body)
+    view = await process_of(request).rooms.create(body)
     return JSONResponse(view.model_dump(), status_code=201)
 
 
 async def join_room(request: Request) -> JSONResponse:
-    refused = limited(request, _runtime(request).limits.joins, JOINS)
+    refused = limited(request, process_of(request).limits.joins, JOINS)
     if refused is not None:
         return refused
     body = await _body(request, JoinRoom)
     if isinstance(body, JSONResponse):
         return body
     room_id = request.path_params["room_id"]
-    player_id, token = await _runtime(request).rooms.join(room_id, body.name)
+    player_id, token = await process_of(request).rooms.join(room_id, body.name)
     return JSONResponse({"player_id": player_id, "token": token}, status_code=201)
 
 
@@ -138,26 +106,20 @@ async def room_list(request: Request) -> JSONResponse:
         after = parse_cursor(query["after"]) if "after" in query else None
     except ValueError:
         return _unprocessable("after", "after: not a cursor from a room list")
-    views, following = await list_rooms(_runtime(request).rooms, status, after, int(limit))
+    views, following = await list_rooms(process_of(request).rooms, status, after, int(limit))
     return JSONResponse({"rooms": [view.model_dump() for view in views], "next": following})
 
 
 async def get_room(request: Request) -> JSONResponse:
-    view = await _runtime(request).rooms.view(request.path_params["room_id"])
+    view = await process_of(request).rooms.view(request.path_params["room_id"])
     return JSONResponse(view.model_dump())
 
 
 async def get_record(request: Request) -> JSONResponse:
-    record = await _runtime(request).rooms.record(request.path_params["room_id"])
+    record = await process_of(request).rooms.record(request.path_params["room_id"])
     return JSONResponse(record)
 
 
 async def room_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RoomError)
     return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.http_status)
-
-
-async def server_error(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(
-        {"code": "internal", "message": "the server failed; try again"}, status_code=500
-    )

@@ -7,50 +7,48 @@ else but ``ping``.  Frames go out through a bounded queue drained by the
 connection's own writer: a client too slow to keep up is disconnected (close
 1013) and may reconnect with ``last_seq``.  A bad hello gets an ``error`` and
 close 1008; bad frames get ``bad_message``, and too many of them close 1008
-(all of that is :class:`~stalactites.web.framesocket.FrameSocket`'s).
+(all of that is :class:`~stalactites.web.connection.Connection`'s).
 """
 
 from __future__ import annotations
 
 from starlette.websockets import WebSocket
 
-from ..logs import bind
-from ..tournament_protocol import (
+from ...logs import bind
+from ...tournament_protocol import (
     TOURNAMENT_CLIENT_FRAMES,
     TournamentClientFrame,
     TournamentErrorFrame,
     TournamentHello,
     TournamentPong,
 )
-from ..tournaments import TournamentError
-from .framesocket import FrameSocket
-from .runtime import Runtime
-from .tournament_host import TournamentHost
+from ...tournaments import TournamentError
+from ..connection import Connection
+from ..process import Process, process_of
 
 __all__ = ["TournamentConnection", "tournament_socket"]
 
 
 async def tournament_socket(websocket: WebSocket) -> None:
-    host: TournamentHost = websocket.state.tournaments
-    runtime: Runtime = websocket.state.runtime
+    process = process_of(websocket)
     tournament_id = websocket.path_params["tournament_id"]
     bind(tournament_id=tournament_id)
-    await runtime.serve_socket(TournamentConnection(websocket, host, tournament_id))
+    await process.serve_socket(TournamentConnection(websocket, process, tournament_id))
 
 
-class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
-    """One client's tournament socket; a feed :class:`~.tournament_feed.Listener` after hello."""
+class TournamentConnection(Connection[TournamentClientFrame, TournamentHello]):
+    """One client's tournament socket; a :class:`~stalactites.web.fanout.Subscriber` of the
+    tournament's stream once it said hello."""
 
     frames = TOURNAMENT_CLIENT_FRAMES
     hello_model = TournamentHello
     error_model = TournamentErrorFrame
 
-    def __init__(self, websocket: WebSocket, host: TournamentHost, tournament_id: str) -> None:
+    def __init__(self, websocket: WebSocket, process: Process, tournament_id: str) -> None:
         label = f"tournament {tournament_id}: a connection"
-        super().__init__(websocket, host.config, host.config.send_queue, label)
-        self.host = host
+        super().__init__(websocket, process.config, process.config.send_queue, label)
+        self.process = process
         self.tournament_id = tournament_id
-        self.you: str | None = None
         self._joined = False
         self._welcomed = False
 
@@ -59,19 +57,19 @@ class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
         return "tournament" if self._welcomed else "pending"
 
     async def greet(self, hello: TournamentHello) -> bool:
-        """Welcome the client and join the tournament's feed."""
-        service = self.host.service
+        """Welcome the client and join the tournament's stream."""
+        service = self.process.tournaments
         try:
             if hello.token is not None:
-                self.you = await service.authenticate(self.tournament_id, hello.token)
-                bind(player_id=self.you)
-            welcome = await service.welcome(self.tournament_id, self.you, hello.last_seq)
+                self.player_id = await service.authenticate(self.tournament_id, hello.token)
+                bind(player_id=self.player_id)
+            welcome = await service.welcome(self.tournament_id, self.player_id, hello.last_seq)
         except TournamentError as error:
             return self.refuse(error.code, error.message)
         self.cursor = welcome.seq
         self._welcomed = True
         self.send(welcome)
-        await self.host.feeds.join(self.tournament_id, self)
+        await self.process.tournament_fanout.join(self.tournament_id, self)
         self._joined = True
         return True
 
@@ -83,4 +81,4 @@ class TournamentConnection(FrameSocket[TournamentClientFrame, TournamentHello]):
 
     async def leave(self) -> None:
         if self._joined:
-            await self.host.feeds.leave(self.tournament_id, self)
+            await self.process.tournament_fanout.leave(self.tournament_id, self)

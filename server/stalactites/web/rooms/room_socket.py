@@ -1,7 +1,7 @@
 """The room websocket ``/ws/rooms/{room_id}``: hello, then frames in, frames out.
 
 Frames in and out, the send queue, bad frames, the hello's wait and the
-close codes are :class:`~stalactites.web.framesocket.FrameSocket`'s; a
+close codes are :class:`~stalactites.web.connection.Connection`'s; a
 player's frames are judged by the rooms service and the engine, and moves are
 rate limited per connection and per client address (all of an address's
 connections to this process share one allowance).  A connection that keeps on
@@ -9,7 +9,8 @@ after ``rate_limited`` (``flood_refusals`` refusals within ``flood_window_s``)
 gets a last ``rate_limited`` error and close 1008.
 
 A spectator (hello with ``"spectator": true``) gets room events like a player,
-plus the ``board`` frames of the room's :class:`~stalactites.web.watch.Watch`;
+plus the ``board`` frames of the room's
+:class:`~stalactites.web.rooms.spectator_boards.SpectatorBoards`;
 anything but ``ping`` from it is refused with ``unauthorized``.
 
 In a large room (a tournament round) ``progress`` events go out batched, at
@@ -24,8 +25,8 @@ import time
 
 from starlette.websockets import WebSocket
 
-from ..logs import bind
-from ..protocol import (
+from ...logs import bind
+from ...protocol import (
     CLIENT_FRAMES,
     Accepted,
     ClientFrame,
@@ -40,53 +41,52 @@ from ..protocol import (
     Resign,
     Undo,
 )
-from ..rooms import RoomError
-from .framesocket import FrameSocket
-from .hub import Hub
-from .limits import Flood, TokenBucket
+from ...rooms import RoomError
+from ..connection import Connection
+from ..limits import Flood, TokenBucket
+from ..process import Process, process_of
 from .progress_batch import ProgressBatch, is_progress
-from .runtime import Runtime
-from .watch import Watch
+from .room_stream import RoomStream
+from .spectator_boards import SpectatorBoards
 
-__all__ = ["Connection", "room_socket"]
+__all__ = ["RoomConnection", "room_socket"]
 
-WATCH_READY_S = 10.0
+BOARDS_READY_S = 10.0
 WATCHING = "spectators watch the race; they cannot play"
 
 
 async def room_socket(websocket: WebSocket) -> None:
-    runtime: Runtime = websocket.state.runtime
-    await runtime.serve_socket(Connection(websocket, runtime, websocket.path_params["room_id"]))
+    process = process_of(websocket)
+    room_id = websocket.path_params["room_id"]
+    await process.serve_socket(RoomConnection(websocket, process, room_id))
 
 
-class Connection(FrameSocket[ClientFrame, Hello]):
-    """One client's socket; a :class:`~stalactites.web.hub.Subscriber` once it said hello."""
+class RoomConnection(Connection[ClientFrame, Hello]):
+    """One client's room socket; a :class:`~stalactites.web.fanout.Subscriber` of the room's
+    stream once it said hello."""
 
     frames = CLIENT_FRAMES
     hello_model = Hello
     error_model = ErrorFrame
 
-    def __init__(self, websocket: WebSocket, runtime: Runtime, room_id: str) -> None:
-        config = runtime.config
-        self.connection_id = secrets.token_hex(6)
-        bind(room_id=room_id, connection_id=self.connection_id)
+    def __init__(self, websocket: WebSocket, process: Process, room_id: str) -> None:
+        config = process.config
+        connection_id = secrets.token_hex(6)
+        bind(room_id=room_id, connection_id=connection_id)
         queue = max(config.send_queue, 4)
-        super().__init__(
-            websocket, config, queue, f"room {room_id}: connection {self.connection_id}"
-        )
-        self.runtime = runtime
+        label = f"room {room_id}: connection {connection_id}"
+        super().__init__(websocket, config, queue, label, connection_id)
+        self.process = process
         self.room_id = room_id
-        self.player_id: str | None = None
         self.spectator = False
-        self.watch: Watch | None = None
+        self.boards: SpectatorBoards | None = None
         self._headroom = max(2, queue // 8)  # kept for the client's own answers
         self._bucket = TokenBucket(config.move_rate, config.move_burst)
         self._flood = Flood(config.flood_refusals, config.flood_window_s)
         client = websocket.client
         self.address = client.host if client is not None else "unknown"
-        self.behind = False
         self._behind_since: float | None = None  # behind at every stall check since then
-        self.hub: Hub | None = None
+        self.stream: RoomStream | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
 
     @property
@@ -124,8 +124,8 @@ class Connection(FrameSocket[ClientFrame, Hello]):
         return trickle or super().stalled(now, limit_s)
 
     def sent(self) -> None:
-        if self.behind and self.hub is not None:
-            self.hub.wake()
+        if self.behind and self.stream is not None:
+            self.stream.wake()
 
     # The connection's life.
 
@@ -136,67 +136,67 @@ class Connection(FrameSocket[ClientFrame, Hello]):
             await self._stop_watching()
         if self.player_id is None:
             return
-        self.runtime.hubs.leave(self.room_id, self)
+        await self.process.room_fanout.leave(self.room_id, self)
         with contextlib.suppress(Exception):
-            await self.runtime.store.drop_presence(self.room_id, self.player_id, self.connection_id)
+            await self.process.store.drop_presence(self.room_id, self.player_id, self.connection_id)
 
     async def greet(self, hello: Hello) -> bool:
-        """Welcome the player (or spectator) and join the room's hub."""
+        """Welcome the player (or spectator) and join the room's stream."""
         if hello.token is None:
             return await self._watch_hello(hello.last_seq)
         try:
-            self.player_id = await self.runtime.rooms.authenticate(self.room_id, hello.token)
+            self.player_id = await self.process.rooms.authenticate(self.room_id, hello.token)
             bind(player_id=self.player_id)
-            welcome = await self.runtime.rooms.welcome(self.room_id, self.player_id, hello.last_seq)
+            welcome = await self.process.rooms.welcome(self.room_id, self.player_id, hello.last_seq)
         except RoomError as error:
             self.player_id = None
             return self.refuse(error.code, error.message)
         self.cursor = welcome.seq
         self.send(welcome)
         await self._batch_if_large()
-        self.hub = await self.runtime.hubs.join(self.room_id, self)
+        self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
         return True
 
     async def _watch_hello(self, last_seq: int | None) -> bool:
         """Welcome a spectator: every board as spectators see it now, then events and boards."""
-        rooms = self.runtime.rooms
+        rooms = self.process.rooms
         try:
             await rooms.settings(self.room_id)
         except RoomError as error:
             return self.refuse(error.code, error.message)
         self.spectator = True
-        hub = await self.runtime.hubs.open(self.room_id)
-        if hub.watch is None:
-            hub.watch = Watch(self.room_id, rooms)
-        watch = self.watch = hub.watch
-        await self.runtime.audience.arrive(self.room_id, self.connection_id)
-        await watch.ready(WATCH_READY_S)
+        hooks = (await self.process.room_fanout.open(self.room_id)).hooks
+        if hooks.boards is None:
+            hooks.boards = SpectatorBoards(self.room_id, rooms)
+        boards = self.boards = hooks.boards
+        await self.process.spectator_count.arrive(self.room_id, self.connection_id)
+        await boards.ready(BOARDS_READY_S)
         welcome = await rooms.spectator_welcome(
-            self.room_id, last_seq, lambda row: watch.admit(self, row)
+            self.room_id, last_seq, lambda row: boards.admit(self, row)
         )
         self.cursor = welcome.seq
         self.send(welcome)
         await self._batch_if_large()
-        self.hub = await self.runtime.hubs.join(self.room_id, self)
+        self.stream = await self.process.room_fanout.join(self.room_id, self)
         return True
 
     async def _batch_if_large(self) -> None:
-        if (await self.runtime.rooms.settings(self.room_id)).large:
+        if (await self.process.rooms.settings(self.room_id)).large:
             self._batch = ProgressBatch(self.send_text)
 
     async def _stop_watching(self) -> None:
-        self.runtime.hubs.leave(self.room_id, self)
-        if self.watch is not None:
-            self.watch.leave(self)
+        await self.process.room_fanout.leave(self.room_id, self)
+        if self.boards is not None:
+            self.boards.leave(self)
         with contextlib.suppress(Exception):
-            await self.runtime.audience.depart(self.room_id, self.connection_id)
+            await self.process.spectator_count.depart(self.room_id, self.connection_id)
 
     async def touch(self) -> None:
         """Count this player connected for one presence lease."""
         assert self.player_id is not None
-        until = self.runtime.clock.now_ms() + int(self.runtime.config.presence_ttl_s * 1000)
-        await self.runtime.store.touch_presence(
+        until = self.process.clock.now_ms() + int(self.process.config.presence_ttl_s * 1000)
+        await self.process.store.touch_presence(
             self.room_id, self.player_id, self.connection_id, until
         )
 
@@ -204,7 +204,7 @@ class Connection(FrameSocket[ClientFrame, Hello]):
         if self.spectator:
             return self._spectator_frame(frame)
         assert self.player_id is not None
-        rooms, room_id, player_id = self.runtime.rooms, self.room_id, self.player_id
+        rooms, room_id, player_id = self.process.rooms, self.room_id, self.player_id
         try:
             if isinstance(frame, Ping):
                 self.send(Pong(type="pong"))
@@ -213,7 +213,7 @@ class Connection(FrameSocket[ClientFrame, Hello]):
             elif isinstance(frame, Ready):
                 await rooms.ready(room_id, player_id)
             elif isinstance(frame, Resign):
-                await self.runtime.play.resign(room_id, player_id)
+                await self.process.play.resign(room_id, player_id)
             elif not self._may_move():
                 self._rate_limited(frame.id)
             else:
@@ -223,10 +223,10 @@ class Connection(FrameSocket[ClientFrame, Hello]):
 
     def _may_move(self) -> bool:
         """The connection's allowance, then its address's."""
-        return self._bucket.take() and self.runtime.limits.moves.take(self.address)
+        return self._bucket.take() and self.process.limits.moves.take(self.address)
 
     def _rate_limited(self, frame_id: str | None) -> None:
-        self.runtime.metrics.refused("rate_limited")
+        self.process.metrics.refused("rate_limited")
         if self._flood.refused():
             return self.end("rate_limited", "too many moves after rate_limited; closing")
         self.send(Rejected(type="rejected", id=frame_id, code="rate_limited", message="slow down"))
@@ -235,9 +235,9 @@ class Connection(FrameSocket[ClientFrame, Hello]):
         """The player's action judged and committed, counted in the metrics."""
         assert self.player_id is not None
         started = time.perf_counter()
-        answer = await self.runtime.play.act(self.room_id, self.player_id, frame)
+        answer = await self.process.play.act(self.room_id, self.player_id, frame)
         code = answer.code if isinstance(answer, Rejected) else None
-        self.runtime.metrics.answered(answer.type, code, time.perf_counter() - started)
+        self.process.metrics.answered(answer.type, code, time.perf_counter() - started)
         return answer
 
     def _spectator_frame(self, frame: ClientFrame) -> None:

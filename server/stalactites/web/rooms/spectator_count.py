@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..clock import Clock
-from ..store import Store
+from ...clock import Clock
+from ...store import Store
 
-__all__ = ["Audience"]
+__all__ = ["SpectatorCount"]
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ GAP_MS = 1000  # the least time between two spectator counts in a room
 RETRY_S = 0.5
 
 
-class Audience:
+class SpectatorCount:
     def __init__(self, store: Store, clock: Clock, lease_ms: int) -> None:
         self._store = store
         self._clock = clock
@@ -48,7 +48,7 @@ class Audience:
         """The count may have changed: have it announced (now, or when the store allows)."""
         self._dirty.add(room_id)
         if room_id not in self._tasks:
-            task = asyncio.create_task(self._announce(room_id), name=f"audience:{room_id}")
+            task = asyncio.create_task(self._announce(room_id), name=f"spectator-count:{room_id}")
             self._tasks[room_id] = task
             task.add_done_callback(lambda _: self._done(room_id))
 

@@ -1,12 +1,12 @@
 """Spectators' boards in one process: every player's board, the room's delay behind.
 
-A :class:`Watch` belongs to a room's hub while spectators are connected to this
-process.  It reads the room's action stream from the store (every accepted
-action with its commit time, whichever process stored it), and *releases* each
-action once it is ``spectator_delay_s`` old, or at once when the race is over:
-it plays the action on its copy of that player's board and sends a ``board``
-frame to every spectator.  A spectator's welcome shows the boards as released
-so far, and from then on it gets every frame released after that point.
+A :class:`SpectatorBoards` belongs to a room's stream (:mod:`.room_stream`) while spectators
+are connected to this process.  It reads the room's action stream from the store (every
+accepted action with its commit time, whichever process stored it), and *releases* each
+action once it is ``spectator_delay_s`` old, or at once when the race is over: it plays the
+action on its copy of that player's board and sends a ``board`` frame to every spectator.  A
+spectator's welcome shows the boards as released so far, and from then on it gets every frame
+released after that point.
 """
 
 from __future__ import annotations
@@ -14,36 +14,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Protocol
 
-from .. import logs
-from ..engine import EngineError, Game
-from ..protocol import BoardEvent, SquadronBoard, StalactitesBoard
-from ..rooms import RoomService, RoomSettings
-from ..rooms.boards import apply_action, new_board
-from ..rooms.wire import wire_board
-from ..store import RoomRow
-from ..store.rooms_base import ActionRow
+from ... import logs
+from ...engine import EngineError, Game
+from ...protocol import BoardEvent, SquadronBoard, StalactitesBoard
+from ...rooms import RoomService, RoomSettings
+from ...rooms.boards import apply_action, new_board
+from ...rooms.wire import wire_board
+from ...store import RoomRow
+from ...store.rooms_base import ActionRow
+from ..fanout import Subscriber
 
-__all__ = ["Viewer", "Watch"]
+__all__ = ["SpectatorBoards"]
 
 log = logging.getLogger(__name__)
+
+Boards = dict[str, StalactitesBoard | SquadronBoard]  # every player's board, by id
 
 POLL_S = 0.5  # the release timer re-reads the server clock at least this often
 
 
-class Viewer(Protocol):
-    """A spectator's connection as a watch sees it."""
-
-    def send_text(self, text: str) -> None:
-        """Queue one frame (never blocks)."""
-        ...
-
-
-class Watch:
+class SpectatorBoards:
     def __init__(self, room_id: str, rooms: RoomService) -> None:
         self.room_id = room_id
-        self.viewers: set[Viewer] = set()
+        self.viewers: set[Subscriber] = set()
         self.over = False
         self.primed = asyncio.Event()
         self._rooms = rooms
@@ -53,7 +47,7 @@ class Watch:
         self._games: dict[str, Game] = {}
         self._wake = asyncio.Event()
         self._reading = asyncio.Lock()
-        self._task = logs.task(self._run(), f"watch:{room_id}", room_id=room_id)
+        self._task = logs.task(self._run(), f"spectator-boards:{room_id}", room_id=room_id)
 
     def poke(self) -> None:
         """The room has new events: there may be new actions to read."""
@@ -70,19 +64,19 @@ class Watch:
         await self._sync()
         self._release()
 
-    def admit(self, viewer: Viewer, row: RoomRow) -> dict[str, StalactitesBoard | SquadronBoard]:
+    def admit(self, viewer: Subscriber, row: RoomRow) -> Boards:
         """Take a spectator on; the boards it is shown now (none before the start).  Frames
         released from now on go to it too."""
         self.viewers.add(viewer)
         if row.status == "finished" and not self.over:
-            self.race_over()  # the results event is on its way to the hub
+            self.race_over()  # the results event is on its way to the room's stream
         if row.status not in ("racing", "finished"):
             return {}
         return {
             player.player_id: wire_board(self._game(player.player_id)) for player in row.players
         }
 
-    def leave(self, viewer: Viewer) -> None:
+    def leave(self, viewer: Subscriber) -> None:
         self.viewers.discard(viewer)
 
     async def close(self) -> None:

@@ -1,6 +1,6 @@
 """What the room and tournament websockets share: frames in, frames out, a connection's life.
 
-A :class:`FrameSocket` accepts the socket, reads the client's frames in order
+A :class:`Connection` accepts the socket, reads the client's frames in order
 and sends through a bounded queue drained by its own writer task: a client
 too slow to keep up overflows its queue and is disconnected (close 1013; it
 may reconnect with ``last_seq``), and nothing it does slows anyone else.
@@ -13,8 +13,9 @@ is not allowed (:mod:`.origin`) is refused before it is accepted (HTTP 403).
 A client sending frames of any kind faster than ``frame_rate`` (after a burst
 of ``frame_burst``) gets ``rate_limited`` and close 1008.
 
-A subclass says hello (:meth:`FrameSocket.greet`), handles the frames after
-it (:meth:`FrameSocket.handle`) and leaves (:meth:`FrameSocket.leave`).
+A subclass says hello (:meth:`Connection.greet`), handles the frames after
+it (:meth:`Connection.handle`) and leaves (:meth:`Connection.leave`).  Once it has said hello
+it is a :class:`~stalactites.web.fanout.Subscriber` of its room's or tournament's stream.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import sys
 import time
 from collections.abc import MutableMapping
 from typing import Any, Generic, TypeVar
@@ -40,7 +43,8 @@ __all__ = [
     "CLOSE_POLICY",
     "CLOSE_RESTART",
     "CLOSE_TOO_SLOW",
-    "FrameSocket",
+    "UNLIMITED",
+    "Connection",
 ]
 
 log = logging.getLogger(__name__)
@@ -51,12 +55,13 @@ CLOSE_INTERNAL = 1011
 CLOSE_RESTART = 1012  # the server is restarting: reconnect (elsewhere) at once
 CLOSE_TOO_SLOW = 1013
 CLOSE_WAIT_S = 2.0
+UNLIMITED = sys.maxsize  # events a send queue takes unless a subclass says (overflow: kicked)
 
 FrameT = TypeVar("FrameT")  # the protocol's client frames (a union of models)
 HelloT = TypeVar("HelloT", bound=BaseModel)
 
 
-class FrameSocket(Generic[FrameT, HelloT]):
+class Connection(Generic[FrameT, HelloT]):
     """One client's socket: parse ``FrameT`` frames, expect ``HelloT`` first.  ``error_model``
     is the protocol's error frame (``type``, ``code``, ``message``)."""
 
@@ -64,11 +69,21 @@ class FrameSocket(Generic[FrameT, HelloT]):
     hello_model: type[HelloT]
     error_model: type[BaseModel]
 
-    def __init__(self, websocket: WebSocket, config: ServerConfig, queue: int, label: str):
+    def __init__(
+        self,
+        websocket: WebSocket,
+        config: ServerConfig,
+        queue: int,
+        label: str,
+        connection_id: str | None = None,
+    ) -> None:
         self.websocket = websocket
         self.config = config
         self.label = label  # what the log calls the connection
+        self.connection_id = connection_id or secrets.token_hex(6)
+        self.player_id: str | None = None  # the player's (or entrant's) once the hello says
         self.cursor = 0  # the last event seq handed over
+        self.behind = False  # events after the cursor wait for room in the send queue
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue)
         self._bad_frames = 0
         self._frame_allowance = TokenBucket(config.frame_rate, config.frame_burst)
@@ -115,8 +130,17 @@ class FrameSocket(Generic[FrameT, HelloT]):
             log.info("%s: too slow, closing", self.label)
             self.kick()
 
+    def room_for_events(self) -> int:
+        """How many more events the send queue takes now: any number (one that overflows it
+        disconnects the client)."""
+        return UNLIMITED
+
     def deliver(self, seq: int, frame: str) -> None:
         self.send_text(frame)
+
+    def lost_track(self) -> None:
+        """The event log no longer reaches back to the cursor: disconnect (to resync)."""
+        self.kick()
 
     def error(self, code: str, message: str) -> None:
         self.send(
@@ -170,7 +194,7 @@ class FrameSocket(Generic[FrameT, HelloT]):
                     self._busy = True
                     await self.handle(frame)
                     self._busy = False
-                    await asyncio.sleep(0)  # let hubs, feeds and writers run between frames
+                    await asyncio.sleep(0)  # let the fan-out and the writers run between frames
         except Exception:
             log.exception("%s failed", self.label)
             self.error("internal", "the server failed; reconnect to carry on")

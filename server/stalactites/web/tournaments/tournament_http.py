@@ -1,7 +1,7 @@
 """The tournament HTTP API and the routes of tournaments (HTTP and websocket).
 
 Creating tournaments and entering them count against the same per-address
-limits as creating rooms and taking seats (:mod:`.http`): 429 ``rate_limited``.
+limits as creating rooms and taking seats (:mod:`..limits`): 429 ``rate_limited``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ..rooms import JoinRoom
-from ..tournaments import CreateTournament, TournamentError
-from .http import CREATIONS, JOINS, limited
-from .invalid import describe
-from .runtime import Runtime
-from .tournament_host import TournamentHost
+from ...rooms import JoinRoom
+from ...tournaments import CreateTournament, TournamentError
+from ..invalid import describe
+from ..limits import CREATIONS, JOINS, limited
+from ..process import process_of
 from .tournament_socket import tournament_socket
 
 __all__ = [
@@ -60,11 +59,6 @@ def tournament_routes(max_body: int) -> list[BaseRoute]:
     ]
 
 
-def _host(request: Request) -> TournamentHost:
-    host: TournamentHost = request.state.tournaments
-    return host
-
-
 def _answers_errors(handler: Handler) -> Handler:
     """A refused request is answered with its code, message and HTTP status."""
 
@@ -100,27 +94,22 @@ def _invalid(error: ValidationError) -> TournamentError:
     return TournamentError("bad_message", message, field)
 
 
-def _runtime(request: Request) -> Runtime:
-    runtime: Runtime = request.state.runtime
-    return runtime
-
-
 @_answers_errors
 async def create_tournament(request: Request) -> JSONResponse:
-    refused = limited(request, _runtime(request).limits.creations, CREATIONS)
+    refused = limited(request, process_of(request).limits.creations, CREATIONS)
     if refused is not None:
         return refused
     try:
         body = CreateTournament.model_validate(await _json_body(request))
     except ValidationError as error:
         raise _invalid(error) from None
-    created = await _host(request).service.create(body)
+    created = await process_of(request).tournaments.create(body)
     return JSONResponse(created.model_dump(), status_code=201)
 
 
 @_answers_errors
 async def enter_tournament(request: Request) -> JSONResponse:
-    refused = limited(request, _runtime(request).limits.joins, JOINS)
+    refused = limited(request, process_of(request).limits.joins, JOINS)
     if refused is not None:
         return refused
     try:
@@ -128,7 +117,7 @@ async def enter_tournament(request: Request) -> JSONResponse:
     except ValidationError as error:
         raise _invalid(error) from None
     tournament_id = request.path_params["tournament_id"]
-    entry = await _host(request).service.enter(tournament_id, body.name)
+    entry = await process_of(request).tournaments.enter(tournament_id, body.name)
     return JSONResponse(entry.model_dump(), status_code=201)
 
 
@@ -138,19 +127,19 @@ async def start_tournament(request: Request) -> JSONResponse:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise TournamentError("unauthorized", "send Authorization: Bearer <admin token>")
-    host, tournament_id = _host(request), request.path_params["tournament_id"]
-    await host.service.start(tournament_id, token.strip())
-    await host.scheduler.now_due(tournament_id)
-    view = await host.service.view(tournament_id)
+    process, tournament_id = process_of(request), request.path_params["tournament_id"]
+    await process.tournaments.start(tournament_id, token.strip())
+    await process.scheduler.now_due(tournament_id)
+    view = await process.tournaments.view(tournament_id)
     for _ in range(START_WAIT_STEPS):  # another scheduler claimed it first: it is on its way
         if view.status != "scheduled":
             break
         await asyncio.sleep(START_WAIT_S / START_WAIT_STEPS)
-        view = await host.service.view(tournament_id)
+        view = await process.tournaments.view(tournament_id)
     return JSONResponse(view.model_dump())
 
 
 @_answers_errors
 async def get_tournament(request: Request) -> JSONResponse:
-    view = await _host(request).service.view(request.path_params["tournament_id"])
+    view = await process_of(request).tournaments.view(request.path_params["tournament_id"])
     return JSONResponse(view.model_dump())

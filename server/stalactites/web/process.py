@@ -1,0 +1,199 @@
+"""What one server process holds while it runs, made in the app's lifespan, never at import.
+
+A :class:`Process` holds the stores (rooms', tournaments'), the services over them, this
+process's fan-out of room and tournament events (:mod:`.fanout`), the spectator counts, the
+tournament scheduler, the per-address limits, the metrics and the open websockets; its upkeep
+disconnects stalled clients, renews presence leases and closes idle streams.  Rooms whose race
+ends here are handed to the tournament whose round they are.  Routes and sockets reach it with
+:func:`process_of`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.requests import HTTPConnection
+
+from ..clock import Clock
+from ..config import ServerConfig
+from ..rooms import Play, RoomService
+from ..store import open_store
+from ..tournaments import Scheduler, TournamentService, open_tournament_store
+from ..tournaments.rounds import tournament_of_room
+from .connection import CLOSE_RESTART, Connection
+from .fanout import Fanout, Stream
+from .limits import Limits
+from .metrics import Metrics
+from .rooms.room_stream import RoomHooks
+from .rooms.spectator_count import SpectatorCount
+from .tournaments.standings_feed import StandingsFeed, TournamentEvents
+
+__all__ = ["Process", "process_of", "running"]
+
+log = logging.getLogger(__name__)
+
+
+class Process:
+    """Everything this process holds; :meth:`start` its background work, :meth:`close` it all."""
+
+    def __init__(self, config: ServerConfig, clock: Clock) -> None:
+        self.config, self.clock = config, clock
+        self.metrics = Metrics()
+        self.limits = Limits(config)  # per client address, in this process
+        self.sockets: set[Connection[Any, Any]] = set()  # open websockets
+        self.draining = False  # shutting down: no new websockets
+        linger_ms = int(config.presence_ttl_s * 1000)
+        # Rooms.
+        url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
+        self.store = open_store(url, prefix, config.max_events, config.redis_connections, cluster)
+        self.rooms = RoomService(self.store, config, clock)
+        self.play = Play(self.rooms)
+        self.room_fanout: Fanout[RoomHooks] = Fanout(
+            "room", self.store, self._room_hooks, clock, linger_ms, self.metrics.fanout_seconds
+        )
+        self.rooms.set_sink(self.room_fanout)
+        self.spectator_count = SpectatorCount(self.store, clock, linger_ms)
+        # Tournaments.
+        self.tournament_store = open_tournament_store(url, prefix, cluster)
+        self.tournaments = TournamentService(self.tournament_store, self.rooms, config, clock)
+        self.scheduler = Scheduler(self.tournaments, clock)
+        self.tournament_fanout: Fanout[StandingsFeed] = Fanout(
+            "tournament", TournamentEvents(self.tournament_store), self._standings, clock, None
+        )
+        self.tournaments.add_sink(self.tournament_fanout.offer)
+        self.rooms.add_finish_listener(self.room_finished)
+        self._upkeep: asyncio.Task[None] | None = None
+
+    def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
+        return RoomHooks(stream.stream_id, self.rooms.current, self.clock)
+
+    def _standings(self, stream: Stream[StandingsFeed]) -> StandingsFeed:
+        return StandingsFeed(stream.stream_id, self.tournaments, stream.subscribers)
+
+    def start(self) -> None:
+        self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        """Stop the background work and close the stores (tournaments first: they use rooms)."""
+        await self.tournament_fanout.close()
+        await self.scheduler.close()
+        await self.tournament_store.close()
+        if self._upkeep is not None:
+            self._upkeep.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._upkeep
+        await self.room_fanout.close()
+        await self.spectator_count.close()
+        await self.rooms.close()
+        await self.store.close()
+
+    def room_finished(self, room_id: str) -> None:
+        """A room's race has ended here: if it is a round, its tournament is due now."""
+        tournament_id = tournament_of_room(room_id)
+        if tournament_id is not None:
+            self.scheduler.spawn_now_due(tournament_id)
+
+    # Websockets.
+
+    async def serve_socket(self, socket: Connection[Any, Any]) -> None:
+        """Run one websocket while the process runs; refused (1012) once it is draining."""
+        if self.draining:
+            await socket.websocket.close(CLOSE_RESTART)
+            return
+        self.sockets.add(socket)
+        try:
+            await socket.serve()
+        finally:
+            self.sockets.discard(socket)
+            log.info("websocket closed (%s)", socket.role, extra={"player_id": socket.player_id})
+
+    def connections(self) -> dict[str, int]:
+        """Open websockets by role."""
+        counts: dict[str, int] = {}
+        for socket in self.sockets:
+            counts[socket.role] = counts.get(socket.role, 0) + 1
+        return counts
+
+    def room_statuses(self) -> dict[str, int]:
+        """How many of the rooms served here are in each status (as their timers last read)."""
+        counts: dict[str, int] = {}
+        for stream in self.room_fanout.streams():
+            status = stream.hooks.deadline.status
+            if status is not None:
+                counts[status] = counts.get(status, 0) + 1
+        return counts
+
+    async def drain(self, grace_s: float) -> None:
+        """Close every websocket with 1012 (the server restarts) once the frame it is handling
+        is answered, so that moves being committed finish; wait ``grace_s`` at most."""
+        self.draining = True
+        log.info("draining %d websockets", len(self.sockets))
+        for socket in list(self.sockets):
+            socket.restart()
+        deadline = time.monotonic() + grace_s
+        while self.sockets and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        for socket in list(self.sockets):  # still busy after the grace time: cut off
+            socket.restart(now=True)
+
+    # Upkeep.
+
+    async def upkeep(self) -> None:
+        """Forever: disconnect stalled clients; renew the presence of this process's
+        connections to rooms; close idle room streams."""
+        config = self.config
+        period = max(min(config.presence_ttl_s / 3, config.send_timeout_s / 2), 0.05)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                self._drop_stalled()
+                await self._renew()
+                await self.room_fanout.sweep()
+            except Exception:
+                log.exception("upkeep failed; trying again in %.1f s", period)
+
+    def _drop_stalled(self) -> None:
+        now = time.monotonic()
+        for _, subscriber in self.room_fanout.subscribers():
+            if subscriber.stalled(now, self.config.send_timeout_s):
+                subscriber.kick()
+
+    async def _renew(self) -> None:
+        """Renew the leases of players and spectators; have spectator counts checked (a lease
+        of another process's that ran out counts as leaving)."""
+        until = self.clock.now_ms() + int(self.config.presence_ttl_s * 1000)
+        watched = set()
+        for room_id, subscriber in self.room_fanout.subscribers():
+            if subscriber.player_id is not None:
+                await self.store.touch_presence(
+                    room_id, subscriber.player_id, subscriber.connection_id, until
+                )
+            else:
+                await self.spectator_count.renew(room_id, subscriber.connection_id)
+                watched.add(room_id)
+        for room_id in watched:
+            self.spectator_count.changed(room_id)
+
+
+@asynccontextmanager
+async def running(config: ServerConfig, clock: Clock) -> AsyncIterator[Process]:
+    """The process, its background work started; all of it undone on the way out."""
+    process = Process(config, clock)
+    process.start()
+    try:
+        yield process
+    finally:
+        await process.close()
+
+
+def process_of(connection: HTTPConnection) -> Process:
+    """The process serving a request or a websocket (the lifespan's state)."""
+    process: Process = connection.state.process
+    return process

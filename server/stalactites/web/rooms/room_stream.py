@@ -1,0 +1,47 @@
+"""What a room's stream does in this process besides delivering its events: it keeps the
+room's deadline timer, and while spectators are connected here, their boards.
+
+A room's :class:`~stalactites.web.fanout.Stream` is made with a :class:`RoomHooks`: events
+that move a deadline restart the timer (:mod:`..deadlines`); news of events tells the
+spectators' boards (:mod:`.spectator_boards`) there may be new actions to read, and the
+``results`` event that the race is over.
+"""
+
+from __future__ import annotations
+
+from ...clock import Clock
+from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
+from ..fanout import Stream
+from .spectator_boards import SpectatorBoards
+
+__all__ = ["RoomHooks", "RoomStream"]
+
+
+class RoomHooks:
+    """One room's deadline timer and spectators' boards."""
+
+    def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
+        self.deadline = RoomDeadline(room_id, advance, clock)
+        self.boards: SpectatorBoards | None = None  # made by the first spectator's connection
+
+    def news(self) -> None:
+        if self.boards is not None:
+            self.boards.poke()
+
+    def kept(self, kind: str | None) -> None:
+        if kind in DEADLINE_EVENTS:
+            self.deadline.schedule()
+        if kind == "results" and self.boards is not None:
+            self.boards.race_over()
+
+    def delivered(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        await self.deadline.close()
+        if self.boards is not None:
+            await self.boards.close()
+
+
+RoomStream = Stream[RoomHooks]
+"""A room's events in this process, with its deadline timer and spectators' boards."""

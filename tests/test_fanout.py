@@ -1,0 +1,193 @@
+"""The fan-out of one process: a stream hands each subscriber every event after its cursor, in
+order; what it fetches from the store depends on why the doorbell rang and on this process's
+commits under way."""
+
+from __future__ import annotations
+
+import asyncio
+
+from stalactites.store import EventBatch
+from stalactites.store.rooms_base import Bell, Ring
+from stalactites.web.fanout import Fanout, Stream
+
+T0 = 1_700_000_000_000
+
+
+class Log:
+    """A stream's stored events, counting the reads."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+        self.reads = 0
+        self.bells: dict[str, Bell] = {}
+
+    def store(self, kind: str) -> int:
+        self.events.append(f'{{"type":"{kind}"}}')
+        return len(self.events)
+
+    async def events_since(self, stream_id: str, seq: int, limit: int, /) -> EventBatch:
+        self.reads += 1
+        return EventBatch(
+            len(self.events), False, list(enumerate(self.events, 1))[seq : seq + limit]
+        )
+
+    async def subscribe(self, stream_id: str, bell: Bell, /) -> None:
+        self.bells[stream_id] = bell
+
+    async def unsubscribe(self, stream_id: str, bell: Bell, /) -> None:
+        self.bells.pop(stream_id, None)
+
+
+class Hooks:
+    def __init__(self) -> None:
+        self.kinds: list[str | None] = []
+        self.closed = False
+
+    def news(self) -> None:
+        pass
+
+    def kept(self, kind: str | None) -> None:
+        self.kinds.append(kind)
+
+    def delivered(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class Reader:
+    """A subscriber whose queue takes everything."""
+
+    def __init__(self, cursor: int = 0) -> None:
+        self.cursor, self.behind = cursor, False
+        self.player_id: str | None = None
+        self.connection_id = "c1"
+        self.frames: list[str] = []
+        self.got = asyncio.Event()
+
+    def room_for_events(self) -> int:
+        return 1_000
+
+    def deliver(self, seq: int, frame: str) -> None:
+        self.frames.append(frame)
+        self.got.set()
+
+    def send_text(self, text: str) -> None:
+        self.frames.append(text)
+
+    def lost_track(self) -> None:
+        raise AssertionError("the log reaches back")
+
+    def stalled(self, now: float, limit_s: float) -> bool:
+        return False
+
+    def kick(self) -> None:
+        raise AssertionError("not kicked")
+
+    async def seqs(self, count: int) -> list[int]:
+        """The seqs handed over, once there are ``count``."""
+        while len(self.frames) < count:
+            self.got.clear()
+            await asyncio.wait_for(self.got.wait(), 5)
+        return [int(frame.split(",")[0].split(":")[1]) for frame in self.frames]
+
+
+class Clock:
+    def now_ms(self) -> int:
+        return T0
+
+
+def hooks_for(stream: Stream[Hooks]) -> Hooks:
+    return Hooks()
+
+
+async def idle() -> None:
+    """Let every task run that can."""
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+def fanout(log: Log, linger_ms: int | None = 1_000) -> Fanout[Hooks]:
+    return Fanout("room", log, hooks_for, Clock(), linger_ms)
+
+
+async def test_a_subscriber_gets_every_event_after_its_cursor_in_order() -> None:
+    log = Log()
+    for kind in ("a", "b", "c"):
+        log.store(kind)
+    streams = fanout(log)
+    reader = Reader(cursor=1)
+    stream = await streams.join("r1", reader)
+    assert await reader.seqs(2) == [2, 3]
+    log.bells["r1"](log.store("d"), Ring.NEWS)
+    assert await reader.seqs(3) == [2, 3, 4]
+    assert stream.hooks.kinds[-1] == "d"
+    await streams.close()
+    assert stream.hooks.closed and "r1" not in log.bells
+
+
+async def test_a_bell_for_our_own_commit_fetches_nothing_the_commit_hands_over() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    await streams.join("r1", reader)
+    await idle()
+    reads = log.reads
+    with streams.committing("r1") as followed:
+        seq = log.store("progress")
+        log.bells["r1"](seq, Ring.OUR_COMMIT)  # the bell may come before the answer
+        await idle()
+        assert reader.frames == []
+        followed.stored([(seq, log.events[-1])])
+    assert await reader.seqs(1) == [1]
+    await idle()
+    assert log.reads == reads  # not read from the store
+    await streams.close()
+
+
+async def test_a_commit_that_failed_after_storing_is_read_from_the_store_once_it_ends() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    await streams.join("r1", reader)
+    await idle()
+    with streams.committing("r1"):
+        log.bells["r1"](log.store("progress"), Ring.OUR_COMMIT)  # then the answer is lost
+        log.bells["r1"](log.store("progress"), Ring.NEWS)  # another process's, meanwhile
+        await idle()
+        assert reader.frames == []  # the commit under way may bring them
+    assert await reader.seqs(2) == [1, 2]
+    await streams.close()
+
+
+async def test_a_resubscribed_bell_looks_in_the_store_whatever_is_known() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    await streams.join("r1", reader)
+    await idle()
+    log.store("missed")  # its bell was lost with the subscription
+    log.bells["r1"](0, Ring.RESUBSCRIBED)
+    assert await reader.seqs(1) == [1]
+    await streams.close()
+
+
+async def test_a_stream_without_linger_closes_when_its_last_subscriber_leaves() -> None:
+    log = Log()
+    streams = fanout(log, linger_ms=None)
+    reader = Reader()
+    stream = await streams.join("t1", reader)
+    await streams.leave("t1", reader)
+    assert len(streams) == 0 and stream.hooks.closed and "t1" not in log.bells
+
+
+async def test_a_lingering_stream_closes_on_the_sweep_after_its_linger() -> None:
+    log = Log()
+    streams = fanout(log, linger_ms=0)
+    reader = Reader()
+    await streams.join("r1", reader)
+    await streams.leave("r1", reader)
+    assert len(streams) == 1  # kept until the sweep
+    await streams.sweep()
+    assert len(streams) == 0
