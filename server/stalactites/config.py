@@ -20,7 +20,6 @@ def default_client_dir() -> Path:
 class ServerConfig:
     store_url: str = "memory://"
     redis_prefix: str = "sr:"
-    redis_connections: int = 64
     redis_cluster: bool = False  # REDIS_URL is any node of a Redis Cluster (store/cluster.py)
     client_dir: Path | None = None  # None: the repository's client_web/
     hello_timeout_s: float = 10.0
@@ -56,7 +55,6 @@ class ServerConfig:
     ENV: ClassVar[dict[str, str]] = {
         "REDIS_URL": "store_url",
         "STALACTITES_REDIS_PREFIX": "redis_prefix",
-        "STALACTITES_REDIS_CONNECTIONS": "redis_connections",
         "STALACTITES_REDIS_CLUSTER": "redis_cluster",
         "STALACTITES_CLIENT_DIR": "client_dir",
         "STALACTITES_HELLO_TIMEOUT_S": "hello_timeout_s",

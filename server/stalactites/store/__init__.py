@@ -67,12 +67,11 @@ def open_store(
     url: str,
     prefix: str = "sr:",
     max_events: int = 10_000,
-    connections: int = 64,
     cluster: bool = False,
 ) -> Store:
     """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
-    Redis (with ``cluster``, any node of a Redis Cluster).  ``connections`` is no longer used:
-    one shared connection (per cluster master) serves every caller."""
+    Redis (with ``cluster``, any node of a Redis Cluster): one shared connection (per cluster
+    master) serves every caller."""
     if url.startswith("memory://"):
         return MemoryStore(max_events)
     if url.startswith(("redis://", "rediss://", "unix://")):

@@ -51,7 +51,7 @@ class Process:
         linger_ms = int(config.presence_ttl_s * 1000)
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
-        self.store = open_store(url, prefix, config.max_events, config.redis_connections, cluster)
+        self.store = open_store(url, prefix, config.max_events, cluster)
         self.rooms = RoomService(self.store, config, clock)
         self.play = Play(self.rooms)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
