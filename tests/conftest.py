@@ -8,16 +8,21 @@ when a test needs two processes or kills one.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
 import pytest
 import redis
 
+from cluster_kit import LocalCluster
 from server_kit import (
     OPEN_CLIENTS,
     REDIS_URL,
     InProcessServer,
+    LoggedServer,
     ManualClock,
     ProcessServer,
     make_config,
@@ -54,14 +59,25 @@ def redis_prefix() -> Iterator[str]:
     _delete_prefix(prefix)
 
 
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[LocalCluster]:
+    """A three-master Redis Cluster of local ``redis-server`` processes, for the whole run."""
+    with LocalCluster() as running:
+        yield running
+
+
 @pytest.fixture(params=["memory", "redis"])
 async def store(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[Store]:
-    """The store contract holds for both implementations."""
+    """A room store keeping at most 50 events per room: in memory, on the real Redis, or on
+    the session's Redis Cluster where a test parametrizes ``store`` with ``"cluster"``."""
     made: Store
     if request.param == "memory":
         made = MemoryStore(max_events=50)
-    else:
+    elif request.param == "redis":
         made = RedisStore(REDIS_URL, redis_prefix, max_events=50)
+    else:
+        cluster: LocalCluster = request.getfixturevalue("cluster")
+        made = RedisStore(cluster.url, redis_prefix, max_events=50, cluster=True)
     yield made
     await made.close()
 
@@ -108,3 +124,29 @@ def spawn(redis_prefix: str) -> Iterator[type[ProcessServer]]:
     yield Spawned
     for process in started:
         process.stop()
+
+
+@pytest.fixture
+def logged(tmp_path: Path) -> Iterator[Callable[..., LoggedServer]]:
+    """Start ``LoggedServer``s (keyword arguments: their environment), each logging to a file
+    of its own in ``tmp_path``; all are stopped afterwards."""
+    servers: list[LoggedServer] = []
+
+    def start(**env: str) -> LoggedServer:
+        server = LoggedServer(tmp_path / f"server{len(servers)}.log", **env)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def workdir() -> Iterator[Path]:
+    """nginx's files.  Started as root, nginx runs its workers as ``nobody``, which must reach
+    its temp folders, so this folder is world-readable (pytest's tmp_path is not)."""
+    path = Path(tempfile.mkdtemp(prefix="stalactites-nginx-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

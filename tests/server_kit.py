@@ -203,6 +203,20 @@ class ProcessServer:
         return self.process.returncode
 
 
+class LoggedServer(ProcessServer):
+    """``stalactites serve`` in a subprocess, its stderr (the log) written to a file, with the
+    log settings' defaults unless ``env`` sets them."""
+
+    def __init__(self, log_path: Path, **env: str) -> None:
+        for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
+            env.setdefault(variable, "")  # empty: the default, whatever the test run has set
+        self.log_path = log_path
+        super().__init__(None, log=log_path, env=env)
+
+    def lines(self) -> list[str]:
+        return [line for line in self.log_path.read_text().splitlines() if line.strip()]
+
+
 def _request(method: str, url: str, body: Any) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     if isinstance(body, bytes | str):
@@ -341,6 +355,30 @@ async def spectator(
     assert welcome["type"] == "welcome", welcome
     client.last_seq = welcome["seq"]
     return client
+
+
+async def play(client: Client, moves: list[str], tag: str) -> dict[str, Any]:
+    """Make the moves one after another (ids ``tag0``, ``tag1``, ...), each accepted; the
+    last answer."""
+    answer: dict[str, Any] = {}
+    for index, move in enumerate(moves):
+        answer = await client.move(f"{tag}{index}", move)
+        assert answer["type"] == "accepted", answer
+    return answer
+
+
+async def resign(client: Client) -> None:
+    """Resign, and read until the room says so."""
+    await client.send(type="resign")
+    await client.expect("finished", player_id=client.you, status="resigned")
+
+
+async def counts_until(client: Client, count: int) -> list[int]:
+    """The spectator counts the client is sent until one says ``count``."""
+    counts: list[int] = []
+    while not counts or counts[-1] != count:
+        counts.append((await client.expect("spectators", timeout=10))["count"])
+    return counts
 
 
 async def start_race(*players: Client) -> None:

@@ -16,6 +16,7 @@ from server_kit import (
     REDIS_URL,
     Client,
     InProcessServer,
+    LoggedServer,
     http,
     new_room,
     player,
@@ -25,8 +26,6 @@ from server_kit import (
 )
 from stalactites.config import ServerConfig
 from stalactites.store.redis import RoomKeys
-from test_logs import LoggedServer
-from test_logs import logged as logged  # the fixture
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -12,7 +12,7 @@ from server_kit import REDIS_URL
 from stalactites.store import Outcome, StoreError
 from stalactites.store.redis import RedisStore
 from stalactites.store.resp import Address, pack
-from test_store_contract import START, commit, racing
+from store_kit import START, commit, racing
 
 
 @pytest.fixture
