@@ -34,6 +34,7 @@ from stalactites.engine import Stalactites, StepPolicy
 from stalactites.protocol import SERVER_FRAMES
 from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
+from uvicorn_kit import PromptServer
 
 OPEN_CLIENTS: list[Client] = []  # closed after each test by the conftest's fixture
 
@@ -109,7 +110,7 @@ class InProcessServer:
             lifespan="on",
             log_level="warning",
         )
-        self.server = uvicorn.Server(settings)
+        self.server = PromptServer(settings)
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         if sndbuf is not None:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
@@ -122,11 +123,9 @@ class InProcessServer:
 
     def __enter__(self) -> InProcessServer:
         self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
+        if not self.server.ready.wait(10) or not self.server.started:
+            self.__exit__(None, None, None)
+            raise RuntimeError("the server did not start")
         port = self.server.servers[0].sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
         return self
@@ -137,7 +136,7 @@ class InProcessServer:
         error: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.server.should_exit = True
+        self.server.stop()
         self.thread.join(10)
         self.listener.close()
 
