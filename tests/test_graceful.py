@@ -107,6 +107,7 @@ def test_the_shutdown_grace_comes_from_the_environment() -> None:
     assert ServerConfig().shutdown_grace_s == 10.0
 
 
+@pytest.mark.own_server  # it drains its server
 async def test_a_websocket_arriving_while_the_process_drains_is_refused(
     server: InProcessServer,
 ) -> None:
