@@ -1,23 +1,28 @@
 """Shared fixtures: stores, Redis key prefixes, running servers, and a websocket client.
 
 Redis tests use the real server on 127.0.0.1:6379 (``tests/run.sh`` starts it);
-each test gets its own key prefix and its keys are deleted afterwards.  Servers
-run in-process (uvicorn in a thread, so coverage counts) or as subprocesses
-when a test needs two processes or kills one.
+each test gets its own key prefix (or its module's, for a module's shared server) and
+its keys are deleted afterwards.  Servers run in-process (uvicorn in a thread, so
+coverage counts) or as subprocesses when a test needs two processes or kills one.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
 import pytest
 import redis
 
+from cluster_kit import LocalCluster
 from server_kit import (
     OPEN_CLIENTS,
     REDIS_URL,
     InProcessServer,
+    LoggedServer,
     ManualClock,
     ProcessServer,
     make_config,
@@ -54,14 +59,25 @@ def redis_prefix() -> Iterator[str]:
     _delete_prefix(prefix)
 
 
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[LocalCluster]:
+    """A three-master Redis Cluster of local ``redis-server`` processes, for the whole run."""
+    with LocalCluster() as running:
+        yield running
+
+
 @pytest.fixture(params=["memory", "redis"])
 async def store(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[Store]:
-    """The store contract holds for both implementations."""
+    """A room store keeping at most 50 events per room: in memory, on the real Redis, or on
+    the session's Redis Cluster where a test parametrizes ``store`` with ``"cluster"``."""
     made: Store
     if request.param == "memory":
         made = MemoryStore(max_events=50)
-    else:
+    elif request.param == "redis":
         made = RedisStore(REDIS_URL, redis_prefix, max_events=50)
+    else:
+        cluster: LocalCluster = request.getfixturevalue("cluster")
+        made = RedisStore(cluster.url, redis_prefix, max_events=50, cluster=True)
     yield made
     await made.close()
 
@@ -71,28 +87,72 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
-@pytest.fixture
-def server(clock: ManualClock) -> Iterator[InProcessServer]:
-    """A server on the in-memory store, in this process, with a clock the test moves."""
-    with InProcessServer(make_config("memory://"), clock) as running:
+# The in-process servers.  A test that neither moves a clock nor looks at the server's Redis
+# keys shares its module's server on that store (each test makes rooms and tournaments of
+# its own); a test that takes ``clock`` or ``redis_prefix``, or is marked ``own_server``, gets
+# a server of its own, on that clock and under that prefix.
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "own_server: the test gets a fresh server, not its module's shared one"
+    )
+
+
+@pytest.fixture(scope="module")
+def module_redis_prefix() -> Iterator[str]:
+    """A key prefix of this module's own (its shared Redis server's); deleted afterwards."""
+    prefix = f"test:{uuid.uuid4().hex[:12]}:"
+    yield prefix
+    _delete_prefix(prefix)
+
+
+@pytest.fixture(scope="module")
+def shared_memory_server() -> Iterator[InProcessServer]:
+    """The module's server on the in-memory store, on a clock no test moves."""
+    with InProcessServer(make_config("memory://"), ManualClock()) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def shared_redis_server(module_redis_prefix: str) -> Iterator[InProcessServer]:
+    """The module's server on the real Redis, on a clock no test moves."""
+    config = make_config(REDIS_URL, prefix=module_redis_prefix)
+    with InProcessServer(config, ManualClock()) as running:
+        yield running
+
+
+def _server_for(request: pytest.FixtureRequest, store: str) -> Iterator[InProcessServer]:
+    """The module's shared server on ``store`` ("memory" or "redis"), or one of the test's own."""
+    own = {"clock", "redis_prefix"} & set(request.fixturenames)
+    if not own and request.node.get_closest_marker("own_server") is None:
+        yield request.getfixturevalue(f"shared_{store}_server")
+        return
+    clock: ManualClock = request.getfixturevalue("clock")
+    if store == "memory":
+        config = make_config("memory://")
+    else:
+        config = make_config(REDIS_URL, prefix=request.getfixturevalue("redis_prefix"))
+    with InProcessServer(config, clock) as running:
+        yield running
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest) -> Iterator[InProcessServer]:
+    """A server on the in-memory store, in this process."""
+    yield from _server_for(request, "memory")
 
 
 @pytest.fixture(params=["memory", "redis"])
-def any_server(
-    request: pytest.FixtureRequest, clock: ManualClock, redis_prefix: str
-) -> Iterator[InProcessServer]:
+def any_server(request: pytest.FixtureRequest) -> Iterator[InProcessServer]:
     """A server in this process on either store."""
-    url = "memory://" if request.param == "memory" else REDIS_URL
-    with InProcessServer(make_config(url, prefix=redis_prefix), clock) as running:
-        yield running
+    yield from _server_for(request, request.param)
 
 
 @pytest.fixture
-def redis_server(clock: ManualClock, redis_prefix: str) -> Iterator[InProcessServer]:
+def redis_server(request: pytest.FixtureRequest) -> Iterator[InProcessServer]:
     """A server in this process on the real Redis."""
-    with InProcessServer(make_config(REDIS_URL, prefix=redis_prefix), clock) as running:
-        yield running
+    yield from _server_for(request, "redis")
 
 
 @pytest.fixture
@@ -108,3 +168,29 @@ def spawn(redis_prefix: str) -> Iterator[type[ProcessServer]]:
     yield Spawned
     for process in started:
         process.stop()
+
+
+@pytest.fixture
+def logged(tmp_path: Path) -> Iterator[Callable[..., LoggedServer]]:
+    """Start ``LoggedServer``s (keyword arguments: their environment), each logging to a file
+    of its own in ``tmp_path``; all are stopped afterwards."""
+    servers: list[LoggedServer] = []
+
+    def start(**env: str) -> LoggedServer:
+        server = LoggedServer(tmp_path / f"server{len(servers)}.log", **env)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def workdir() -> Iterator[Path]:
+    """nginx's files.  Started as root, nginx runs its workers as ``nobody``, which must reach
+    its temp folders, so this folder is world-readable (pytest's tmp_path is not)."""
+    path = Path(tempfile.mkdtemp(prefix="stalactites-nginx-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

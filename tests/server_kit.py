@@ -34,6 +34,7 @@ from stalactites.engine import Stalactites, StepPolicy
 from stalactites.protocol import SERVER_FRAMES
 from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
+from uvicorn_kit import PromptServer
 
 OPEN_CLIENTS: list[Client] = []  # closed after each test by the conftest's fixture
 
@@ -109,7 +110,7 @@ class InProcessServer:
             lifespan="on",
             log_level="warning",
         )
-        self.server = uvicorn.Server(settings)
+        self.server = PromptServer(settings)
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         if sndbuf is not None:
             listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
@@ -122,11 +123,9 @@ class InProcessServer:
 
     def __enter__(self) -> InProcessServer:
         self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
+        if not self.server.ready.wait(10) or not self.server.started:
+            self.__exit__(None, None, None)
+            raise RuntimeError("the server did not start")
         port = self.server.servers[0].sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
         return self
@@ -137,7 +136,7 @@ class InProcessServer:
         error: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.server.should_exit = True
+        self.server.stop()
         self.thread.join(10)
         self.listener.close()
 
@@ -201,6 +200,20 @@ class ProcessServer:
         if self.log is not None:
             self.log.close()
         return self.process.returncode
+
+
+class LoggedServer(ProcessServer):
+    """``stalactites serve`` in a subprocess, its stderr (the log) written to a file, with the
+    log settings' defaults unless ``env`` sets them."""
+
+    def __init__(self, log_path: Path, **env: str) -> None:
+        for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
+            env.setdefault(variable, "")  # empty: the default, whatever the test run has set
+        self.log_path = log_path
+        super().__init__(None, log=log_path, env=env)
+
+    def lines(self) -> list[str]:
+        return [line for line in self.log_path.read_text().splitlines() if line.strip()]
 
 
 def _request(method: str, url: str, body: Any) -> tuple[int, Any]:
@@ -341,6 +354,30 @@ async def spectator(
     assert welcome["type"] == "welcome", welcome
     client.last_seq = welcome["seq"]
     return client
+
+
+async def play(client: Client, moves: list[str], tag: str) -> dict[str, Any]:
+    """Make the moves one after another (ids ``tag0``, ``tag1``, ...), each accepted; the
+    last answer."""
+    answer: dict[str, Any] = {}
+    for index, move in enumerate(moves):
+        answer = await client.move(f"{tag}{index}", move)
+        assert answer["type"] == "accepted", answer
+    return answer
+
+
+async def resign(client: Client) -> None:
+    """Resign, and read until the room says so."""
+    await client.send(type="resign")
+    await client.expect("finished", player_id=client.you, status="resigned")
+
+
+async def counts_until(client: Client, count: int) -> list[int]:
+    """The spectator counts the client is sent until one says ``count``."""
+    counts: list[int] = []
+    while not counts or counts[-1] != count:
+        counts.append((await client.expect("spectators", timeout=10))["count"])
+    return counts
 
 
 async def start_race(*players: Client) -> None:

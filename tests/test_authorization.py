@@ -14,6 +14,7 @@ from server_kit import (
     InProcessServer,
     http,
     new_room,
+    play,
     player,
     seat,
     start_race,
@@ -62,12 +63,6 @@ async def refused_hello(server: InProcessServer, room_id: str, token: str) -> st
     assert await client.closed() == 1008
     code: str = error["code"]
     return code
-
-
-async def play(client: Client, moves: list[str], tag: str) -> None:
-    for index, move in enumerate(moves):
-        answer = await client.move(f"{tag}{index}", move)
-        assert answer["type"] == "accepted", answer
 
 
 async def test_a_token_from_another_room_is_unauthorized_and_changes_neither_room(

@@ -1,27 +1,35 @@
 """The Redis store, races and tournaments on a three-master Redis Cluster.
 
-The module starts its own cluster (``tests/cluster_kit.py``: three ``redis-server
---cluster-enabled yes`` on free ports, joined by ``redis-cli --cluster create``) and
-tears it down at the end.  The room store's and the tournament store's contract suites
-run here again, unchanged, on cluster stores (their ``store`` and ``tstore`` fixtures are
-redefined below); then what only a cluster has: commands routed to the slot's owner,
-MOVED, ASK and TRYAGAIN followed while a room's slot moves between masters, the doorbell
-subscription made again after it is lost, a race over real websockets on two server
-processes while its room's slot moves, and a tournament to its final standings while its
-slots move.
+The cluster is the session's (the conftest's ``cluster`` fixture, from
+``tests/cluster_kit.py``: three ``redis-server --cluster-enabled yes`` on free ports, joined
+by ``redis-cli --cluster create``), torn down at the end of the run.  The room store's and
+the tournament store's contract suites run on it too, in their own modules (their ``store``
+and ``tstore`` fixtures have a ``cluster`` parameter).  Here is what only a cluster has:
+commands routed to the slot's owner, MOVED, ASK and TRYAGAIN followed while a room's slot
+moves between masters, the doorbell subscription made again after it is lost, a race over
+real websockets on two server processes while its room's slot moves, and a tournament to
+its final standings while its slots move.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
-import test_store_contract
-import test_tournament_store
 from cluster_kit import LocalCluster, key_slot_of
-from server_kit import Client, ProcessServer, http, new_room, player, start_race, winning_line
+from server_kit import (
+    Client,
+    ProcessServer,
+    http,
+    new_room,
+    play,
+    player,
+    resign,
+    start_race,
+    winning_line,
+)
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
 from stalactites.store.cluster import key_slot
@@ -29,41 +37,16 @@ from stalactites.store.rooms_base import Ring
 from stalactites.store.rooms_redis import RedisStore
 from stalactites.store.rooms_redis_keys import RoomKeys
 from stalactites.store.tournaments_base import TournamentStore
-from stalactites.store.tournaments_redis import RedisTournamentStore, TournamentKeys
-from test_store_contract import START, T0, add, commit, make_room, racing
-from test_tournament_processes import play, points, resign
-from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
+from stalactites.store.tournaments_redis import TournamentKeys
+from store_kit import START, T0, add, commit, make_room, racing
+from tournament_kit import Watcher, enter, new_tournament, points, seat_in_round, start, view
 
 DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 
-# The two contract suites, collected again in this module: here they run on the cluster.
-for _suite in (test_store_contract, test_tournament_store):
-    for _name, _case in vars(_suite).items():
-        if _name.startswith("test_") and callable(_case):
-            globals()[_name] = _case
 
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[LocalCluster]:
-    with LocalCluster() as running:
-        yield running
-
-
-@pytest.fixture
-async def store(cluster: LocalCluster, redis_prefix: str) -> AsyncIterator[Store]:
-    """The contract suite's store, on the cluster."""
-    made = RedisStore(cluster.url, redis_prefix, max_events=50, cluster=True)
-    yield made
-    await made.close()
-
-
-@pytest.fixture
-async def tstore(cluster: LocalCluster, redis_prefix: str) -> AsyncIterator[TournamentStore]:
-    """The tournament contract suite's store, on the cluster."""
-    made = RedisTournamentStore(cluster.url, redis_prefix, cluster=True)
-    yield made
-    await made.close()
+# The tests that take a room store take the conftest's, on the cluster.
+ON_THE_CLUSTER = pytest.mark.parametrize("store", ["cluster"], indirect=True)
 
 
 # What only a cluster has.
@@ -97,6 +80,7 @@ async def test_rooms_spread_over_the_masters_each_in_one_slot(
     await store.close()
 
 
+@ON_THE_CLUSTER
 async def test_a_commit_follows_its_room_to_the_slots_new_master(
     cluster: LocalCluster, store: Store
 ) -> None:
@@ -116,6 +100,7 @@ async def test_a_commit_follows_its_room_to_the_slots_new_master(
         assert client.exists(store.keys("r1").room) == 1
 
 
+@ON_THE_CLUSTER
 async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     cluster: LocalCluster, store: Store
 ) -> None:
@@ -142,6 +127,7 @@ async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     await wait_for(lambda: (batch.seq + 1, Ring.OUR_COMMIT) in rung)
 
 
+@ON_THE_CLUSTER
 async def test_a_commit_whose_keys_a_move_has_split_waits_for_the_move_to_end(
     cluster: LocalCluster, store: Store
 ) -> None:
@@ -164,6 +150,7 @@ def tryagains(cluster: LocalCluster, port: int) -> int:
     return int(stats.get("errorstat_TRYAGAIN", {}).get("count", 0))
 
 
+@ON_THE_CLUSTER
 async def test_a_lost_doorbell_subscription_is_made_again_on_the_cluster(
     cluster: LocalCluster, store: Store
 ) -> None:
@@ -193,6 +180,7 @@ def doorbell_nodes(cluster: LocalCluster, store: RedisStore) -> int:
     return held
 
 
+@ON_THE_CLUSTER
 async def test_the_room_lists_on_the_cluster(store: Store) -> None:
     for number in range(6):
         await make_room(store, f"w{number}")

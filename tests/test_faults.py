@@ -47,7 +47,7 @@ from server_kit import (
     seat,
     winning_line,
 )
-from tournament_kit import Watcher, enter, new_tournament, start, view
+from tournament_kit import Watcher, enter, new_tournament, points, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -166,12 +166,6 @@ async def test_server_processes_killed_mid_race_lose_no_accepted_move(launch: La
         (bob.player_id, 2),
     ]
     await check_room(second.url, room_id, [ann, bob], DEAL)
-
-
-def points(line: dict[str, Any]) -> int:
-    """The documented formula, applied to a reported round line."""
-    bonus = (60_000 - line["elapsed_ms"]) // 10_000 if line["status"] == "won" else 0
-    return int(line["foundation_cards"]) + bonus
 
 
 async def test_a_process_killed_mid_round_the_round_ends_on_its_deadline_elsewhere(

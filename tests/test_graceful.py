@@ -16,6 +16,7 @@ from server_kit import (
     REDIS_URL,
     Client,
     InProcessServer,
+    LoggedServer,
     http,
     new_room,
     player,
@@ -25,8 +26,6 @@ from server_kit import (
 )
 from stalactites.config import ServerConfig
 from stalactites.store.rooms_redis_keys import RoomKeys
-from test_logs import LoggedServer
-from test_logs import logged as logged  # the fixture
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -108,6 +107,7 @@ def test_the_shutdown_grace_comes_from_the_environment() -> None:
     assert ServerConfig().shutdown_grace_s == 10.0
 
 
+@pytest.mark.own_server  # it drains its server
 async def test_a_websocket_arriving_while_the_process_drains_is_refused(
     server: InProcessServer,
 ) -> None:

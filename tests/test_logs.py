@@ -19,7 +19,7 @@ import pytest
 from server_kit import (
     REPO,
     Client,
-    ProcessServer,
+    LoggedServer,
     new_room,
     seat,
     spectator,
@@ -35,34 +35,6 @@ pytestmark = pytest.mark.usefixtures("close_clients")
 
 DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
-
-
-class LoggedServer(ProcessServer):
-    """``stalactites serve`` in a subprocess, its stderr (the log) written to a file, with the
-    log settings' defaults unless ``env`` sets them."""
-
-    def __init__(self, log_path: Path, **env: str) -> None:
-        for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
-            env.setdefault(variable, "")  # empty: the default, whatever the test run has set
-        self.log_path = log_path
-        super().__init__(None, log=log_path, env=env)
-
-    def lines(self) -> list[str]:
-        return [line for line in self.log_path.read_text().splitlines() if line.strip()]
-
-
-@pytest.fixture
-def logged(tmp_path: Path) -> Any:
-    servers: list[LoggedServer] = []
-
-    def start(**env: str) -> LoggedServer:
-        server = LoggedServer(tmp_path / f"server{len(servers)}.log", **env)
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 async def test_a_race_logs_json_lines_with_ids_and_no_token(logged: Any) -> None:

@@ -17,6 +17,7 @@ DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 
 
+@pytest.mark.own_server  # it counts every connection, move and refusal of its server
 async def test_a_race_shows_its_connections_moves_refusals_and_latencies(
     any_server: InProcessServer,
 ) -> None:

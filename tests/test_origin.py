@@ -23,13 +23,11 @@ from playwright.sync_api import sync_playwright
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from browser_kit import CHROMIUM, CHROMIUM_ARGS
+from deploy_kit import App, Balancer
 from server_kit import Client, InProcessServer, ManualClock, make_config, new_room
 from stalactites.web.origin import origins
-from test_deploy import App, Balancer, workdir
-from test_web import CHROMIUM, CHROMIUM_ARGS
 from tournament_kit import Watcher, new_tournament, ws_base
-
-__all__ = ["workdir"]  # the fixture, from the deployment test
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -18,6 +18,7 @@ from server_kit import (
     ManualClock,
     http,
     new_room,
+    play,
     player,
     start_race,
     winning_line,
@@ -99,11 +100,6 @@ def prefix_to(cards: int) -> list[str]:
         if game.foundation_cards == cards:
             return LINE[: index + 1]
     raise AssertionError(cards)
-
-
-async def play(client: Client, moves: list[str], tag: str) -> None:
-    for index, move in enumerate(moves):
-        assert (await client.move(f"{tag}{index}", move))["type"] == "accepted"
 
 
 async def test_when_time_runs_out_the_rest_are_placed_by_cards_then_by_time(

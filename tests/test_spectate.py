@@ -13,6 +13,7 @@ from server_kit import (
     Client,
     InProcessServer,
     ManualClock,
+    counts_until,
     http,
     new_room,
     player,
@@ -207,14 +208,6 @@ async def test_spectators_coming_and_going_reach_the_players_at_most_once_a_seco
     counts = await counts_until(ann, 0)
     # (The server may see the last one leave a moment after its close returns: 0.5 s slack.)
     assert len(counts) <= 2 + left_s + 0.5
-
-
-async def counts_until(client: Client, count: int) -> list[int]:
-    """The spectator counts the client is sent until one says ``count``."""
-    counts: list[int] = []
-    while not counts or counts[-1] != count:
-        counts.append((await client.expect("spectators", timeout=10))["count"])
-    return counts
 
 
 # The room lists and the record's starting layout.

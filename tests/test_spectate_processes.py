@@ -10,10 +10,18 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, ProcessServer, http, new_room, player, spectator, winning_line
+from server_kit import (
+    Client,
+    ProcessServer,
+    counts_until,
+    http,
+    new_room,
+    player,
+    spectator,
+    winning_line,
+)
 from stalactites.engine import Stalactites
 from stalactites.protocol import board
-from test_spectate import counts_until
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -12,7 +12,7 @@ from server_kit import REDIS_URL
 from stalactites.store import Finish, Finisher, FinishResult, NewRoom, Outcome, RoomRow, Store
 from stalactites.store.rooms_base import ActionRow
 from stalactites.store.rooms_redis import RedisStore
-from test_store_contract import END, START, T0, TTL, add, commit, racing, ready
+from store_kit import END, START, T0, TTL, add, commit, racing, ready
 
 
 async def test_the_action_stream_holds_every_players_actions_with_their_times(

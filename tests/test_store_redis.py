@@ -12,7 +12,7 @@ from server_kit import REDIS_URL
 from stalactites.store import NewRoom, Outcome, StoreError
 from stalactites.store.resp import Address, pack
 from stalactites.store.rooms_redis import RedisStore
-from test_store_contract import START, T0, commit, racing
+from store_kit import START, T0, commit, racing
 
 
 @pytest.fixture

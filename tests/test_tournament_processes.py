@@ -6,35 +6,16 @@ rounds end early here: every entrant wins with a known line or resigns.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from server_kit import Client, ProcessServer, winning_line
-from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
+from server_kit import ProcessServer, play, resign, winning_line
+from tournament_kit import Watcher, enter, new_tournament, points, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
 DEAL = "ms:4"
 LINE = winning_line(DEAL, "ones")
 HALF = len(LINE) // 2
-
-
-async def play(client: Client, moves: list[str], tag: str) -> None:
-    for index, move in enumerate(moves):
-        answer = await client.move(f"{tag}{index}", move)
-        assert answer["type"] == "accepted", answer
-
-
-async def resign(client: Client) -> None:
-    await client.send(type="resign")
-    await client.expect("finished", player_id=client.you, status="resigned")
-
-
-def points(line: dict[str, Any]) -> int:
-    """The documented formula, applied to a reported round line."""
-    bonus = (60_000 - line["elapsed_ms"]) // 10_000 if line["status"] == "won" else 0
-    return int(line["foundation_cards"]) + bonus
 
 
 async def test_two_processes_serve_one_tournament_and_a_killed_one_changes_nothing(

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import REDIS_URL
-from server_kit import Client, InProcessServer, ManualClock, winning_line
+from server_kit import Client, InProcessServer, ManualClock, play, resign, winning_line
 from stalactites.engine import Stalactites
 from stalactites.store.tournaments_redis import RedisTournamentStore
 from stalactites.tournaments.points import round_points
@@ -42,19 +42,6 @@ def prefix_to(cards: int) -> list[str]:
         if game.foundation_cards == cards:
             return LINE[: index + 1]
     raise AssertionError(cards)
-
-
-async def play(client: Client, moves: list[str], tag: str) -> dict[str, Any]:
-    answer: dict[str, Any] = {}
-    for index, move in enumerate(moves):
-        answer = await client.move(f"{tag}{index}", move)
-        assert answer["type"] == "accepted", answer
-    return answer
-
-
-async def resign(client: Client) -> None:
-    await client.send(type="resign")
-    await client.expect("finished", player_id=client.you, status="resigned")
 
 
 async def standings_until(

@@ -1,4 +1,5 @@
-"""The tournament store contract: one suite, run against the in-memory store and the real Redis.
+"""The tournament store contract: one suite, run against the in-memory store, the real Redis
+and a three-master Redis Cluster (the session's, from tests/cluster_kit.py).
 
 Time is passed in explicitly (the store never reads a clock).
 """
@@ -11,6 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from cluster_kit import LocalCluster
 from conftest import REDIS_URL
 from stalactites.store.rooms_base import Ring
 from stalactites.store.tournaments_base import (
@@ -31,15 +33,18 @@ TTL = 3600_000
 LEASE = 30_000
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "cluster"])
 async def tstore(
     request: pytest.FixtureRequest, redis_prefix: str
 ) -> AsyncIterator[TournamentStore]:
     made: TournamentStore
     if request.param == "memory":
         made = MemoryTournamentStore()
-    else:
+    elif request.param == "redis":
         made = RedisTournamentStore(REDIS_URL, redis_prefix)
+    else:
+        cluster: LocalCluster = request.getfixturevalue("cluster")
+        made = RedisTournamentStore(cluster.url, redis_prefix, cluster=True)
     yield made
     await made.close()
 

@@ -28,6 +28,7 @@ import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from browser_kit import CHROMIUM, CHROMIUM_ARGS
 from server_kit import end_process, free_port
 from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
@@ -36,15 +37,6 @@ from stalactites.solver import Verdict, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DEAL = "ms:1"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 STEP = "ones"
