@@ -36,8 +36,7 @@ from stalactites.store.cluster import key_slot
 from stalactites.store.rooms_base import Ring
 from stalactites.store.rooms_redis import RedisStore
 from stalactites.store.rooms_redis_keys import RoomKeys
-from stalactites.store.tournaments_base import TournamentStore
-from stalactites.store.tournaments_redis import TournamentKeys
+from stalactites.store.tournaments_redis import RedisTournamentStore, TournamentKeys
 from store_kit import START, T0, add, commit, make_room, racing
 from tournament_kit import Watcher, enter, new_tournament, points, seat_in_round, start, view
 
@@ -193,10 +192,14 @@ async def test_the_room_lists_on_the_cluster(store: Store) -> None:
 
 
 async def test_both_stores_answer_pings_from_every_master(
-    store: Store, tstore: TournamentStore
+    cluster: LocalCluster, redis_prefix: str
 ) -> None:
+    store = RedisStore(cluster.url, redis_prefix, cluster=True)
+    tstore = RedisTournamentStore(cluster.url, redis_prefix, cluster=True)
     assert await store.ping()  # through the stores' own client: every master of the map
     assert await tstore.ping()
+    await store.close()
+    await tstore.close()
 
 
 def test_cluster_mode_is_a_switch_in_the_environment() -> None:
