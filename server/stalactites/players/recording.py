@@ -52,14 +52,12 @@ async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
     if found is None:
         found = await store.claim_outcome(result.room_id, (await _rated(store, result)).to_json())
     outcome = Outcome.from_json(found[0])
-    seats = [(seat.player_id, seat) for seat in outcome.result.players if seat.player_id]
-    applied = await asyncio.gather(
-        *(store.apply_race(pid, player_race(outcome, seat)) for pid, seat in seats)
-    )
-    players = [
-        pid for (pid, _), how in zip(seats, applied, strict=True) if how is not Applied.NO_PLAYER
-    ]
-    await asyncio.gather(*(sync_boards(store, pid, (result.game,)) for pid in players))
+    for seat in outcome.result.players:  # one by one: a crash leaves a clear line behind
+        if seat.player_id is None:
+            continue
+        applied = await store.apply_race(seat.player_id, player_race(outcome, seat))
+        if applied is not Applied.NO_PLAYER:
+            await sync_boards(store, seat.player_id, (result.game,))
     await store.finish_race(result.room_id)
     return outcome
 

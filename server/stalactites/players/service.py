@@ -292,8 +292,10 @@ class PlayerService:
 
     async def _new_session(self, player_id: str, name: str) -> NewSession:
         token = new_token(player_id)
-        expires = self._clock.now_ms() + self._session_ms
-        if not await self.store.add_session(player_id, token_hash(token), expires):
+        now = self._clock.now_ms()
+        if not await self.store.add_session(
+            player_id, token_hash(token), now + self._session_ms, now
+        ):
             raise PlayerNotFound(player_id)
         return NewSession(player_id, name, token)
 

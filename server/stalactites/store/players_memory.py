@@ -98,10 +98,11 @@ class MemoryPlayerStore:
         player = self._players.pop(player_id, None)
         return None if player is None else player.record
 
-    async def add_session(self, player_id: str, digest: str, expires_ms: int) -> bool:
+    async def add_session(self, player_id: str, digest: str, expires_ms: int, now_ms: int) -> bool:
         player = self._players.get(player_id)
         if player is not None:
-            player.sessions[digest] = expires_ms
+            alive = {d: at for d, at in player.sessions.items() if at > now_ms}
+            player.sessions = {**alive, digest: expires_ms}
         return player is not None
 
     async def session_alive(self, player_id: str, digest: str, now_ms: int) -> bool:
