@@ -228,6 +228,8 @@ async def test_a_rated_race_changes_ratings_once_however_often_it_is_recorded(
     entry = (await service.history(a.player_id)).races[0]
     assert entry.rated and entry.rating_after == winner.rating
     assert entry.rating_before is not None and entry.rating_before < entry.rating_after
+    assert first.change(a.player_id) == (entry.rating_before, entry.rating_after) == (1000, 1086)
+    assert first.change("p.0123456789abcdef") is None
 
 
 async def test_two_processes_recording_one_race_at_once_change_ratings_once(

@@ -97,6 +97,12 @@ class Outcome:
     before: dict[str, Rating]  # by player id; empty unless rated
     after: dict[str, Rating]
 
+    def change(self, player_id: str) -> tuple[int, int] | None:
+        """The player's rating before and after, as shown (None: not rated here)."""
+        if player_id not in self.after:
+            return None
+        return displayed(self.before[player_id]), displayed(self.after[player_id])
+
     def to_json(self) -> str:
         def rows(ratings: dict[str, Rating]) -> dict[str, list[float]]:
             return {pid: [r.mu, r.sigma, r.races] for pid, r in ratings.items()}

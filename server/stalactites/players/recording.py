@@ -11,19 +11,21 @@ after a process died anywhere in it, and every player's race is applied once:
    :func:`record_race` for it again.
 2. **Outcome, computed once.** The players' current ratings are read and the race rated
    (OpenSkill Plackett-Luce) into an :class:`~.races.Outcome`: each player's rating before
-   and after.  It is stored under the race's own key (``{race:ROOM_ID}``) if none is there
-   yet: the **first writer wins**, and every process goes on with the stored outcome, never
-   its own (two processes rating from different readings cannot both count).
-3. **Each player, idempotently.** One script per player, on that player's slot, applies the
-   race unless the player's history already holds its room id, in one atomic step: rating,
-   statistics, winning times, history entry.  Run again it does nothing.  (When another race
-   changed the player's rating between steps 2 and 3, this one's change is added to it
-   rather than overwriting it: :func:`~stalactites.store.players_base.moved_rating`.)
-4. **Leaderboards, mended.** Each player's line on the game's board (a sorted set, a shared
-   key) is set from the player's record as it is now, with the record's ``board_version``:
-   the board keeps a version per player and refuses an older one, so a late or repeated
-   step never puts back a stale rating, and running it again mends a board a crash left
-   behind.  A deleted player is set off with a version nothing reaches.
+   and after.  It is stored in the room's own slot (``{room:ROOM_ID}:outcome``) if none is
+   there yet: the **first writer wins**, and every process goes on with the stored outcome,
+   never its own (two processes rating from different readings cannot both count).
+3. **Each player, idempotently, one after another.** One script per player, on that
+   player's slot, applies the race unless the player's history already holds its room id,
+   in one atomic step: rating, statistics, winning times, history entry.  Run again it does
+   nothing.  (When another race changed the player's rating between steps 2 and 3, this
+   one's change is added to it rather than overwriting it:
+   :func:`~stalactites.store.players_base.moved_rating`.)
+4. **Leaderboards, mended.** After each player's script, that player's line on the game's
+   board (a sorted set, a shared key) is set from the player's record as it is now, with the
+   record's ``board_version``: the board keeps a version per player and refuses an older
+   one, so a late or repeated step never puts back a stale rating, and running it again
+   mends a board a crash left behind.  A deleted player is set off with a version nothing
+   reaches.
 5. **Done.** The outcome is marked recorded and the race leaves the pending ones; a later
    call reads the mark first and stops there.
 

@@ -14,7 +14,9 @@ one Redis Cluster slot):
 * ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
 * ``P{username:KEY}`` string: the owner of a casefolded username.
 * ``P{name:KEY}`` string: the owner of a generated name (never given twice).
-* ``P{race:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``.
+* ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
+  room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
+  for good: histories point at it.
 * ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
 * ``P{board:GAME}:board`` sorted set: player id scored by μ - 3σ; ``P{board:GAME}:versions``
   hash: player id -> the version of the change that set its line (see
@@ -99,7 +101,7 @@ class RedisPlayerStore:
         return self._pipe.call_at(key, *args)
 
     def _outcome_key(self, room_id: str) -> str:
-        return f"{self._prefix}{{race:{room_id}}}:outcome"
+        return f"{self._prefix}{{room:{room_id}}}:outcome"  # in the room's own slot
 
     def _board_keys(self, game: str) -> list[str]:
         tag = f"{self._prefix}{{board:{game}}}"
