@@ -106,8 +106,8 @@ class Crash(Exception):
 
 
 class CrashingStore:
-    """A store that dies on the ``after``-th call of ``method`` (after doing ``done_first``
-    of them): every other call goes through."""
+    """A store that dies on a call of ``method`` once ``after`` of them went through; every
+    other method's calls go through."""
 
     def __init__(self, inner: PlayerStore, method: str, after: int) -> None:
         self._inner, self._method, self._left = inner, method, after

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
@@ -28,6 +29,7 @@ from stalactites.players import (
     RenameTooSoon,
     UsernameTaken,
 )
+from stalactites.players.races import Outcome
 from stalactites.players.ratings import PROVISIONAL_RACES
 from stalactites.players.sessions import token_hash
 
@@ -469,6 +471,24 @@ async def test_deleting_an_account_removes_identity_and_sessions_not_others_race
     await service.register(newcomer.player_id, "Alice", "another horse")
     with pytest.raises(PlayerNotFound):
         await service.delete(alice)
+
+
+async def test_a_deleted_players_name_is_taken_out_of_their_races(
+    service: PlayerService, stores: Stores
+) -> None:
+    alice, bob = await registered(service, "alice"), await registered(service, "bob")
+    await service.rename(alice, "Alice Liddell")
+    result = race("r1", (alice, 1), (bob, 2))
+    seats = (replace(result.players[0], name="Alice Liddell"), result.players[1])
+    await service.record_race(replace(result, players=seats))
+    assert "Alice Liddell" in stores.stored_text()
+    await service.delete(alice)
+    assert "Alice Liddell" not in stores.stored_text()
+    found = await service.store.outcome("r1")
+    assert found is not None
+    names = [seat.name for seat in Outcome.from_json(found[0]).result.players]
+    assert names == ["deleted player", "seat1"]
+    assert [r.room_id for r in (await service.history(bob)).races] == ["r1"]
 
 
 async def test_a_race_of_a_deleted_player_is_recorded_for_the_others(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..clock import Clock
 from ..engine.variants import GAMES
@@ -58,6 +58,7 @@ DAY_MS = 86_400_000
 PAGE_MAX = 100  # entries on a history or leaderboard page
 OFFSET_MAX = 100_000
 PLAYER_ID = re.compile(r"p\.[0-9a-f]{16}")
+NOBODY = "p.none"  # a player id that is never given
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +160,7 @@ class PlayerService:
         if isinstance(username, str) and 3 <= len(username) <= 20:
             key = username_key(username)
             owner = await self.store.find_username(key)
-            record = await self.store.load_player(owner) if owner else None
+            record = await self.store.load_player(owner or NOBODY)  # the same reads either way
             if record is not None and username_key(record.username or "") != key:
                 record = None
         secret = password[:PASSWORD_MAX] if isinstance(password, str) else ""
@@ -204,15 +205,42 @@ class PlayerService:
         return await self._player(player_id)
 
     async def delete(self, player_id: str) -> None:
-        """The account gone: identity, sessions, history and statistics (its races stay in
-        other players' histories; :meth:`names_of` calls it "deleted player")."""
+        """The account gone: identity, sessions, history and statistics at once; then its
+        name taken out of its races' outcomes (they stay in other players' histories, and
+        :meth:`names_of` calls it "deleted player"), its leaderboard lines and its username."""
+        rooms = await self._all_rooms(player_id)
         record = await self.store.delete_player(player_id)
         if record is None:
             raise PlayerNotFound(player_id)
+        for room_id in rooms:
+            await self._forget_in_outcome(room_id, player_id)
         for game in record.ratings:
             await self.store.sync_board(player_id, game, DELETED_VERSION, None)
         if record.username is not None:
             await self.store.release_username(username_key(record.username), player_id)
+
+    async def _all_rooms(self, player_id: str) -> list[str]:
+        rooms: list[str] = []
+        mark: str | None = None
+        while True:
+            entries, mark = await self.store.history(player_id, mark, PAGE_MAX)
+            rooms += [history_entry(entry).room_id for entry in entries]
+            if mark is None:
+                return rooms
+
+    async def _forget_in_outcome(self, room_id: str, player_id: str) -> None:
+        for _ in range(5):  # (the outcome changes only here: a second try is plenty)
+            found = await self.store.outcome(room_id)
+            if found is None:
+                return
+            old = Outcome.from_json(found[0])
+            seats = tuple(
+                replace(seat, name=DELETED_NAME) if seat.player_id == player_id else seat
+                for seat in old.result.players
+            )
+            new = Outcome(replace(old.result, players=seats), old.before, old.after)
+            if new == old or await self.store.replace_outcome(room_id, found[0], new.to_json()):
+                return
 
     # reading
 
@@ -220,6 +248,9 @@ class PlayerService:
         """By player id or by username; :class:`PlayerNotFound`."""
         record = await self._find(who)
         ratings = {game: _view(record.ratings.get(game, Rating())) for game in sorted(GAMES)}
+        keys = sorted(record.stats)
+        medians = await self.store.median_times(record.player_id, keys)
+        stats = {key: replace(record.stats[key], median_ms=medians[key]) for key in keys}
         return Profile(
             record.player_id,
             record.name,
@@ -227,7 +258,7 @@ class PlayerService:
             record.username,
             record.created_ms,
             ratings,
-            dict(sorted(record.stats.items())),
+            stats,
         )
 
     async def history(self, player_id: str, limit: int = 20, before: object = None) -> HistoryPage:

@@ -70,7 +70,7 @@ class Stats:
     streak: int = 0  # wins in a row, up to the newest race
     best_streak: int = 0
     best_ms: int | None = None
-    median_ms: int | None = None
+    median_ms: int | None = None  # filled in by the profile (:meth:`PlayerStore.median_times`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +121,14 @@ class BoardLine:
 class PlayerStore(Protocol):
     # identity
     async def create_player(self, record: PlayerRecord) -> None: ...
-    async def load_player(self, player_id: str) -> PlayerRecord | None: ...
+    async def load_player(self, player_id: str) -> PlayerRecord | None:
+        """The record (its statistics without median times: :meth:`median_times`)."""
+        ...
+
+    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
+        """The median winning time of each "GAME:STEP" (None: no win)."""
+        ...
+
     async def claim_name(self, key: str, player_id: str) -> bool:
         """Take a generated name (by its key) for good; False if it is someone's."""
         ...
@@ -173,6 +180,10 @@ class PlayerStore(Protocol):
 
     async def outcome(self, room_id: str) -> tuple[str, bool] | None:
         """The stored outcome and whether the race is recorded everywhere."""
+        ...
+
+    async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
+        """Put ``new`` in place of the stored outcome if that is still ``old``."""
         ...
 
     async def finish_race(self, room_id: str) -> None:

@@ -35,7 +35,7 @@ class _Player:
 class MemoryPlayerStore:
     def __init__(self) -> None:
         self._players: dict[str, _Player] = {}
-        self._names: dict[str, str] = {}
+        self._names: set[str] = set()
         self._usernames: dict[str, str] = {}
         self._pending: dict[str, str] = {}
         self._outcomes: dict[str, tuple[str, bool]] = {}
@@ -47,16 +47,18 @@ class MemoryPlayerStore:
 
     async def load_player(self, player_id: str) -> PlayerRecord | None:
         player = self._players.get(player_id)
-        if player is None:
-            return None
-        stats = {
-            key: replace(s, median_ms=_median(player.wins.get(key, [])))
-            for key, s in player.record.stats.items()
-        }
-        return replace(player.record, stats=stats)
+        return None if player is None else player.record
+
+    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
+        player = self._players.get(player_id)
+        wins = {} if player is None else player.wins
+        return {key: _median(wins.get(key, [])) for key in stats_keys}
 
     async def claim_name(self, key: str, player_id: str) -> bool:
-        return self._names.setdefault(key, player_id) == player_id
+        if key in self._names:
+            return False
+        self._names.add(key)
+        return True
 
     async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
         player = self._players[player_id]
@@ -132,6 +134,13 @@ class MemoryPlayerStore:
 
     async def outcome(self, room_id: str) -> tuple[str, bool] | None:
         return self._outcomes.get(room_id)
+
+    async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
+        stored = self._outcomes.get(room_id)
+        if stored is None or stored[0] != old:
+            return False
+        self._outcomes[room_id] = (new, stored[1])
+        return True
 
     async def finish_race(self, room_id: str) -> None:
         if room_id in self._outcomes:

@@ -13,7 +13,7 @@ one Redis Cluster slot):
 * ``P{player:ID}:history`` hash: room id -> ``[entry, before, after]`` (JSON).
 * ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
 * ``P{username:KEY}`` string: the owner of a casefolded username.
-* ``P{name:KEY}`` string: the owner of a generated name (never given twice).
+* ``P{name:KEY}`` string: a generated name given (never given twice; not whose).
 * ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
   room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
   for good: histories point at it.
@@ -30,7 +30,6 @@ and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
 
 from __future__ import annotations
 
-import asyncio
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -58,9 +57,11 @@ _SCRIPTS = (
     "delete",
     "finish",
     "history",
+    "medians",
     "register",
     "release_username",
     "rename",
+    "replace_outcome",
 )
 
 
@@ -119,10 +120,6 @@ class RedisPlayerStore:
         if not flat:
             return None
         data = dict(zip(flat[::2], flat[1::2], strict=True))
-        stats = {
-            field[6:]: _stats(value) for field, value in data.items() if field.startswith("stats:")
-        }
-        medians = await asyncio.gather(*(self._median(keys.wins(key)) for key in stats))
         return PlayerRecord(
             player_id=player_id,
             name=data["name"],
@@ -131,27 +128,23 @@ class RedisPlayerStore:
             username=data.get("username"),
             password_hash=data.get("password"),
             board_version=int(data.get("board", 0)),
-            ratings={
-                field[7:]: _rating(value)
-                for field, value in data.items()
-                if field.startswith("rating:")
-            },
-            stats={
-                key: Stats(s.races, s.wins, s.streak, s.best_streak, s.best_ms, median)
-                for (key, s), median in zip(stats.items(), medians, strict=True)
-            },
+            ratings={f[7:]: _rating(value) for f, value in data.items() if f.startswith("rating:")},
+            stats={f[6:]: _stats(value) for f, value in data.items() if f.startswith("stats:")},
         )
 
-    async def _median(self, key: str) -> int | None:
-        count = int(await self._call(key, "ZCARD", key))
-        if count == 0:
-            return None
-        middle = await self._call(key, "ZRANGE", key, (count - 1) // 2, count // 2, "WITHSCORES")
-        return median_of_middle([int(float(score)) for score in middle[1::2]])
+    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
+        if not stats_keys:
+            return {}
+        keys = self.keys(player_id)
+        middles = await self._run["medians"]([keys.wins(key) for key in stats_keys], [])
+        return {
+            key: median_of_middle([int(float(score)) for score in middle])
+            for key, middle in zip(stats_keys, middles, strict=True)
+        }
 
     async def claim_name(self, key: str, player_id: str) -> bool:
         name = f"{self._prefix}{{name:{key}}}"
-        return bool(await self._call(name, "SET", name, player_id, "NX"))
+        return bool(await self._call(name, "SET", name, 1, "NX"))  # whose: not kept
 
     async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
         answer = await self._run["rename"]([self.keys(player_id).player], [name, now_ms, every_ms])
@@ -237,6 +230,10 @@ class RedisPlayerStore:
         key = self._outcome_key(room_id)
         stored, done = await self._call(key, "HMGET", key, "outcome", "done")
         return None if stored is None else (stored, done is not None)
+
+    async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
+        key = self._outcome_key(room_id)
+        return bool(await self._run["replace_outcome"]([key], [old, new]))
 
     async def finish_race(self, room_id: str) -> None:
         await self._run["finish"]([self._outcome_key(room_id)], [])
