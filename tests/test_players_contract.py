@@ -491,6 +491,20 @@ async def test_a_deleted_players_name_is_taken_out_of_their_races(
     assert [r.room_id for r in (await service.history(bob)).races] == ["r1"]
 
 
+async def test_a_deletion_a_crash_left_halfway_is_mended_by_the_next_readers(
+    service: PlayerService,
+) -> None:
+    alice, bob = await registered(service, "alice"), await registered(service, "bob")
+    await settled(service, alice, bob, PROVISIONAL_RACES)
+    await service.store.delete_player(alice)  # then the process died: board and username left
+    board = await service.leaderboard("stalactites")
+    assert [(e.rank, e.player_id) for e in board] == [(2, bob)]
+    assert await service.store.board_size("stalactites") == 1  # the reader took alice off
+    newcomer = await service.create_anonymous()
+    await service.register(newcomer.player_id, "ALICE", "another horse")  # a gone owner's
+    assert (await service.profile("alice")).player_id == newcomer.player_id
+
+
 async def test_a_race_of_a_deleted_player_is_recorded_for_the_others(
     service: PlayerService,
 ) -> None:
