@@ -522,3 +522,8 @@ async def test_every_error_has_a_code(service: PlayerService) -> None:
         await service.rename("p.0123456789abcdef", "Ann")
     with pytest.raises(PlayerNotFound):
         await service.register("p.0123456789abcdef", "ann", "correct horse")
+    for who in ["{x}", "a b", "", "p.XYZ", "x" * 300]:  # no player, nor even looked up
+        with pytest.raises(PlayerNotFound):
+            await service.profile(who)
+        with pytest.raises(PlayerNotFound):
+            await service.history(who)

@@ -23,7 +23,7 @@ import re
 import secrets
 import unicodedata
 from functools import cache
-from typing import Any
+from typing import Any, TypeGuard
 
 from confusable_homoglyphs import confusables as _confusables
 
@@ -36,6 +36,7 @@ __all__ = [
     "check_display_name",
     "check_username",
     "generated_name",
+    "is_username",
     "skeleton",
     "username_key",
 ]
@@ -46,9 +47,14 @@ _USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 _NAME_CATEGORIES = ("L", "M", "N", "P", "S")
 
 
+def is_username(text: object) -> TypeGuard[str]:
+    """Whether ``text`` has a username's shape: 3-20 of a-z A-Z 0-9 _ -."""
+    return isinstance(text, str) and _USERNAME.fullmatch(text) is not None
+
+
 def check_username(username: object) -> str:
     """``username`` if it is one (3-20 of a-z A-Z 0-9 _ -), else :class:`BadUsername`."""
-    if not isinstance(username, str) or _USERNAME.fullmatch(username) is None:
+    if not is_username(username):
         raise BadUsername(f"a username is 3-20 of a-z A-Z 0-9 _ -, not {username!r}")
     return username
 

@@ -30,6 +30,7 @@ from .names import (
     check_display_name,
     check_username,
     generated_name,
+    is_username,
     username_key,
 )
 from .passwords import PASSWORD_MAX, Passwords, check_password
@@ -157,7 +158,7 @@ class PlayerService:
         """A new session of the account; :class:`BadCredentials` (after the same work) for a
         wrong password, an unknown username or one that is not even well-formed."""
         record = None
-        if isinstance(username, str) and 3 <= len(username) <= 20:
+        if is_username(username):
             key = username_key(username)
             owner = await self.store.find_username(key)
             record = await self.store.load_player(owner or NOBODY)  # the same reads either way
@@ -331,6 +332,8 @@ class PlayerService:
         return NewSession(player_id, name, token)
 
     async def _player(self, player_id: str) -> PlayerRecord:
+        if PLAYER_ID.fullmatch(player_id) is None:  # (from a URL: not even looked up)
+            raise PlayerNotFound(player_id)
         record = await self.store.load_player(player_id)
         if record is None:
             raise PlayerNotFound(player_id)
@@ -339,6 +342,8 @@ class PlayerService:
     async def _find(self, who: str) -> PlayerRecord:
         if PLAYER_ID.fullmatch(who):
             return await self._player(who)
+        if not is_username(who):
+            raise PlayerNotFound(who)
         owner = await self.store.find_username(username_key(who))
         if owner is None:
             raise PlayerNotFound(who)
