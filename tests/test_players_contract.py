@@ -286,6 +286,25 @@ async def test_a_crash_before_the_outcome_is_stored_leaves_the_race_pending(
     assert (await healthy.profile(a.player_id)).ratings["stalactites"].races == 1
 
 
+async def test_a_race_rated_before_another_was_applied_adds_its_change_to_it(
+    stores: Stores, clock: ManualClock
+) -> None:
+    store = stores.open()
+    healthy = stores.service(clock, store)
+    a, b, c = [(await healthy.create_anonymous()).player_id for _ in range(3)]
+    dying = stores.service(clock, CrashingStore(store, "apply_race", after=0))  # type: ignore[arg-type]
+    with pytest.raises(Crash):  # r1 is rated (a beats b) but not applied
+        await dying.record_race(race("r1", (a, 1), (b, 2)))
+    r2 = await healthy.record_race(race("r2", (a, 1), (c, 2), finished_at=1_800_000_000_001))
+    r1 = await healthy.record_race(race("r1", (a, 1), (b, 2)))
+    rating = (await healthy.profile(a)).ratings["stalactites"]
+    assert rating.races == 2  # both counted, r2's change not overwritten by r1's
+    gained = (r1.after[a].mu - r1.before[a].mu) + (r2.after[a].mu - r2.before[a].mu)
+    record = await store.load_player(a)
+    assert record is not None
+    assert record.ratings["stalactites"].mu == pytest.approx(25.0 + gained)
+
+
 async def test_ties_share_a_rating_change(service: PlayerService) -> None:
     ids = [(await service.create_anonymous()).player_id for _ in range(3)]
     outcome = await service.record_race(race("r1", (ids[0], 1), (ids[1], 2), (ids[2], 2)))
