@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from ..clock import Clock
 from ..engine.variants import GAMES
 from ..store.players_base import DELETED_VERSION, PlayerRecord, PlayerStore, Rating, Stats
-from . import recording
+from . import deletion, recording
 from .errors import (
     AlreadyRegistered,
     BadCredentials,
@@ -206,42 +206,9 @@ class PlayerService:
         return await self._player(player_id)
 
     async def delete(self, player_id: str) -> None:
-        """The account gone: identity, sessions, history and statistics at once; then its
-        name taken out of its races' outcomes (they stay in other players' histories, and
-        :meth:`names_of` calls it "deleted player"), its leaderboard lines and its username."""
-        rooms = await self._all_rooms(player_id)
-        record = await self.store.delete_player(player_id)
-        if record is None:
+        """Delete the account (see :func:`.deletion.delete_player`)."""
+        if not await deletion.delete_player(self.store, player_id):
             raise PlayerNotFound(player_id)
-        for room_id in rooms:
-            await self._forget_in_outcome(room_id, player_id)
-        for game in record.ratings:
-            await self.store.sync_board(player_id, game, DELETED_VERSION, None)
-        if record.username is not None:
-            await self.store.release_username(username_key(record.username), player_id)
-
-    async def _all_rooms(self, player_id: str) -> list[str]:
-        rooms: list[str] = []
-        mark: str | None = None
-        while True:
-            entries, mark = await self.store.history(player_id, mark, PAGE_MAX)
-            rooms += [history_entry(entry).room_id for entry in entries]
-            if mark is None:
-                return rooms
-
-    async def _forget_in_outcome(self, room_id: str, player_id: str) -> None:
-        for _ in range(5):  # (the outcome changes only here: a second try is plenty)
-            found = await self.store.outcome(room_id)
-            if found is None:
-                return
-            old = Outcome.from_json(found[0])
-            seats = tuple(
-                replace(seat, name=DELETED_NAME) if seat.player_id == player_id else seat
-                for seat in old.result.players
-            )
-            new = Outcome(replace(old.result, players=seats), old.before, old.after)
-            if new == old or await self.store.replace_outcome(room_id, found[0], new.to_json()):
-                return
 
     # reading
 
