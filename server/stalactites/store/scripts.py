@@ -1,10 +1,11 @@
 """The Redis stores' Lua scripts, read from the package's ``lua/`` folder when a store starts.
 
-``lua/rooms/*.lua`` change rooms, ``lua/tournaments/*.lua`` tournaments, ``lua/create.lua``
-makes either; each names its KEYS and ARGV in a comment at its top.  A line
-``--#include NAME`` stands for the file ``lua/include/NAME.lua`` (a piece several scripts
-share, such as the rooms' ``append``), put in its place when the script is read: the text
-Redis runs is the file with its includes written out, nothing more.
+``lua/rooms/*.lua`` change rooms, ``lua/tournaments/*.lua`` tournaments,
+``lua/players/*.lua`` players, ``lua/create.lua`` makes a room or a tournament; each names its
+KEYS and ARGV in a comment at its top.  A line ``--#include NAME`` stands for the file
+``lua/include/NAME.lua`` (a piece several scripts share, such as the rooms' ``append``), put
+in its place when the script is read: the text Redis runs is the file with its includes
+written out, nothing more.
 
 >>> "local function append" in lua("rooms/join")
 True

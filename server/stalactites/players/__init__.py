@@ -1,0 +1,61 @@
+"""Players who persist: accounts, sessions, names, ratings, histories and leaderboards.
+
+The domain and its service, no HTTP: :class:`PlayerService` over a
+:class:`~stalactites.store.players_base.PlayerStore`.
+"""
+
+from __future__ import annotations
+
+from .errors import (
+    AlreadyRegistered,
+    BadCredentials,
+    BadCursor,
+    BadGame,
+    BadInput,
+    BadLimit,
+    BadName,
+    BadPassword,
+    BadRace,
+    BadUsername,
+    PlayerError,
+    PlayerNotFound,
+    RenameTooSoon,
+    UsernameTaken,
+)
+from .names import DELETED_NAME, skeleton
+from .passwords import Passwords
+from .races import HistoryEntry, Outcome, RacePlayer, RaceResult
+from .ratings import PROVISIONAL_RACES, displayed
+from .service import BoardEntry, HistoryPage, NewSession, PlayerService, Profile, RatingView
+
+__all__ = [
+    "DELETED_NAME",
+    "PROVISIONAL_RACES",
+    "AlreadyRegistered",
+    "BadCredentials",
+    "BadCursor",
+    "BadGame",
+    "BadInput",
+    "BadLimit",
+    "BadName",
+    "BadPassword",
+    "BadRace",
+    "BadUsername",
+    "BoardEntry",
+    "HistoryEntry",
+    "HistoryPage",
+    "NewSession",
+    "Outcome",
+    "PlayerError",
+    "PlayerNotFound",
+    "PlayerService",
+    "Passwords",
+    "Profile",
+    "RacePlayer",
+    "RaceResult",
+    "RatingView",
+    "RenameTooSoon",
+    "UsernameTaken",
+    "displayed",
+    "skeleton",
+]

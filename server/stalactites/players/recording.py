@@ -1,0 +1,104 @@
+"""Recording a finished race: ratings, histories, statistics and leaderboards, exactly once.
+
+A race's players live in different Redis Cluster slots (each player's keys share the hash tag
+``{player:ID}``), so no one script can change them all.  :func:`record_race` is therefore a
+sequence of steps, each one atomic on one slot and each safe to run again, so that any process
+may run the whole sequence any number of times, at the same time as others, or resume it
+after a process died anywhere in it, and every player's race is applied once:
+
+1. **Pending.** The result is written to the pending races (``HSETNX``, a shared key): from
+   now on :func:`resume_pending`, run by any process, finishes it even if nobody calls
+   :func:`record_race` for it again.
+2. **Outcome, computed once.** The players' current ratings are read and the race rated
+   (OpenSkill Plackett-Luce) into an :class:`~.races.Outcome`: each player's rating before
+   and after.  It is stored in the room's own slot (``{room:ROOM_ID}:outcome``) if none is
+   there yet: the **first writer wins**, and every process goes on with the stored outcome,
+   never its own (two processes rating from different readings cannot both count).
+3. **Each player, idempotently, one after another.** One script per player, on that
+   player's slot, applies the race unless the player's history already holds its room id,
+   in one atomic step: rating, statistics, winning times, history entry.  Run again it does
+   nothing.  (When another race changed the player's rating between steps 2 and 3, this
+   one's change is added to it rather than overwriting it:
+   :func:`~stalactites.store.players_base.moved_rating`.)
+4. **Leaderboards, mended.** After each player's script, that player's line on the game's
+   board (a sorted set, a shared key) is set from the player's record as it is now, with the
+   record's ``board_version``: the board keeps a version per player and refuses an older
+   one, so a late or repeated step never puts back a stale rating, and running it again
+   mends a board a crash left behind.  A deleted player is set off with a version nothing
+   reaches.
+5. **Done.** The outcome is marked recorded and the race leaves the pending ones; a later
+   call reads the mark first and stops there.
+
+A process dying after any step leaves a state from which the next run (a retry, another
+process's call, or :func:`resume_pending`) goes on; no step undoes or repeats another's work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
+from .races import Outcome, RaceResult, player_race
+from .ratings import provisional, rate_race
+
+__all__ = ["record_race", "resume_pending", "sync_boards"]
+
+
+async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
+    """Apply a finished race (see the module's text); its outcome, the stored one."""
+    result.check()
+    found = await store.outcome(result.room_id)
+    if found is not None and found[1]:  # recorded everywhere already
+        return Outcome.from_json(found[0])
+    await store.add_pending(result.room_id, result.to_json())
+    if found is None:
+        found = await store.claim_outcome(result.room_id, (await _rated(store, result)).to_json())
+    outcome = Outcome.from_json(found[0])
+    for seat in outcome.result.players:  # one by one: a crash leaves a clear line behind
+        if seat.player_id is None:
+            continue
+        applied = await store.apply_race(seat.player_id, player_race(outcome, seat))
+        if applied is not Applied.NO_PLAYER:
+            await sync_boards(store, seat.player_id, (result.game,))
+    await store.finish_race(result.room_id)
+    return outcome
+
+
+async def resume_pending(store: PlayerStore, limit: int = 100) -> int:
+    """Finish recording races a process left halfway; how many were looked at."""
+    pending = await store.pending(limit)
+    for _room_id, result_json in pending:
+        await record_race(store, RaceResult.from_json(result_json))
+    return len(pending)
+
+
+async def sync_boards(store: PlayerStore, player_id: str, games: tuple[str, ...]) -> None:
+    """Set the player's lines on these games' boards from their record as it is now."""
+    record = await store.load_player(player_id)
+    if record is None:
+        return
+    for game in games:
+        await store.sync_board(player_id, game, record.board_version, _board_ordinal(record, game))
+
+
+def _board_ordinal(record: PlayerRecord, game: str) -> float | None:
+    """Where the player stands on the game's board: registered, rated and not provisional."""
+    rating = record.ratings.get(game)
+    if not record.registered or rating is None or provisional(rating):
+        return None
+    return rating.ordinal
+
+
+async def _rated(store: PlayerStore, result: RaceResult) -> Outcome:
+    """The race's outcome from the players' ratings now (unrated races: no ratings)."""
+    if not result.rated:
+        return Outcome(result, {}, {})
+    ids = [seat.player_id for seat in result.players if seat.player_id is not None]
+    records = await asyncio.gather(*(store.load_player(pid) for pid in ids))
+    before = {
+        pid: (record.ratings.get(result.game, Rating()) if record else Rating())
+        for pid, record in zip(ids, records, strict=True)
+    }
+    places = [seat.place for seat in result.players]
+    after = rate_race([before[pid] for pid in ids], places)
+    return Outcome(result, before, dict(zip(ids, after, strict=True)))

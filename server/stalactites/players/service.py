@@ -1,0 +1,326 @@
+"""The players' service: accounts, sessions, names, profiles, histories and leaderboards.
+
+No HTTP here: the web layer turns each method's answer into a response and each
+:class:`~.errors.PlayerError` into its code.  Password hashing runs in a worker thread, so
+a sign-in never holds the event loop.  See :mod:`.recording` for :meth:`record_race`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from dataclasses import dataclass, replace
+
+from ..clock import Clock
+from ..engine.variants import GAMES
+from ..store.players_base import DELETED_VERSION, PlayerRecord, PlayerStore, Rating, Stats
+from . import deletion, recording
+from .errors import (
+    AlreadyRegistered,
+    BadCredentials,
+    BadGame,
+    BadLimit,
+    PlayerNotFound,
+    RenameTooSoon,
+    UsernameTaken,
+)
+from .names import (
+    DELETED_NAME,
+    check_display_name,
+    check_username,
+    generated_name,
+    is_username,
+    username_key,
+)
+from .passwords import PASSWORD_MAX, Passwords, check_password
+from .races import (
+    HistoryEntry,
+    Outcome,
+    RaceResult,
+    decode_cursor,
+    encode_cursor,
+    history_entry,
+)
+from .ratings import displayed, provisional
+from .sessions import SESSION_DAYS, new_token, parse_token, token_hash
+
+__all__ = [
+    "DAY_MS",
+    "BoardEntry",
+    "HistoryPage",
+    "NewSession",
+    "PlayerService",
+    "Profile",
+    "RatingView",
+]
+
+DAY_MS = 86_400_000
+PAGE_MAX = 100  # entries on a history or leaderboard page
+OFFSET_MAX = 100_000
+PLAYER_ID = re.compile(r"p\.[0-9a-f]{16}")
+NOBODY = "p.none"  # a player id that is never given
+
+
+@dataclass(frozen=True, slots=True)
+class NewSession:
+    player_id: str
+    name: str
+    token: str  # the only time it is seen: the store keeps its hash
+
+
+@dataclass(frozen=True, slots=True)
+class RatingView:
+    rating: int
+    races: int
+    provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    player_id: str
+    name: str
+    registered: bool
+    username: str | None
+    member_since: int  # unix ms
+    ratings: dict[str, RatingView]  # every game
+    stats: dict[str, Stats]  # by "GAME:STEP"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    races: list[HistoryEntry]
+    next: str | None  # the cursor of the next page (``before``), None at the end
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    rank: int  # 1 first
+    player_id: str
+    name: str
+    rating: int
+    races: int
+
+
+class PlayerService:
+    def __init__(
+        self,
+        store: PlayerStore,
+        clock: Clock,
+        passwords: Passwords | None = None,
+        rename_every_ms: int = DAY_MS,
+        session_ms: int = SESSION_DAYS * DAY_MS,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._passwords = passwords or Passwords()
+        self._rename_every_ms = rename_every_ms
+        self._session_ms = session_ms
+
+    # identity and sessions
+
+    async def create_anonymous(self) -> NewSession:
+        """A new player with a generated name, and its first session."""
+        player_id = "p." + secrets.token_hex(8)
+        for _ in range(20):
+            name = generated_name()
+            if await self.store.claim_name(name.casefold(), player_id):
+                break
+        else:  # twenty names in use: the space is 10^8, so this is a broken store
+            raise RuntimeError("no generated name was free")
+        now = self._clock.now_ms()
+        await self.store.create_player(PlayerRecord(player_id, name, now))
+        return await self._new_session(player_id, name)
+
+    async def register(self, player_id: str, username: object, password: object) -> PlayerRecord:
+        """Make the (anonymous) player an account, keeping its ratings and history."""
+        name, secret = check_username(username), check_password(password)
+        record = await self._player(player_id)
+        if record.registered:
+            raise AlreadyRegistered("this player has an account already")
+        key = username_key(name)
+        owner = await self.store.claim_username(key, player_id, None)
+        if owner != player_id and await self.store.load_player(owner) is None:
+            owner = await self.store.claim_username(key, player_id, owner)  # a deleted owner's
+        if owner != player_id:
+            raise UsernameTaken(f"{name!r} is taken")
+        hashed = await asyncio.to_thread(self._passwords.hash, secret)
+        answer = await self.store.register(player_id, name, hashed)
+        if answer != "registered":
+            await self.store.release_username(key, player_id)
+            if answer == "already_registered":
+                raise AlreadyRegistered("this player has an account already")
+            raise PlayerNotFound(player_id)
+        await recording.sync_boards(self.store, player_id, tuple(record.ratings))
+        return await self._player(player_id)
+
+    async def sign_in(self, username: object, password: object) -> NewSession:
+        """A new session of the account; :class:`BadCredentials` (after the same work) for a
+        wrong password, an unknown username or one that is not even well-formed."""
+        record = None
+        if is_username(username):
+            key = username_key(username)
+            owner = await self.store.find_username(key)
+            record = await self.store.load_player(owner or NOBODY)  # the same reads either way
+            if record is not None and username_key(record.username or "") != key:
+                record = None
+        secret = password[:PASSWORD_MAX] if isinstance(password, str) else ""
+        stored = record.password_hash if record else None
+        verdict = await asyncio.to_thread(self._passwords.verify, stored, secret)
+        if record is None or not verdict.right:
+            raise BadCredentials("wrong username or password")
+        if verdict.rehashed is not None:
+            await self.store.set_password_hash(record.player_id, verdict.rehashed)
+        return await self._new_session(record.player_id, record.name)
+
+    async def resolve(self, token: object) -> PlayerRecord | None:
+        """The player whose live session ``token`` is, or None."""
+        player_id = parse_token(token)
+        if player_id is None or not isinstance(token, str):
+            return None
+        alive = await self.store.session_alive(player_id, token_hash(token), self._clock.now_ms())
+        return await self.store.load_player(player_id) if alive else None
+
+    async def sign_out(self, token: object, everywhere: bool = False) -> None:
+        """End this session (or, with ``everywhere``, every session of its player)."""
+        player = await self.resolve(token)
+        if player is None or not isinstance(token, str):
+            return
+        if everywhere:
+            await self.store.revoke_sessions(player.player_id)
+        else:
+            await self.store.revoke_session(player.player_id, token_hash(token))
+
+    async def rename(self, player_id: str, name: object) -> PlayerRecord:
+        """A new display name, at most once a day (:class:`RenameTooSoon` says when)."""
+        clean = check_display_name(name)
+        await self._player(player_id)
+        try:
+            retry_at = await self.store.rename(
+                player_id, clean, self._clock.now_ms(), self._rename_every_ms
+            )
+        except KeyError:
+            raise PlayerNotFound(player_id) from None
+        if retry_at is not None:
+            raise RenameTooSoon(retry_at)
+        return await self._player(player_id)
+
+    async def delete(self, player_id: str) -> None:
+        """Delete the account (see :func:`.deletion.delete_player`)."""
+        if not await deletion.delete_player(self.store, player_id):
+            raise PlayerNotFound(player_id)
+
+    # reading
+
+    async def profile(self, who: str) -> Profile:
+        """By player id or by username; :class:`PlayerNotFound`."""
+        record = await self._find(who)
+        ratings = {game: _view(record.ratings.get(game, Rating())) for game in sorted(GAMES)}
+        keys = sorted(record.stats)
+        medians = await self.store.median_times(record.player_id, keys)
+        stats = {key: replace(record.stats[key], median_ms=medians[key]) for key in keys}
+        return Profile(
+            record.player_id,
+            record.name,
+            record.registered,
+            record.username,
+            record.created_ms,
+            ratings,
+            stats,
+        )
+
+    async def history(self, player_id: str, limit: int = 20, before: object = None) -> HistoryPage:
+        """The player's finished races, newest first, ``limit`` a page."""
+        _check_limit(limit)
+        mark = None if before is None else decode_cursor(before)
+        await self._player(player_id)
+        entries, last = await self.store.history(player_id, mark, limit)
+        races = [history_entry(entry) for entry in entries]
+        return HistoryPage(races, None if last is None else encode_cursor(last))
+
+    async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[BoardEntry]:
+        """The game's registered, non-provisional players by rating, from place ``offset + 1``."""
+        if game not in GAMES:
+            raise BadGame(f"not a game: {game!r}")
+        _check_limit(limit)
+        if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
+            raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
+        lines = await self.store.board_page(game, offset, limit)
+        records = await asyncio.gather(*(self.store.load_player(line.player_id) for line in lines))
+        entries = []
+        for rank, (line, record) in enumerate(zip(lines, records, strict=True), offset + 1):
+            if record is None:  # deleted while its line was being taken off: take it off
+                await self.store.sync_board(line.player_id, game, DELETED_VERSION, None)
+                continue
+            rating = record.ratings.get(game, Rating())
+            entries.append(
+                BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
+            )
+        return entries
+
+    async def leaderboard_around(
+        self, game: str, player_id: str, limit: int = 11
+    ) -> list[BoardEntry]:
+        """A page of the board with the player in its middle (empty if not on the board)."""
+        if game not in GAMES:
+            raise BadGame(f"not a game: {game!r}")
+        _check_limit(limit)
+        rank = await self.store.board_rank(game, player_id)
+        if rank is None:
+            return []
+        return await self.leaderboard(game, limit, max(0, rank - limit // 2))
+
+    async def names_of(self, player_ids: list[str]) -> dict[str, str]:
+        """Each player's name now, "deleted player" for one deleted."""
+        records = await asyncio.gather(*(self.store.load_player(pid) for pid in player_ids))
+        return {
+            pid: record.name if record else DELETED_NAME
+            for pid, record in zip(player_ids, records, strict=True)
+        }
+
+    # races
+
+    async def record_race(self, result: RaceResult) -> Outcome:
+        """Apply a finished race to its players, exactly once (see :mod:`.recording`)."""
+        return await recording.record_race(self.store, result)
+
+    async def resume_pending(self) -> int:
+        return await recording.resume_pending(self.store)
+
+    # helpers
+
+    async def _new_session(self, player_id: str, name: str) -> NewSession:
+        token = new_token(player_id)
+        now = self._clock.now_ms()
+        if not await self.store.add_session(
+            player_id, token_hash(token), now + self._session_ms, now
+        ):
+            raise PlayerNotFound(player_id)
+        return NewSession(player_id, name, token)
+
+    async def _player(self, player_id: str) -> PlayerRecord:
+        if PLAYER_ID.fullmatch(player_id) is None:  # (from a URL: not even looked up)
+            raise PlayerNotFound(player_id)
+        record = await self.store.load_player(player_id)
+        if record is None:
+            raise PlayerNotFound(player_id)
+        return record
+
+    async def _find(self, who: str) -> PlayerRecord:
+        if PLAYER_ID.fullmatch(who):
+            return await self._player(who)
+        if not is_username(who):
+            raise PlayerNotFound(who)
+        owner = await self.store.find_username(username_key(who))
+        if owner is None:
+            raise PlayerNotFound(who)
+        return await self._player(owner)
+
+
+def _view(rating: Rating) -> RatingView:
+    return RatingView(displayed(rating), rating.races, provisional(rating))
+
+
+def _check_limit(limit: object) -> None:
+    if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= PAGE_MAX:
+        raise BadLimit(f"a limit is 1-{PAGE_MAX}, not {limit!r}")

@@ -1,0 +1,215 @@
+"""The players' store: identities, sessions, ratings, histories and leaderboards.
+
+One interface (:class:`PlayerStore`), two implementations: :mod:`.players_memory` and
+:mod:`.players_redis` (one Redis or a Redis Cluster).  Each method is one atomic step on one
+player's keys (or one race's, or one leaderboard's); what spans several is put together by
+:mod:`stalactites.players.recording`.  The store reads no clock: callers pass the time.
+
+A player's race is applied by :meth:`PlayerStore.apply_race` at most once (its room id is
+remembered in the player's history in the same atomic step).  Its rating change: when the
+player's rating is still the ``before`` the race was rated from, it becomes ``after``; when
+another race changed it meanwhile, the race's change is added to it (μ moves by
+``after.mu - before.mu``, σ is scaled by ``after.sigma / before.sigma``), so neither is lost.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Protocol
+
+__all__ = [
+    "DELETED_VERSION",
+    "Applied",
+    "BoardLine",
+    "PlayerRace",
+    "PlayerRecord",
+    "PlayerStore",
+    "Rating",
+    "Stats",
+    "median_of_middle",
+    "moved_rating",
+]
+
+DELETED_VERSION = 1 << 50  # a deleted player's leaderboard version: nothing may put it back
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One game's OpenSkill rating (see :mod:`stalactites.players.ratings`)."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+    races: int = 0  # rated races in this game
+
+    @property
+    def ordinal(self) -> float:
+        """μ - 3σ: the conservative estimate, the leaderboards' order."""
+        return self.mu - 3.0 * self.sigma
+
+
+def moved_rating(current: Rating, before: Rating, after: Rating) -> Rating:
+    """``current`` after a race rated from ``before`` to ``after`` (see the module's text)."""
+    if (current.mu, current.sigma) == (before.mu, before.sigma):
+        return Rating(after.mu, after.sigma, current.races + 1)
+    mu = current.mu + (after.mu - before.mu)
+    return Rating(mu, current.sigma * (after.sigma / before.sigma), current.races + 1)
+
+
+def median_of_middle(middle: list[int]) -> int | None:
+    """The median winning time from the middle one or two of them (the lower ms of a half)."""
+    return sum(middle) // len(middle) if middle else None
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """One game and step's statistics (winning times in ms)."""
+
+    races: int = 0
+    wins: int = 0
+    streak: int = 0  # wins in a row, up to the newest race
+    best_streak: int = 0
+    best_ms: int | None = None
+    median_ms: int | None = None  # filled in by the profile (:meth:`PlayerStore.median_times`)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    player_id: str
+    name: str
+    created_ms: int
+    renamed_ms: int | None = None
+    username: str | None = None
+    password_hash: str | None = None
+    board_version: int = 0  # raised by every change to what a leaderboard shows of them
+    ratings: dict[str, Rating] = field(default_factory=dict)  # by game
+    stats: dict[str, Stats] = field(default_factory=dict)  # by "GAME:STEP"
+
+    @property
+    def registered(self) -> bool:
+        return self.username is not None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRace:
+    """One player's part of a finished race, as :meth:`PlayerStore.apply_race` applies it."""
+
+    room_id: str
+    game: str
+    step: str  # "ones", "twos", or "none" (never fixed)
+    finished_at: int
+    won: bool  # first place, the deal cleared
+    elapsed_ms: int
+    entry_json: str  # the history entry, its rating_before and rating_after null: the store
+    # keeps ``[entry, before, after]``, each rating ``[mu, sigma]`` or null
+    before: Rating | None = None  # rated races: what it was rated from, and to
+    after: Rating | None = None
+
+
+class Applied(enum.Enum):
+    APPLIED = "applied"
+    ALREADY = "already"  # applied before (by this process or another)
+    NO_PLAYER = "no_player"  # deleted, or never was
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    player_id: str
+    ordinal: float
+
+
+class PlayerStore(Protocol):
+    # identity
+    async def create_player(self, record: PlayerRecord) -> None: ...
+    async def load_player(self, player_id: str) -> PlayerRecord | None:
+        """The record (its statistics without median times: :meth:`median_times`)."""
+        ...
+
+    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
+        """The median winning time of each "GAME:STEP" (None: no win)."""
+        ...
+
+    async def claim_name(self, key: str, player_id: str) -> bool:
+        """Take a generated name (by its key) for good; False if it is someone's."""
+        ...
+
+    async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
+        """None once renamed; else when it may be (unix ms): the last rename was too recent.
+        Raises KeyError for no such player."""
+        ...
+
+    async def find_username(self, key: str) -> str | None: ...
+    async def claim_username(self, key: str, player_id: str, stale: str | None) -> str:
+        """Take the username key (or, with ``stale``, take it from that gone owner); its owner
+        afterwards."""
+        ...
+
+    async def release_username(self, key: str, player_id: str) -> None: ...
+    async def register(self, player_id: str, username: str, password_hash: str) -> str:
+        """``registered``, ``already_registered`` or ``no_player``."""
+        ...
+
+    async def set_password_hash(self, player_id: str, password_hash: str) -> None: ...
+    async def delete_player(self, player_id: str) -> PlayerRecord | None:
+        """Its record, sessions, history and statistics gone at once; the record it had."""
+        ...
+
+    # sessions (by the token's hash)
+    async def add_session(self, player_id: str, digest: str, expires_ms: int, now_ms: int) -> bool:
+        """Add a session (its expired ones dropped); False for no such player."""
+        ...
+
+    async def session_alive(self, player_id: str, digest: str, now_ms: int) -> bool: ...
+    async def revoke_session(self, player_id: str, digest: str) -> None: ...
+    async def revoke_sessions(self, player_id: str) -> None: ...
+    async def session_count(self, player_id: str) -> int: ...
+
+    # races
+    async def add_pending(self, room_id: str, result_json: str) -> None:
+        """Remember a race to record (kept until :meth:`finish_race`)."""
+        ...
+
+    async def pending(self, limit: int) -> list[tuple[str, str]]:
+        """Races being recorded: (room id, result JSON)."""
+        ...
+
+    async def claim_outcome(self, room_id: str, outcome_json: str) -> tuple[str, bool]:
+        """Store a race's outcome unless one is stored (the first writer wins): the stored one,
+        and whether the race is recorded everywhere already."""
+        ...
+
+    async def outcome(self, room_id: str) -> tuple[str, bool] | None:
+        """The stored outcome and whether the race is recorded everywhere."""
+        ...
+
+    async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
+        """Put ``new`` in place of the stored outcome if that is still ``old``."""
+        ...
+
+    async def finish_race(self, room_id: str) -> None:
+        """The race is recorded everywhere: its outcome says so, it is no longer pending."""
+        ...
+
+    async def apply_race(self, player_id: str, race: PlayerRace) -> Applied: ...
+    async def history(
+        self, player_id: str, before: str | None, limit: int
+    ) -> tuple[list[str], str | None]:
+        """Up to ``limit`` history entries (JSON) older than the mark ``before``, newest first,
+        and the mark of the last one if there may be more."""
+        ...
+
+    # leaderboards
+    async def sync_board(
+        self, player_id: str, game: str, version: int, ordinal: float | None
+    ) -> None:
+        """Put the player on the game's board at ``ordinal`` (None: off it) unless a change
+        with a higher ``version`` is there already."""
+        ...
+
+    async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]: ...
+    async def board_rank(self, game: str, player_id: str) -> int | None:
+        """0 for the first place."""
+        ...
+
+    async def board_size(self, game: str) -> int: ...
+    async def close(self) -> None: ...

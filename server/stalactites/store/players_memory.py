@@ -1,0 +1,237 @@
+"""The players' store in this process's memory (see :class:`.players_base.PlayerStore`).
+
+Every method runs without awaiting, so each is atomic among the process's coroutines.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field, replace
+
+from .players_base import (
+    Applied,
+    BoardLine,
+    PlayerRace,
+    PlayerRecord,
+    Rating,
+    Stats,
+    median_of_middle,
+    moved_rating,
+)
+
+__all__ = ["MemoryPlayerStore"]
+
+
+@dataclass
+class _Player:
+    record: PlayerRecord
+    sessions: dict[str, int] = field(default_factory=dict)  # token hash -> expiry
+    marks: list[str] = field(default_factory=list)  # history order, oldest first
+    history: dict[str, str] = field(default_factory=dict)  # room id -> entry JSON
+    wins: dict[str, list[int]] = field(default_factory=dict)  # "GAME:STEP" -> winning times
+
+
+class MemoryPlayerStore:
+    def __init__(self) -> None:
+        self._players: dict[str, _Player] = {}
+        self._names: set[str] = set()
+        self._usernames: dict[str, str] = {}
+        self._pending: dict[str, str] = {}
+        self._outcomes: dict[str, tuple[str, bool]] = {}
+        self._boards: dict[str, dict[str, float]] = {}
+        self._versions: dict[str, dict[str, int]] = {}
+
+    async def create_player(self, record: PlayerRecord) -> None:
+        self._players[record.player_id] = _Player(record)
+
+    async def load_player(self, player_id: str) -> PlayerRecord | None:
+        player = self._players.get(player_id)
+        return None if player is None else player.record
+
+    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
+        player = self._players.get(player_id)
+        wins = {} if player is None else player.wins
+        return {key: _median(wins.get(key, [])) for key in stats_keys}
+
+    async def claim_name(self, key: str, player_id: str) -> bool:
+        if key in self._names:
+            return False
+        self._names.add(key)
+        return True
+
+    async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
+        player = self._players[player_id]
+        last = player.record.renamed_ms
+        if last is not None and now_ms < last + every_ms:
+            return last + every_ms
+        player.record = replace(player.record, name=name, renamed_ms=now_ms)
+        return None
+
+    async def find_username(self, key: str) -> str | None:
+        return self._usernames.get(key)
+
+    async def claim_username(self, key: str, player_id: str, stale: str | None) -> str:
+        if stale is not None and self._usernames.get(key) == stale:
+            self._usernames[key] = player_id
+        return self._usernames.setdefault(key, player_id)
+
+    async def release_username(self, key: str, player_id: str) -> None:
+        if self._usernames.get(key) == player_id:
+            del self._usernames[key]
+
+    async def register(self, player_id: str, username: str, password_hash: str) -> str:
+        player = self._players.get(player_id)
+        if player is None:
+            return "no_player"
+        if player.record.username is not None:
+            return "already_registered"
+        version = player.record.board_version + 1
+        player.record = replace(
+            player.record, username=username, password_hash=password_hash, board_version=version
+        )
+        return "registered"
+
+    async def set_password_hash(self, player_id: str, password_hash: str) -> None:
+        if (player := self._players.get(player_id)) is not None:
+            player.record = replace(player.record, password_hash=password_hash)
+
+    async def delete_player(self, player_id: str) -> PlayerRecord | None:
+        player = self._players.pop(player_id, None)
+        return None if player is None else player.record
+
+    async def add_session(self, player_id: str, digest: str, expires_ms: int, now_ms: int) -> bool:
+        player = self._players.get(player_id)
+        if player is not None:
+            alive = {d: at for d, at in player.sessions.items() if at > now_ms}
+            player.sessions = {**alive, digest: expires_ms}
+        return player is not None
+
+    async def session_alive(self, player_id: str, digest: str, now_ms: int) -> bool:
+        player = self._players.get(player_id)
+        return player is not None and player.sessions.get(digest, 0) > now_ms
+
+    async def revoke_session(self, player_id: str, digest: str) -> None:
+        if (player := self._players.get(player_id)) is not None:
+            player.sessions.pop(digest, None)
+
+    async def revoke_sessions(self, player_id: str) -> None:
+        if (player := self._players.get(player_id)) is not None:
+            player.sessions.clear()
+
+    async def session_count(self, player_id: str) -> int:
+        player = self._players.get(player_id)
+        return 0 if player is None else len(player.sessions)
+
+    async def add_pending(self, room_id: str, result_json: str) -> None:
+        self._pending.setdefault(room_id, result_json)
+
+    async def pending(self, limit: int) -> list[tuple[str, str]]:
+        return list(self._pending.items())[:limit]
+
+    async def claim_outcome(self, room_id: str, outcome_json: str) -> tuple[str, bool]:
+        return self._outcomes.setdefault(room_id, (outcome_json, False))
+
+    async def outcome(self, room_id: str) -> tuple[str, bool] | None:
+        return self._outcomes.get(room_id)
+
+    async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
+        stored = self._outcomes.get(room_id)
+        if stored is None or stored[0] != old:
+            return False
+        self._outcomes[room_id] = (new, stored[1])
+        return True
+
+    async def finish_race(self, room_id: str) -> None:
+        if room_id in self._outcomes:
+            self._outcomes[room_id] = (self._outcomes[room_id][0], True)
+        self._pending.pop(room_id, None)
+
+    async def apply_race(self, player_id: str, race: PlayerRace) -> Applied:
+        player = self._players.get(player_id)
+        if player is None:
+            return Applied.NO_PLAYER
+        if race.room_id in player.history:
+            return Applied.ALREADY
+        record = player.record
+        change: list[list[float] | None] = [None, None]
+        if race.before is not None and race.after is not None:
+            current = record.ratings.get(race.game, Rating())
+            moved = moved_rating(current, race.before, race.after)
+            change = [[current.mu, current.sigma], [moved.mu, moved.sigma]]
+            ratings = {**record.ratings, race.game: moved}
+            record = replace(record, ratings=ratings, board_version=record.board_version + 1)
+        key = f"{race.game}:{race.step}"
+        stats = _counted(record.stats.get(key, Stats()), race)
+        player.record = replace(record, stats={**record.stats, key: stats})
+        if race.won:
+            bisect.insort(player.wins.setdefault(key, []), race.elapsed_ms)
+        mark = f"{race.finished_at:013d}:{race.room_id}"
+        bisect.insort(player.marks, mark)
+        stored = [json.loads(race.entry_json), *change]
+        player.history[race.room_id] = json.dumps(stored, separators=(",", ":"))
+        return Applied.APPLIED
+
+    async def history(
+        self, player_id: str, before: str | None, limit: int
+    ) -> tuple[list[str], str | None]:
+        player = self._players.get(player_id)
+        if player is None:
+            return [], None
+        end = len(player.marks) if before is None else bisect.bisect_left(player.marks, before)
+        marks = player.marks[max(0, end - limit) : end][::-1]
+        entries = [player.history[mark.split(":", 1)[1]] for mark in marks]
+        more = end - limit > 0
+        return entries, marks[-1] if more and marks else None
+
+    async def sync_board(
+        self, player_id: str, game: str, version: int, ordinal: float | None
+    ) -> None:
+        versions = self._versions.setdefault(game, {})
+        if versions.get(player_id, -1) > version:
+            return
+        versions[player_id] = version
+        board = self._boards.setdefault(game, {})
+        if ordinal is None:
+            board.pop(player_id, None)
+        else:
+            board[player_id] = ordinal
+
+    async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
+        ranked = self._ranked(game)
+        return ranked[offset : offset + limit]
+
+    async def board_rank(self, game: str, player_id: str) -> int | None:
+        ids = [line.player_id for line in self._ranked(game)]
+        return ids.index(player_id) if player_id in ids else None
+
+    async def board_size(self, game: str) -> int:
+        return len(self._boards.get(game, {}))
+
+    def _ranked(self, game: str) -> list[BoardLine]:
+        """As a Redis sorted set read highest first: by ordinal, then by id, both descending."""
+        board = self._boards.get(game, {})
+        order = sorted(board.items(), key=lambda item: (item[1], item[0]), reverse=True)
+        return [BoardLine(pid, ordinal) for pid, ordinal in order]
+
+    async def close(self) -> None:
+        return None
+
+
+def _counted(stats: Stats, race: PlayerRace) -> Stats:
+    streak = stats.streak + 1 if race.won else 0
+    best = stats.best_ms
+    if race.won and (best is None or race.elapsed_ms < best):
+        best = race.elapsed_ms
+    return Stats(
+        races=stats.races + 1,
+        wins=stats.wins + race.won,
+        streak=streak,
+        best_streak=max(stats.best_streak, streak),
+        best_ms=best,
+    )
+
+
+def _median(times: list[int]) -> int | None:
+    middle = times[(len(times) - 1) // 2 : len(times) // 2 + 1]
+    return median_of_middle(middle)

@@ -1,0 +1,302 @@
+"""The players' store in Redis, one node or a Redis Cluster (see :mod:`.players_base`).
+
+Keys (``P`` the configured prefix; each hash tag ``{...}`` keeps what one script touches in
+one Redis Cluster slot):
+
+* ``P{player:ID}:player`` hash: ``name``, ``created``, ``renamed``, ``username``,
+  ``password`` (argon2id PHC string), ``board`` (the leaderboard version), per game
+  ``rating:GAME`` = ``mu|sigma|races``, per game and step ``stats:GAME:STEP`` =
+  ``races|wins|streak|best_streak|best_ms`` (-1: none).
+* ``P{player:ID}:sessions`` hash: SHA-256 of a session token -> its expiry (unix ms).
+* ``P{player:ID}:races`` sorted set, all scored 0: the history's marks
+  ``FINISHED_AT(13 digits):ROOM_ID``, so that lexical order is time order and a cursor is exact.
+* ``P{player:ID}:history`` hash: room id -> ``[entry, before, after]`` (JSON).
+* ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
+* ``P{username:KEY}`` string: the owner of a casefolded username.
+* ``P{name:KEY}`` string: a generated name given (never given twice; not whose).
+* ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
+  room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
+  for good: histories point at it.
+* ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
+* ``P{board:GAME}:board`` sorted set: player id scored by μ - 3σ; ``P{board:GAME}:versions``
+  hash: player id -> the version of the change that set its line (see
+  :mod:`stalactites.players.recording` for how the boards are kept right).
+
+Everything goes through the small client of :mod:`.resp` (on a cluster, its
+:class:`~.cluster.ClusterPipe`); each change is one command or one Lua script of
+``lua/players/*.lua`` on one slot.  Nothing here expires but sessions (by their stored expiry)
+and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cluster import ClusterPipe
+from .players_base import (
+    Applied,
+    BoardLine,
+    PlayerRace,
+    PlayerRecord,
+    Rating,
+    Stats,
+    median_of_middle,
+)
+from .resp import Address, Pipe, Script
+from .scripts import lua
+
+__all__ = ["PlayerKeys", "RedisPlayerStore"]
+
+_SCRIPTS = (
+    "add_session",
+    "apply",
+    "board",
+    "claim_outcome",
+    "claim_username",
+    "delete",
+    "finish",
+    "history",
+    "medians",
+    "register",
+    "release_username",
+    "rename",
+    "replace_outcome",
+)
+
+
+class PlayerKeys:
+    """The names of one player's keys."""
+
+    __slots__ = ("history", "player", "races", "sessions", "tag")
+
+    def __init__(self, prefix: str, player_id: str) -> None:
+        self.tag = f"{prefix}{{player:{player_id}}}"
+        self.player = f"{self.tag}:player"
+        self.sessions = f"{self.tag}:sessions"
+        self.races = f"{self.tag}:races"
+        self.history = f"{self.tag}:history"
+
+    def wins(self, stats_key: str) -> str:
+        return f"{self.tag}:wins:{stats_key}"
+
+
+class RedisPlayerStore:
+    def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
+        address = Address.parse(url).named("stalactites-players")
+        self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
+        self._prefix = prefix
+        self._run = {name: Script(self._pipe, lua(f"players/{name}")) for name in _SCRIPTS}
+        self._pending = f"{prefix}{{races}}:pending"
+
+    def keys(self, player_id: str) -> PlayerKeys:
+        return PlayerKeys(self._prefix, player_id)
+
+    def _call(self, key: str, *args: Any) -> Any:
+        return self._pipe.call_at(key, *args)
+
+    def _outcome_key(self, room_id: str) -> str:
+        return f"{self._prefix}{{room:{room_id}}}:outcome"  # in the room's own slot
+
+    def _board_keys(self, game: str) -> list[str]:
+        tag = f"{self._prefix}{{board:{game}}}"
+        return [f"{tag}:board", f"{tag}:versions"]
+
+    # identity
+
+    async def create_player(self, record: PlayerRecord) -> None:
+        key = self.keys(record.player_id).player
+        await self._call(key, "HSET", key, "name", record.name, "created", record.created_ms)
+
+    async def load_player(self, player_id: str) -> PlayerRecord | None:
+        keys = self.keys(player_id)
+        flat = await self._call(keys.player, "HGETALL", keys.player)
+        if not flat:
+            return None
+        data = dict(zip(flat[::2], flat[1::2], strict=True))
+        return PlayerRecord(
+            player_id=player_id,
+            name=data["name"],
+            created_ms=int(data["created"]),
+            renamed_ms=int(data["renamed"]) if "renamed" in data else None,
+            username=data.get("username"),
+            password_hash=data.get("password"),
+            board_version=int(data.get("board", 0)),
+            ratings={f[7:]: _rating(value) for f, value in data.items() if f.startswith("rating:")},
+            stats={f[6:]: _stats(value) for f, value in data.items() if f.startswith("stats:")},
+        )
+
+    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
+        if not stats_keys:
+            return {}
+        keys = self.keys(player_id)
+        middles = await self._run["medians"]([keys.wins(key) for key in stats_keys], [])
+        return {
+            key: median_of_middle([int(float(score)) for score in middle])
+            for key, middle in zip(stats_keys, middles, strict=True)
+        }
+
+    async def claim_name(self, key: str, player_id: str) -> bool:
+        name = f"{self._prefix}{{name:{key}}}"
+        return bool(await self._call(name, "SET", name, 1, "NX"))  # whose: not kept
+
+    async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
+        answer = await self._run["rename"]([self.keys(player_id).player], [name, now_ms, every_ms])
+        if answer == "no_player":
+            raise KeyError(player_id)
+        return None if answer == "renamed" else int(answer)
+
+    def _username(self, key: str) -> str:
+        return f"{self._prefix}{{username:{key}}}"
+
+    async def find_username(self, key: str) -> str | None:
+        owner: str | None = await self._call(self._username(key), "GET", self._username(key))
+        return owner
+
+    async def claim_username(self, key: str, player_id: str, stale: str | None) -> str:
+        owner = await self._run["claim_username"]([self._username(key)], [player_id, stale or ""])
+        return str(owner)
+
+    async def release_username(self, key: str, player_id: str) -> None:
+        await self._run["release_username"]([self._username(key)], [player_id])
+
+    async def register(self, player_id: str, username: str, password_hash: str) -> str:
+        keys = [self.keys(player_id).player]
+        return str(await self._run["register"](keys, [username, password_hash]))
+
+    async def set_password_hash(self, player_id: str, password_hash: str) -> None:
+        key = self.keys(player_id).player
+        if await self._call(key, "EXISTS", key):
+            await self._call(key, "HSET", key, "password", password_hash)
+
+    async def delete_player(self, player_id: str) -> PlayerRecord | None:
+        record = await self.load_player(player_id)
+        if record is None:
+            return None
+        keys = self.keys(player_id)
+        wins = [keys.wins(key) for key in record.stats]
+        every = [keys.player, keys.sessions, keys.races, keys.history, *wins]
+        flat = await self._run["delete"](every, [])
+        return record if flat else None
+
+    # sessions
+
+    async def add_session(self, player_id: str, digest: str, expires_ms: int, now_ms: int) -> bool:
+        keys = self.keys(player_id)
+        added = await self._run["add_session"](
+            [keys.player, keys.sessions], [digest, expires_ms, now_ms]
+        )
+        return bool(added)
+
+    async def session_alive(self, player_id: str, digest: str, now_ms: int) -> bool:
+        key = self.keys(player_id).sessions
+        expires = await self._call(key, "HGET", key, digest)
+        return expires is not None and int(expires) > now_ms
+
+    async def revoke_session(self, player_id: str, digest: str) -> None:
+        key = self.keys(player_id).sessions
+        await self._call(key, "HDEL", key, digest)
+
+    async def revoke_sessions(self, player_id: str) -> None:
+        key = self.keys(player_id).sessions
+        await self._call(key, "DEL", key)
+
+    async def session_count(self, player_id: str) -> int:
+        key = self.keys(player_id).sessions
+        return int(await self._call(key, "HLEN", key))
+
+    # races
+
+    async def add_pending(self, room_id: str, result_json: str) -> None:
+        await self._call(self._pending, "HSETNX", self._pending, room_id, result_json)
+
+    async def pending(self, limit: int) -> list[tuple[str, str]]:
+        _, flat = await self._call(self._pending, "HSCAN", self._pending, 0, "COUNT", limit)
+        return list(zip(flat[::2], flat[1::2], strict=True))[:limit]
+
+    async def claim_outcome(self, room_id: str, outcome_json: str) -> tuple[str, bool]:
+        stored, done = await self._run["claim_outcome"](
+            [self._outcome_key(room_id)], [outcome_json]
+        )
+        return str(stored), bool(done)
+
+    async def outcome(self, room_id: str) -> tuple[str, bool] | None:
+        key = self._outcome_key(room_id)
+        stored, done = await self._call(key, "HMGET", key, "outcome", "done")
+        return None if stored is None else (stored, done is not None)
+
+    async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
+        key = self._outcome_key(room_id)
+        return bool(await self._run["replace_outcome"]([key], [old, new]))
+
+    async def finish_race(self, room_id: str) -> None:
+        await self._run["finish"]([self._outcome_key(room_id)], [])
+        await self._call(self._pending, "HDEL", self._pending, room_id)
+
+    async def apply_race(self, player_id: str, race: PlayerRace) -> Applied:
+        keys = self.keys(player_id)
+        stats_key = f"{race.game}:{race.step}"
+        rated = race.before is not None and race.after is not None
+        before, after = race.before or Rating(), race.after or Rating()
+        answer = await self._run["apply"](
+            [keys.player, keys.races, keys.history, keys.wins(stats_key)],
+            [
+                race.room_id,
+                f"{race.finished_at:013d}:{race.room_id}",
+                race.entry_json,
+                race.game,
+                stats_key,
+                int(race.won),
+                race.elapsed_ms,
+                int(rated),
+                repr(before.mu),
+                repr(before.sigma),
+                repr(after.mu),
+                repr(after.sigma),
+            ],
+        )
+        return Applied(answer)
+
+    async def history(
+        self, player_id: str, before: str | None, limit: int
+    ) -> tuple[list[str], str | None]:
+        keys = self.keys(player_id)
+        page = await self._run["history"]([keys.races, keys.history], [before or "", limit])
+        *entries, last = page
+        return [entry for entry in entries if entry != "null"], last or None
+
+    # leaderboards
+
+    async def sync_board(
+        self, player_id: str, game: str, version: int, ordinal: float | None
+    ) -> None:
+        score = "" if ordinal is None else repr(ordinal)
+        await self._run["board"](self._board_keys(game), [player_id, version, score])
+
+    async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
+        key = self._board_keys(game)[0]
+        flat = await self._call(key, "ZREVRANGE", key, offset, offset + limit - 1, "WITHSCORES")
+        return [
+            BoardLine(pid, float(score)) for pid, score in zip(flat[::2], flat[1::2], strict=True)
+        ]
+
+    async def board_rank(self, game: str, player_id: str) -> int | None:
+        key = self._board_keys(game)[0]
+        rank = await self._call(key, "ZREVRANK", key, player_id)
+        return None if rank is None else int(rank)
+
+    async def board_size(self, game: str) -> int:
+        key = self._board_keys(game)[0]
+        return int(await self._call(key, "ZCARD", key))
+
+    async def close(self) -> None:
+        await self._pipe.close()
+
+
+def _rating(value: str) -> Rating:
+    mu, sigma, races = value.split("|")
+    return Rating(float(mu), float(sigma), int(races))
+
+
+def _stats(value: str) -> Stats:
+    races, wins, streak, best_streak, best = (int(part) for part in value.split("|"))
+    return Stats(races, wins, streak, best_streak, None if best < 0 else best)

@@ -1,0 +1,126 @@
+"""Helpers of the players' tests: stores opened on shared data, races, a store that crashes.
+
+:class:`Stores` opens any number of store clients on one body of data (the in-memory store is
+one object; Redis clients share a key prefix), so that a test can act as several processes,
+and reads every stored value back (for "no secret is stored in clear").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+from stalactites.players import Passwords, PlayerService, RacePlayer, RaceResult
+from stalactites.store.players_base import PlayerStore
+from stalactites.store.players_memory import MemoryPlayerStore
+from stalactites.store.players_redis import RedisPlayerStore
+
+__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "race"]
+
+CHEAP = Passwords(time_cost=1, memory_kib=8, parallelism=1)  # the real ones cost 0.1 s a hash
+
+
+class Stores:
+    """Store clients on one body of data: ``memory``, or Redis at ``urls`` (one node, or
+    every master of a cluster) under ``prefix``."""
+
+    def __init__(self, kind: str, urls: list[str] | None = None, prefix: str = "") -> None:
+        self.kind, self.urls, self.prefix = kind, urls or [], prefix
+        self._memory = MemoryPlayerStore()
+        self.opened: list[PlayerStore] = []
+
+    def open(self) -> PlayerStore:
+        made: PlayerStore
+        if self.kind == "memory":
+            made = self._memory
+        else:
+            made = RedisPlayerStore(self.urls[0], self.prefix, cluster=self.kind == "cluster")
+        self.opened.append(made)
+        return made
+
+    def service(self, clock: Any, store: PlayerStore | None = None) -> PlayerService:
+        return PlayerService(store or self.open(), clock, CHEAP)
+
+    async def close(self) -> None:
+        for store in self.opened:
+            await store.close()
+
+    def stored_text(self) -> str:
+        """Everything stored, keys and values, as one text."""
+        if self.kind == "memory":
+            return repr(vars(self._memory))
+        parts: list[str] = []
+        for url in self.urls:
+            client = redis.Redis.from_url(url, decode_responses=True)
+            try:
+                for key in client.scan_iter(match=f"{self.prefix}*", count=1000):
+                    parts.append(f"{key}={_value(client, key)}")
+            finally:
+                client.close()
+        return "\n".join(parts)
+
+    def keys(self) -> list[str]:
+        return [line.split("=", 1)[0] for line in self.stored_text().splitlines()]
+
+
+def _value(client: redis.Redis, key: str) -> Any:
+    kind = client.type(key)
+    read: dict[str, Callable[[str], Any]] = {
+        "string": client.get,
+        "hash": client.hgetall,
+        "zset": lambda k: client.zrange(k, 0, -1, withscores=True),
+        "set": client.smembers,
+        "list": lambda k: client.lrange(k, 0, -1),
+    }
+    return read[str(kind)](key)
+
+
+def race(
+    room_id: str,
+    *seats: tuple[str | None, int],
+    game: str = "stalactites",
+    rated: bool = True,
+    finished_at: int = 1_800_000_000_000,
+    step: str = "ones",
+) -> RaceResult:
+    """A finished race: each seat a (player id or None, place); first place won in 60 s+."""
+    players = tuple(
+        RacePlayer(
+            player_id=pid,
+            name=f"seat{i}",
+            place=place,
+            status="won" if place == 1 else "timeout",
+            elapsed_ms=60_000 + 1000 * i,
+            foundation_cards=52 if place == 1 else 20,
+            step=step,
+        )
+        for i, (pid, place) in enumerate(seats)
+    )
+    return RaceResult(room_id, game, "S-1", finished_at, rated, players)
+
+
+class Crash(Exception):
+    """The process "died" here."""
+
+
+class CrashingStore:
+    """A store that dies on a call of ``method`` once ``after`` of them went through; every
+    other method's calls go through."""
+
+    def __init__(self, inner: PlayerStore, method: str, after: int) -> None:
+        self._inner, self._method, self._left = inner, method, after
+
+    def __getattr__(self, name: str) -> Any:
+        real = getattr(self._inner, name)
+        if name != self._method:
+            return real
+
+        async def counted(*args: Any) -> Any:
+            if self._left == 0:
+                raise Crash(name)
+            self._left -= 1
+            return await real(*args)
+
+        return counted
