@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need, start the services they use, and run every check:
-# ruff, mypy --strict, and pytest (which fails on "no tests ran", exit 5).
+# ruff, mypy --strict, the web client's unit tests (node --test), and pytest (which fails on
+# "no tests ran", exit 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
