@@ -21,35 +21,38 @@ export const GUIDED_SETTINGS = {
   spectator_delay_s: 0,
 };
 
-// The moves pointed out, in order: [from, to, the catalogue's text for it].
+// The moves pointed out on GUIDED_DEAL, in order: [the card, from, to, the catalogue's text].
 const STEPS = [
-  ["t2", "f2", "guide.first"],
-  ["t5", "c1", "guide.cell"],
-  ["t5", "f2", "guide.freed"],
+  ["7H", "t2", "f2", "guide.first"],
+  ["7D", "t5", "c1", "guide.cell"],
+  ["8C", "t5", "f2", "guide.freed"],
 ];
 
-/** The guide's step on this board: {key, params, hint (pile names)} or the free play after. */
-export function guideStep(state, steps = STEPS, done = new Set()) {
+/**
+ * The guide's step on this board: the first whose card is still on its column, as
+ * {key, params, hint (pile names)}, or the free play after them. It reads only the board, so a
+ * reload (or an undo) finds the same step.
+ */
+export function guideStep(state, steps = STEPS) {
   if (!state) return { key: "guide.wait", params: {}, hint: new Set() };
-  for (const [index, [src, dst, key]] of steps.entries()) {
-    if (done.has(index)) continue;
-    const cards = pileCards(state, src);
-    const card = cards[cards.length - 1];
+  for (const [card, src, dst, key] of steps) {
+    if (!pileCards(state, src).includes(card)) continue;
     const onto = pileCards(state, dst);
     const params = {
-      card: card ? cardLabel(card) : "",
+      card: cardLabel(card),
       from: pileName(src),
       to: pileName(dst),
       top: onto.length ? cardLabel(onto[onto.length - 1]) : "",
     };
-    return { index, key, params, hint: new Set([src, dst]) };
+    return { key, params, hint: new Set([src, dst]) };
   }
   return { key: "guide.free", params: {}, hint: new Set() };
 }
 
 /** The guide's panel: the step's words, or the end's. */
 export function guideView(step, status) {
-  const key = status === "won" ? "guide.won" : status && status !== "playing" ? "guide.lost" : step.key;
+  const over = status && status !== "playing" && status !== "waiting";
+  const key = status === "won" ? "guide.won" : over ? "guide.lost" : step.key;
   const done = key === "guide.won" || key === "guide.lost";
   return [
     h("h2", {}, t("guide.title")),
@@ -63,28 +66,4 @@ export function guideView(step, status) {
         )
       : null,
   ];
-}
-
-/** Which steps are done: a step's card has left its column, in order of the steps. */
-export class GuideProgress {
-  constructor(steps = STEPS) {
-    this.steps = steps;
-    this.done = new Set();
-    this.cards = new Map(); // step index -> the card it moves, once seen
-  }
-
-  /** Update from a board the server confirmed; returns the step now shown. */
-  step(state) {
-    const now = guideStep(state, this.steps, this.done);
-    if (now.index === undefined || !state) return now;
-    const [src] = this.steps[now.index];
-    const cards = pileCards(state, src);
-    const seen = this.cards.get(now.index);
-    if (seen === undefined) this.cards.set(now.index, cards[cards.length - 1]);
-    else if (!cards.includes(seen)) {
-      this.done.add(now.index);
-      return this.step(state);
-    }
-    return now;
-  }
 }

@@ -8,7 +8,7 @@ import { keysTable } from "./help.js";
 import { parseMove } from "./moves.js";
 import { patch, setData, setText } from "./render.js";
 import { canDeclare, live, me, racing } from "./racestate.js";
-import { guideView } from "./guide.js";
+import { guideStep, guideView } from "./guide.js";
 import {
   actionsView,
   badSeatView,
@@ -64,7 +64,7 @@ export function renderRace(els, s, { view, does, now }) {
   setText(els.title, t("race.title", { game: gameName(s.room.game) }));
   setText(els.settings, settingsText(s.room));
   patch(els.commitment, commitmentLine(s.room));
-  const guide = s.seat.guide ? s.guide.step(s.board.state) : null;
+  const guide = s.seat.guide ? guideStep(s.board.state) : null;
   drawGuide(els.guide, guide, me(s)?.status);
   drawBoard(els.boardHost, s, guide && racing(s) ? { ...view, hint: guide.hint } : view, now);
   patch(els.side, sideView(s));

@@ -7,7 +7,6 @@ import { errorText } from "./api.js";
 import { moveWords } from "./board.js";
 import { PlayerBoard } from "./game.js";
 import { t } from "./i18n.js";
-import { GuideProgress } from "./guide.js";
 import { LegalIndex } from "./moves.js";
 import { mergePlayer } from "./widgets.js";
 
@@ -25,7 +24,6 @@ export function raceState(roomId, seat, saved = null) {
     players: [],
     standings: null,
     board,
-    guide: seat.guide ? new GuideProgress() : null, // the guided first game's progress
     note: { text: null, bad: false },
     hideEnd: false,
     readySent: false,

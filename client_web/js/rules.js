@@ -76,12 +76,20 @@ export class RulesPage {
 function ruleSection(game, key, state, marks) {
   const board = renderBoard(state, { compact: true, ...marks });
   board.setAttribute("aria-hidden", "true"); // a picture of the words beside it
+  board.style.setProperty("--cols", String(widest(state)));
   return h(
     "section",
     { class: "rule", dataset: { rule: key } },
     h("div", { class: "rule-text" }, h("h2", {}, t(`rules.${game}.${key}.title`)), h("p", {}, t(`rules.${game}.${key}.text`))),
     h("figure", { class: "rule-board" }, board, h("figcaption", {}, t(`rules.${game}.${key}.caption`))),
   );
+}
+
+/** The most piles side by side in a picture (at least 6, so that its cards stay small). */
+function widest(state) {
+  const top = (state.foundations?.length ?? 0) + (state.cells?.length ?? 0);
+  const stock = state.game === "squadron" ? 2 + (state.cells?.length ?? 0) : top + 1;
+  return Math.max(6, state.tableau?.length ?? 0, stock, state.foundations?.length ?? 0);
 }
 
 function rulesFooter(game, other) {
