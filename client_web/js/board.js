@@ -169,7 +169,8 @@ function inRun(move, end, pile, count) {
 }
 
 function emptyMark(text) {
-  return h("div", { class: "slot" }, text);
+  // A word's length scales it down to fit the slot ("cell", "komórka", "ұяшық").
+  return h("div", { class: "slot", style: { "--len": String(Math.max(4, text.length)) } }, text);
 }
 
 function describe(name, cards, base = false) {

@@ -74,14 +74,17 @@ function fill(text, params) {
   });
 }
 
-/** A number as the language writes it (2 147 483 647 in Polish and Kazakh). */
+/**
+ * A number as the language writes it (2 147 483 647 and 9,5 in Polish and Kazakh): Intl's
+ * digits and grouping, with the group and decimal marks of the catalogue (num.group,
+ * num.decimal), as a browser's Intl may lack a language's number data (Chromium's, Kazakh's).
+ */
 export function num(n, options = {}) {
-  return new Intl.NumberFormat(current, options).format(n);
-}
-
-/** An amount of a unit: unit(15, "minute") is "15 min", "15 мин". */
-export function unit(n, name) {
-  return new Intl.NumberFormat(current, { style: "unit", unit: name }).format(n);
+  const marks = { group: CATALOGUES[current]["num.group"], decimal: CATALOGUES[current]["num.decimal"] };
+  return new Intl.NumberFormat(current, options)
+    .formatToParts(n)
+    .map((part) => marks[part.type] ?? part.value)
+    .join("");
 }
 
 /** A place in a race: 1st / 1. / 1-ші, from the catalogue's ordinal forms. */
@@ -91,9 +94,11 @@ export function ordinal(n) {
   return fill(forms[rule] ?? forms.other, { n: String(n) });
 }
 
-/** A list: "Ada, Bo and Cy", "Ada, Bo i Cy", "Ada, Bo және Cy". */
+/** A list: "Ada, Bo and Cy", "Ada, Bo i Cy", "Ada, Bo және Cy" (the catalogue's list.and). */
 export function list(items) {
-  return new Intl.ListFormat(current, { type: "conjunction" }).format(items.map(String));
+  const names = items.map(String);
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} ${t("list.and")} ${names[names.length - 1]}`;
 }
 
 const two = () => ({ minimumIntegerDigits: 2, useGrouping: false });

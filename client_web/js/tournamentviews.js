@@ -1,14 +1,14 @@
 // The tournament page's tables: standings, and the rounds played so far.
 
 import { h } from "./dom.js";
-import { elapsedText, ordinal, t, unit } from "./i18n.js";
+import { elapsedText, ordinal, t } from "./i18n.js";
 import { gameName, stepText } from "./widgets.js";
 
 /** One line: game, step, rounds, round time, break, entrants. */
 export function tournamentSummary(tm) {
   const parts = [gameName(tm.game)];
   if (tm.game !== "squadron" && tm.step) parts.push(stepText(tm.step));
-  const minutes = unit(Math.round((tm.round_time_s ?? 0) / 60), "minute");
+  const minutes = t("unit.minutes", { n: Math.round((tm.round_time_s ?? 0) / 60) });
   parts.push(t("tour.rounds", { n: tm.rounds, minutes }));
   if (tm.break_s) parts.push(t("tour.breaks", { n: tm.break_s }));
   parts.push(t("tour.entrants", { n: tm.entrants ?? 0, max: tm.max_players ?? "?" }));

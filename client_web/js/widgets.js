@@ -2,7 +2,7 @@
 
 import { cardTotal } from "./board.js";
 import { h } from "./dom.js";
-import { elapsedText, ordinal, t, unit } from "./i18n.js";
+import { elapsedText, ordinal, t } from "./i18n.js";
 
 /** A racer's status (playing, won, lost, resigned, timeout, ready, not ready) in words. */
 export function statusText(status) {
@@ -121,7 +121,7 @@ export function settingsText(room) {
   const parts = [gameName(room.game)];
   if (room.game !== "squadron" && room.step) parts.push(stepText(room.step));
   if (room.seats) parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
-  if (room.time_limit_s) parts.push(unit(Math.round(room.time_limit_s / 60), "minute"));
+  if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));
