@@ -24,7 +24,7 @@ const FIELDS = new Set(["deal", "name", "seats", "time_limit_s", "countdown_s", 
 /** What to tell a player about an error (an ApiError, or a frame's {code, field}). */
 export function errorText(error) {
   const field = typeof error?.field === "string" ? error.field.split(".").pop() : null;
-  if (error?.code === "bad_message" && FIELDS.has(field)) return t(`error.field.${field}`);
+  if (error?.code === "bad_message" && FIELDS.has(field)) return t(`error.field.${field}`, { max: 2 ** 31 - 1 });
   if (KNOWN_CODES.has(error?.code)) return t(`error.${error.code}`);
   return t("error.other", { status: error?.status ?? "?" });
 }

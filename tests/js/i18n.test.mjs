@@ -9,6 +9,7 @@ import {
   CATALOGUES,
   LANGUAGES,
   clockText,
+  dateTime,
   elapsedText,
   list,
   num,
@@ -114,6 +115,13 @@ test("numbers, units, lists and times go through Intl", () => {
   assert.equal(elapsedText(65_300), "1:05,3");
   assert.equal(list(["Ada", "Bo"]), "Ada және Bo");
   assert.equal(clockText(-5), "0:00");
+});
+
+test("a moment is written as a date and a time of the language", () => {
+  const moment = Date.UTC(2026, 11, 1, 10, 56);
+  assert.match(dateTime(moment), /2026/);
+  setLanguage("pl");
+  assert.match(dateTime(moment), /gru 2026/);
 });
 
 test("the language: the one saved, else the browser's first we have, else English", () => {

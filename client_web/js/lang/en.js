@@ -108,7 +108,7 @@ export default {
   "error.not_found": "Not found.",
   "error.conflict": "That is no longer possible.",
   "error.other": "Something went wrong (the server answered {status}). Try again.",
-  "error.field.deal": "That deal number is not one we know. Leave it empty for a new deal, or give one like ms:1 (ms: and a number from 1 to 2 147 483 647).",
+  "error.field.deal": "That deal number is not one we know. Leave it empty for a new deal, or give one like ms:1 (ms: and a number from 1 to {max}).",
   "error.field.name": "Choose a name of 1 to 24 characters.",
   "error.field.seats": "Seats: from 1 to 8.",
   "error.field.time_limit_s": "Time limit: from 1 to 120 minutes.",
