@@ -14,17 +14,44 @@ export class ApiError extends Error {
 }
 
 const KNOWN_CODES = new Set([
-  "bad_message", "unauthorized", "room_not_found", "room_full", "not_started",
-  "already_finished", "not_waiting", "invalid_move", "illegal_move", "step_locked",
-  "undo_disabled", "rate_limited", "internal", "tournament_not_found", "tournament_full",
-  "already_started", "network", "not_found", "conflict",
+  "bad_message",
+  "unauthorized",
+  "room_not_found",
+  "room_full",
+  "not_started",
+  "already_finished",
+  "not_waiting",
+  "invalid_move",
+  "illegal_move",
+  "step_locked",
+  "undo_disabled",
+  "rate_limited",
+  "internal",
+  "tournament_not_found",
+  "tournament_full",
+  "already_started",
+  "network",
+  "not_found",
+  "conflict",
 ]);
-const FIELDS = new Set(["deal", "name", "seats", "time_limit_s", "countdown_s", "spectator_delay_s", "rounds", "round_time_s", "break_s", "max_players"]);
+const FIELDS = new Set([
+  "deal",
+  "name",
+  "seats",
+  "time_limit_s",
+  "countdown_s",
+  "spectator_delay_s",
+  "rounds",
+  "round_time_s",
+  "break_s",
+  "max_players",
+]);
 
 /** What to tell a player about an error (an ApiError, or a frame's {code, field}). */
 export function errorText(error) {
   const field = typeof error?.field === "string" ? error.field.split(".").pop() : null;
-  if (error?.code === "bad_message" && FIELDS.has(field)) return t(`error.field.${field}`, { max: 2 ** 31 - 1 });
+  if (error?.code === "bad_message" && FIELDS.has(field))
+    return t(`error.field.${field}`, { max: 2 ** 31 - 1 });
   if (KNOWN_CODES.has(error?.code)) return t(`error.${error.code}`);
   return t("error.other", { status: error?.status ?? "?" });
 }

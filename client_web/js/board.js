@@ -28,7 +28,10 @@ export function renderBoard(state, view = {}) {
 }
 
 function stalactitesTop(state, view) {
-  const foundations = h("div", { class: "group foundations", "aria-label": t("board.foundations") });
+  const foundations = h("div", {
+    class: "group foundations",
+    "aria-label": t("board.foundations"),
+  });
   (state.foundations ?? []).forEach((pile, i) => foundations.append(baseFoundation(pile, i, view)));
   return h("div", { class: "row top" }, foundations, cells(state, view));
 }

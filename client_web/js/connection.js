@@ -179,5 +179,6 @@ export function showConnection(state, detail) {
   if (!el) return;
   el.hidden = state === "closed";
   el.dataset.state = state;
-  el.textContent = state === "closed" ? "" : t(`conn.${state}`, { n: Math.ceil((detail ?? 0) / 1000) });
+  el.textContent =
+    state === "closed" ? "" : t(`conn.${state}`, { n: Math.ceil((detail ?? 0) / 1000) });
 }

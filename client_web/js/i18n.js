@@ -80,7 +80,10 @@ function fill(text, params) {
  * num.decimal), as a browser's Intl may lack a language's number data (Chromium's, Kazakh's).
  */
 export function num(n, options = {}) {
-  const marks = { group: CATALOGUES[current]["num.group"], decimal: CATALOGUES[current]["num.decimal"] };
+  const marks = {
+    group: CATALOGUES[current]["num.group"],
+    decimal: CATALOGUES[current]["num.decimal"],
+  };
   return new Intl.NumberFormat(current, options)
     .formatToParts(n)
     .map((part) => marks[part.type] ?? part.value)

@@ -51,13 +51,7 @@ export class JoinPage {
     if (open) parts.push(this.joinForm());
     else
       parts.push(
-        h(
-          "p",
-          { class: "muted" },
-          room.status === "finished"
-            ? t("join.over")
-            : t("join.full"),
-        ),
+        h("p", { class: "muted" }, room.status === "finished" ? t("join.over") : t("join.full")),
       );
     const links = [h("a", { class: "btn", href: `#/watch/${this.roomId}` }, t("lobby.watch"))];
     if (room.status === "finished")

@@ -12,7 +12,15 @@ export class LearnPage {
     this.app = app;
     this.live = true;
     saveGuideOffered();
-    replace(app, h("section", { class: "panel narrow" }, h("h1", {}, t("learn.title")), h("p", {}, t("learn.making"))));
+    replace(
+      app,
+      h(
+        "section",
+        { class: "panel narrow" },
+        h("h1", {}, t("learn.title")),
+        h("p", {}, t("learn.making")),
+      ),
+    );
     this.start();
   }
 

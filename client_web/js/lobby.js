@@ -60,7 +60,12 @@ export class LobbyPage {
         guideOffered() ? learnPanel(false) : null,
         h("section", { class: "panel" }, h("h2", {}, t("lobby.waiting")), this.waiting),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.racing")), this.live),
-        h("section", { class: "panel" }, h("h2", {}, t("lobby.tournaments")), this.tournamentForms()),
+        h(
+          "section",
+          { class: "panel" },
+          h("h2", {}, t("lobby.tournaments")),
+          this.tournamentForms(),
+        ),
       ),
     );
     this.refresh();
@@ -231,11 +236,7 @@ function roomFields() {
     h(
       "div",
       { class: "field-row" },
-      field(
-        t("lobby.delay"),
-        numberInput("spectator_delay_s", "", 0, 300),
-        t("lobby.delayHint"),
-      ),
+      field(t("lobby.delay"), numberInput("spectator_delay_s", "", 0, 300), t("lobby.delayHint")),
       field(
         t("lobby.deal"),
         textInput("deal", "", { placeholder: "ms:1", maxlength: "40" }),

@@ -75,7 +75,11 @@ function drawHeader() {
   replace(
     select,
     LANGUAGES.map((lang) =>
-      h("option", { value: lang, lang, selected: lang === document.documentElement.lang }, CATALOGUES[lang]["lang.name"]),
+      h(
+        "option",
+        { value: lang, lang, selected: lang === document.documentElement.lang },
+        CATALOGUES[lang]["lang.name"],
+      ),
     ),
   );
 }

@@ -85,8 +85,7 @@ export class RacePage {
     this.update((s) => {
       s.conn = state;
       s.connOpen = state === "open";
-      if (state === "failed")
-        race.setNote(s, t("note.disconnected"), true);
+      if (state === "failed") race.setNote(s, t("note.disconnected"), true);
     });
   }
 
@@ -220,8 +219,7 @@ export class RacePage {
   }
 
   resign() {
-    if (!window.confirm(t("race.resignConfirm")))
-      return;
+    if (!window.confirm(t("race.resignConfirm"))) return;
     this.conn.send({ type: "resign" });
   }
 

@@ -34,7 +34,12 @@ export function raceShell(roomId) {
     side: h("aside", { class: "side" }),
     actions: h("div", { class: "race-actions" }),
     note: h("p", { class: "move-note", role: "status", "aria-live": "polite" }),
-    keys: h("div", { class: "key-panel panel", hidden: true }, h("h2", {}, t("help.keys")), keysTable()),
+    keys: h(
+      "div",
+      { class: "key-panel panel", hidden: true },
+      h("h2", {}, t("help.keys")),
+      keysTable(),
+    ),
     overlay: h("div", { class: "overlay", hidden: true }),
   };
   const head = h(
@@ -43,7 +48,15 @@ export function raceShell(roomId) {
     h("div", {}, els.title, els.settings, els.commitment),
     els.clock,
   );
-  const play = h("div", { class: "play-area" }, els.guide, els.boardHost, els.note, els.actions, els.keys);
+  const play = h(
+    "div",
+    { class: "play-area" },
+    els.guide,
+    els.boardHost,
+    els.note,
+    els.actions,
+    els.keys,
+  );
   const body = h("div", { class: "race-body" }, play, els.side);
   els.root = h("section", { class: "race", dataset: { room: roomId } }, head, body, els.overlay);
   return els;
@@ -82,10 +95,7 @@ function drawBoard(host, s, view, now) {
   const state = s.board.shown();
   setData(host, "pending", String(Boolean(s.board.inflight)));
   if (!state) {
-    patch(
-      host,
-      h("div", { class: "board-placeholder" }, t("race.placeholder")),
-    );
+    patch(host, h("div", { class: "board-placeholder" }, t("race.placeholder")));
     return;
   }
   const marks = { ...view, landed: recent(s.arrival, ARRIVAL_MS, now) };

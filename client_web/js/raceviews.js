@@ -55,7 +55,11 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady })
       {},
       h("span", { class: "racer-name" }, p.name ?? "?"),
       p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
-      h("span", { class: p.ready ? "ok" : "muted" }, p.ready ? t("race.readyMark") : t("status.not_ready")),
+      h(
+        "span",
+        { class: p.ready ? "ok" : "muted" },
+        p.ready ? t("race.readyMark") : t("status.not_ready"),
+      ),
     ),
   );
   return [
@@ -84,7 +88,9 @@ export function countdownView(seconds) {
 /** Places, results and times, with the replay link and the way back. */
 export function endScreenView({ standings, game, you, roomId, tournament, reveal, onHide }) {
   const mine = standings.find((r) => r.player_id === you);
-  const headline = mine?.place ? t("race.youFinished", { place: ordinal(mine.place) }) : t("race.over");
+  const headline = mine?.place
+    ? t("race.youFinished", { place: ordinal(mine.place) })
+    : t("race.over");
   const back = tournament
     ? h("a", { class: "btn", href: `#/tournament/${tournament}` }, t("race.backTournament"))
     : h("a", { class: "btn", href: "#/" }, t("common.backLobby"));

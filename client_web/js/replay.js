@@ -61,7 +61,9 @@ export class ReplayPage {
 
   build() {
     this.boards = h("div", { class: "replay-boards" });
-    const title = this.room ? t("replay.title", { settings: settingsText(this.room) }) : t("join.replay");
+    const title = this.room
+      ? t("replay.title", { settings: settingsText(this.room) })
+      : t("join.replay");
     const standings = this.room?.standings ?? this.room?.players;
     replace(
       this.app,
@@ -73,11 +75,7 @@ export class ReplayPage {
         h("p", { class: "muted" }, t("replay.keys")),
         this.lines.some((l) => l.states)
           ? null
-          : h(
-              "p",
-              { class: "delay-note" },
-              t("replay.noLayout"),
-            ),
+          : h("p", { class: "delay-note" }, t("replay.noLayout")),
         this.boards,
         standings?.length
           ? h(

@@ -19,17 +19,82 @@ const STALACTITES = [
     {
       foundations: [["6S"], ["9C"], ["2H"], ["6H"]],
       cells: [null, null],
-      tableau: [["JD", "5S", "6D"], ["2D", "KC", "8S"], ["9H", "4D", "8D"], ["JC", "AH", "QS"], ["5D", "TH", "6C"], ["7H", "3C", "3D"], ["7C", "QH", "8C"], ["5H", "9S", "TC"]],
+      tableau: [
+        ["JD", "5S", "6D"],
+        ["2D", "KC", "8S"],
+        ["9H", "4D", "8D"],
+        ["JC", "AH", "QS"],
+        ["5D", "TH", "6C"],
+        ["7H", "3C", "3D"],
+        ["7C", "QH", "8C"],
+        ["5H", "9S", "TC"],
+      ],
     },
     {},
   ],
-  ["ones", { foundations: [["6S", "7H", "8C"]], cells: [], tableau: [["KD", "9D"], ["4C", "TS"]] }, lit(["t1"], "f1")],
-  ["twos", { foundations: [["6S", "8H", "TC"]], cells: [], tableau: [["3D", "QD"], ["5H", "JS"]] }, lit(["t1"], "f1")],
-  ["first", { foundations: [["9C"], ["6C"]], cells: [null, null], tableau: [["5H", "7H"], ["2S", "8D"]] }, lit(["t1"], "f2")],
-  ["wrap", { foundations: [["JS", "QH", "KC"], ["9D", "JC", "KH"]], cells: [], tableau: [["AD"], ["2C"]] }, lit(["t1"], "f1")],
-  ["cells", { foundations: [["4S"]], cells: ["8H", null], tableau: [["TC", "JD", "5C"]] }, lit(["t1"], "c2")],
-  ["never", { foundations: [["7S", "8D"]], cells: ["9H", null], tableau: [["3C", "QS"], []] }, lit(["c1"], "f1")],
-  ["end", { foundations: [["4D", "5S", "6C"]], cells: ["KH", "2S"], tableau: [["9H", "JD"], ["QC"]] }, {}],
+  [
+    "ones",
+    {
+      foundations: [["6S", "7H", "8C"]],
+      cells: [],
+      tableau: [
+        ["KD", "9D"],
+        ["4C", "TS"],
+      ],
+    },
+    lit(["t1"], "f1"),
+  ],
+  [
+    "twos",
+    {
+      foundations: [["6S", "8H", "TC"]],
+      cells: [],
+      tableau: [
+        ["3D", "QD"],
+        ["5H", "JS"],
+      ],
+    },
+    lit(["t1"], "f1"),
+  ],
+  [
+    "first",
+    {
+      foundations: [["9C"], ["6C"]],
+      cells: [null, null],
+      tableau: [
+        ["5H", "7H"],
+        ["2S", "8D"],
+      ],
+    },
+    lit(["t1"], "f2"),
+  ],
+  [
+    "wrap",
+    {
+      foundations: [
+        ["JS", "QH", "KC"],
+        ["9D", "JC", "KH"],
+      ],
+      cells: [],
+      tableau: [["AD"], ["2C"]],
+    },
+    lit(["t1"], "f1"),
+  ],
+  [
+    "cells",
+    { foundations: [["4S"]], cells: ["8H", null], tableau: [["TC", "JD", "5C"]] },
+    lit(["t1"], "c2"),
+  ],
+  [
+    "never",
+    { foundations: [["7S", "8D"]], cells: ["9H", null], tableau: [["3C", "QS"], []] },
+    lit(["c1"], "f1"),
+  ],
+  [
+    "end",
+    { foundations: [["4D", "5S", "6C"]], cells: ["KH", "2S"], tableau: [["9H", "JD"], ["QC"]] },
+    {},
+  ],
 ];
 
 const SQUADRON = [
@@ -41,16 +106,93 @@ const SQUADRON = [
       waste: [],
       cells: ["3D", "5H", "JC"],
       foundations: [[], [], [], []],
-      tableau: [["KH", "6H", "8S", "JH"], ["2C", "9D", "QS", "4H"], ["7C", "TS", "AD", "5S"], ["6C", "TD", "8H", "7D"]],
+      tableau: [
+        ["KH", "6H", "8S", "JH"],
+        ["2C", "9D", "QS", "4H"],
+        ["7C", "TS", "AD", "5S"],
+        ["6C", "TD", "8H", "7D"],
+      ],
     },
     {},
   ],
-  ["foundations", { game: "squadron", stock_count: 0, waste: [], cells: [null], foundations: [["AH", "2H"], []], tableau: [["9C", "3H"], ["KS", "AS"]] }, lit(["t1"], "f1")],
-  ["tableau", { game: "squadron", stock_count: 0, waste: [], cells: [null], foundations: [], tableau: [["KD", "9S"], ["4C", "8S"], []] }, lit(["t2"], "t1", "t3")],
-  ["cells", { game: "squadron", stock_count: 0, waste: [], cells: ["QD", null], foundations: [], tableau: [["5C", "KD"], []] }, lit(["c1"], "t1", "t2")],
-  ["supermove", { game: "squadron", stock_count: 0, waste: [], cells: [null, null], foundations: [], tableau: [["2H", "9C", "8C", "7C"], ["4D", "TC"]] }, lit(["t1", 3], "t2")],
-  ["stock", { game: "squadron", stock_count: 5, waste: ["4S", "8H"], cells: [null], foundations: [], tableau: [["6D", "9H"]] }, lit(["w"], "t1")],
-  ["end", { game: "squadron", stock_count: 0, waste: [], cells: [null], foundations: [["AS", "2S", "3S"], ["AC"]], tableau: [["KH", "QH"]] }, {}],
+  [
+    "foundations",
+    {
+      game: "squadron",
+      stock_count: 0,
+      waste: [],
+      cells: [null],
+      foundations: [["AH", "2H"], []],
+      tableau: [
+        ["9C", "3H"],
+        ["KS", "AS"],
+      ],
+    },
+    lit(["t1"], "f1"),
+  ],
+  [
+    "tableau",
+    {
+      game: "squadron",
+      stock_count: 0,
+      waste: [],
+      cells: [null],
+      foundations: [],
+      tableau: [["KD", "9S"], ["4C", "8S"], []],
+    },
+    lit(["t2"], "t1", "t3"),
+  ],
+  [
+    "cells",
+    {
+      game: "squadron",
+      stock_count: 0,
+      waste: [],
+      cells: ["QD", null],
+      foundations: [],
+      tableau: [["5C", "KD"], []],
+    },
+    lit(["c1"], "t1", "t2"),
+  ],
+  [
+    "supermove",
+    {
+      game: "squadron",
+      stock_count: 0,
+      waste: [],
+      cells: [null, null],
+      foundations: [],
+      tableau: [
+        ["2H", "9C", "8C", "7C"],
+        ["4D", "TC"],
+      ],
+    },
+    lit(["t1", 3], "t2"),
+  ],
+  [
+    "stock",
+    {
+      game: "squadron",
+      stock_count: 5,
+      waste: ["4S", "8H"],
+      cells: [null],
+      foundations: [],
+      tableau: [["6D", "9H"]],
+    },
+    lit(["w"], "t1"),
+  ],
+  [
+    "end",
+    {
+      game: "squadron",
+      stock_count: 0,
+      waste: [],
+      cells: [null],
+      foundations: [["AS", "2S", "3S"], ["AC"]],
+      tableau: [["KH", "QH"]],
+    },
+    {},
+  ],
 ];
 
 export class RulesPage {
@@ -80,8 +222,18 @@ function ruleSection(game, key, state, marks) {
   return h(
     "section",
     { class: "rule", dataset: { rule: key } },
-    h("div", { class: "rule-text" }, h("h2", {}, t(`rules.${game}.${key}.title`)), h("p", {}, t(`rules.${game}.${key}.text`))),
-    h("figure", { class: "rule-board" }, board, h("figcaption", {}, t(`rules.${game}.${key}.caption`))),
+    h(
+      "div",
+      { class: "rule-text" },
+      h("h2", {}, t(`rules.${game}.${key}.title`)),
+      h("p", {}, t(`rules.${game}.${key}.text`)),
+    ),
+    h(
+      "figure",
+      { class: "rule-board" },
+      board,
+      h("figcaption", {}, t(`rules.${game}.${key}.caption`)),
+    ),
   );
 }
 

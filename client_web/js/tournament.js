@@ -177,9 +177,7 @@ export class TournamentPage {
     }
     if (tm.status === "scheduled" && this.admin?.admin_token) {
       const start = () => this.start();
-      parts.push(
-        h("button", { class: "btn btn-primary", onclick: start }, t("tour.startNow")),
-      );
+      parts.push(h("button", { class: "btn btn-primary", onclick: start }, t("tour.startNow")));
     }
     const current = tm.current_round;
     if (current && tm.status === "running") {
@@ -234,7 +232,11 @@ export class TournamentPage {
       break: tm.break_ends_at,
     }[tm.status];
     const text =
-      tm.status === "finished" ? t("race.finished") : until ? clockText(until - serverNow()) : "–:––";
+      tm.status === "finished"
+        ? t("race.finished")
+        : until
+          ? clockText(until - serverNow())
+          : "–:––";
     setText(this.clock, text);
   }
 }

@@ -71,7 +71,8 @@ export function roundsList(rounds, you) {
             { class: line.player_id === you ? "round-line-you" : null },
             `${ordinal(line.place)} `,
             line.name,
-            " ", t("tour.pts", { n: line.points }),
+            " ",
+            t("tour.pts", { n: line.points }),
           ),
         );
       const summary = r.finished ? lines : [h("span", { class: "muted" }, t("tour.inPlay"))];

@@ -120,7 +120,8 @@ export function resultsTable(standings, { game, you = null } = {}) {
 export function settingsText(room) {
   const parts = [gameName(room.game)];
   if (room.game !== "squadron" && room.step) parts.push(stepText(room.step));
-  if (room.seats) parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
+  if (room.seats)
+    parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
   if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
   if (room.spectator_delay_s) {

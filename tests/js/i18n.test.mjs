@@ -65,7 +65,9 @@ test("no Polish or Kazakh text is left in English (only notation and numbers may
     for (const [key, value] of Object.entries(CATALOGUES[lang])) {
       if (SAME_WORDS.has(`${lang}.${key}`)) continue;
       const same = JSON.stringify(value) === JSON.stringify(en[key]);
-      const words = JSON.stringify(value).replace(/\{\w+\}/g, "").match(/\p{L}{2,}/gu);
+      const words = JSON.stringify(value)
+        .replace(/\{\w+\}/g, "")
+        .match(/\p{L}{2,}/gu);
       assert.ok(!(same && words), `${lang}.${key} is still English: ${JSON.stringify(value)}`);
     }
   }
@@ -89,11 +91,27 @@ test("plural forms: one move, 2 ruchy, 5 ruchów, 22 ruchy; Kazakh nouns stay si
 });
 
 test("places: 1st 2nd 3rd 11th 22nd; 1. 2.; 1-ші 6-шы 10-шы", () => {
-  assert.deepEqual([1, 2, 3, 4, 11, 12, 22].map(ordinal), ["1st", "2nd", "3rd", "4th", "11th", "12th", "22nd"]);
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 22].map(ordinal), [
+    "1st",
+    "2nd",
+    "3rd",
+    "4th",
+    "11th",
+    "12th",
+    "22nd",
+  ]);
   setLanguage("pl");
   assert.deepEqual([1, 2, 10].map(ordinal), ["1.", "2.", "10."]);
   setLanguage("kk");
-  assert.deepEqual([1, 2, 6, 9, 10, 20, 21].map(ordinal), ["1-ші", "2-ші", "6-шы", "9-шы", "10-шы", "20-шы", "21-ші"]);
+  assert.deepEqual([1, 2, 6, 9, 10, 20, 21].map(ordinal), [
+    "1-ші",
+    "2-ші",
+    "6-шы",
+    "9-шы",
+    "10-шы",
+    "20-шы",
+    "21-ші",
+  ]);
 });
 
 test("numbers, units, lists and times go through Intl", () => {
