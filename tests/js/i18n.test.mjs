@@ -102,15 +102,15 @@ test("places: 1st 2nd 3rd 11th 22nd; 1. 2.; 1-ші 6-шы 10-шы", () => {
   ]);
   setLanguage("pl");
   assert.deepEqual([1, 2, 10].map(ordinal), ["1.", "2.", "10."]);
-  setLanguage("kk");
+  setLanguage("kk"); // with a non-breaking hyphen, U+2011
   assert.deepEqual([1, 2, 6, 9, 10, 20, 21].map(ordinal), [
-    "1-ші",
-    "2-ші",
-    "6-шы",
-    "9-шы",
-    "10-шы",
-    "20-шы",
-    "21-ші",
+    "1\u2011ші",
+    "2\u2011ші",
+    "6\u2011шы",
+    "9\u2011шы",
+    "10\u2011шы",
+    "20\u2011шы",
+    "21\u2011ші",
   ]);
 });
 
