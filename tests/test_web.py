@@ -337,7 +337,7 @@ def test_two_players_race_the_same_deal_to_the_end_by_clicking(
     wait_racing(bo)
     assert board_of(ada) == board_of(bo), "both racers get the identical deal"
     commitment = ada.locator(".race-commitment")
-    expect(commitment).to_contain_text("Deal committed: ")
+    expect(commitment).to_contain_text("Fair deal: fixed before the start")
 
     games = {"ada": Stalactites(DEAL, step=STEP), "bo": Stalactites(DEAL, step=STEP)}
     pages = {"ada": ada, "bo": bo}
@@ -357,8 +357,8 @@ def test_two_players_race_the_same_deal_to_the_end_by_clicking(
         expect(end).to_contain_text("You finished")
         expect(end.locator("table.results tbody tr")).to_have_count(2)
         expect(end.locator(".replay-link")).to_have_attribute("href", f"#/replay/{room}")
-        expect(end.locator(".fairness")).to_contain_text(f"Deal revealed: {DEAL}, salt ")
-        expect(end.locator(".fairness .fair-ok")).to_have_text("verified ✓")
+        expect(end.locator(".fairness")).to_contain_text(f"Deal: {DEAL}, secret: ")
+        expect(end.locator(".fairness .fair-ok")).to_have_text("checked ✓")
     expect(ada.locator(".overlay-card")).to_contain_text(bo_name)
     assert ada.locator(".overlay-card b").count() == 0, "a name was inserted as HTML"
     places = ada.locator("table.results tbody td.place").all_inner_texts()
@@ -435,10 +435,12 @@ def test_a_move_the_server_refuses_springs_back_with_the_reason(
     click_move(first, "t1-c1")
     # The second tab has not seen that move: to it, cell 1 is still empty.
     code = top_card(second, "t2").get_attribute("data-card")
+    assert code is not None
     top_card(second, "t2").click()
     second.locator('.board-host .pile[data-pile="c1"]').click()
     note = second.locator(".move-note")
-    expect(note).to_contain_text("t2-c1 refused")
+    label = {"T": "10"}.get(code[0], code[0]) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[code[1]]
+    expect(note).to_contain_text(f"Refused: the {label} to cell 1")
     shot(second, "race-refused")
     # The refused card is back on its column, and the tab has caught up with the real board.
     expect(top_card(second, "t2")).to_have_attribute("data-card", code or "")
@@ -594,7 +596,7 @@ def test_declaring_the_step_then_undoing_a_move(
     click_move(page, move)
     game.push(move)
     assert board_of(page) == engine_board(game)
-    expect(page.locator(".racer.you .racer-moves")).to_have_text("1 moves")
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("1 move")
     page.get_by_role("button", name="Undo (u)").click()
     game.pop()
     expect_board(page, engine_board(game))
@@ -621,7 +623,7 @@ def test_a_stuck_board_in_an_undo_room_says_so_and_undo_gets_it_going(
     game.pop()
     # Undo is not drawn in advance: wait for the server's board, then for the page to settle.
     expect_board(page, engine_board(game))
-    expect(page.locator(".racer.you .racer-moves")).to_have_text("1 moves")
+    expect(page.locator(".racer.you .racer-moves")).to_have_text("1 move")
     settled(page)
     expect(page.locator(".move-note")).to_have_text("")
 

@@ -1,11 +1,59 @@
-// The HTTP API (issue 4 and 5): JSON in, JSON out, errors as ApiError with a message.
+// The HTTP API (issue 4 and 5): JSON in, JSON out, errors as ApiError with the server's code.
+// The server's messages are English; a player is shown the catalogue's text for the code
+// (errorText), and for a bad field the field's own advice.
+
+import { t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, field = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.field = field;
   }
+}
+
+const KNOWN_CODES = new Set([
+  "bad_message",
+  "unauthorized",
+  "room_not_found",
+  "room_full",
+  "not_started",
+  "already_finished",
+  "not_waiting",
+  "invalid_move",
+  "illegal_move",
+  "step_locked",
+  "undo_disabled",
+  "rate_limited",
+  "internal",
+  "tournament_not_found",
+  "tournament_full",
+  "already_started",
+  "network",
+  "not_found",
+  "conflict",
+]);
+const FIELDS = new Set([
+  "deal",
+  "name",
+  "seats",
+  "time_limit_s",
+  "countdown_s",
+  "spectator_delay_s",
+  "rounds",
+  "round_time_s",
+  "break_s",
+  "max_players",
+]);
+
+/** What to tell a player about an error (an ApiError, or a frame's {code, field}). */
+export function errorText(error) {
+  const field = typeof error?.field === "string" ? error.field.split(".").pop() : null;
+  if (error?.code === "bad_message" && FIELDS.has(field))
+    return t(`error.field.${field}`, { max: 2 ** 31 - 1 });
+  if (KNOWN_CODES.has(error?.code)) return t(`error.${error.code}`);
+  return t("error.other", { status: error?.status ?? "?" });
 }
 
 export async function api(method, path, body = undefined, headers = {}) {
@@ -18,7 +66,7 @@ export async function api(method, path, body = undefined, headers = {}) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    throw new ApiError(0, "network", "network");
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) throw errorFrom(response.status, data);
@@ -31,16 +79,9 @@ function errorFrom(status, data) {
   if (!message && Array.isArray(data?.detail)) {
     message = data.detail.map((d) => `${(d.loc ?? []).join(".")}: ${d.msg}`).join("; ");
   }
-  const fallback = {
-    404: "Not found.",
-    409: "That is no longer possible.",
-    429: "Too many requests; wait a moment.",
-  };
-  return new ApiError(
-    status,
-    code,
-    message ?? fallback[status] ?? `The server answered ${status}.`,
-  );
+  const fallback = { 404: "not_found", 409: "conflict", 429: "rate_limited" };
+  const known = data?.code ?? fallback[status] ?? code;
+  return new ApiError(status, known, message ?? known, data?.field ?? null);
 }
 
 export const getRoom = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}`);

@@ -3,10 +3,10 @@
 // Every pile carries data-pile="t3" and every card data-pile and data-index, which is all
 // the move controls need to know.
 
-import { cardInfo } from "./cards.js";
+import { cardInfo, cardLabel } from "./cards.js";
 import { h } from "./dom.js";
-
-const PILE_NAMES = { t: "column", c: "cell", f: "foundation", s: "stock", w: "waste" };
+import { parseMove, pileCards } from "./moves.js";
+import { t } from "./i18n.js";
 
 /**
  * Render a board. `view` may hold: selected {pile, count}, targets (Set of pile names),
@@ -28,7 +28,10 @@ export function renderBoard(state, view = {}) {
 }
 
 function stalactitesTop(state, view) {
-  const foundations = h("div", { class: "group foundations", "aria-label": "foundations" });
+  const foundations = h("div", {
+    class: "group foundations",
+    "aria-label": t("board.foundations"),
+  });
   (state.foundations ?? []).forEach((pile, i) => foundations.append(baseFoundation(pile, i, view)));
   return h("div", { class: "row top" }, foundations, cells(state, view));
 }
@@ -36,7 +39,7 @@ function stalactitesTop(state, view) {
 function squadronTop(state, view) {
   const stock = pileBox("s", view, "pile-stock");
   const count = state.stock_count ?? 0;
-  stock.setAttribute("aria-label", `stock, ${count} cards`);
+  stock.setAttribute("aria-label", t("board.stock", { n: count }));
   stock.append(
     count > 0 ? h("div", { class: "card back", dataset: { pile: "s" } }) : emptyMark("∅"),
     h("span", { class: "badge" }, String(count)),
@@ -44,7 +47,7 @@ function squadronTop(state, view) {
   const waste = pileBox("w", view, "pile-waste");
   const shown = (state.waste ?? []).slice(-3);
   const first = (state.waste ?? []).length - shown.length;
-  waste.setAttribute("aria-label", `waste, ${(state.waste ?? []).length} cards`);
+  waste.setAttribute("aria-label", t("board.waste", { n: (state.waste ?? []).length }));
   if (!shown.length) waste.append(emptyMark(""));
   shown.forEach((code, k) => {
     const card = cardEl(code, "w", first + k, view, (state.waste ?? []).length);
@@ -56,13 +59,13 @@ function squadronTop(state, view) {
 }
 
 function squadronFoundations(state, view) {
-  const row = h("div", { class: "group foundations", "aria-label": "foundations" });
+  const row = h("div", { class: "group foundations", "aria-label": t("board.foundations") });
   (state.foundations ?? []).forEach((pile, i) => {
     const name = `f${i + 1}`;
     const box = pileBox(name, view, "pile-f");
     box.setAttribute("aria-label", describe(name, pile));
     if (pile.length) box.append(cardEl(pile[pile.length - 1], name, pile.length - 1, view));
-    else box.append(emptyMark("A"));
+    else box.append(emptyMark(t("card.rank.A")));
     if (pile.length) box.append(h("span", { class: "badge" }, `${pile.length}`));
     row.append(box);
   });
@@ -76,7 +79,7 @@ function baseFoundation(pile, i, view) {
   if (pile.length) {
     const base = cardEl(pile[0], name, 0, view, 1, pile.length === 1);
     base.classList.add("sideways");
-    base.title = `began with the ${cardInfo(pile[0])?.name ?? pile[0]}`;
+    base.title = t("board.began", { card: cardInfo(pile[0])?.name ?? pile[0] });
     box.append(base);
   }
   if (pile.length > 1) {
@@ -88,12 +91,12 @@ function baseFoundation(pile, i, view) {
 }
 
 function cells(state, view) {
-  const group = h("div", { class: "group cells", "aria-label": "cells" });
+  const group = h("div", { class: "group cells", "aria-label": t("board.cells") });
   (state.cells ?? []).forEach((code, i) => {
     const name = `c${i + 1}`;
     const box = pileBox(name, view, "pile-c");
-    box.setAttribute("aria-label", code ? describe(name, [code]) : `cell ${i + 1}, empty`);
-    box.append(code ? cardEl(code, name, 0, view, 1) : emptyMark("cell"));
+    box.setAttribute("aria-label", describe(name, code ? [code] : []));
+    box.append(code ? cardEl(code, name, 0, view, 1) : emptyMark(t("board.cell")));
     group.append(box);
   });
   return group;
@@ -104,7 +107,7 @@ function tableau(state, view) {
   const row = h("div", {
     class: "tableau",
     style: { "--cols": String(columns.length) },
-    "aria-label": "columns",
+    "aria-label": t("board.columns"),
   });
   columns.forEach((column, i) => {
     const name = `t${i + 1}`;
@@ -129,6 +132,7 @@ function pileBox(name, view, extra) {
   if (view.selected?.pile === name) classes.push("has-selected");
   if (view.hover === name) classes.push("hover");
   if (view.refused?.dst === name) classes.push("refused");
+  if (view.hint?.has(name)) classes.push("hint");
   return h("div", { class: classes.join(" "), dataset: { pile: name }, key: name });
 }
 
@@ -168,15 +172,34 @@ function inRun(move, end, pile, count) {
 }
 
 function emptyMark(text) {
-  return h("div", { class: "slot" }, text);
+  // A word's length scales it down to fit the slot ("cell", "komórka", "ұяшық").
+  return h("div", { class: "slot", style: { "--len": String(Math.max(4, text.length)) } }, text);
 }
 
 function describe(name, cards, base = false) {
-  const what = `${PILE_NAMES[name[0]]} ${name.slice(1)}`;
-  if (!cards.length) return `${what}, empty`;
+  const what = pileName(name);
+  if (!cards.length) return t("board.empty", { pile: what });
   const top = cardInfo(cards[cards.length - 1])?.name ?? cards[cards.length - 1];
-  const began = base ? `, began with the ${cardInfo(cards[0])?.name ?? cards[0]}` : "";
-  return `${what}, ${cards.length} cards, top ${top}${began}`;
+  const text = t("board.pile", { pile: what, n: cards.length, top });
+  if (!base) return text;
+  return `${text}, ${t("board.began", { card: cardInfo(cards[0])?.name ?? cards[0] })}`;
+}
+
+/** A pile's name as players say it: "column 3", "cell 1", "the stock". */
+export function pileName(name) {
+  return t(`pile.${name[0]}`, { n: Number(name.slice(1)) || 0 });
+}
+
+/** A move in words, read on the board it leaves: "the 7♥ to cell 1" (notation if unknown). */
+export function moveWords(text, state) {
+  const move = parseMove(text ?? "");
+  if (!move) return text ?? "";
+  if (move.src === "s") return t("move.deal");
+  const cards = state ? pileCards(state, move.src) : [];
+  const card = cards[cards.length - move.count];
+  if (!card) return t("move.unknown", { to: pileName(move.dst) });
+  const key = move.count > 1 ? "move.run" : "move.card";
+  return t(key, { card: cardLabel(card), n: move.count, to: pileName(move.dst) });
 }
 
 /** The number of cards a finished board holds. */

@@ -1,41 +1,29 @@
 // Card notation for display only: rank + suit, e.g. "TD" is the ten of diamonds.
-// The client knows how to draw a card, never which moves are legal.
+// The client knows how to draw a card, never which moves are legal. The corner's rank and the
+// card's name come from the language's catalogue (card.rank.T, card.name.T, card.suit.D).
 
-const RANKS = {
-  A: ["A", "ace"],
-  2: ["2", "two"],
-  3: ["3", "three"],
-  4: ["4", "four"],
-  5: ["5", "five"],
-  6: ["6", "six"],
-  7: ["7", "seven"],
-  8: ["8", "eight"],
-  9: ["9", "nine"],
-  T: ["10", "ten"],
-  J: ["J", "jack"],
-  Q: ["Q", "queen"],
-  K: ["K", "king"],
-};
+import { t } from "./i18n.js";
 
 // Four suits, four colours, and always the symbol: colour is never the only cue.
-const SUITS = {
-  C: ["♣", "clubs"],
-  D: ["♦", "diamonds"],
-  H: ["♥", "hearts"],
-  S: ["♠", "spades"],
-};
+const SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const RANKS = "A23456789TJQK";
 
 /** Parse "TD" into what drawing needs; null for anything else. */
 export function cardInfo(text) {
   if (typeof text !== "string" || text.length !== 2) return null;
-  const rank = RANKS[text[0]];
-  const suit = SUITS[text[1]];
-  if (!rank || !suit) return null;
+  const [rank, suit] = text;
+  if (!RANKS.includes(rank) || !SYMBOLS[suit]) return null;
   return {
     code: text,
-    rank: rank[0],
-    symbol: suit[0],
-    suit: text[1].toLowerCase(),
-    name: `${rank[1]} of ${suit[1]}`,
+    rank: t(`card.rank.${rank}`),
+    symbol: SYMBOLS[suit],
+    suit: suit.toLowerCase(),
+    name: t("card.name", { rank: t(`card.name.${rank}`), suit: t(`card.suit.${suit}`) }),
   };
+}
+
+/** A card's short label as players read it: 7♥, 10♦. */
+export function cardLabel(code) {
+  const info = cardInfo(code);
+  return info ? `${info.rank}${info.symbol}` : code;
 }

@@ -4,6 +4,8 @@
 // event `seq` seen goes into every hello after the first (`last_seq`), and an event already
 // seen is not passed on again.
 
+import { t } from "./i18n.js";
+
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const MAX_BACKOFF_MS = 10000;
 const PING_EVERY_MS = 15000;
@@ -175,15 +177,8 @@ export class Connection {
 export function showConnection(state, detail) {
   const el = document.getElementById("conn");
   if (!el) return;
-  const labels = {
-    connecting: "Connecting…",
-    open: "Connected",
-    waiting: `Reconnecting in ${Math.ceil((detail ?? 0) / 1000)} s…`,
-    offline: "Offline — waiting for the network",
-    failed: `Disconnected: ${detail ?? "refused"}`,
-    closed: "",
-  };
   el.hidden = state === "closed";
   el.dataset.state = state;
-  el.textContent = labels[state] ?? state;
+  el.textContent =
+    state === "closed" ? "" : t(`conn.${state}`, { n: Math.ceil((detail ?? 0) / 1000) });
 }

@@ -62,29 +62,3 @@ export function toast(message, kind = "info", ms = 3500) {
   setTimeout(() => item.classList.add("toast-out"), ms);
   setTimeout(() => item.remove(), ms + 400);
 }
-
-/** Format milliseconds as m:ss (or h:mm:ss), never negative. */
-export function clockText(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  if (hours > 0) return `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`;
-  return `${minutes}:${seconds}`;
-}
-
-/** Format an elapsed time in milliseconds as m:ss.t. */
-export function elapsedText(ms) {
-  if (ms === null || ms === undefined) return "—";
-  const tenths = Math.floor(ms / 100);
-  const minutes = Math.floor(tenths / 600);
-  const seconds = String(Math.floor((tenths % 600) / 10)).padStart(2, "0");
-  return `${minutes}:${seconds}.${tenths % 10}`;
-}
-
-/** English ordinal: 1st, 2nd, 3rd, 4th ... */
-export function ordinal(n) {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th"}`;
-}

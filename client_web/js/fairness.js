@@ -2,6 +2,7 @@
 // creation and reveals the deal and the salt with the results; this page checks the two agree.
 
 import { h } from "./dom.js";
+import { t, tParts } from "./i18n.js";
 
 /** SHA-256 of `${deal}|${salt}` (UTF-8) as lowercase hex; null where the browser has no
  * WebCrypto (pages not served from localhost or https). */
@@ -20,14 +21,15 @@ export async function checkReveal({ deal, salt, commitment } = {}) {
   return { deal, salt, commitment, verified: actual === null ? null : actual === commitment };
 }
 
-/** The header line: the commitment published before the race (shortened; whole on hover). */
+/** The header line: the deal was fixed before the start, in words; the proof one click away. */
 export function commitmentLine(room) {
   const commitment = room?.commitment;
   if (!commitment) return null;
   return h(
-    "p",
-    { class: "race-commitment", title: `SHA-256 of deal|salt: ${commitment}` },
-    `Deal committed: ${commitment.slice(0, 16)}…`,
+    "details",
+    { class: "race-commitment" },
+    h("summary", {}, t("fair.fixed")),
+    h("p", { class: "muted" }, tParts("fair.how", { hash: h("code", {}, commitment) })),
   );
 }
 
@@ -35,18 +37,23 @@ export function commitmentLine(room) {
 export function revealView(reveal) {
   if (!reveal) return null;
   const verdict = {
-    true: ["verified ✓", "fair-ok"],
-    false: ["does NOT match the commitment", "fair-bad"],
-    null: ["not checked (this browser cannot hash here)", "muted"],
+    true: ["fair.checked", "fair-ok"],
+    false: ["fair.mismatch", "fair-bad"],
+    null: ["fair.unchecked", "muted"],
   }[String(reveal.verified)];
+  const code = (text) => h("code", {}, text);
   return h(
-    "p",
-    { class: "fairness", title: `commitment ${reveal.commitment}` },
-    "Deal revealed: ",
-    h("code", {}, reveal.deal),
-    ", salt ",
-    h("code", {}, reveal.salt),
-    ": ",
-    h("span", { class: verdict[1] }, verdict[0]),
+    "details",
+    { class: "fairness" },
+    h("summary", {}, t("fair.fixedComma"), " ", h("span", { class: verdict[1] }, t(verdict[0]))),
+    h(
+      "p",
+      { class: "muted" },
+      tParts("fair.revealed", {
+        deal: code(reveal.deal),
+        salt: code(reveal.salt),
+        hash: code(reveal.commitment),
+      }),
+    ),
   );
 }

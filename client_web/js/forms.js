@@ -1,6 +1,8 @@
 // Small form helpers: labelled fields that read back typed values.
 
+import { errorText } from "./api.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { saveName, savedName } from "./storage.js";
 
 export function field(label, input, hint = null) {
@@ -67,7 +69,7 @@ export function formError(form, message) {
 export function checkedName(form, name) {
   const clean = (name ?? "").trim();
   if (clean.length < 1 || clean.length > 24) {
-    formError(form, "Choose a name of 1 to 24 characters.");
+    formError(form, t("error.field.name"));
     return null;
   }
   return clean;
@@ -84,13 +86,13 @@ export function nameForm(buttonText, take) {
     try {
       await take(name);
     } catch (error) {
-      formError(form, error.message);
+      formError(form, errorText(error));
     }
   };
   return h(
     "form",
     { class: "inline-form", onsubmit: submit },
-    field("Your name", textInput("name", savedName(), { maxlength: "24", required: true })),
+    field(t("form.yourName"), textInput("name", savedName(), { maxlength: "24", required: true })),
     h("button", { class: "btn btn-primary", type: "submit" }, buttonText),
   );
 }

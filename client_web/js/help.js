@@ -1,32 +1,37 @@
-// The key scheme, shown at #/help (and documented in docs/client.md).
+// The key scheme, shown at #/help (and documented in docs/client.md). The keys themselves are
+// notation, the same in every language; what they do is in the catalogue (keys.*).
 
 import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KEYS = [
-  ["1 … 8", "pick a column (Squadron: 1 … 9 and 0 for column 10)"],
-  ["q  w  e", "pick cell 1, 2 or 3"],
-  ["x", "pick the waste (Squadron)"],
-  ["f", "send the picked card to a foundation"],
-  ["c", "send the picked card to a free cell"],
-  ["a column key", "with a card picked: onto that column (Squadron)"],
-  ["Enter or Space", "the picked card's first move (a foundation first, then a cell)"],
-  ["d", "deal a card from the stock (Squadron)"],
-  ["o  /  t", "declare the step: by ones / by twos (Stalactites, player's choice)"],
-  ["u or Backspace", "undo, where the room allows it"],
-  ["r", "ready (in the waiting room)"],
-  ["Esc", "drop the picked card"],
-  ["?", "show or hide the keys"],
+  ["1 … 8", "keys.column"],
+  ["q  w  e", "keys.cell"],
+  ["x", "keys.waste"],
+  ["f", "keys.foundation"],
+  ["c", "keys.freeCell"],
+  ["keys.aColumnKey", "keys.onto"],
+  ["keys.enterSpace", "keys.auto"],
+  ["d", "keys.deal"],
+  ["o  /  t", "keys.step"],
+  ["keys.undoKeys", "keys.undo"],
+  ["r", "keys.ready"],
+  ["Esc", "keys.drop"],
+  ["?", "keys.toggle"],
 ];
 
 /** The key table, for the help page and the race page's key panel. */
 export function keysTable() {
+  const keyText = (key) => (key.startsWith("keys.") ? t(key) : key);
   return h(
     "table",
     { class: "keys" },
     h(
       "tbody",
       {},
-      KEYS.map(([key, what]) => h("tr", {}, h("th", {}, h("kbd", {}, key)), h("td", {}, what))),
+      KEYS.map(([key, what]) =>
+        h("tr", {}, h("th", {}, h("kbd", {}, keyText(key))), h("td", {}, t(what))),
+      ),
     ),
   );
 }
@@ -38,20 +43,23 @@ export class HelpPage {
       h(
         "section",
         { class: "panel narrow help" },
-        h("h1", {}, "Playing"),
+        h("h1", {}, t("help.title")),
+        h("p", {}, t("help.mouse")),
         h(
           "p",
           {},
-          "Click a card, then click where it goes; the places it can go light up. Or drag it there. Double-click sends a card to a foundation (or else a free cell).",
+          t("help.rulesLink"),
+          " ",
+          h("a", { href: "#/rules/stalactites" }, t("game.stalactites")),
+          ", ",
+          h("a", { href: "#/rules/squadron" }, t("game.squadron")),
+          ".",
         ),
-        h("h2", {}, "Keys"),
-        h(
-          "p",
-          {},
-          "For example 3 then f plays column 3's card to a foundation; 5 then c puts column 5's card in a cell.",
-        ),
+        h("h2", {}, t("help.keys")),
+        h("p", {}, t("help.example")),
         keysTable(),
-        h("button", { class: "btn", onclick: () => history.back() }, "Back"),
+        h("p", { class: "muted" }, t("help.notation")),
+        h("button", { class: "btn", onclick: () => history.back() }, t("common.back")),
       ),
     );
   }

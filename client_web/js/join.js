@@ -1,17 +1,18 @@
 // A room link opened without a seat: take one (while the room waits), or watch.
 
-import { getRoom, joinRoom } from "./api.js";
+import { errorText, getRoom, joinRoom } from "./api.js";
 import { h, replace } from "./dom.js";
+import { list, t } from "./i18n.js";
 import { nameForm } from "./forms.js";
 import { saveRoomSeat } from "./storage.js";
-import { settingsText } from "./widgets.js";
+import { gameName, settingsText } from "./widgets.js";
 
 export class JoinPage {
   constructor(app, roomId, onJoined) {
     this.app = app;
     this.roomId = roomId;
     this.onJoined = onJoined;
-    replace(app, h("section", { class: "panel narrow" }, h("p", {}, "Loading the room…")));
+    replace(app, h("section", { class: "panel narrow" }, h("p", {}, t("common.loading"))));
     this.load();
   }
 
@@ -27,9 +28,9 @@ export class JoinPage {
         h(
           "section",
           { class: "panel narrow" },
-          h("h1", {}, "Room not found"),
-          h("p", {}, error.message),
-          h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+          h("h1", {}, t("join.notFound")),
+          h("p", {}, errorText(error)),
+          h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
         ),
       );
       return;
@@ -37,36 +38,30 @@ export class JoinPage {
     const players = room.players ?? [];
     const open = room.status === "waiting" && players.length < (room.seats ?? 0);
     const parts = [
-      h("h1", {}, room.game === "squadron" ? "Squadron race" : "Stalactites race"),
+      h("h1", {}, t("race.title", { game: gameName(room.game) })),
       h("p", { class: "race-settings" }, settingsText(room)),
       h(
         "p",
         {},
-        `${players.length} of ${room.seats} seats taken`,
+        t("join.seatsTaken", { n: players.length, seats: room.seats }),
         players.length ? ": " : "",
-        players.map((p) => p.name).join(", "),
+        list(players.map((p) => p.name)),
       ),
     ];
     if (open) parts.push(this.joinForm());
     else
       parts.push(
-        h(
-          "p",
-          { class: "muted" },
-          room.status === "finished"
-            ? "This race is over."
-            : "This race is full or already running.",
-        ),
+        h("p", { class: "muted" }, room.status === "finished" ? t("join.over") : t("join.full")),
       );
-    const links = [h("a", { class: "btn", href: `#/watch/${this.roomId}` }, "Watch")];
+    const links = [h("a", { class: "btn", href: `#/watch/${this.roomId}` }, t("lobby.watch"))];
     if (room.status === "finished")
-      links.push(h("a", { class: "btn", href: `#/replay/${this.roomId}` }, "Replay"));
+      links.push(h("a", { class: "btn", href: `#/replay/${this.roomId}` }, t("join.replay")));
     parts.push(h("div", { class: "end-actions" }, links));
     replace(this.app, h("section", { class: "panel narrow join" }, parts));
   }
 
   joinForm() {
-    return nameForm("Join the race", async (name) => {
+    return nameForm(t("join.join"), async (name) => {
       const seat = await joinRoom(this.roomId, name);
       saveRoomSeat(this.roomId, { player_id: seat.player_id, token: seat.token });
       this.onJoined();

@@ -2,8 +2,9 @@
 // The forms are made once; the room lists are the page's state, asked for every few seconds
 // and drawn by one scheduled render, in place.
 
-import { createRoom, createTournament, joinRoom, listRooms, roomsOf } from "./api.js";
+import { createRoom, createTournament, errorText, joinRoom, listRooms, roomsOf } from "./api.js";
 import { h, replace } from "./dom.js";
+import { list as listText, t } from "./i18n.js";
 import { patch, scheduled } from "./render.js";
 import {
   checkbox,
@@ -15,18 +16,25 @@ import {
   select,
   textInput,
 } from "./forms.js";
-import { saveName, saveRoomSeat, savedName, saveTournamentSeat } from "./storage.js";
+import {
+  guideOffered,
+  saveGuideOffered,
+  saveName,
+  saveRoomSeat,
+  savedName,
+  saveTournamentSeat,
+} from "./storage.js";
 import { settingsText } from "./widgets.js";
 
 const REFRESH_MS = 5000;
-const GAMES = [
-  ["stalactites", "Stalactites"],
-  ["squadron", "Squadron"],
+const GAMES = () => [
+  ["stalactites", t("game.stalactites")],
+  ["squadron", t("game.squadron")],
 ];
-const STEPS = [
-  ["choice", "Player's choice"],
-  ["ones", "By ones"],
-  ["twos", "By twos"],
+const STEPS = () => [
+  ["choice", t("lobby.stepChoice")],
+  ["ones", t("lobby.stepOnes")],
+  ["twos", t("lobby.stepTwos")],
 ];
 
 export class LobbyPage {
@@ -42,15 +50,22 @@ export class LobbyPage {
       h(
         "div",
         { class: "lobby" },
+        guideOffered() ? null : learnPanel(true),
         h(
           "section",
           { class: "panel panel-create" },
-          h("h1", {}, "Start a race"),
+          h("h1", {}, t("lobby.start")),
           this.createForm(),
         ),
-        h("section", { class: "panel" }, h("h2", {}, "Waiting for racers"), this.waiting),
-        h("section", { class: "panel" }, h("h2", {}, "Racing now"), this.live),
-        h("section", { class: "panel" }, h("h2", {}, "Tournaments"), this.tournamentForms()),
+        guideOffered() ? learnPanel(false) : null,
+        h("section", { class: "panel" }, h("h2", {}, t("lobby.waiting")), this.waiting),
+        h("section", { class: "panel" }, h("h2", {}, t("lobby.racing")), this.live),
+        h(
+          "section",
+          { class: "panel" },
+          h("h2", {}, t("lobby.tournaments")),
+          this.tournamentForms(),
+        ),
       ),
     );
     this.refresh();
@@ -63,10 +78,10 @@ export class LobbyPage {
   }
 
   createForm() {
-    const game = select("game", GAMES, "stalactites");
-    const step = select("step", STEPS, "choice");
+    const game = select("game", GAMES(), "stalactites");
+    const step = select("step", STEPS(), "choice");
     const undo = checkbox("undo", true);
-    const stepField = field("Foundation step", step);
+    const stepField = field(t("lobby.step"), step, t("lobby.stepHint"));
     game.addEventListener("change", () => {
       stepField.hidden = game.value === "squadron";
       undo.checked = game.value !== "squadron";
@@ -75,17 +90,17 @@ export class LobbyPage {
       "form",
       { class: "create", onsubmit: (e) => this.create(e) },
       field(
-        "Your name",
+        t("form.yourName"),
         textInput("name", savedName(), {
           maxlength: "24",
           required: true,
-          placeholder: "e.g. Ada",
+          placeholder: t("lobby.namePlaceholder"),
         }),
       ),
-      h("div", { class: "field-row" }, field("Game", game), stepField),
+      h("div", { class: "field-row" }, field(t("lobby.game"), game), stepField),
       roomFields(),
-      h("label", { class: "check" }, undo, " Allow undo"),
-      h("button", { class: "btn btn-primary btn-big", type: "submit" }, "Create room and join"),
+      h("label", { class: "check" }, undo, " ", t("lobby.undo")),
+      h("button", { class: "btn btn-primary btn-big", type: "submit" }, t("lobby.create")),
     );
     return form;
   }
@@ -113,7 +128,7 @@ export class LobbyPage {
       saveRoomSeat(room.room_id, { player_id: seat.player_id, token: seat.token });
       location.hash = `#/room/${room.room_id}`;
     } catch (error) {
-      formError(form, error.message);
+      formError(form, errorText(error));
     }
   }
 
@@ -126,8 +141,8 @@ export class LobbyPage {
       this.lists[status] = { rooms: roomsOf(await listRooms(status)) };
     } catch (error) {
       if (error.status === 404) clearInterval(this.timer); // this server keeps no lists
-      const why = error.status === 404 ? "this server does not list rooms" : error.message;
-      this.lists[status] = { error: `Room list unavailable: ${why}.` };
+      const why = error.status === 404 ? t("lobby.noLists") : errorText(error);
+      this.lists[status] = { error: t("lobby.listUnavailable", { why }) };
     }
     this.renderer.schedule();
   }
@@ -141,31 +156,31 @@ export class LobbyPage {
     const organise = h(
       "form",
       { class: "create", onsubmit: (e) => this.organise(e) },
-      field("Tournament name", textInput("name", "", { maxlength: "60", required: true })),
+      field(t("lobby.tournamentName"), textInput("name", "", { maxlength: "60", required: true })),
       h(
         "div",
         { class: "field-row" },
-        field("Game", select("game", GAMES, "stalactites")),
-        field("Step", select("step", STEPS, "choice")),
+        field(t("lobby.game"), select("game", GAMES(), "stalactites")),
+        field(t("lobby.step"), select("step", STEPS(), "choice")),
       ),
       h(
         "div",
         { class: "field-row" },
-        field("Rounds", numberInput("rounds", 3, 1, 20)),
-        field("Round (min)", numberInput("round_min", 5, 1, 60)),
-        field("Break (s)", numberInput("break_s", 30, 0, 600)),
-        field("Max players", numberInput("max_players", 50, 2, 1000)),
+        field(t("lobby.rounds"), numberInput("rounds", 3, 1, 20)),
+        field(t("lobby.roundMin"), numberInput("round_min", 5, 1, 60)),
+        field(t("lobby.breakS"), numberInput("break_s", 30, 0, 600)),
+        field(t("lobby.maxPlayers"), numberInput("max_players", 50, 2, 1000)),
       ),
-      h("button", { class: "btn", type: "submit" }, "Create tournament"),
+      h("button", { class: "btn", type: "submit" }, t("lobby.createTournament")),
     );
-    return [enterForm(), h("details", {}, h("summary", {}, "Organise a tournament"), organise)];
+    return [enterForm(), h("details", {}, h("summary", {}, t("lobby.organise")), organise)];
   }
 
   async organise(event) {
     event.preventDefault();
     const form = event.currentTarget;
     const v = formValues(form);
-    if (!v.name) return formError(form, "Give the tournament a name.");
+    if (!v.name) return formError(form, t("lobby.needTournamentName"));
     const settings = {
       name: v.name,
       game: v.game,
@@ -181,9 +196,31 @@ export class LobbyPage {
       saveTournamentSeat(`${made.tournament_id}.admin`, { admin_token: made.admin_token });
       location.hash = `#/tournament/${made.tournament_id}`;
     } catch (error) {
-      formError(form, error.message);
+      formError(form, errorText(error));
     }
   }
+}
+
+/** The way in for a newcomer: the rules, and a first game with a guide. */
+function learnPanel(offer) {
+  const dismiss = (event) => {
+    saveGuideOffered();
+    event.currentTarget.closest(".panel-learn")?.remove();
+  };
+  return h(
+    "section",
+    { class: `panel panel-learn${offer ? " panel-offer" : ""}` },
+    h("h2", {}, t(offer ? "learn.offer" : "lobby.newHere")),
+    h("p", {}, t("lobby.newHereText")),
+    h(
+      "div",
+      { class: "end-actions" },
+      h("a", { class: "btn btn-primary", href: "#/learn" }, t("lobby.learn")),
+      h("a", { class: "btn", href: "#/rules/stalactites" }, t("lobby.rulesStalactites")),
+      h("a", { class: "btn", href: "#/rules/squadron" }, t("lobby.rulesSquadron")),
+      offer ? h("button", { class: "btn btn-quiet", onclick: dismiss }, t("learn.noThanks")) : null,
+    ),
+  );
 }
 
 /** The room form's number and text fields: seats, times, spectator delay, deal. */
@@ -192,21 +229,18 @@ function roomFields() {
     h(
       "div",
       { class: "field-row" },
-      field("Seats", numberInput("seats", 2, 1, 8), "1 = solo time trial"),
-      field("Time limit (min)", numberInput("minutes", 15, 1, 120)),
-      field("Countdown (s)", numberInput("countdown_s", 5, 0, 30)),
+      field(t("lobby.seats"), numberInput("seats", 2, 1, 8), t("lobby.seatsHint")),
+      field(t("lobby.minutes"), numberInput("minutes", 15, 1, 120)),
+      field(t("lobby.countdown"), numberInput("countdown_s", 5, 0, 30)),
     ),
     h(
       "div",
       { class: "field-row" },
+      field(t("lobby.delay"), numberInput("spectator_delay_s", "", 0, 300), t("lobby.delayHint")),
       field(
-        "Spectator delay (s)",
-        numberInput("spectator_delay_s", "", 0, 300),
-        "empty: server default",
-      ),
-      field(
-        "Deal (optional)",
-        textInput("deal", "", { placeholder: "ms:1 or sr:…", maxlength: "40" }),
+        t("lobby.deal"),
+        textInput("deal", "", { placeholder: "ms:1", maxlength: "40" }),
+        t("lobby.dealHint"),
       ),
     ),
   ];
@@ -224,10 +258,10 @@ function enterForm() {
     "form",
     { class: "inline-form", onsubmit: open },
     field(
-      "Tournament link or id",
-      textInput("link", "", { placeholder: "paste the link you were sent" }),
+      t("lobby.tournamentLink"),
+      textInput("link", "", { placeholder: t("lobby.tournamentLinkHint") }),
     ),
-    h("button", { class: "btn", type: "submit" }, "Open"),
+    h("button", { class: "btn", type: "submit" }, t("lobby.open")),
   );
 }
 
@@ -235,7 +269,7 @@ function listView(list, status) {
   if (!list) return null;
   if (list.error) return h("p", { class: "muted" }, list.error);
   if (!list.rooms.length) {
-    const none = status === "waiting" ? "No open rooms. Create one!" : "No races right now.";
+    const none = status === "waiting" ? t("lobby.noRooms") : t("lobby.noRaces");
     return h("p", { class: "muted" }, none);
   }
   return h(
@@ -248,13 +282,15 @@ function listView(list, status) {
 function roomItem(room, status) {
   const id = room.room_id;
   const players = room.players ?? [];
-  const names = players.map((p) => p.name).join(", ");
+  const names = listText(players.map((p) => p.name));
   const action =
     status === "waiting"
-      ? h("a", { class: "btn btn-small", href: `#/room/${id}` }, "Join")
-      : h("a", { class: "btn btn-small", href: `#/watch/${id}` }, "Watch");
-  const seats = room.seats ? `${players.length}/${room.seats}` : `${players.length}`;
-  const watching = room.spectators ? ` · ${room.spectators} watching` : "";
+      ? h("a", { class: "btn btn-small", href: `#/room/${id}` }, t("lobby.join"))
+      : h("a", { class: "btn btn-small", href: `#/watch/${id}` }, t("lobby.watch"));
+  const seats = room.seats
+    ? t("lobby.racersOf", { n: players.length, seats: room.seats })
+    : t("lobby.racersN", { n: players.length });
+  const watching = room.spectators ? ` · ${t("common.watching", { n: room.spectators })}` : "";
   return h(
     "li",
     { class: "room-item", dataset: { room: id }, key: id },
@@ -262,7 +298,7 @@ function roomItem(room, status) {
       "div",
       {},
       h("strong", {}, settingsText(room)),
-      h("div", { class: "muted" }, `${seats} racers${names ? ": " : ""}`, names, watching),
+      h("div", { class: "muted" }, seats, names ? ": " : "", names, watching),
     ),
     action,
   );

@@ -4,16 +4,23 @@
 //   #/watch/ID         spectator view
 //   #/tournament/ID    tournament page
 //   #/replay/ID        replay viewer
+//   #/rules/GAME       the rules of stalactites or squadron, with pictures
+//   #/learn            a guided first game of Stalactites
 //   #/help             keys
+// And the language: the one saved, else the browser's; the header's switch changes it and
+// draws the page again.
 
 import { h, replace } from "./dom.js";
 import { HelpPage } from "./help.js";
+import { CATALOGUES, LANGUAGES, pickLanguage, setLanguage, t } from "./i18n.js";
 import { JoinPage } from "./join.js";
+import { LearnPage } from "./learn.js";
 import { LobbyPage } from "./lobby.js";
 import { RacePage } from "./race.js";
 import { ReplayPage } from "./replay.js";
+import { RulesPage } from "./rules.js";
 import { SpectatorPage } from "./spectate.js";
-import { roomSeat } from "./storage.js";
+import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
 import { TournamentPage } from "./tournament.js";
 
 const app = document.getElementById("app");
@@ -31,6 +38,8 @@ const ROUTES = [
   [/^#\/watch\/([^/]+)$/, (id) => new SpectatorPage(app, id)],
   [/^#\/tournament\/([^/]+)$/, (id) => new TournamentPage(app, id)],
   [/^#\/replay\/([^/]+)$/, (id) => new ReplayPage(app, id)],
+  [/^#\/rules\/(stalactites|squadron)$/, (game) => new RulesPage(app, game)],
+  [/^#\/learn$/, () => new LearnPage(app)],
   [/^#\/help$/, () => new HelpPage(app)],
 ];
 
@@ -51,11 +60,40 @@ function route() {
     h(
       "section",
       { class: "panel narrow" },
-      h("h1", {}, "Page not found"),
-      h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+      h("h1", {}, t("page.notFound")),
+      h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
     ),
   );
 }
 
+/** The header's words and the language switch, in the current language. */
+function drawHeader() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  document.title = t("app.name");
+  const select = document.getElementById("lang");
+  select.setAttribute("aria-label", t("lang.label"));
+  replace(
+    select,
+    LANGUAGES.map((lang) =>
+      h(
+        "option",
+        { value: lang, lang, selected: lang === document.documentElement.lang },
+        CATALOGUES[lang]["lang.name"],
+      ),
+    ),
+  );
+}
+
+function useLanguage(lang) {
+  setLanguage(lang);
+  drawHeader();
+}
+
+useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigator.language]));
+document.getElementById("lang").addEventListener("change", (event) => {
+  saveLanguage(event.target.value);
+  useLanguage(event.target.value);
+  route();
+});
 window.addEventListener("hashchange", route);
 route();

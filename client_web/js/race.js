@@ -6,7 +6,10 @@
 import { serverNow, syncClock } from "./clock.js";
 import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
-import { elapsedText, ordinal, replace, toast } from "./dom.js";
+import { errorText } from "./api.js";
+import { moveWords } from "./board.js";
+import { replace, toast } from "./dom.js";
+import { elapsedText, ordinal, t } from "./i18n.js";
 import { scheduled } from "./render.js";
 import { newMoveId, pendingMove, savePendingMove, saveRoomSeat } from "./storage.js";
 import { checkReveal } from "./fairness.js";
@@ -14,7 +17,6 @@ import { raceShell, renderRace } from "./racerender.js";
 import * as race from "./racestate.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked"]);
-const STUCK_NOTE = "No move is left: undo a move, or resign.";
 
 export class RacePage {
   constructor(app, roomId, seat) {
@@ -52,7 +54,7 @@ export class RacePage {
   }
 
   destroy() {
-    document.title = "Stalactites Race";
+    document.title = t("app.name");
     clearInterval(this.ticker);
     this.renderer.stop();
     this.controls.destroy();
@@ -83,8 +85,7 @@ export class RacePage {
     this.update((s) => {
       s.conn = state;
       s.connOpen = state === "open";
-      if (state === "failed")
-        race.setNote(s, `Disconnected: ${detail}. Reload the page to try again.`, true);
+      if (state === "failed") race.setNote(s, t("note.disconnected"), true);
     });
   }
 
@@ -111,6 +112,7 @@ export class RacePage {
   welcome(f) {
     this.update((s) => race.applyWelcome(s, f));
     if (this.s.room?.status === "finished") this.reveal(this.s.room);
+    if (this.s.seat.guide && this.s.room?.status === "waiting" && !this.s.readySent) this.ready();
     const again = this.s.board.inflightFrame();
     if (again) {
       this.s.board.inflight.resent = true;
@@ -121,7 +123,7 @@ export class RacePage {
   accepted(f) {
     if (!this.s.board.accepted(f)) return;
     savePendingMove(this.s.roomId, null);
-    this.update((s) => race.setNote(s, race.stuck(s) ? STUCK_NOTE : null, true));
+    this.update((s) => race.setNote(s, race.stuck(s) ? t("note.stuck") : null, true));
     this.sendQueued();
     this.controls.flushKeys();
   }
@@ -135,7 +137,7 @@ export class RacePage {
     this.update((s) => {
       s.arrival = null;
       s.refusal = first.type === "move" ? { move: first.move, at: serverNow() } : null;
-      race.setNote(s, race.refusalText(first, f), true);
+      race.setNote(s, race.refusalText(s, first, f), true);
     });
     if (RESYNC_CODES.has(f.code)) this.conn.reconnectNow();
   }
@@ -143,12 +145,11 @@ export class RacePage {
   finished(f) {
     this.update((s) => race.applyPlayer(s, f));
     if (f.player_id !== this.s.you) return;
-    const how = f.status === "won" ? "You won" : "Your race is over";
-    const place = f.place ? `${ordinal(f.place)} place, ` : "";
-    toast(`${how}: ${place}${elapsedText(f.elapsed_ms)}`, "good", 5000);
+    const params = { place: f.place ? ordinal(f.place) : "—", time: elapsedText(f.elapsed_ms) };
+    const how = t(f.status === "won" ? "note.youWon" : "note.yourRaceOver", params);
+    toast(how, "good", 5000);
     if (this.s.room?.status !== "finished") {
-      const text = `${how} (${place}${elapsedText(f.elapsed_ms)}). The others are still racing.`;
-      this.update((s) => race.setNote(s, text));
+      this.update((s) => race.setNote(s, `${how} ${t("note.othersRacing")}`));
     }
   }
 
@@ -163,12 +164,12 @@ export class RacePage {
   }
 
   serverError(f) {
-    toast(f.message ?? f.code ?? "error", "error");
+    toast(errorText(f), "error");
     if (f.code !== "unauthorized" && f.code !== "room_not_found") return;
     // This browser's seat is no good here (an unknown room, or a token the server refuses).
     this.conn.close();
     saveRoomSeat(this.s.roomId, null);
-    this.update((s) => (s.badSeat = f.message ?? f.code));
+    this.update((s) => (s.badSeat = errorText(f)));
   }
 
   // The player's actions.
@@ -195,7 +196,7 @@ export class RacePage {
     this.update((s) => {
       s.arrival = null;
       s.refusal = { move: dropped[0], at: serverNow() };
-      race.setNote(s, `Move ${dropped[0]} is no longer possible`, true);
+      race.setNote(s, t("note.noLonger", { move: moveWords(dropped[0], s.board.state) }), true);
     });
   }
 
@@ -218,8 +219,7 @@ export class RacePage {
   }
 
   resign() {
-    if (!window.confirm("Resign this race? Your board stays as it is and counts as finished."))
-      return;
+    if (!window.confirm(t("race.resignConfirm"))) return;
     this.conn.send({ type: "resign" });
   }
 

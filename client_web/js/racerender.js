@@ -2,11 +2,13 @@
 // brings every part up to date in place (render.js's patch), run at most once a frame.
 
 import { renderBoard } from "./board.js";
-import { clockText, h } from "./dom.js";
+import { h } from "./dom.js";
+import { clockText, t } from "./i18n.js";
 import { keysTable } from "./help.js";
 import { parseMove } from "./moves.js";
 import { patch, setData, setText } from "./render.js";
-import { canDeclare, live, me } from "./racestate.js";
+import { canDeclare, live, me, racing } from "./racestate.js";
+import { guideStep, guideView } from "./guide.js";
 import {
   actionsView,
   badSeatView,
@@ -14,7 +16,7 @@ import {
   endScreenView,
   waitingRoomView,
 } from "./raceviews.js";
-import { racersPanel, settingsText } from "./widgets.js";
+import { gameName, racersPanel, settingsText } from "./widgets.js";
 import { commitmentLine } from "./fairness.js";
 
 const ARRIVAL_MS = 600;
@@ -23,15 +25,21 @@ const REFUSAL_MS = 800;
 /** The page's fixed elements, made once; render() fills them. */
 export function raceShell(roomId) {
   const els = {
-    title: h("h1", { class: "race-title" }, "Race"),
+    title: h("h1", { class: "race-title" }),
     settings: h("p", { class: "race-settings" }),
     commitment: h("div", { class: "commitment-host" }),
-    clock: h("div", { class: "clock", "aria-label": "race clock" }, "–:––"),
+    clock: h("div", { class: "clock", "aria-label": t("race.clock") }, "–:––"),
+    guide: h("div", { class: "guide panel", role: "status", "aria-live": "polite", hidden: true }),
     boardHost: h("div", { class: "board-host" }),
     side: h("aside", { class: "side" }),
     actions: h("div", { class: "race-actions" }),
     note: h("p", { class: "move-note", role: "status", "aria-live": "polite" }),
-    keys: h("div", { class: "key-panel panel", hidden: true }, h("h2", {}, "Keys"), keysTable()),
+    keys: h(
+      "div",
+      { class: "key-panel panel", hidden: true },
+      h("h2", {}, t("help.keys")),
+      keysTable(),
+    ),
     overlay: h("div", { class: "overlay", hidden: true }),
   };
   const head = h(
@@ -40,7 +48,15 @@ export function raceShell(roomId) {
     h("div", {}, els.title, els.settings, els.commitment),
     els.clock,
   );
-  const play = h("div", { class: "play-area" }, els.boardHost, els.note, els.actions, els.keys);
+  const play = h(
+    "div",
+    { class: "play-area" },
+    els.guide,
+    els.boardHost,
+    els.note,
+    els.actions,
+    els.keys,
+  );
   const body = h("div", { class: "race-body" }, play, els.side);
   els.root = h("section", { class: "race", dataset: { room: roomId } }, head, body, els.overlay);
   return els;
@@ -58,24 +74,28 @@ export function renderRace(els, s, { view, does, now }) {
   if (s.badSeat) return drawOverlay(els, badSeatView(s.badSeat));
   if (!s.room) return;
   setData(els.root, "status", s.room.status);
-  setText(els.title, s.room.game === "squadron" ? "Squadron race" : "Stalactites race");
+  setText(els.title, t("race.title", { game: gameName(s.room.game) }));
   setText(els.settings, settingsText(s.room));
   patch(els.commitment, commitmentLine(s.room));
-  drawBoard(els.boardHost, s, view, now);
+  const guide = s.seat.guide ? guideStep(s.board.state) : null;
+  drawGuide(els.guide, guide, me(s)?.status);
+  drawBoard(els.boardHost, s, guide && racing(s) ? { ...view, hint: guide.hint } : view, now);
   patch(els.side, sideView(s));
   patch(els.actions, actionsView(actionsOf(s), does));
   drawOverlay(els, overlayContent(s, does, now));
   drawClock(els.clock, s.room, now);
 }
 
+function drawGuide(el, step, status) {
+  if (el.hidden !== !step) el.hidden = !step;
+  if (step) patch(el, guideView(step, status));
+}
+
 function drawBoard(host, s, view, now) {
   const state = s.board.shown();
   setData(host, "pending", String(Boolean(s.board.inflight)));
   if (!state) {
-    patch(
-      host,
-      h("div", { class: "board-placeholder" }, "The deal is revealed when the race starts."),
-    );
+    patch(host, h("div", { class: "board-placeholder" }, t("race.placeholder")));
     return;
   }
   const marks = { ...view, landed: recent(s.arrival, ARRIVAL_MS, now) };
@@ -96,9 +116,9 @@ function sideView(s) {
   );
   const watching = s.room?.spectators ?? 0;
   return [
-    h("h2", {}, "Racers"),
+    h("h2", {}, t("race.racers")),
     racersPanel(players, { game: s.room?.game, you: s.you }),
-    watching ? h("p", { class: "watchers muted" }, `${watching} watching`) : null,
+    watching ? h("p", { class: "watchers muted" }, t("common.watching", { n: watching })) : null,
   ];
 }
 
@@ -152,12 +172,12 @@ function drawClock(clock, room, now) {
   if (room.status === "racing" && room.ends_at) {
     const left = room.ends_at - now;
     setText(clock, clockText(left));
-    setTitle(`${clockText(left)} · Stalactites Race`);
+    setTitle(`${clockText(left)} · ${t("app.name")}`);
     clock.classList.toggle("urgent", left < 30000);
   } else if (room.status === "finished") {
-    setText(clock, "Finished");
+    setText(clock, t("race.finished"));
     clock.classList.remove("urgent");
-    setTitle("Finished · Stalactites Race");
+    setTitle(`${t("race.finished")} · ${t("app.name")}`);
   } else {
     setText(clock, limit);
   }

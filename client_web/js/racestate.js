@@ -3,7 +3,10 @@
 // the changes the server's frames make to it. Nothing here touches the DOM or the network:
 // the page sends, saves and schedules; racerender.js draws from this.
 
+import { errorText } from "./api.js";
+import { moveWords } from "./board.js";
 import { PlayerBoard } from "./game.js";
+import { t } from "./i18n.js";
 import { LegalIndex } from "./moves.js";
 import { mergePlayer } from "./widgets.js";
 
@@ -113,12 +116,9 @@ export function applyResults(s, f) {
 }
 
 /** The text of a refusal under the board, for the first of the moves dropped. */
-export function refusalText(first, f) {
-  const what =
-    first.type === "move"
-      ? `Move ${first.move}`
-      : first.type === "undo"
-        ? "Undo"
-        : "Declaring the step";
-  return `${what} refused: ${f.message ?? f.code}`;
+export function refusalText(s, first, f) {
+  const why = errorText(f);
+  if (first.type === "undo") return t("note.undoRefused", { why });
+  if (first.type !== "move") return t("note.stepRefused", { why });
+  return t("note.moveRefused", { move: moveWords(first.move, s.board.state), why });
 }

@@ -1,7 +1,8 @@
 // The race page's panels, drawn from plain data: the actions under the board, the waiting
 // room, the countdown, the end screen, and the notice for a seat that is no longer valid.
 
-import { h, ordinal, toast } from "./dom.js";
+import { h, toast } from "./dom.js";
+import { ordinal, t } from "./i18n.js";
 import { resultsTable } from "./widgets.js";
 import { revealView } from "./fairness.js";
 
@@ -11,35 +12,37 @@ export function actionsView(view, does) {
   if (view.canDeclare) {
     const busy = Boolean(view.busy);
     buttons.push(
-      h("span", { class: "step-label" }, "Build foundations:"),
+      h("span", { class: "step-label" }, t("race.build")),
       h(
         "button",
         { class: "btn", onclick: () => does.declare("ones"), disabled: busy },
-        "by ones (o)",
+        t("race.byOnes"),
       ),
       h(
         "button",
         { class: "btn", onclick: () => does.declare("twos"), disabled: busy },
-        "by twos (t)",
+        t("race.byTwos"),
       ),
     );
   } else if (view.step) {
-    buttons.push(h("span", { class: "step-fixed" }, `Building by ${view.step}`));
+    buttons.push(h("span", { class: "step-fixed" }, t(`race.building.${view.step}`)));
   }
   if (view.playing && view.undo) {
-    buttons.push(h("button", { class: "btn", onclick: does.undo }, "Undo (u)"));
+    buttons.push(h("button", { class: "btn", onclick: does.undo }, t("race.undo")));
   }
   if (view.playing) {
-    buttons.push(h("button", { class: "btn btn-quiet", onclick: does.resign }, "Resign"));
+    buttons.push(h("button", { class: "btn btn-quiet", onclick: does.resign }, t("race.resign")));
   }
   buttons.push(
     h(
       "button",
-      { class: "btn btn-quiet", onclick: does.keys, "aria-label": "show the keys" },
-      "Keys (?)",
+      { class: "btn btn-quiet", onclick: does.keys, "aria-label": t("race.showKeys") },
+      t("race.keys"),
     ),
   );
-  if (view.finished) buttons.push(h("button", { class: "btn", onclick: does.results }, "Results"));
+  if (view.finished) {
+    buttons.push(h("button", { class: "btn", onclick: does.results }, t("race.results")));
+  }
   return buttons;
 }
 
@@ -51,24 +54,23 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady })
       "li",
       {},
       h("span", { class: "racer-name" }, p.name ?? "?"),
-      p.player_id === you ? h("span", { class: "tag" }, "you") : null,
-      h("span", { class: p.ready ? "ok" : "muted" }, p.ready ? "ready ✓" : "not ready"),
+      p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
+      h(
+        "span",
+        { class: p.ready ? "ok" : "muted" },
+        p.ready ? t("race.readyMark") : t("status.not_ready"),
+      ),
     ),
   );
   return [
-    h("h2", {}, "Waiting room"),
-    h(
-      "p",
-      {},
-      `${players.length} of ${seats} seats taken. `,
-      "The race starts when every seat is taken and everyone is ready.",
-    ),
+    h("h2", {}, t("race.waitingRoom")),
+    h("p", {}, t("race.seatsTaken", { n: players.length, seats }), " ", t("race.startsWhen")),
     shareBox(link),
     h("ul", { class: "waiting-list" }, rows),
     h(
       "button",
       { class: "btn btn-big", onclick: onReady, disabled: Boolean(ready) },
-      ready ? "Ready ✓" : "I'm ready (r)",
+      ready ? t("race.readyDone") : t("race.ready"),
     ),
   ];
 }
@@ -78,7 +80,7 @@ export function countdownView(seconds) {
   return h(
     "div",
     { class: "countdown" },
-    h("p", {}, "Get ready"),
+    h("p", {}, t("race.getReady")),
     h("div", { class: "countdown-number" }, seconds),
   );
 }
@@ -86,14 +88,16 @@ export function countdownView(seconds) {
 /** Places, results and times, with the replay link and the way back. */
 export function endScreenView({ standings, game, you, roomId, tournament, reveal, onHide }) {
   const mine = standings.find((r) => r.player_id === you);
-  const headline = mine?.place ? `You finished ${ordinal(mine.place)}` : "Race over";
+  const headline = mine?.place
+    ? t("race.youFinished", { place: ordinal(mine.place) })
+    : t("race.over");
   const back = tournament
-    ? h("a", { class: "btn", href: `#/tournament/${tournament}` }, "Back to the tournament")
-    : h("a", { class: "btn", href: "#/" }, "Back to the lobby");
+    ? h("a", { class: "btn", href: `#/tournament/${tournament}` }, t("race.backTournament"))
+    : h("a", { class: "btn", href: "#/" }, t("common.backLobby"));
   const replay = h(
     "a",
     { class: "btn btn-primary replay-link", href: `#/replay/${roomId}` },
-    "Watch the replay",
+    t("race.watchReplay"),
   );
   return [
     h("h2", {}, headline),
@@ -104,7 +108,7 @@ export function endScreenView({ standings, game, you, roomId, tournament, reveal
       { class: "end-actions" },
       replay,
       back,
-      h("button", { class: "btn btn-quiet", onclick: onHide }, "Look at my board"),
+      h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),
     ),
   ];
 }
@@ -112,13 +116,13 @@ export function endScreenView({ standings, game, you, roomId, tournament, reveal
 /** The notice shown when the server refuses this browser's seat. */
 export function badSeatView(message) {
   return [
-    h("h2", {}, "This seat is not valid any more"),
+    h("h2", {}, t("race.badSeat")),
     h("p", {}, message),
     h(
       "div",
       { class: "end-actions" },
-      h("a", { class: "btn btn-primary", href: "#/" }, "Back to the lobby"),
-      h("button", { class: "btn", onclick: () => location.reload() }, "Open the room again"),
+      h("a", { class: "btn btn-primary", href: "#/" }, t("common.backLobby")),
+      h("button", { class: "btn", onclick: () => location.reload() }, t("race.openAgain")),
     ),
   ];
 }
@@ -128,18 +132,18 @@ function shareBox(link) {
     class: "share-link",
     value: link,
     readonly: true,
-    "aria-label": "link to this room",
+    "aria-label": t("race.linkLabel"),
   });
   // The button's own box holds the input (the live one: the page patches this view in place).
   const copy = async (event) => {
     event.currentTarget.parentElement.querySelector(".share-link")?.select();
     try {
       await navigator.clipboard.writeText(link);
-      toast("Link copied", "good");
+      toast(t("race.copied"), "good");
     } catch {
-      toast("Select the link and copy it", "info");
+      toast(t("race.copyYourself"), "info");
     }
   };
-  const button = h("button", { class: "btn", onclick: copy }, "Copy link");
-  return h("div", { class: "share" }, h("label", {}, "Share this link: "), input, button);
+  const button = h("button", { class: "btn", onclick: copy }, t("race.copy"));
+  return h("div", { class: "share" }, h("label", {}, t("race.share")), " ", input, button);
 }

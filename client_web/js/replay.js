@@ -4,9 +4,10 @@
 // client still judges nothing. The step and whose board are the page's state; one render,
 // run at once on each key or click, draws the boards in place.
 
-import { getRecord, getRoom } from "./api.js";
+import { errorText, getRecord, getRoom } from "./api.js";
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { patch, scheduled, setText } from "./render.js";
 import { applyMove, dealFromStock, parseMove } from "./moves.js";
 import { resultsTable, settingsText } from "./widgets.js";
@@ -21,7 +22,7 @@ export class ReplayPage {
     this.renderer = scheduled(() => this.draw());
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
-    replace(app, h("section", { class: "panel" }, h("p", {}, "Loading the replay…")));
+    replace(app, h("section", { class: "panel" }, h("p", {}, t("common.loading"))));
     this.load();
   }
 
@@ -44,9 +45,9 @@ export class ReplayPage {
         h(
           "section",
           { class: "panel narrow" },
-          h("h1", {}, "No replay yet"),
-          h("p", {}, error.message),
-          h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+          h("h1", {}, t("replay.none")),
+          h("p", {}, errorText(error)),
+          h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
         ),
       );
       return;
@@ -60,7 +61,9 @@ export class ReplayPage {
 
   build() {
     this.boards = h("div", { class: "replay-boards" });
-    const title = this.room ? `Replay: ${settingsText(this.room)}` : "Replay";
+    const title = this.room
+      ? t("replay.title", { settings: settingsText(this.room) })
+      : t("join.replay");
     const standings = this.room?.standings ?? this.room?.players;
     replace(
       this.app,
@@ -69,20 +72,16 @@ export class ReplayPage {
         { class: "replay" },
         h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
         this.controlsBar(),
-        h("p", { class: "muted" }, "Keys: ← and → step, Home and End jump."),
+        h("p", { class: "muted" }, t("replay.keys")),
         this.lines.some((l) => l.states)
           ? null
-          : h(
-              "p",
-              { class: "delay-note" },
-              "The server sent no starting layout for this race, so the moves are listed instead of drawn.",
-            ),
+          : h("p", { class: "delay-note" }, t("replay.noLayout")),
         this.boards,
         standings?.length
           ? h(
               "details",
               { class: "panel" },
-              h("summary", {}, "Results"),
+              h("summary", {}, t("race.results")),
               resultsTable(standings, { game: this.room?.game }),
             )
           : null,
@@ -98,19 +97,19 @@ export class ReplayPage {
       min: "0",
       max: String(this.longest),
       value: "0",
-      "aria-label": "move number",
+      "aria-label": t("replay.moveNumber"),
       oninput: (e) => this.go(Number(e.target.value)),
     });
     const who = h(
       "select",
       {
-        "aria-label": "whose board",
+        "aria-label": t("replay.whose"),
         onchange: (e) => {
           this.focus = e.target.value;
           this.renderer.now();
         },
       },
-      h("option", { value: "all" }, "All boards"),
+      h("option", { value: "all" }, t("replay.all")),
       this.lines.map((l) => h("option", { value: l.player_id }, l.name)),
     );
     const button = (more, label, text, to) =>
@@ -118,11 +117,11 @@ export class ReplayPage {
     return h(
       "div",
       { class: "replay-controls" },
-      button("", "first move", "« Start", () => 0),
-      button(" replay-back", "back one move", "◀", () => this.step - 1),
+      button("", t("replay.firstMove"), t("replay.start"), () => 0),
+      button(" replay-back", t("replay.backOne"), "◀", () => this.step - 1),
       this.counter,
-      button(" replay-forward", "forward one move", "▶", () => this.step + 1),
-      button("", "last move", "End »", () => this.longest),
+      button(" replay-forward", t("replay.forwardOne"), "▶", () => this.step + 1),
+      button("", t("replay.lastMove"), t("replay.end"), () => this.longest),
       this.slider,
       who,
     );
@@ -147,7 +146,7 @@ export class ReplayPage {
   }
 
   draw() {
-    setText(this.counter, `move ${this.step} of ${this.longest}`);
+    setText(this.counter, t("replay.counter", { n: this.step, total: this.longest }));
     this.slider.value = String(this.step);
     const shown =
       this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
@@ -167,9 +166,9 @@ export class ReplayPage {
       "header",
       { class: "replay-head" },
       h("strong", {}, line.name),
-      h("span", { class: "muted" }, ` ${k}/${line.moves.length} moves`),
-      last ? h("span", { class: "last-move" }, ` last: ${last}`) : null,
-      state && known < k ? h("span", { class: "muted" }, " (drawn up to the move before)") : null,
+      h("span", { class: "muted" }, " ", t("replay.moves", { n: k, total: line.moves.length })),
+      last ? h("span", { class: "last-move" }, " ", t("replay.last", { move: last })) : null,
+      state && known < k ? h("span", { class: "muted" }, " ", t("replay.drawnBefore")) : null,
     );
     const body = state
       ? renderBoard(state, {
@@ -195,13 +194,13 @@ function linesOf(data, room) {
   const names = new Map((room?.players ?? []).map((p) => [p.player_id, p.name]));
   const lines = (data?.players ?? []).map((entry, i) => ({
     player_id: entry.player_id ?? `p${i + 1}`,
-    name: entry.name ?? names.get(entry.player_id) ?? `racer ${i + 1}`,
+    name: entry.name ?? names.get(entry.player_id) ?? t("replay.racer", { n: i + 1 }),
     moves: entry.record?.moves ?? entry.moves ?? [],
     states: null,
   }));
   for (const [step, moves] of Object.entries(data?.solution ?? {})) {
-    const how = step === "play" ? "" : ` by ${step}`;
-    lines.push({ player_id: `solver-${step}`, name: `Solver's line${how}`, moves, states: null });
+    const name = step === "play" ? t("replay.solver") : t(`replay.solver.${step}`);
+    lines.push({ player_id: `solver-${step}`, name, moves, states: null });
   }
   const initial = data?.initial_state ?? null;
   for (const line of lines) line.states = initial ? statesAlong(initial, line.moves) : null;

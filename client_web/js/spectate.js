@@ -6,9 +6,11 @@
 import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
-import { clockText, h, replace } from "./dom.js";
+import { errorText } from "./api.js";
+import { h, replace } from "./dom.js";
+import { clockText, t } from "./i18n.js";
 import { patch, scheduled, setData, setText } from "./render.js";
-import { mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
+import { gameName, mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 import { checkReveal, commitmentLine, revealView } from "./fairness.js";
 
 export class SpectatorPage {
@@ -62,7 +64,7 @@ export class SpectatorPage {
       progress_batch: () => f.events.forEach((e) => progress(this.s, e)),
       finished: () => progress(this.s, f),
       results: () => this.finish(f),
-      error: () => (this.s.error = `Error: ${f.message ?? f.code}`),
+      error: () => (this.s.error = errorText(f)),
     }[f?.type];
     if (handler) this.update(handler);
   }
@@ -132,7 +134,7 @@ function spectatorShell(roomId) {
     clock: h("div", { class: "clock" }, "–:––"),
     delay: h("p", { class: "delay-note" }),
     watching: h("p", { class: "watchers muted", "aria-live": "polite" }),
-    title: h("h1", { class: "race-title" }, "Watching"),
+    title: h("h1", { class: "race-title" }),
     settings: h("p", { class: "race-settings" }),
     commitment: h("div", { class: "commitment-host" }),
     grid: h("div", { class: "spectator-grid" }),
@@ -158,11 +160,11 @@ function renderSpectator(els, s, now) {
   const room = s.room;
   if (s.error && !room) setText(els.delay, s.error);
   if (!room) return;
-  setText(els.title, `Watching: ${room.game === "squadron" ? "Squadron" : "Stalactites"} race`);
+  setText(els.title, t("watch.title", { game: gameName(room.game) }));
   setText(els.settings, settingsText(room));
   patch(els.commitment, commitmentLine(room));
   setText(els.delay, s.error ?? delayText(room));
-  setText(els.watching, `${room.spectators ?? 0} watching`);
+  setText(els.watching, t("common.watching", { n: room.spectators ?? 0 }));
   setData(els.root, "status", room.status);
   const shown = new Map([...els.grid.children].map((el) => [el._key, el]));
   patch(
@@ -186,19 +188,19 @@ function boardCard(s, player, sig) {
     racersPanel([player], { game: s.room?.game }),
     state
       ? renderBoard(state, { compact: true })
-      : h("div", { class: "board-placeholder" }, "Waiting for the start"),
+      : h("div", { class: "board-placeholder" }, t("watch.waitingStart")),
   );
 }
 
 function resultsView(s) {
   return [
-    h("h2", {}, "Results"),
+    h("h2", {}, t("race.results")),
     resultsTable(s.standings, { game: s.room.game }),
     revealView(s.revealed),
     h(
       "a",
       { class: "btn btn-primary replay-link", href: `#/replay/${s.roomId}` },
-      "Watch the replay",
+      t("race.watchReplay"),
     ),
   ];
 }
@@ -206,14 +208,14 @@ function resultsView(s) {
 function clockLine(room, now) {
   if (room.status === "racing" && room.ends_at) return clockText(room.ends_at - now);
   if (room.status === "countdown" && room.starts_at)
-    return `Starts in ${Math.max(0, Math.ceil((room.starts_at - now) / 1000))}`;
-  if (room.status === "finished") return "Finished";
-  return "Waiting";
+    return t("watch.startsIn", { n: Math.max(0, Math.ceil((room.starts_at - now) / 1000)) });
+  if (room.status === "finished") return t("race.finished");
+  return t("status.waiting");
 }
 
 function delayText(room) {
-  if (room.status === "finished") return "The race is over: every board is shown as it ended.";
+  if (room.status === "finished") return t("watch.over");
   const delay = room.spectator_delay_s ?? 0;
-  if (!delay) return "Boards are shown live.";
-  return `Boards are shown ${delay} s behind the racers, so nobody can copy the leader. Progress bars are live.`;
+  if (!delay) return t("watch.live");
+  return t("watch.delayed", { n: delay });
 }

@@ -21,6 +21,11 @@ function write(key, value) {
 }
 
 export const savedName = () => read("name") ?? "";
+export const savedLanguage = () => read("lang");
+export const saveLanguage = (lang) => write("lang", lang);
+/** Whether this browser has been offered the guided first game (offered once, on the first visit). */
+export const guideOffered = () => read("guide.offered") === true;
+export const saveGuideOffered = () => write("guide.offered", true);
 export const saveName = (name) => write("name", name);
 
 /** {player_id, token, tournament?} for a room this browser has a seat in. */

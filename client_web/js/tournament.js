@@ -4,21 +4,16 @@
 // socket) is the page's state; one scheduled render draws it in place.
 
 import { serverNow, syncClock } from "./clock.js";
-import { getTournament, joinTournament, startTournament } from "./api.js";
+import { errorText, getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
-import { clockText, h, replace, toast } from "./dom.js";
+import { h, replace, toast } from "./dom.js";
+import { clockText, t } from "./i18n.js";
 import { patch, scheduled, setData, setText } from "./render.js";
 import { nameForm } from "./forms.js";
 import { saveRoomSeat, saveTournamentSeat, tournamentSeat } from "./storage.js";
 import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
 
 const POLL_MS = 15000;
-const STATUS_TEXT = {
-  scheduled: "Not started yet",
-  running: "Round in play",
-  break: "Break between rounds",
-  finished: "Finished",
-};
 
 export class TournamentPage {
   constructor(app, id) {
@@ -71,9 +66,9 @@ export class TournamentPage {
       this.parts = null;
       replace(
         this.body,
-        h("h1", {}, "Tournament not found"),
-        h("p", {}, error.message),
-        h("a", { class: "btn", href: "#/" }, "Back to the lobby"),
+        h("h1", {}, t("tour.notFound")),
+        h("p", {}, errorText(error)),
+        h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
       );
       return;
     }
@@ -89,7 +84,7 @@ export class TournamentPage {
       round_finished: () => this.roundFinished(f),
       standings: () => Object.assign(this.data, { standings: f.standings, live: f.live }),
       finished: () => Object.assign(this.data, { status: "finished", standings: f.standings }),
-      error: () => toast(f.message ?? f.code, "error"),
+      error: () => toast(errorText(f), "error"),
     }[f?.type];
     if (!handler || !this.data) return;
     handler();
@@ -97,22 +92,22 @@ export class TournamentPage {
   }
 
   roundStarted(f) {
-    const t = this.data;
+    const tm = this.data;
     const current = { round: f.round, room_id: f.room_id, ends_at: f.ends_at };
-    Object.assign(t, { status: "running", round: f.round, current_round: current });
-    const others = (t.round_results ?? []).filter((r) => r.round !== f.round);
-    t.round_results = [...others, { ...current, finished: false, results: [] }];
+    Object.assign(tm, { status: "running", round: f.round, current_round: current });
+    const others = (tm.round_results ?? []).filter((r) => r.round !== f.round);
+    tm.round_results = [...others, { ...current, finished: false, results: [] }];
     if (!this.seat?.token) return;
-    toast(`Round ${f.round} has started`, "good");
+    toast(t("tour.roundStarted", { n: f.round }), "good");
     if (document.visibilityState === "visible") this.play(f.room_id);
   }
 
   roundFinished(f) {
-    const t = this.data;
-    const last = f.round >= t.rounds;
-    Object.assign(t, { status: last ? t.status : "break", current_round: null });
-    if (f.standings) Object.assign(t, { standings: f.standings, live: false });
-    t.round_results = (t.round_results ?? []).map((r) =>
+    const tm = this.data;
+    const last = f.round >= tm.rounds;
+    Object.assign(tm, { status: last ? tm.status : "break", current_round: null });
+    if (f.standings) Object.assign(tm, { standings: f.standings, live: false });
+    tm.round_results = (tm.round_results ?? []).map((r) =>
       r.round === f.round ? { ...r, finished: true, deal: f.deal, results: f.results } : r,
     );
     this.load(); // for the break's end and the standings after the round
@@ -131,27 +126,27 @@ export class TournamentPage {
   // Drawing.
 
   render() {
-    const t = this.data;
-    if (!t) return;
-    setData(this.root, "status", t.status);
+    const tm = this.data;
+    if (!tm) return;
+    setData(this.root, "status", tm.status);
     if (!this.parts) this.build();
     const { title, summary, roundLine, actions, standings, rounds } = this.parts;
-    setText(title, t.name ?? "Tournament");
-    setText(summary, tournamentSummary(t));
-    const round = t.round ? ` · round ${t.round} of ${t.rounds}` : "";
-    setText(roundLine, `${STATUS_TEXT[t.status] ?? t.status}${round}`);
+    setText(title, tm.name ?? t("tour.tournament"));
+    setText(summary, tournamentSummary(tm));
+    const round = tm.round ? ` · ${t("tour.roundOf", { n: tm.round, total: tm.rounds })}` : "";
+    setText(roundLine, `${t(`tour.status.${tm.status}`)}${round}`);
     // The actions hold the join form: patched in place, what is typed in it stays; they are
     // drawn again only when they change, so the form's error line stays too.
-    const key = JSON.stringify([t.status, Boolean(this.seat), t.current_round, this.admin]);
-    if (key !== this.actionsKey) patch(actions, this.actions(t));
+    const key = JSON.stringify([tm.status, Boolean(this.seat), tm.current_round, this.admin]);
+    if (key !== this.actionsKey) patch(actions, this.actions(tm));
     this.actionsKey = key;
-    const live = t.live ? h("span", { class: "tag live" }, "live") : null;
+    const live = tm.live ? h("span", { class: "tag live" }, t("tour.live")) : null;
     patch(
       standings,
-      h("h2", {}, "Standings", live),
-      standingsTable(t.standings ?? [], this.seat?.player_id),
+      h("h2", {}, t("tour.standings"), live),
+      standingsTable(tm.standings ?? [], this.seat?.player_id),
     );
-    patch(rounds, roundsList(t.round_results ?? [], this.seat?.player_id));
+    patch(rounds, roundsList(tm.round_results ?? [], this.seat?.player_id));
     this.drawClock();
   }
 
@@ -174,21 +169,19 @@ export class TournamentPage {
     replace(this.body, head, actions, standings, rounds, this.shareLine());
   }
 
-  actions(t) {
+  actions(tm) {
     const parts = [];
-    if (t.status === "scheduled" && !this.seat) parts.push(this.joinForm());
+    if (tm.status === "scheduled" && !this.seat) parts.push(this.joinForm());
     if (this.seat) {
-      parts.push(h("p", { class: "ok" }, "You are entered. Your board opens when a round starts."));
+      parts.push(h("p", { class: "ok" }, t("tour.entered")));
     }
-    if (t.status === "scheduled" && this.admin?.admin_token) {
+    if (tm.status === "scheduled" && this.admin?.admin_token) {
       const start = () => this.start();
-      parts.push(
-        h("button", { class: "btn btn-primary", onclick: start }, "Start the tournament now"),
-      );
+      parts.push(h("button", { class: "btn btn-primary", onclick: start }, t("tour.startNow")));
     }
-    const current = t.current_round;
-    if (current && t.status === "running") {
-      const label = `${this.seat ? "Play" : "Watch"} round ${current.round}`;
+    const current = tm.current_round;
+    if (current && tm.status === "running") {
+      const label = t(this.seat ? "tour.play" : "tour.watch", { n: current.round });
       parts.push(
         this.seat
           ? h(
@@ -207,7 +200,7 @@ export class TournamentPage {
   }
 
   joinForm() {
-    return nameForm("Enter the tournament", async (name) => {
+    return nameForm(t("tour.enter"), async (name) => {
       const seat = await joinTournament(this.id, name);
       this.seat = { player_id: seat.player_id, token: seat.token };
       saveTournamentSeat(this.id, this.seat);
@@ -221,25 +214,29 @@ export class TournamentPage {
       await startTournament(this.id, this.admin.admin_token);
       await this.load();
     } catch (error) {
-      toast(error.message, "error");
+      toast(errorText(error), "error");
     }
   }
 
   shareLine() {
     const link = `${location.origin}${location.pathname}#/tournament/${this.id}`;
-    return h("p", { class: "muted" }, "Invite players with this link: ", h("code", {}, link));
+    return h("p", { class: "muted" }, t("tour.invite"), " ", h("code", {}, link));
   }
 
   drawClock() {
-    const t = this.data;
-    if (!t) return;
+    const tm = this.data;
+    if (!tm) return;
     const until = {
-      scheduled: t.starts_at,
-      running: t.current_round?.ends_at,
-      break: t.break_ends_at,
-    }[t.status];
+      scheduled: tm.starts_at,
+      running: tm.current_round?.ends_at,
+      break: tm.break_ends_at,
+    }[tm.status];
     const text =
-      t.status === "finished" ? "Finished" : until ? clockText(until - serverNow()) : "–:––";
+      tm.status === "finished"
+        ? t("race.finished")
+        : until
+          ? clockText(until - serverNow())
+          : "–:––";
     setText(this.clock, text);
   }
 }

@@ -1,24 +1,25 @@
 // The tournament page's tables: standings, and the rounds played so far.
 
-import { elapsedText, h, ordinal } from "./dom.js";
-import { stepText } from "./widgets.js";
+import { h } from "./dom.js";
+import { elapsedText, ordinal, t } from "./i18n.js";
+import { gameName, stepText } from "./widgets.js";
 
 /** One line: game, step, rounds, round time, break, entrants. */
-export function tournamentSummary(t) {
-  const parts = [t.game === "squadron" ? "Squadron" : "Stalactites"];
-  if (t.game !== "squadron" && t.step) parts.push(stepText(t.step));
-  const rounds = t.rounds === 1 ? "1 round" : `${t.rounds} rounds`;
-  parts.push(`${rounds} of ${Math.round((t.round_time_s ?? 0) / 60)} min`);
-  if (t.break_s) parts.push(`${t.break_s} s breaks`);
-  parts.push(`${t.entrants ?? 0}/${t.max_players ?? "?"} entrants`);
+export function tournamentSummary(tm) {
+  const parts = [gameName(tm.game)];
+  if (tm.game !== "squadron" && tm.step) parts.push(stepText(tm.step));
+  const minutes = t("unit.minutes", { n: Math.round((tm.round_time_s ?? 0) / 60) });
+  parts.push(t("tour.rounds", { n: tm.rounds, minutes }));
+  if (tm.break_s) parts.push(t("tour.breaks", { n: tm.break_s }));
+  parts.push(t("tour.entrants", { n: tm.entrants ?? 0, max: tm.max_players ?? "?" }));
   return parts.join(" · ");
 }
 
 /** Rank, name, points, rounds won and total time; you are marked. */
 export function standingsTable(rows, you) {
-  if (!rows.length) return h("p", { class: "muted standings-empty" }, "No standings yet.");
+  if (!rows.length) return h("p", { class: "muted standings-empty" }, t("tour.noStandings"));
   const sorted = [...rows].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
-  const head = ["Rank", "Player", "Points", "Rounds won", "Total time"];
+  const head = ["tour.rank", "tour.player", "tour.points", "tour.roundsWon", "tour.totalTime"];
   return h(
     "table",
     { class: "results standings" },
@@ -28,7 +29,7 @@ export function standingsTable(rows, you) {
       h(
         "tr",
         {},
-        head.map((text) => h("th", {}, text)),
+        head.map((key) => h("th", {}, t(key))),
       ),
     ),
     h(
@@ -60,8 +61,8 @@ export function roundsList(rounds, you) {
     .sort((a, b) => a.round - b.round)
     .map((r) => {
       const link = r.finished
-        ? h("a", { class: "btn btn-small", href: `#/replay/${r.room_id}` }, "Replay")
-        : h("a", { class: "btn btn-small", href: `#/watch/${r.room_id}` }, "Watch");
+        ? h("a", { class: "btn btn-small", href: `#/replay/${r.room_id}` }, t("join.replay"))
+        : h("a", { class: "btn btn-small", href: `#/watch/${r.room_id}` }, t("lobby.watch"));
       const lines = (r.results ?? [])
         .slice(0, 3)
         .map((line) =>
@@ -70,17 +71,18 @@ export function roundsList(rounds, you) {
             { class: line.player_id === you ? "round-line-you" : null },
             `${ordinal(line.place)} `,
             line.name,
-            ` (${line.points} pts)`,
+            " ",
+            t("tour.pts", { n: line.points }),
           ),
         );
-      const summary = r.finished ? lines : [h("span", { class: "muted" }, "in play")];
+      const summary = r.finished ? lines : [h("span", { class: "muted" }, t("tour.inPlay"))];
       return h(
         "li",
         { class: "round-item", dataset: { round: String(r.round) }, key: r.round },
-        h("strong", {}, `Round ${r.round}`),
+        h("strong", {}, t("tour.round", { n: r.round })),
         h("span", { class: "round-results" }, summary),
         link,
       );
     });
-  return [h("h2", {}, "Rounds"), h("ol", { class: "rounds" }, items)];
+  return [h("h2", {}, t("lobby.rounds")), h("ol", { class: "rounds" }, items)];
 }

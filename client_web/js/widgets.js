@@ -1,20 +1,18 @@
 // Pieces several pages share: racers' progress bars, the results table, room settings.
 
 import { cardTotal } from "./board.js";
-import { elapsedText, h, ordinal } from "./dom.js";
+import { h } from "./dom.js";
+import { elapsedText, ordinal, t } from "./i18n.js";
 
-const STATUS_TEXT = {
-  playing: "racing",
-  won: "won",
-  lost: "stuck",
-  resigned: "resigned",
-  timeout: "out of time",
-};
+/** A racer's status (playing, won, lost, resigned, timeout, ready, not ready) in words. */
+export function statusText(status) {
+  return status ? t(`status.${status.replace(" ", "_")}`) : "";
+}
 
 /** Every racer's progress as a bar of foundation cards, with moves and place. */
 export function racersPanel(players, { game, you = null } = {}) {
   const total = cardTotal(game);
-  const list = h("ol", { class: "racers", "aria-label": "racers" });
+  const list = h("ol", { class: "racers", "aria-label": t("racers.label") });
   for (const p of players) list.append(racerItem(p, total, you));
   return list;
 }
@@ -41,15 +39,15 @@ function racerItem(p, total, you) {
         "aria-valuemin": "0",
         "aria-valuemax": String(total),
         "aria-valuenow": String(cards),
-        "aria-label": `${p.name ?? "racer"}: ${cards} of ${total} cards on foundations`,
+        "aria-label": t("racers.bar", { name: p.name ?? "?", n: cards, total }),
       },
       h("div", { class: "bar-fill", style: { width: `${pct}%` } }),
     ),
     h(
       "div",
       { class: "racer-meta" },
-      h("span", { class: "racer-cards" }, `${cards}/${total} cards`),
-      h("span", { class: "racer-moves" }, `${p.moves ?? 0} moves`),
+      h("span", { class: "racer-cards" }, t("racers.cards", { n: cards, total })),
+      h("span", { class: "racer-moves" }, t("racers.moves", { n: p.moves ?? 0 })),
       p.elapsed_ms != null && p.status !== "playing"
         ? h("span", {}, elapsedText(p.elapsed_ms))
         : null,
@@ -63,15 +61,15 @@ function racerLine(p, status, you) {
     "div",
     { class: "racer-line" },
     h("span", { class: "racer-name" }, p.name ?? "?"),
-    p.player_id === you ? h("span", { class: "tag" }, "you") : null,
+    p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
     p.connected === false
-      ? h("span", { class: "tag tag-off", title: "disconnected" }, "offline")
+      ? h("span", { class: "tag tag-off", title: t("racers.disconnected") }, t("racers.offline"))
       : null,
     h(
       "span",
       { class: "racer-status" },
       p.place ? `${ordinal(p.place)} · ` : "",
-      STATUS_TEXT[status] ?? status,
+      statusText(status),
     ),
   );
 }
@@ -89,11 +87,11 @@ export function resultsTable(standings, { game, you = null } = {}) {
       h(
         "tr",
         {},
-        h("th", {}, "Place"),
-        h("th", {}, "Racer"),
-        h("th", {}, "Result"),
-        h("th", {}, "Cards"),
-        h("th", {}, "Time"),
+        h("th", {}, t("results.place")),
+        h("th", {}, t("results.racer")),
+        h("th", {}, t("results.result")),
+        h("th", {}, t("results.cards")),
+        h("th", {}, t("results.time")),
       ),
     ),
     h(
@@ -109,8 +107,8 @@ export function resultsTable(standings, { game, you = null } = {}) {
           },
           h("td", { class: "place" }, r.place ? ordinal(r.place) : "—"),
           h("td", {}, r.name ?? r.player_id ?? "?"),
-          h("td", {}, STATUS_TEXT[r.status] ?? r.status ?? ""),
-          h("td", {}, `${r.foundation_cards ?? 0}/${total}`),
+          h("td", {}, statusText(r.status)),
+          h("td", {}, t("results.of", { n: r.foundation_cards ?? 0, total })),
           h("td", {}, elapsedText(r.elapsed_ms)),
         ),
       ),
@@ -120,17 +118,26 @@ export function resultsTable(standings, { game, you = null } = {}) {
 
 /** A one-line summary of a room's settings. */
 export function settingsText(room) {
-  const parts = [room.game === "squadron" ? "Squadron" : "Stalactites"];
+  const parts = [gameName(room.game)];
   if (room.game !== "squadron" && room.step) parts.push(stepText(room.step));
-  if (room.seats) parts.push(room.seats === 1 ? "solo" : `${room.seats} seats`);
-  if (room.time_limit_s) parts.push(`${Math.round(room.time_limit_s / 60)} min`);
-  parts.push(room.undo ? "undo on" : "no undo");
-  if (room.spectator_delay_s) parts.push(`spectators ${room.spectator_delay_s} s behind`);
+  if (room.seats)
+    parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
+  if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
+  parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
+  if (room.spectator_delay_s) {
+    parts.push(t("settings.delay", { n: room.spectator_delay_s }));
+  }
   return parts.join(" · ");
 }
 
+/** A room's step policy in words: choice, ones or twos. */
 export function stepText(step) {
-  return { choice: "step of your choice", ones: "by ones", twos: "by twos" }[step] ?? step;
+  return t(`step.${step}`);
+}
+
+/** The game's name: Stalactites or Squadron. */
+export function gameName(game) {
+  return t(game === "squadron" ? "game.squadron" : "game.stalactites");
 }
 
 /** Merge a progress or finished event into a player list (by player_id). */

@@ -1,0 +1,134 @@
+// The client's words, in English, Polish and Kazakh: one catalogue per language
+// (client_web/js/lang/*.js, the same keys in each) and every number, time and date through
+// Intl. t(key, params) gives a string: {name} in the text is replaced by params.name (numbers
+// formatted for the language), and a value that is an object of plural forms
+// ({one, few, many, other}) is chosen by params.n with Intl.PluralRules.
+
+import en from "./lang/en.js";
+import kk from "./lang/kk.js";
+import pl from "./lang/pl.js";
+
+export const CATALOGUES = { en, pl, kk };
+export const LANGUAGES = Object.keys(CATALOGUES);
+
+let current = "en";
+
+/** The language to use: the one saved, else the browser's first we have, else English. */
+export function pickLanguage(saved, browser = []) {
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of browser ?? []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function setLanguage(lang) {
+  current = LANGUAGES.includes(lang) ? lang : "en";
+  if (globalThis.document) document.documentElement.lang = current;
+  return current;
+}
+
+export const language = () => current;
+
+/** A key's text in the current language, with its {placeholders} filled. */
+export function t(key, params = {}) {
+  let value = CATALOGUES[current][key];
+  if (value === undefined) {
+    globalThis.console?.error(`missing text: ${current}.${key}`);
+    value = CATALOGUES.en[key] ?? key;
+  }
+  if (typeof value === "object") value = pluralForm(value, params.n ?? 0);
+  return fill(value, params);
+}
+
+/** The text as parts, where a placeholder may be a node: [string, node, string, ...]. */
+export function tParts(key, params = {}) {
+  const strings = {};
+  const nodes = {};
+  for (const [name, v] of Object.entries(params)) {
+    if (typeof v === "object" && v !== null) nodes[name] = v;
+    else strings[name] = v;
+  }
+  const marked = t(key, { ...strings, ...marks(nodes) });
+  return marked
+    .split(/\u0001(\w+)\u0001/)
+    .map((part, i) => (i % 2 ? nodes[part] : part))
+    .filter((part) => part !== "");
+}
+
+function marks(nodes) {
+  return Object.fromEntries(Object.keys(nodes).map((name) => [name, `\u0001${name}\u0001`]));
+}
+
+function pluralForm(forms, n) {
+  const rule = new Intl.PluralRules(current).select(n);
+  return forms[rule] ?? forms.other;
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const v = params[name];
+    if (v === undefined || v === null) return whole;
+    return typeof v === "number" ? num(v) : String(v);
+  });
+}
+
+/**
+ * A number as the language writes it (2 147 483 647 and 9,5 in Polish and Kazakh): Intl's
+ * digits and grouping, with the group and decimal marks of the catalogue (num.group,
+ * num.decimal), as a browser's Intl may lack a language's number data (Chromium's, Kazakh's).
+ */
+export function num(n, options = {}) {
+  const marks = {
+    group: CATALOGUES[current]["num.group"],
+    decimal: CATALOGUES[current]["num.decimal"],
+  };
+  return new Intl.NumberFormat(current, options)
+    .formatToParts(n)
+    .map((part) => marks[part.type] ?? part.value)
+    .join("");
+}
+
+/** A place in a race: 1st / 1. / 1-ші, from the catalogue's ordinal forms. */
+export function ordinal(n) {
+  const forms = CATALOGUES[current].ordinal;
+  const rule = new Intl.PluralRules(current, { type: "ordinal" }).select(n);
+  return fill(forms[rule] ?? forms.other, { n: String(n) });
+}
+
+/** A list: "Ada, Bo and Cy", "Ada, Bo i Cy", "Ada, Bo және Cy" (the catalogue's list.and). */
+export function list(items) {
+  const names = items.map(String);
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} ${t("list.and")} ${names[names.length - 1]}`;
+}
+
+const two = () => ({ minimumIntegerDigits: 2, useGrouping: false });
+
+/** Milliseconds left as m:ss (or h:mm:ss), never negative. */
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = num(total % 60, two());
+  if (hours > 0) return `${num(hours)}:${num(minutes, two())}:${seconds}`;
+  return `${num(minutes)}:${seconds}`;
+}
+
+/** An elapsed time in milliseconds as m:ss.t (the tenths with the language's decimal mark). */
+export function elapsedText(ms) {
+  if (ms === null || ms === undefined) return "—";
+  const tenths = Math.floor(ms / 100);
+  const minutes = Math.floor(tenths / 600);
+  const seconds = (tenths % 600) / 10;
+  const shown = num(seconds, { ...two(), minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return `${num(minutes)}:${shown}`;
+}
+
+/** A moment (unix milliseconds) as a date and time. */
+export function dateTime(ms) {
+  return new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(ms),
+  );
+}
