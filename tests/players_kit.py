@@ -7,6 +7,10 @@ and reads every stored value back (for "no secret is stored in clear").
 
 from __future__ import annotations
 
+import asyncio
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +21,7 @@ from stalactites.store.players_base import PlayerStore
 from stalactites.store.players_memory import MemoryPlayerStore
 from stalactites.store.players_redis import RedisPlayerStore
 
-__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "race"]
+__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "anonymous", "api", "race"]
 
 CHEAP = Passwords(time_cost=1, memory_kib=8, parallelism=1)  # the real ones cost 0.1 s a hash
 
@@ -124,3 +128,41 @@ class CrashingStore:
             return await real(*args)
 
         return counted
+
+
+def _api_call(
+    method: str, url: str, body: Any, headers: dict[str, str]
+) -> tuple[int, Any, dict[str, str]]:
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            raw, status, got = answer.read(), answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        raw, status, got = error.read(), error.code, dict(error.headers)
+    try:
+        return status, json.loads(raw) if raw else None, got
+    except json.JSONDecodeError:
+        return status, raw.decode(errors="replace"), got
+
+
+async def api(
+    method: str,
+    url: str,
+    body: Any = None,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any, dict[str, str]]:
+    """(status, JSON body, headers) of one request; ``token`` as ``Authorization: Bearer``."""
+    sent = dict(headers or {})
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    return await asyncio.to_thread(_api_call, method, url, body, sent)
+
+
+async def anonymous(base: str) -> dict[str, Any]:
+    """A new anonymous player's session: ``{"player_id", "name", "token"}``."""
+    status, body, _ = await api("POST", f"{base}/api/session", {})
+    assert status == 201, body
+    return dict(body)
