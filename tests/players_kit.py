@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from stalactites.store.players_base import PlayerStore
 from stalactites.store.players_memory import MemoryPlayerStore
 from stalactites.store.players_redis import RedisPlayerStore
 
-__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "anonymous", "api", "race"]
+__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "anonymous", "api", "race", "recorded"]
 
 CHEAP = Passwords(time_cost=1, memory_kib=8, parallelism=1)  # the real ones cost 0.1 s a hash
 
@@ -166,3 +167,15 @@ async def anonymous(base: str) -> dict[str, Any]:
     status, body, _ = await api("POST", f"{base}/api/session", {})
     assert status == 201, body
     return dict(body)
+
+
+async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, Any]]:
+    """The player's history once it holds ``races`` races: recording runs in the background
+    after the results are out, so this reads the history until it shows them (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while True:
+        status, page, _ = await api("GET", f"{base}/api/players/{player_id}/races")
+        assert status == 200, page
+        if len(page["races"]) >= races or time.monotonic() > deadline:
+            return list(page["races"])
+        await asyncio.sleep(0.02)

@@ -131,8 +131,8 @@ class Hello(Frame):
 
     @model_validator(mode="after")
     def _one_identity(self) -> Hello:
-        if (self.token is None) == (not self.spectator):
-            raise ValueError("give a token, or spectator true (not both)")
+        if [self.token is not None, self.spectator, self.session].count(True) != 1:
+            raise ValueError("give a token, or spectator true, or session true (one of them)")
         return self
 
 

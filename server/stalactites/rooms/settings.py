@@ -6,7 +6,7 @@ import secrets
 import unicodedata
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
@@ -64,12 +64,13 @@ class CreateRoom(BaseModel):
         "'deal'), and every seat taken with a player's session",
     )
 
-    @model_validator(mode="after")
-    def _rateable(self) -> CreateRoom:
-        why = unrateable(self)
-        if self.rated and why is not None:
-            raise ValueError(f"rated: {why}")
-        return self
+    @field_validator("rated")
+    @classmethod
+    def _rateable(cls, value: bool, info: ValidationInfo) -> bool:
+        why = unrateable(info.data.get("deal"), info.data.get("seats", 2))
+        if value and why is not None:
+            raise ValueError(why)
+        return value
 
     @field_validator("deal")
     @classmethod
@@ -89,13 +90,13 @@ class CreateRoom(BaseModel):
         return value
 
 
-def unrateable(body: CreateRoom) -> str | None:
+def unrateable(deal: str | None, seats: int) -> str | None:
     """Why a room made from ``body`` may not be rated (None: it may): the rule of issue 13.
     The deal must be the server's certified one; whether each seat has a session is checked
     when it is taken."""
-    if body.deal is not None:
+    if deal is not None:
         return "a creator-chosen deal is never rated"
-    if body.seats < 2:
+    if seats < 2:
         return "a rated room has two seats or more"
     return None
 
