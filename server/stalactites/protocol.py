@@ -235,6 +235,12 @@ class RoomView(Frame):
     undo: bool
     countdown_s: int
     certified: bool = Field(description="the deal was certified winnable by the solver")
+    deal_chosen: bool = Field(
+        description="the room's creator (or a tournament's organiser) chose the deal, and may "
+        "have studied it: the server did not deal it (always the opposite of certified). Such a "
+        "room is never rated and counts on no leaderboard; clients show it on the room's page "
+        "and in the lists"
+    )
     spectator_delay_s: int = Field(
         description="during the race spectators see each board as it was this long ago"
     )

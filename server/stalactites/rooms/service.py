@@ -66,7 +66,8 @@ log = logging.getLogger(__name__)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FINISH_ATTEMPTS = 8
 
-SpectatorBoards = dict[str, StalactitesBoard | SquadronBoard]
+ReleasedBoards = dict[str, StalactitesBoard | SquadronBoard]
+"""Every player's board as spectators may see it now, by player id (a welcome's ``boards``)."""
 
 
 class FollowedCommit(Protocol):
@@ -375,7 +376,7 @@ class RoomService:
         return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
 
     async def spectator_welcome(
-        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], SpectatorBoards]
+        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], ReleasedBoards]
     ) -> Welcome:
         """A spectator's welcome; ``boards`` gives every board as spectators see them now (it is
         called last, with nothing awaited after it)."""

@@ -115,6 +115,13 @@ class RoomSettings(BaseModel):
         return None if self.salt is None else deal_commitment(self.deal, self.salt)
 
     @property
+    def deal_chosen(self) -> bool:
+        """The room's creator (or a tournament's organiser) chose the deal and may have studied
+        it: the server did not deal it, so it was not certified either.  Such a room is never
+        rated (:func:`stalactites.rooms.rating.may_be_rated`)."""
+        return not self.certified
+
+    @property
     def delay_s(self) -> int:
         """How far behind the racers spectators see the boards during the race."""
         if self.spectator_delay_s is not None:
