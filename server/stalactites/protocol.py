@@ -60,6 +60,7 @@ ErrorCode = Literal[
     "unauthorized",
     "room_not_found",
     "room_full",
+    "seats_reserved",
     "not_started",
     "already_finished",
     "not_waiting",
@@ -79,6 +80,8 @@ ERROR_CODES: dict[str, str] = {
     "resignation from a spectator (the socket stays open)",
     "room_not_found": "no room has this id",
     "room_full": "the room takes no more players: every seat is taken or the race has begun",
+    "seats_reserved": "a seat asked for in a tournament round's room: its seats are its "
+    "entrants', all taken as it opens (round rooms are never in the room lists)",
     "not_started": "a move before the race has started (or a record before it has finished)",
     "already_finished": "a move, undo, step declaration, resignation or ready after the race "
     "ended (the server clock rules) or after the player finished",

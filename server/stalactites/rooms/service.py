@@ -245,6 +245,8 @@ class RoomService:
         joined = await self.store.join(room_id, player)
         if joined is JoinResult.ROOM_NOT_FOUND:
             raise RoomError("room_not_found", f"no room {room_id!r}")
+        if joined is JoinResult.SEATS_RESERVED:
+            raise RoomError("seats_reserved", "a tournament round's seats are its entrants'")
         if joined is JoinResult.ROOM_FULL:
             raise RoomError("room_full", "the room takes no more players: full or started")
         return player_id, token

@@ -29,6 +29,7 @@ from .rooms_base import (
     ProgressRow,
     ReadyResult,
     RoomRow,
+    RoundRoom,
     Store,
     StoreError,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "ReadyResult",
     "Refusal",
     "RoomRow",
+    "RoundRoom",
     "Store",
     "StoreError",
     "TournamentStore",

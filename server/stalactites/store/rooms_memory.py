@@ -30,6 +30,7 @@ from .rooms_base import (
     Ring,
     RoomPage,
     RoomRow,
+    RoundRoom,
 )
 
 __all__ = ["MemoryStore"]
@@ -69,6 +70,7 @@ class _Room:
     actions: list[ActionRow] = field(default_factory=list)
     watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
     announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
+    reserved: bool = False  # a tournament round's room: never listed, no one else seated
 
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
@@ -98,6 +100,21 @@ class MemoryStore:
             room.room_id, room.settings_json, room.seats, room.created_ms
         )
 
+    async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
+        new = round_room.room
+        if new.room_id in self._rooms:
+            return False
+        room = _Room(new.room_id, new.settings_json, new.seats, new.created_ms, reserved=True)
+        for seat, player in enumerate(round_room.players, 1):
+            room.players[player.player_id] = _Player(
+                player.player_id, player.name, seat, player.token_hash, player.progress, True
+            )
+        room.status, room.starts_at = "countdown", round_room.starts_at
+        room.ends_at = round_room.ends_at
+        self._rooms[new.room_id] = room
+        self._append(room, round_room.events)
+        return True
+
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         room = self._rooms.get(room_id)
         if room is None:
@@ -123,6 +140,8 @@ class MemoryStore:
         room = self._rooms.get(room_id)
         if room is None:
             return JoinResult.ROOM_NOT_FOUND
+        if room.reserved:
+            return JoinResult.SEATS_RESERVED
         if room.status != "waiting" or len(room.players) >= room.seats:
             return JoinResult.ROOM_FULL
         seat = len(room.players) + 1
@@ -297,8 +316,9 @@ class MemoryStore:
         self, name: str, after: tuple[int, str] | None, limit: int, now_ms: int
     ) -> RoomPage:
         statuses = ROOM_LISTS[name]
+        listed = (room for room in self._rooms.values() if not room.reserved)
         places = sorted(
-            (room.listed() for room in self._rooms.values() if room.status in statuses),
+            (room.listed() for room in listed if room.status in statuses),
             reverse=True,
         )
         if after is not None:
@@ -309,7 +329,7 @@ class MemoryStore:
         return RoomPage([row for row in rows if row is not None], following)
 
     async def count_rooms(self, now_ms: int) -> dict[str, int]:
-        rooms = self._rooms.values()
+        rooms = [room for room in self._rooms.values() if not room.reserved]
         return {
             name: sum(room.status in held for room in rooms) for name, held in ROOM_LISTS.items()
         }

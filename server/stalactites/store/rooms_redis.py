@@ -36,6 +36,7 @@ from .rooms_base import (
     Ring,
     RoomPage,
     RoomRow,
+    RoundRoom,
     StoreError,
 )
 from .rooms_lists import RoomIndex
@@ -71,6 +72,7 @@ class RedisStore:
         self._ready, self._start = self._script("ready"), self._script("start")
         self._finish, self._events = self._script("finish"), self._script("events")
         self._announce, self._lease = self._script("announce"), self._script("lease")
+        self._open_round = self._script("open_round")
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -103,22 +105,22 @@ class RedisStore:
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
         keys = self.keys(room.room_id)
-        fields: dict[Any, str | int] = {
-            "settings": room.settings_json,
-            "seats": room.seats,
-            "status": "waiting",
-            "seq": 0,
-            "version": 0,
-            "players": 0,
-            "ready": 0,
-            "done": 0,
-            "winners": 0,
-            "ttl": ttl_ms,
-            "created": room.created_ms,
-        }
-        pairs = [item for pair in fields.items() for item in pair]
-        await self._create([keys.room], [ttl_ms, *pairs])
+        await self._create([keys.room], [ttl_ms, *_new_fields(room, ttl_ms)])
         await self._index.created(room.room_id, room.created_ms)
+
+    async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
+        new, players = round_room.room, round_room.players
+        keys = self.keys(new.room_id)
+        count, times = len(players), (round_room.starts_at, round_room.ends_at)
+        fields = _new_fields(new, ttl_ms, status="countdown", players=count, ready=count)
+        fields += ["starts_at", times[0], "ends_at", times[1], "reserved", 1]
+        seated: list[Any] = []
+        for player in players:
+            about = json.dumps({"name": player.name, "token_hash": player.token_hash})
+            seated += [player.player_id, about, player.progress.to_json()]
+        args = [keys.bell, self._cap, len(fields) // 2, len(players), *fields, *seated]
+        answer = await self._open_round([keys.room, keys.events], [*args, *round_room.events])
+        return bool(answer)
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         keys = self.keys(room_id)
@@ -302,3 +304,23 @@ class RedisStore:
         process is this one)."""
         seq, _, origin = data.partition(":")
         return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
+
+
+def _new_fields(
+    room: NewRoom, ttl_ms: int, status: str = "waiting", players: int = 0, ready: int = 0
+) -> list[Any]:
+    """A new room's hash, as field, value pairs (a waiting room's, or a round's)."""
+    fields: dict[str, str | int] = {
+        "settings": room.settings_json,
+        "seats": room.seats,
+        "status": status,
+        "seq": 0,
+        "version": 0,
+        "players": players,
+        "ready": ready,
+        "done": 0,
+        "winners": 0,
+        "ttl": ttl_ms,
+        "created": room.created_ms,
+    }
+    return [item for pair in fields.items() for item in pair]
