@@ -68,11 +68,14 @@ class RedisStore:
         commits = address.named(f"stalactites-commits-{self._origin}")  # and every read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
         self._commit = Script(self._pipe, lua("rooms/commit"))
-        self._create, self._join = Script(self._pipe, lua("create")), self._script("join")
+        # Scripts that are reads, or guarded so that a repeat changes nothing, are repeatable:
+        # run once more when their connection is lost before the reply (resp.py).
+        self._create = Script(self._pipe, lua("create"), repeatable=True)
+        self._join = self._script("join")
         self._ready, self._start = self._script("ready"), self._script("start")
-        self._finish, self._events = self._script("finish"), self._script("events")
-        self._announce, self._lease = self._script("announce"), self._script("lease")
-        self._open_round = self._script("open_round")
+        self._finish, self._events = self._script("finish"), self._script("events", True)
+        self._announce, self._lease = self._script("announce"), self._script("lease", True)
+        self._open_round = self._script("open_round", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -80,8 +83,8 @@ class RedisStore:
         self._doorbells = Doorbells(bells, others, self._seq, "rooms")
         self._index = RoomIndex(self._pipe, prefix)
 
-    def _script(self, name: str) -> Script:
-        return Script(self._pipe, lua(f"rooms/{name}"))
+    def _script(self, name: str, repeatable: bool = False) -> Script:
+        return Script(self._pipe, lua(f"rooms/{name}"), repeatable)
 
     @property
     def reconnects(self) -> int:
@@ -104,9 +107,11 @@ class RedisStore:
         await self._pipe.close()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
+        # Listed first: a list entry whose room is missing is a hint a read drops (once it is
+        # older than a creation takes), where a room left unlisted would never be found.
         keys = self.keys(room.room_id)
-        await self._create([keys.room], [ttl_ms, *_new_fields(room, ttl_ms)])
         await self._index.created(room.room_id, room.created_ms)
+        await self._create([keys.room], [ttl_ms, *_new_fields(room, ttl_ms)])
 
     async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
         new, players = round_room.room, round_room.players
