@@ -11,12 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REDIS_URL
 from fault_kit import OwnRedis, Proxy, reset
 from server_kit import InProcessServer, ManualClock, ProcessServer, http, make_config
-from stalactites.store.resp import Address, Pipe
-from stalactites.store.rooms_lists import CREATING_MS
-from stalactites.store.rooms_redis import RedisStore
 
 
 class CutAt(Proxy):
@@ -117,21 +113,3 @@ async def test_a_served_process_creates_and_lists_a_room_after_a_restart(
     finally:
         server.stop()
         redis.stop()
-
-
-async def test_a_listed_room_not_yet_written_is_kept_until_its_creation_is_surely_over(
-    redis_prefix: str,
-) -> None:
-    store = RedisStore(REDIS_URL, redis_prefix)
-    key, now = f"{redis_prefix}rooms:waiting", 1_700_000_000_000
-    try:
-        await store.ping()
-        pipe = Pipe(Address.parse(REDIS_URL))
-        await pipe.call("ZADD", key, now, "midway")  # listed, its hash not yet written
-        assert (await store.list_rooms("waiting", None, 10, now + 1_000)).rows == []
-        assert await pipe.call("ZSCORE", key, "midway") is not None  # kept: may be mid-creation
-        assert (await store.list_rooms("waiting", None, 10, now + CREATING_MS)).rows == []
-        assert await pipe.call("ZSCORE", key, "midway") is None  # dropped
-        await pipe.close()
-    finally:
-        await store.close()

@@ -7,10 +7,7 @@ process that makes a change moves the room between the lists right after it,
 and a list is only ever a hint.  Every read checks each listed room against its
 own hash and mends the lists as it goes (a room that has moved on, finished or
 expired is moved or dropped), so a process that died between the two steps
-leaves nothing wrong for long.  A new room is listed before its hash is written (so a
-creation cut short leaves at worst an entry without a room, never a room no list holds); an
-entry of the waiting list younger than ``CREATING_MS`` whose room is missing is passed over
-and kept, as its creation may still be under way.
+leaves nothing wrong for long.
 """
 
 from __future__ import annotations
@@ -27,7 +24,6 @@ __all__ = ["RoomIndex"]
 SCANS = 8  # batches read at most for one page (each mends the lists as it goes)
 STALE_MS = 7 * 24 * 3600_000  # entries this old are dropped unread (their rooms expired)
 KEEP_MS = STALE_MS  # a list no room has entered for this long expires
-CREATING_MS = 60_000  # a waiting entry this young without its room may be mid-creation
 
 Loader = Callable[[str, int], Awaitable[RoomRow | None]]
 Place = tuple[int, str]
@@ -79,7 +75,7 @@ class RoomIndex:
                     rows.append(row)
                     if len(rows) == limit:
                         return RoomPage(rows, cursor)
-                elif row is not None or name != "waiting" or now_ms - place[0] >= CREATING_MS:
+                else:
                     await self._mend(name, place[1], row)
             if len(batch) < limit:
                 return RoomPage(rows, None)

@@ -107,11 +107,12 @@ class RedisStore:
         await self._pipe.close()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
-        # Listed first: a list entry whose room is missing is a hint a read drops (once it is
-        # older than a creation takes), where a room left unlisted would never be found.
+        # Both steps are safe to repeat (the script does nothing to a room that exists, ZADD
+        # and PEXPIRE change nothing the second time), so each is sent once more when its
+        # connection is lost before the reply: a creation is not left written but unlisted.
         keys = self.keys(room.room_id)
-        await self._index.created(room.room_id, room.created_ms)
         await self._create([keys.room], [ttl_ms, *_new_fields(room, ttl_ms)])
+        await self._index.created(room.room_id, room.created_ms)
 
     async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
         new, players = round_room.room, round_room.players
