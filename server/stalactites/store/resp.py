@@ -65,11 +65,16 @@ class LostConnection(ConnectionError):
     the command may or may not have run."""
 
 
-async def once_more(send: Callable[[], Awaitable[Any]], what: str) -> Any:
-    """``send()``, and once more if its connection was lost (safe only for repeatable work)."""
+async def once_more(
+    send: Callable[[], Awaitable[Any]], what: str, allowed: Callable[[], bool] = lambda: True
+) -> Any:
+    """``send()``, and once more if its connection was lost and ``allowed()`` still holds
+    (safe only for repeatable work)."""
     try:
         return await send()
     except LostConnection as error:
+        if not allowed():
+            raise
         log.info("redis connection lost (%s); sending %s once more", error, what)
     return await send()
 
@@ -155,12 +160,16 @@ class Pipe:
         self._lock = asyncio.Lock()
         self._replies = 0  # replies read on this connection, for the stall check
         self._stalled = False
+        self._closing = False  # closed by close(): nothing is sent once more
+
+    def _open(self) -> bool:
+        return not self._closing
 
     async def call(self, *args: Any) -> Any:
         """Send one command; its reply (an error reply raises :class:`ReplyError`).  One of
         :data:`REPEATABLE` is sent once more if the connection is lost before its reply."""
         if str(args[0]).upper() in REPEATABLE:
-            return await once_more(lambda: self._call(*args), str(args[0]))
+            return await once_more(lambda: self._call(*args), str(args[0]), self._open)
         return await self._call(*args)
 
     async def _call(self, *args: Any) -> Any:
@@ -284,6 +293,7 @@ class Pipe:
                 future.set_exception(ConnectionError(stalled) if self._stalled else lost)
 
     async def close(self) -> None:
+        self._closing = True
         if self._reading is not None:
             self._reading.cancel()
             with contextlib.suppress(asyncio.CancelledError):
