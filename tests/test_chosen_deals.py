@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from server_kit import InProcessServer, http, new_room, player, resign, start_race
 from stalactites.rooms.rating import may_be_rated
 from stalactites.rooms.settings import RoomSettings
+
+pytestmark = pytest.mark.usefixtures("close_clients")
 
 
 async def test_a_chosen_deal_is_marked_in_the_view_the_list_and_the_record(
