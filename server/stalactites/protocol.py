@@ -60,6 +60,7 @@ ErrorCode = Literal[
     "unauthorized",
     "room_not_found",
     "room_full",
+    "seats_reserved",
     "not_started",
     "already_finished",
     "not_waiting",
@@ -82,6 +83,8 @@ ERROR_CODES: dict[str, str] = {
     "resignation from a spectator (the socket stays open)",
     "room_not_found": "no room has this id",
     "room_full": "the room takes no more players: every seat is taken or the race has begun",
+    "seats_reserved": "a seat asked for in a tournament round's room: its seats are its "
+    "entrants', all taken as it opens (round rooms are never in the room lists)",
     "not_started": "a move before the race has started (or a record before it has finished)",
     "already_finished": "a move, undo, step declaration, resignation or ready after the race "
     "ended (the server clock rules) or after the player finished",
@@ -251,6 +254,12 @@ class RoomView(Frame):
         default=False,
         description="a rated room: every seat a player with a session; ratings change once "
         "its results are final (docs/players.md)",
+    )
+    deal_chosen: bool = Field(
+        description="the room's creator (or a tournament's organiser) chose the deal, and may "
+        "have studied it: the server did not deal it (always the opposite of certified). Such a "
+        "room is never rated and counts on no leaderboard; clients show it on the room's page "
+        "and in the lists"
     )
     spectator_delay_s: int = Field(
         description="during the race spectators see each board as it was this long ago"

@@ -219,7 +219,8 @@ RECORD = """\
 ### The record
 
 `GET /api/rooms/{room_id}/record` after the end: `{"room_id", "game", "deal", "salt",
-"commitment", "step", "undo", "certified", "solution", "initial_state", "players"}`, each
+"commitment", "step", "undo", "certified", "deal_chosen", "solution", "initial_state",
+"players"}`, each
 player a [Standing](#standing) plus `"record"`: a game record `{"game", "deal", "step",
 "moves"}` that `stalactites replay` checks; `stalactites verify` checks the whole record
 (the commitment, every record replayed to its standing, the places).  `initial_state` is

@@ -11,6 +11,7 @@ HTTP_STATUS: dict[str, int] = {
     "bad_message": 422,
     "room_not_found": 404,
     "room_full": 409,
+    "seats_reserved": 409,
     "not_started": 409,
     "already_finished": 409,
     "not_waiting": 409,

@@ -32,6 +32,7 @@ async def room_record(row: RoomRow, settings: RoomSettings, store: Store) -> dic
         "step": settings.step,
         "undo": settings.undo,
         "certified": settings.certified,
+        "deal_chosen": settings.deal_chosen,
         "solution": settings.solution,
         "initial_state": initial_layout(settings),
         "players": players,

@@ -68,7 +68,8 @@ log = logging.getLogger(__name__)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FINISH_ATTEMPTS = 8
 
-SpectatorBoards = dict[str, StalactitesBoard | SquadronBoard]
+ReleasedBoards = dict[str, StalactitesBoard | SquadronBoard]
+"""Every player's board as spectators may see it now, by player id (a welcome's ``boards``)."""
 
 
 class FollowedCommit(Protocol):
@@ -253,6 +254,8 @@ class RoomService:
         joined = await self.store.join(room_id, player)
         if joined is JoinResult.ROOM_NOT_FOUND:
             raise RoomError("room_not_found", f"no room {room_id!r}")
+        if joined is JoinResult.SEATS_RESERVED:
+            raise RoomError("seats_reserved", "a tournament round's seats are its entrants'")
         if joined is JoinResult.ROOM_FULL:
             raise RoomError("room_full", "the room takes no more players: full or started")
         return player_id, token
@@ -387,7 +390,7 @@ class RoomService:
         return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
 
     async def spectator_welcome(
-        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], SpectatorBoards]
+        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], ReleasedBoards]
     ) -> Welcome:
         """A spectator's welcome; ``boards`` gives every board as spectators see them now (it is
         called last, with nothing awaited after it)."""

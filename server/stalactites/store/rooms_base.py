@@ -37,6 +37,7 @@ __all__ = [
     "ProgressRow",
     "ReadyResult",
     "Ring",
+    "RoundRoom",
     "RoomPage",
     "RoomRow",
     "Store",
@@ -161,10 +162,23 @@ class Outcome(enum.Enum):
     REFUSED = "refused"  # ``code`` says why (not_started, already_finished, room_not_found)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundRoom:
+    """A tournament round's room, opened whole: every entrant seated and ready and the
+    countdown begun (to ``starts_at``) in one step; never listed, and no one else is seated."""
+
+    room: NewRoom
+    players: list[NewPlayer]
+    starts_at: int
+    ends_at: int
+    events: list[str]  # every entrant's (ready) player event, then the countdown
+
+
 class JoinResult(enum.Enum):
     JOINED = "joined"
     ROOM_NOT_FOUND = "room_not_found"
     ROOM_FULL = "room_full"
+    SEATS_RESERVED = "seats_reserved"  # a round room: its seats are its entrants'
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +269,11 @@ class Store(Protocol):
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
         """Store a new room in ``waiting``; its keys expire ``ttl_ms`` after the last change."""
+        ...
+
+    async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
+        """Store a round's room whole (see :class:`RoundRoom`); False if the id is taken (as
+        when a repeat of this very call finds it done)."""
         ...
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:

@@ -6,7 +6,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:room`` hash: settings, seats, status, starts_at, ends_at, seq,
   version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
   ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
-  ``elapsed:PID``; ``results`` (JSON) once finished.
+  ``elapsed:PID``; ``results`` (JSON) once finished; ``reserved`` in a tournament
+  round's room (opened whole, never listed, seating no one else).
 * ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
 * ``P{room:ID}:log:PID`` list: the player's accepted actions.
 * ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.

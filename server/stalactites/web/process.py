@@ -54,7 +54,7 @@ class Process:
         linger_ms = int(config.presence_ttl_s * 1000)
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
-        self.store = open_store(url, prefix, config.max_events, cluster)
+        self.store = open_store(url, prefix, config.max_events, cluster, clock.now_ms)
         self.rooms = RoomService(self.store, config, clock)
         self.play = Play(self.rooms)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
@@ -63,7 +63,7 @@ class Process:
         self.rooms.set_sink(self.room_fanout)
         self.spectator_count = SpectatorCount(self.store, clock, linger_ms)
         # Tournaments.
-        self.tournament_store = open_tournament_store(url, prefix, cluster)
+        self.tournament_store = open_tournament_store(url, prefix, cluster, clock.now_ms)
         self.tournaments = TournamentService(self.tournament_store, self.rooms, config, clock)
         self.scheduler = Scheduler(self.tournaments, clock)
         self.tournament_fanout: Fanout[StandingsFeed] = Fanout(
