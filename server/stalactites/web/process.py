@@ -26,6 +26,7 @@ from ..rooms import Play, RoomService
 from ..store import open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
+from ..workers import SolverPool
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream
 from .limits import Limits
@@ -52,7 +53,8 @@ class Process:
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
         self.store = open_store(url, prefix, config.max_events, cluster)
-        self.rooms = RoomService(self.store, config, clock)
+        self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
+        self.rooms = RoomService(self.store, config, clock, self.solver)
         self.play = Play(self.rooms)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
             "room", self.store, self._room_hooks, clock, linger_ms, self.metrics.fanout_seconds
@@ -93,6 +95,7 @@ class Process:
         await self.spectator_count.close()
         await self.rooms.close()
         await self.store.close()
+        self.solver.close()
 
     def room_finished(self, room_id: str) -> None:
         """A room's race has ended here: if it is a round, its tournament is due now."""
