@@ -1,0 +1,102 @@
+"""Fewest moves for a Stalactites deal: a search that minimises parks.
+
+Every win makes the same foundation plays (every card not dealt to a foundation goes home
+once), and one more move per card parked in a cell, so the fewest moves of any win is the
+foundation plays plus the fewest parks.  :class:`ParkSearch` deepens a park budget from 0:
+the first budget that admits a win is the fewest (the solver's reductions never add a park,
+see ``docs/solver.md``).  Each budget's depth-first search remembers, per key, the largest
+budget it failed with, and skips keys the run's searches proved lost.  Past ``max_nodes``
+it stops, and the best line known (the solver's) is an upper bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..solver.stalactites import (
+    COUNT_BITS,
+    COUNT_SHIFT,
+    HEIGHT_BITS,
+    Board,
+    OutOfStates,
+    StalactitesSearch,
+)
+from .known import Step4
+
+__all__ = ["DEFAULT_NODES", "Fewest", "ParkSearch", "parks"]
+
+DEFAULT_NODES = 400_000  # about 2 s of one core
+
+
+@dataclass(frozen=True, slots=True)
+class Fewest:
+    """The fewest parks found, the line (search plays) that makes them, and whether proven."""
+
+    parks: int
+    path: tuple[Step4, ...]
+    exact: bool
+
+
+def parks(path: tuple[Step4, ...] | list[Step4]) -> int:
+    return sum(play[1] for play in path)
+
+
+class ParkSearch(StalactitesSearch):
+    """Iterative deepening on the number of parks, from ``board`` (a won position)."""
+
+    def __init__(self, board: Board, lost: set[int], max_nodes: int = DEFAULT_NODES) -> None:
+        super().__init__(board)
+        self.lost = lost
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self._failed: dict[int, int] = {}  # key -> the largest park budget it failed with
+
+    def fewest(self, known: tuple[Step4, ...]) -> Fewest:
+        """The fewest parks, given ``known``: a winning line from the board."""
+        upper = parks(known)
+        start, home = self.board.key(), sum(self.board.counts)
+        try:
+            for budget in range(upper):
+                path: list[Step4] = []
+                if self._within(start, home, budget, path):
+                    return Fewest(budget, tuple(path), True)
+        except OutOfStates:
+            return Fewest(upper, known, False)
+        return Fewest(upper, known, True)
+
+    def _within(self, key: int, home: int, budget: int, path: list[Step4]) -> bool:
+        board = self.board
+        if home == board.cards:
+            return True
+        if key in self.lost or self._failed.get(key, -1) >= budget:
+            return False
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise OutOfStates
+        counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
+        for play in self._plays():
+            i, depth, f, rank = play
+            if depth > budget:
+                continue
+            path.append(play)
+            counts[f] += 1
+            child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
+            if i < 0:
+                j = cells.index(rank)
+                del cells[j]
+                won = self._within(child, home + 1, budget, path)
+                cells.insert(j, rank)
+            else:
+                height = heights[i]
+                cells.extend(columns[i][height - depth : height])
+                heights[i] = height - depth - 1
+                child -= (depth + 1) << (HEIGHT_BITS * i)
+                won = self._within(child, home + 1, budget - depth, path)
+                heights[i] = height
+                del cells[len(cells) - depth :]
+            counts[f] -= 1
+            if won:
+                return True
+            path.pop()
+        self._failed[key] = budget
+        return False
