@@ -69,6 +69,7 @@ ErrorCode = Literal[
     "undo_disabled",
     "rate_limited",
     "internal",
+    "not_finished",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -92,6 +93,7 @@ ERROR_CODES: dict[str, str] = {
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
     "rooms made or seats taken from one address",
     "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
+    "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]

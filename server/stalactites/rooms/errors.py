@@ -12,6 +12,7 @@ HTTP_STATUS: dict[str, int] = {
     "room_not_found": 404,
     "room_full": 409,
     "not_started": 409,
+    "not_finished": 409,
     "already_finished": 409,
     "not_waiting": 409,
     "unauthorized": 401,

@@ -69,6 +69,7 @@ class _Room:
     actions: list[ActionRow] = field(default_factory=list)
     watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
     announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
+    analysis: str | None = None  # the analysis, once made (see keep_analysis)
 
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
@@ -320,6 +321,18 @@ class MemoryStore:
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         if self._bells.get(room_id) == bell:
             del self._bells[room_id]
+
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        if room.analysis is None:
+            room.analysis = analysis_json
+        return room.analysis
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        room = self._rooms.get(room_id)
+        return None if room is None else room.analysis
 
     def _append(self, room: _Room, events: list[str]) -> int:
         """Append events, trim the log, ring the bell; the seq of the first one appended."""

@@ -23,6 +23,7 @@ from starlette.requests import HTTPConnection
 from ..clock import Clock
 from ..config import ServerConfig
 from ..rooms import Play, RoomService
+from ..rooms.analyses import Analyses
 from ..store import open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
@@ -55,6 +56,7 @@ class Process:
         self.store = open_store(url, prefix, config.max_events, cluster)
         self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
         self.rooms = RoomService(self.store, config, clock, self.solver)
+        self.analyses = Analyses(self.rooms, self.solver)
         self.play = Play(self.rooms)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
             "room", self.store, self._room_hooks, clock, linger_ms, self.metrics.fanout_seconds
