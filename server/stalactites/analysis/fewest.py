@@ -3,10 +3,12 @@
 Every win makes the same foundation plays (every card not dealt to a foundation goes home
 once), and one more move per card parked in a cell, so the fewest moves of any win is the
 foundation plays plus the fewest parks.  :class:`ParkSearch` deepens a park budget from 0:
-the first budget that admits a win is the fewest (the solver's reductions never add a park,
-see ``docs/solver.md``).  Each budget's depth-first search remembers, per key, the largest
-budget it failed with, and skips keys the run's searches proved lost.  Past ``max_nodes``
-it stops, and the best line known (the solver's) is an upper bound.
+the first budget that admits a win is the fewest.  It keeps the solver's reductions that
+never add a park (``docs/solver.md``: cells only on the way down, one foundation per rank,
+a column card every foundation wanting its rank wants now), not the forced cell play, whose
+proof may park a card the line did not.  Each budget's depth-first search remembers, per
+key, the largest budget it failed with, and skips keys the run's searches proved lost.  Past
+``max_nodes`` it stops, and the best line known (the solver's) is an upper bound.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..solver.stalactites import (
+    CELLS,
     COUNT_BITS,
     COUNT_SHIFT,
     HEIGHT_BITS,
@@ -64,6 +67,33 @@ class ParkSearch(StalactitesSearch):
             return Fewest(upper, known, False)
         return Fewest(upper, known, True)
 
+    def _every_play(self, budget: int) -> list[Step4]:
+        """The solver's plays within ``budget`` parks, without its forced cell play (which can
+        cost a park: see the module); a forced column play is still the only one tried."""
+        board = self.board
+        target = self._targets()
+        plays: list[Step4] = []
+        for rank in dict.fromkeys(board.cells):
+            if target[rank] >= 0:
+                plays.append((-1, 0, target[rank], rank))
+        digs: list[Step4] = []
+        free = CELLS - len(board.cells)
+        for i, column in enumerate(board.columns):
+            height = board.heights[i]
+            for depth in range(min(free, height - 1, budget) + 1):
+                rank = column[height - 1 - depth]
+                f = target[rank]
+                if f < 0:
+                    continue
+                if depth:
+                    digs.append((i, depth, f, rank))
+                elif self._forced_from_column(rank):
+                    return [(i, 0, f, rank)]
+                else:
+                    plays.append((i, 0, f, rank))
+        digs.sort(key=lambda play: play[1])
+        return plays + digs
+
     def _within(self, key: int, home: int, budget: int, path: list[Step4]) -> bool:
         board = self.board
         if home == board.cards:
@@ -74,10 +104,8 @@ class ParkSearch(StalactitesSearch):
         if self.nodes > self.max_nodes:
             raise OutOfStates
         counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
-        for play in self._plays():
+        for play in self._every_play(budget):
             i, depth, f, rank = play
-            if depth > budget:
-                continue
             path.append(play)
             counts[f] += 1
             child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
