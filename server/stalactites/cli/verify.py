@@ -29,8 +29,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import EngineError, GameRecord, Squadron, Status, new_game, replay
 from ..analysis.runs import actions_problem
+from ..engine import EngineError, GameRecord, Squadron, Status, new_game, replay
 from ..engine.records import deal_commitment
 from .main import UsageError
 
