@@ -58,7 +58,8 @@ class PlayerAnalysis(BaseModel):
     )
     turning_point: TurningPoint | None = Field(description="null: the win was never thrown away")
     accuracy: float | None = Field(
-        description="of the actions played from winnable positions, the share that kept a "
+        description="a number from 0 to 1: of the actions played from winnable positions, the "
+        "share that kept a "
         "winnable position (null: none was played from one)"
     )
     moves: int = Field(description="the moves on the player's board at the end")
