@@ -17,8 +17,8 @@ from typing import Any, get_args
 from pydantic import BaseModel
 
 from . import protocol as p
-from .analysis import models as analysis
 from . import tournament_protocol_doc
+from .analysis import models as analysis
 from .rooms.settings import CreateRoom, JoinRoom
 
 __all__ = ["main", "render"]

@@ -8,11 +8,12 @@ never add a park (``docs/solver.md``: cells only on the way down, one foundation
 a column card every foundation wanting its rank wants now), not the forced cell play, whose
 proof may park a card the line did not.  Each budget's depth-first search remembers, per
 key, the largest budget it failed with, and skips keys the run's searches proved lost.  Past
-``max_nodes`` it stops, and the best line known (the solver's) is an upper bound.
+its time budget it stops, and the best line known (the solver's) is an upper bound.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..solver.stalactites import (
@@ -26,9 +27,9 @@ from ..solver.stalactites import (
 )
 from .known import Step4
 
-__all__ = ["DEFAULT_NODES", "Fewest", "ParkSearch", "parks"]
+__all__ = ["DEFAULT_SECONDS", "Fewest", "ParkSearch", "parks"]
 
-DEFAULT_NODES = 400_000  # about 2 s of one core
+DEFAULT_SECONDS = 2.0  # the park search's budget per step of a deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +48,10 @@ def parks(path: tuple[Step4, ...] | list[Step4]) -> int:
 class ParkSearch(StalactitesSearch):
     """Iterative deepening on the number of parks, from ``board`` (a won position)."""
 
-    def __init__(self, board: Board, lost: set[int], max_nodes: int = DEFAULT_NODES) -> None:
+    def __init__(self, board: Board, lost: set[int], seconds: float = DEFAULT_SECONDS) -> None:
         super().__init__(board)
         self.lost = lost
-        self.max_nodes = max_nodes
+        self.deadline = time.perf_counter() + seconds
         self.nodes = 0
         self._failed: dict[int, int] = {}  # key -> the largest park budget it failed with
 
@@ -101,7 +102,7 @@ class ParkSearch(StalactitesSearch):
         if key in self.lost or self._failed.get(key, -1) >= budget:
             return False
         self.nodes += 1
-        if self.nodes > self.max_nodes:
+        if not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise OutOfStates
         counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
         for play in self._every_play(budget):

@@ -7,6 +7,7 @@ it cannot analyse.  It is pure computation: the server runs it in a worker proce
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from ..engine import Game, Stalactites
@@ -14,7 +15,7 @@ from ..rooms.boards import apply_action
 from ..solver.result import Verdict
 from ..solver.search import _copy
 from ..solver.stalactites import Board, play_line
-from .fewest import ParkSearch
+from .fewest import DEFAULT_SECONDS, ParkSearch
 from .judges import Judge, judge_for
 from .known import SharedSearch, steps_of
 from .models import Analysis, FewestMoves, PlayerAnalysis, RacerTimeline, Timeline, TurningPoint
@@ -72,21 +73,22 @@ def judge_run(judge: Judge, deal: Game, run: Run) -> tuple[list[Verdict], Turnin
     return verdicts, turning
 
 
-def fewest_moves(judge: Judge, deal: Game) -> FewestMoves:
-    """The fewest moves of a win of the deal (Stalactites: exact within the park search's
-    budget; Squadron: the length of the solver's line, an upper bound)."""
+def fewest_moves(judge: Judge, deal: Game, seconds: float = DEFAULT_SECONDS) -> FewestMoves:
+    """The fewest moves of a win of the deal (Stalactites: exact within ``seconds`` of park
+    search, both steps together; Squadron: the length of the solver's line, an upper
+    bound)."""
     if not isinstance(deal, Stalactites):
         line = judge.continuation(deal)
         return FewestMoves(value=len(line) if line else None, exact=False, line=line)
     best: FewestMoves | None = None
-    exact = True
+    exact, deadline = True, time.perf_counter() + seconds
     for step in steps_of(deal):
         board = Board.of(deal, step)
         shared = SharedSearch(Board.of(deal, step), judge.known[step])
         if shared.run() is not Verdict.WON:
             continue
         known = judge.known[step].won[board.key()]
-        search = ParkSearch(board, judge.known[step].lost)
+        search = ParkSearch(board, judge.known[step].lost, deadline - time.perf_counter())
         found = search.fewest(known)
         exact = exact and found.exact
         line = [str(m) for m in play_line(_copy(deal), search._engine_plays(list(found.path)))]
