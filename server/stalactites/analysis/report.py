@@ -75,20 +75,20 @@ def judge_run(judge: Judge, deal: Game, run: Run) -> tuple[list[Verdict], Turnin
 
 def fewest_moves(judge: Judge, deal: Game, seconds: float = DEFAULT_SECONDS) -> FewestMoves:
     """The fewest moves of a win of the deal (Stalactites: exact within ``seconds`` of park
-    search, both steps together; Squadron: the length of the solver's line, an upper
+    search (CPU time), both steps together; Squadron: the length of the solver's line, an upper
     bound)."""
     if not isinstance(deal, Stalactites):
         line = judge.continuation(deal)
         return FewestMoves(value=len(line) if line else None, exact=False, line=line)
     best: FewestMoves | None = None
-    exact, deadline = True, time.perf_counter() + seconds
+    exact, deadline = True, time.process_time() + seconds
     for step in steps_of(deal):
         board = Board.of(deal, step)
         shared = SharedSearch(Board.of(deal, step), judge.known[step])
         if shared.run() is not Verdict.WON:
             continue
         known = judge.known[step].won[board.key()]
-        search = ParkSearch(board, judge.known[step].lost, deadline - time.perf_counter())
+        search = ParkSearch(board, judge.known[step].lost, deadline - time.process_time())
         found = search.fewest(known)
         exact = exact and found.exact
         line = [str(m) for m in play_line(_copy(deal), search._engine_plays(list(found.path)))]
