@@ -13,10 +13,10 @@ from functools import cache
 import pytest
 
 from stalactites.analysis import BadRecord, analyse
-from stalactites.analysis.judges import Judge
+from stalactites.analysis.judges import Judge, SquadronJudge
 from stalactites.analysis.report import fewest_moves, judge_run
 from stalactites.analysis.runs import Run
-from stalactites.engine import Move, Stalactites
+from stalactites.engine import Move, Squadron, Stalactites
 from stalactites.solver import Verdict, solve
 
 
@@ -174,3 +174,14 @@ def test_a_tampered_record_or_another_game_is_refused() -> None:
         analyse({"game": "stalactites", "deal": "ms:1", "step": "ones", "players": [line]})
     with pytest.raises(BadRecord, match="Stalactites or Squadron"):
         analyse({"game": "chess", "deal": "ms:1", "players": []})
+
+
+def test_squadron_positions_along_a_winning_line_are_won_and_unknown_past_the_budget() -> None:
+    deal = Squadron("ms:1")
+    line = [str(move) for move in solve(deal, seconds=10).moves]
+    assert line, "ms:1 is won by the Squadron solver"
+    run = run_of(line[:12])
+    verdicts, turning = judge_run(SquadronJudge(), deal, run)
+    assert verdicts == [Verdict.WON] * 13 and turning is None
+    verdicts, _ = judge_run(SquadronJudge(seconds=0), deal, run)
+    assert verdicts == [Verdict.UNKNOWN] * 13  # no budget: no verdict, never a guess
