@@ -60,6 +60,11 @@ class SolverPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, call, *args)
 
+    def warm(self) -> None:
+        """Start the workers now, not on the first search (a call each, not awaited)."""
+        for _ in range(self.workers):
+            self._executor.submit(worker_pid)
+
     def close(self) -> None:
         """Stop the workers; calls still queued are cancelled, running ones are not waited."""
         self._executor.shutdown(wait=False, cancel_futures=True)

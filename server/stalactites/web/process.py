@@ -82,6 +82,7 @@ class Process:
 
     def start(self) -> None:
         self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
+        self.solver.warm()
         self.scheduler.start()
 
     async def close(self) -> None:
