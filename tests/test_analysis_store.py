@@ -38,5 +38,9 @@ async def test_on_redis_the_analysis_expires_with_the_room(redis_prefix: str) ->
         room_ttl = await store._pipe.call_at(keys.room, "PTTL", keys.room)
         analysis_ttl = await store._pipe.call_at(keys.analysis, "PTTL", keys.analysis)
         assert 0 < analysis_ttl <= room_ttl
+        await store._pipe.call_at(keys.room, "PEXPIRE", keys.room, 10 * room_ttl)  # renewed
+        assert await store.read_analysis("r1") == "{}"
+        analysis_ttl = await store._pipe.call_at(keys.analysis, "PTTL", keys.analysis)
+        assert analysis_ttl > room_ttl  # it follows the room's expiry
     finally:
         await store.close()

@@ -304,8 +304,8 @@ class RedisStore:
         return None if kept is None else str(kept)
 
     async def read_analysis(self, room_id: str) -> str | None:
-        key = self.keys(room_id).analysis
-        kept = await self._pipe.call_at(key, "GET", key)
+        keys = self.keys(room_id)
+        kept = await self._keep_analysis([keys.room, keys.analysis], [""])
         return None if kept is None else str(kept)
 
     def _seq(self, data: str) -> tuple[int, Ring]:

@@ -15,7 +15,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
   ``at|PID|action`` (spectators' boards are replayed from it).
 * ``P{room:ID}:watchers`` sorted set: spectators' connections scored by lease expiry.
 * ``P{room:ID}:analysis`` string: the finished room's analysis (JSON), kept as long as the
-  room hash (``rooms/analysis.lua``: the first writer wins).
+  room hash (``rooms/analysis.lua``: the first writer wins; every read or write sets its
+  expiry to the room hash's).
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 """
