@@ -56,6 +56,7 @@ class ServerConfig:
     log_level: str = "info"
     shutdown_grace_s: float = 10.0  # on SIGTERM: how long in-flight frames may take to finish
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-For/Proto are trusted
+    solver_workers: int = 1  # worker processes for the solver (dealing rooms, analyses)
 
     # Environment variable -> field.  REDIS_URL, when set, selects the Redis store.
     ENV: ClassVar[dict[str, str]] = {
@@ -94,6 +95,7 @@ class ServerConfig:
         "STALACTITES_LOG_LEVEL": "log_level",
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",
         "FORWARDED_ALLOW_IPS": "forwarded_allow_ips",
+        "STALACTITES_SOLVER_WORKERS": "solver_workers",
     }
 
     @classmethod
@@ -113,6 +115,8 @@ class ServerConfig:
         from .web.origin import origins  # the Origin rules live with the websockets
 
         origins(self.allowed_origins)  # a bad entry raises ValueError naming the variable
+        if self.solver_workers < 1:
+            raise ValueError("STALACTITES_SOLVER_WORKERS: at least 1 worker process")
 
     @property
     def client_path(self) -> Path:

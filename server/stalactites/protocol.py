@@ -73,6 +73,7 @@ ErrorCode = Literal[
     "already_seated",
     "name_confusable",
     "session_required",
+    "not_finished",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -102,6 +103,7 @@ ERROR_CODES: dict[str, str] = {
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
+    "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]

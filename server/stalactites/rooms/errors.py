@@ -13,6 +13,7 @@ HTTP_STATUS: dict[str, int] = {
     "room_full": 409,
     "seats_reserved": 409,
     "not_started": 409,
+    "not_finished": 409,
     "already_finished": 409,
     "not_waiting": 409,
     "unauthorized": 401,

@@ -43,6 +43,7 @@ from ..store import (
     RoomRow,
     Store,
 )
+from ..workers import SolverPool
 from .boards import Board, BoardCache, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
@@ -126,10 +127,15 @@ def token_hash(token: str) -> str:
 
 
 class RoomService:
-    def __init__(self, store: Store, config: ServerConfig, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, config: ServerConfig, clock: Clock, solver: SolverPool | None = None
+    ) -> None:
         self.store = store
         self.config = config
         self.clock = clock
+        # The solver's worker processes: the process's, or (none given) the service's own.
+        self._own_solver = solver is None
+        self.solver = SolverPool(config.solver_workers) if solver is None else solver
         self.boards = BoardCache()
         self._settings: dict[str, RoomSettings] = {}
         self._sink: EventSink = _Unfollowed()
@@ -172,6 +178,8 @@ class RoomService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._own_solver:
+            self.solver.close()
 
     # Reading rooms.
 
@@ -220,7 +228,7 @@ class RoomService:
         if body.deal is not None:
             chosen = ChosenDeal(body.deal, False, None)
         else:
-            chosen = await pick_deal(body.game, body.step)
+            chosen = await self.pick_deal(body.game, body.step)
         settings = RoomSettings.resolve(
             body, chosen.deal, chosen.certified, chosen.solution, new_salt()
         )
@@ -229,6 +237,10 @@ class RoomService:
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
         self._settings[room_id] = settings
         return await self.view(room_id)
+
+    async def pick_deal(self, game: str, step: str | None) -> ChosenDeal:
+        """A certified deal, picked in a worker process of :attr:`solver`."""
+        return await pick_deal(self.solver, game, step)
 
     async def join(self, room_id: str, name: str, owner: str | None = None) -> tuple[str, str]:
         """Seat a new player: their id and their secret token (stored only as a hash).

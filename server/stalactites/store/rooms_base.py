@@ -370,3 +370,12 @@ class Store(Protocol):
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         """Stop ringing ``bell`` (a later subscription's bell is left alone)."""
         ...
+
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        """Keep a finished room's analysis beside its record, unless one is kept already (the
+        first writer wins); the analysis kept, or None when the room is gone."""
+        ...
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        """The room's kept analysis, or None."""
+        ...

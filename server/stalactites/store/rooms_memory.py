@@ -76,6 +76,7 @@ class _Room:
     announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
     reserved: bool = False  # a tournament round's room: never listed, no one else seated
     ttl_ms: int = 0  # forgotten this long after its last change
+    analysis: str | None = None  # the analysis, once made (see keep_analysis)
 
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
@@ -368,6 +369,18 @@ class MemoryStore:
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         if self._bells.get(room_id) == bell:
             del self._bells[room_id]
+
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        if room.analysis is None:
+            room.analysis = analysis_json
+        return room.analysis
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        room = self._rooms.get(room_id)
+        return None if room is None else room.analysis
 
     def _append(self, room: _Room, events: list[str]) -> int:
         """Append events, trim the log, ring the bell; the seq of the first one appended."""

@@ -79,6 +79,7 @@ class RedisStore:
         self._announce, self._lease = self._script("announce"), self._script("lease", True)
         self._open_round = self._script("open_round", True)
         self._keep = self._script("keep", True)
+        self._keep_analysis = self._script("analysis", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -314,6 +315,16 @@ class RedisStore:
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         await self._doorbells.unsubscribe(self.keys(room_id).bell, bell)
+
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        keys = self.keys(room_id)
+        kept = await self._keep_analysis([keys.room, keys.analysis], [analysis_json])
+        return None if kept is None else str(kept)
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        keys = self.keys(room_id)
+        kept = await self._keep_analysis([keys.room, keys.analysis], [""])
+        return None if kept is None else str(kept)
 
     def _seq(self, data: str) -> tuple[int, Ring]:
         """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the

@@ -24,9 +24,11 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..players import PlayerService
 from ..rooms import Play, RoomService
+from ..rooms.analyses import Analyses
 from ..store import open_player_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
+from ..workers import SolverPool
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream
 from .limits import AddressBuckets, Limits
@@ -55,7 +57,9 @@ class Process:
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
         self.store = open_store(url, prefix, config.max_events, cluster, clock.now_ms)
-        self.rooms = RoomService(self.store, config, clock)
+        self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
+        self.rooms = RoomService(self.store, config, clock, self.solver)
+        self.analyses = Analyses(self.rooms, self.solver)
         self.play = Play(self.rooms)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
             "room", self.store, self._room_hooks, clock, linger_ms, self.metrics.fanout_seconds
@@ -94,6 +98,7 @@ class Process:
         self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
         resume = self.races.resume_forever(self.config.players_resume_s)
         self._resume = asyncio.create_task(resume, name="players-resume")
+        self.solver.warm()
         self.scheduler.start()
 
     async def close(self) -> None:
@@ -111,6 +116,7 @@ class Process:
         await self.rooms.close()
         await self.player_store.close()
         await self.store.close()
+        self.solver.close()
 
     def room_finished(self, room_id: str) -> None:
         """A room's race has ended here: if it is a round, its tournament is due now."""

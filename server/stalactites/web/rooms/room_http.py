@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms import CreateRoom, RoomError
@@ -26,6 +26,7 @@ from .room_socket import room_socket
 
 __all__ = [
     "create_room",
+    "get_analysis",
     "get_record",
     "get_room",
     "join_room",
@@ -47,6 +48,7 @@ def room_routes(max_body: int) -> list[BaseRoute]:
         Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"], max_body_size=max_body),
         Route(f"{base}/{{room_id}}", get_room),
         Route(f"{base}/{{room_id}}/record", get_record),
+        Route(f"{base}/{{room_id}}/analysis", get_analysis),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
     ]
 
@@ -135,6 +137,12 @@ async def get_room(request: Request) -> JSONResponse:
 async def get_record(request: Request) -> JSONResponse:
     record = await process_of(request).rooms.record(request.path_params["room_id"])
     return JSONResponse(record)
+
+
+async def get_analysis(request: Request) -> Response:
+    """The analysis (JSON text as kept in the store), once the race has finished."""
+    analysis = await process_of(request).analyses.get(request.path_params["room_id"])
+    return Response(analysis, media_type="application/json")
 
 
 async def room_error(request: Request, exc: Exception) -> JSONResponse:
