@@ -16,8 +16,7 @@ import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
-from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 from .. import room_events
 from ..clock import Clock
@@ -47,6 +46,7 @@ from ..workers import SolverPool
 from .boards import Board, BoardCache, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
+from .event_sink import EventSink, Unfollowed
 from .records import room_record
 from .seats import check_seat
 from .settings import CreateRoom, RoomSettings, new_salt
@@ -55,9 +55,7 @@ from .views import player_row, player_view, public_state, room_view, welcome_fra
 from .wire import legal_texts, wire_board
 
 __all__ = [
-    "EventSink",
     "FinishListener",
-    "FollowedCommit",
     "Rater",
     "RoomService",
     "player_row",
@@ -71,47 +69,6 @@ FINISH_ATTEMPTS = 8
 
 ReleasedBoards = dict[str, StalactitesBoard | SquadronBoard]
 """Every player's board as spectators may see it now, by player id (a welcome's ``boards``)."""
-
-
-class FollowedCommit(Protocol):
-    """One commit of this process's as an :class:`EventSink` follows it: a context manager
-    entered before the store is called and left after it answered (or failed)."""
-
-    def __enter__(self) -> FollowedCommit: ...
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None: ...
-
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        """The room events the commit stored: [(seq, event)]."""
-
-
-class EventSink(Protocol):
-    """Follows this process's commits to rooms (the process's fan-out of room events)."""
-
-    def committing(self, room_id: str) -> FollowedCommit:
-        """Follow one commit to the room."""
-        ...
-
-
-class _Unfollowed:
-    """A commit nobody follows (no sink yet)."""
-
-    def committing(self, room_id: str) -> _Unfollowed:
-        return self
-
-    def __enter__(self) -> _Unfollowed:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        pass
 
 
 FinishListener = Callable[[str], None]
@@ -138,7 +95,7 @@ class RoomService:
         self.solver = SolverPool(config.solver_workers) if solver is None else solver
         self.boards = BoardCache()
         self._settings: dict[str, RoomSettings] = {}
-        self._sink: EventSink = _Unfollowed()
+        self._sink: EventSink = Unfollowed()
         self._finish_listeners: list[FinishListener] = []
         self.rater: Rater | None = None  # the ratings shown in the results (web/players/)
         self._tasks: set[asyncio.Task[None]] = set()
