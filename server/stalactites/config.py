@@ -45,6 +45,11 @@ class ServerConfig:
     frame_rate: float = 100.0  # frames of any kind per second per connection; beyond: close 1008
     frame_burst: int = 200
     allowed_origins: str = ""  # websocket Origins allowed, comma-separated; "": same origin only
+    # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
+    address_connections: int = 256  # open connections (HTTP and websockets) from one address
+    address_spectators: int = 64  # open spectator sockets from one address
+    head_timeout_s: float = 10.0  # an HTTP request's head must be complete this soon
+    spectator_idle_s: float = 60.0  # a spectator sending nothing (not even ping) this long: closed
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
     log_level: str = "info"
@@ -79,6 +84,10 @@ class ServerConfig:
         "STALACTITES_FRAME_RATE": "frame_rate",
         "STALACTITES_FRAME_BURST": "frame_burst",
         "STALACTITES_ALLOWED_ORIGINS": "allowed_origins",
+        "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",
+        "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",
+        "STALACTITES_HEAD_TIMEOUT_S": "head_timeout_s",
+        "STALACTITES_SPECTATOR_IDLE_S": "spectator_idle_s",
         "STALACTITES_LOG_FORMAT": "log_format",
         "STALACTITES_LOG_LEVEL": "log_level",
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",

@@ -68,6 +68,9 @@ ErrorCode = Literal[
     "step_locked",
     "undo_disabled",
     "rate_limited",
+    "idle",
+    "retry",
+    "room_gone",
     "internal",
 ]
 
@@ -91,6 +94,13 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many moves too fast (per connection or per client address); wait and "
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
     "rooms made or seats taken from one address",
+    "idle": "a spectator socket that sent nothing, not even `ping`, for 60 s "
+    "(`STALACTITES_SPECTATOR_IDLE_S`); the socket is then closed with 4408",
+    "retry": "a move, undo or declaration that could not be stored because the player's log "
+    "kept changing under it (another socket of the same player); nothing changed: send it "
+    "again with the same `id`",
+    "room_gone": "the room was lost by the store after the socket's hello (its data expired or "
+    "was wiped); the socket is then closed with 1008: go back to the lobby",
     "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
 }
 

@@ -276,6 +276,7 @@ CLOSE_CODES = [
     ("1011", "the server failed (after an `internal` error frame); reconnect"),
     ("1012", "the server process is restarting; reconnect (another process may answer)"),
     ("1013", "too slow to keep up; reconnect with `last_seq`"),
+    ("4408", "a spectator sent nothing, not even `ping`, for too long (`idle`); reconnect"),
 ]
 
 

@@ -11,7 +11,10 @@ gets a last ``rate_limited`` error and close 1008.
 A spectator (hello with ``"spectator": true``) gets room events like a player,
 plus the ``board`` frames of the room's
 :class:`~stalactites.web.rooms.spectator_boards.SpectatorBoards`;
-anything but ``ping`` from it is refused with ``unauthorized``.
+anything but ``ping`` from it is refused with ``unauthorized``.  One address holds at
+most ``address_spectators`` spectator sockets to a process (beyond: ``rate_limited`` and
+close 1008), and a spectator that sends nothing, not even ``ping``, for
+``spectator_idle_s`` gets ``idle`` and close 4408.
 
 In a large room (a tournament round) ``progress`` events go out batched, at
 most a few a second per connection (:mod:`.progress_batch`).
@@ -53,6 +56,7 @@ __all__ = ["RoomConnection", "room_socket"]
 
 BOARDS_READY_S = 10.0
 WATCHING = "spectators watch the race; they cannot play"
+GONE = "this room is gone (the store lost it); go back to the lobby"
 
 
 async def room_socket(websocket: WebSocket) -> None:
@@ -79,6 +83,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self.process = process
         self.room_id = room_id
         self.spectator = False
+        self._counted = False  # counted in its address's spectator sockets
         self.boards: SpectatorBoards | None = None
         self._headroom = max(2, queue // 8)  # kept for the client's own answers
         self._bucket = TokenBucket(config.move_rate, config.move_burst)
@@ -165,7 +170,12 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             await rooms.settings(self.room_id)
         except RoomError as error:
             return self.refuse(error.code, error.message)
+        if not self.process.limits.spectators.take(self.address):
+            return self.refuse("rate_limited", "too many spectator sockets from your address")
+        self._counted = True
         self.spectator = True
+        if self.config.spectator_idle_s > 0:
+            self.idle_s = self.config.spectator_idle_s
         hooks = (await self.process.room_fanout.open(self.room_id)).hooks
         if hooks.boards is None:
             hooks.boards = SpectatorBoards(self.room_id, rooms)
@@ -186,6 +196,9 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             self._batch = ProgressBatch(self.send_text)
 
     async def _stop_watching(self) -> None:
+        if self._counted:
+            self.process.limits.spectators.give_back(self.address)
+            self._counted = False
         await self.process.room_fanout.leave(self.room_id, self)
         if self.boards is not None:
             self.boards.leave(self)
@@ -217,9 +230,18 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             elif not self._may_move():
                 self._rate_limited(frame.id)
             else:
-                self.send(await self._act(frame))
+                self._answer(await self._act(frame))
         except RoomError as error:
+            if error.code == "room_not_found":
+                return self.end("room_gone", GONE)
             self.error(error.code, error.message)
+
+    def _answer(self, answer: Accepted | Rejected) -> None:
+        """Send the answer to an action; a room gone since the hello ends the socket."""
+        if isinstance(answer, Rejected) and answer.code == "room_not_found":
+            self.send(Rejected(type="rejected", id=answer.id, code="room_gone", message=GONE))
+            return self.end("room_gone", GONE)
+        self.send(answer)
 
     def _may_move(self) -> bool:
         """The connection's allowance, then its address's."""
@@ -235,7 +257,10 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         """The player's action judged and committed, counted in the metrics."""
         assert self.player_id is not None
         started = time.perf_counter()
-        answer = await self.process.play.act(self.room_id, self.player_id, frame)
+        try:
+            answer = await self.process.play.act(self.room_id, self.player_id, frame)
+        except RoomError as error:  # every answer to an action carries its id
+            answer = Rejected(type="rejected", id=frame.id, code=error.code, message=error.message)
         code = answer.code if isinstance(answer, Rejected) else None
         self.process.metrics.answered(answer.type, code, time.perf_counter() - started)
         return answer
