@@ -13,7 +13,7 @@ import { checkReveal } from "./fairness.js";
 import { raceShell, renderRace } from "./racerender.js";
 import * as race from "./racestate.js";
 
-const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked"]);
+const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
 const STUCK_NOTE = "No move is left: undo a move, or resign.";
 
 export class RacePage {
@@ -164,6 +164,13 @@ export class RacePage {
 
   serverError(f) {
     toast(f.message ?? f.code ?? "error", "error");
+    if (f.code === "room_gone") {
+      // The store lost this room (it expired or was wiped): nothing to race here any more.
+      this.conn.close();
+      saveRoomSeat(this.s.roomId, null);
+      location.hash = "#/";
+      return;
+    }
     if (f.code !== "unauthorized" && f.code !== "room_not_found") return;
     // This browser's seat is no good here (an unknown room, or a token the server refuses).
     this.conn.close();
