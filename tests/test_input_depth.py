@@ -38,7 +38,8 @@ async def test_deeply_nested_bodies_get_422(server: Any, body: str) -> None:
 async def test_a_room_list_limit_that_is_not_a_small_ascii_number_gets_422(
     server: Any, limit: str
 ) -> None:
-    status, answer = await http("GET", f"{server.url}/api/rooms?status=waiting&limit={quote(limit)}")
+    query = f"status=waiting&limit={quote(limit)}"
+    status, answer = await http("GET", f"{server.url}/api/rooms?{query}")
     assert status == 422, answer
     assert answer == {
         "code": "bad_message",

@@ -97,6 +97,7 @@ export class RacePage {
       started: () => this.update((s) => race.applyStarted(s, f)),
       accepted: () => this.accepted(f),
       rejected: () => this.rejected(f),
+      synced: () => this.synced(f),
       player: () => this.update((s) => race.applyPlayer(s, f.player)),
       spectators: () => this.update((s) => race.applySpectators(s, f.count)),
       progress: () => this.update((s) => race.applyPlayer(s, f)),
@@ -138,6 +139,13 @@ export class RacePage {
       race.setNote(s, race.refusalText(first, f), true);
     });
     if (RESYNC_CODES.has(f.code)) this.conn.reconnectNow();
+  }
+
+  /** Another socket of this seat (another tab) made a move: show the board it left, unless a
+   * move of this tab's is on its way (its answer, or the resync after it, brings the board). */
+  synced(f) {
+    if (this.s.board.inflight) return;
+    this.update((s) => s.board.confirm(f.state, f.legal, f.status));
   }
 
   finished(f) {

@@ -50,6 +50,7 @@ __all__ = [
     "Standing",
     "Started",
     "SquadronBoard",
+    "Synced",
     "StalactitesBoard",
     "Undo",
     "Welcome",
@@ -361,6 +362,19 @@ class Rejected(Frame):
     message: str
 
 
+class Synced(Frame):
+    """To a player's other sockets only (another tab of the same seat, on any process): the
+    player's board after an action accepted on another of their sockets.  Both sockets of one
+    token work and stay in step; the socket that made the action gets ``accepted``, every other
+    one gets this after the action's ``progress`` (the board of the latest action: a burst of
+    them may come as one)."""
+
+    type: Literal["synced"]
+    state: Board
+    legal: list[str]
+    status: BoardStatus
+
+
 class Progress(Frame):
     """Room event after every accepted move, undo or declaration."""
 
@@ -442,6 +456,7 @@ ServerFrame = Annotated[
     | Started
     | Accepted
     | Rejected
+    | Synced
     | Progress
     | ProgressBatch
     | Finished

@@ -40,6 +40,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.Started,
     p.Accepted,
     p.Rejected,
+    p.Synced,
     p.Progress,
     p.ProgressBatch,
     p.Finished,
@@ -112,6 +113,9 @@ SOCKET = """\
    that client only.  `accepted` is sent once the action is durably stored.  Everyone gets
    `progress` after each accepted action, `finished` as each player finishes, and `results`
    at the end.
+5. One token may be used on several sockets at once (two tabs, on any processes): all of
+   them work and none is closed.  They stay in step: a player's other sockets get `synced`,
+   the player's board after an action accepted on another socket.
 
 ### Room events and `seq`
 

@@ -68,11 +68,11 @@ class Play:
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
         self.store = rooms.store
-        self._locks = KeyedLocks()
+        self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
     async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
-        async with self._locks.hold((room_id, player_id)):
+        async with self.locks.hold((room_id, player_id)):
             return await self._act(room_id, player_id, frame)
 
     async def _act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
@@ -216,7 +216,7 @@ class Play:
         return times
 
     async def resign(self, room_id: str, player_id: str) -> None:
-        async with self._locks.hold((room_id, player_id)):
+        async with self.locks.hold((room_id, player_id)):
             for _ in range(ATTEMPTS):
                 if await self._resign_once(room_id, player_id):
                     return

@@ -16,6 +16,9 @@ most ``address_spectators`` spectator sockets to a process (beyond: ``rate_limit
 close 1008), and a spectator that sends nothing, not even ``ping``, for
 ``spectator_idle_s`` gets ``idle`` and close 4408.
 
+A player's other sockets (the same token) stay in step through ``synced`` frames
+(:mod:`.own_sync`).
+
 In a large room (a tournament round) ``progress`` events go out batched, at
 most a few a second per connection (:mod:`.progress_batch`).
 """
@@ -48,6 +51,7 @@ from ...rooms import RoomError
 from ..connection import Connection
 from ..limits import Flood, TokenBucket
 from ..process import Process, process_of
+from .own_sync import OwnSync
 from .progress_batch import ProgressBatch, is_progress
 from .room_stream import RoomStream
 from .spectator_boards import SpectatorBoards
@@ -93,6 +97,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self._behind_since: float | None = None  # behind at every stall check since then
         self.stream: RoomStream | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
+        self._sync: OwnSync | None = None  # a player's: in step with their other sockets
 
     @property
     def role(self) -> str:
@@ -107,6 +112,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         return self._outbox.maxsize - self._headroom - self._outbox.qsize()
 
     def deliver(self, seq: int, frame: str) -> None:
+        if self._sync is not None:
+            self._sync.offer(frame)
         if self._batch is not None:
             if is_progress(frame):
                 return self._batch.hold(seq, frame)
@@ -135,6 +142,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
     # The connection's life.
 
     async def leave(self) -> None:
+        if self._sync is not None:
+            self._sync.close()
         if self._batch is not None:
             self._batch.close()
         if self.spectator:
@@ -158,6 +167,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             return self.refuse(error.code, error.message)
         self.cursor = welcome.seq
         self.send(welcome)
+        self._sync = OwnSync(self.process.play, self.room_id, self.player_id, self.send)
         await self._batch_if_large()
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
@@ -261,6 +271,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             answer = await self.process.play.act(self.room_id, self.player_id, frame)
         except RoomError as error:  # every answer to an action carries its id
             answer = Rejected(type="rejected", id=frame.id, code=error.code, message=error.message)
+        if isinstance(answer, Accepted) and self._sync is not None:
+            self._sync.accepted()  # before the lock's next holder runs: its progress is ours
         code = answer.code if isinstance(answer, Rejected) else None
         self.process.metrics.answered(answer.type, code, time.perf_counter() - started)
         return answer
