@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import resource
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +144,19 @@ async def test_a_silent_spectator_is_closed_and_a_pinging_one_stays() -> None:
         assert await silent.closed() == 4408
         await pinging.send(type="ping")
         await pinging.expect("pong")
+
+
+def test_serve_raises_its_open_file_limit_to_the_hard_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    lowered = min(256, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (lowered, hard))  # the child inherits it
+    try:
+        server = ProcessServer(None)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    try:
+        limits = Path(f"/proc/{server.process.pid}/limits").read_text()
+        line = next(row for row in limits.splitlines() if row.startswith("Max open files"))
+        assert line.split()[3:5] == [str(hard), str(hard)], line
+    finally:
+        server.stop()
