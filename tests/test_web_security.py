@@ -127,6 +127,9 @@ def test_every_page_loads_with_no_policy_violation(browser: Browser, served: Pro
     page.press("#app form input", "Enter")
     page.get_by_role("button", name=re.compile("ready", re.I)).click()
     page.wait_for_selector("body[data-page='room'] .card")
+    page.keyboard.press("1")
+    page.keyboard.press("c")  # a move: the board is redrawn (styles patched in place)
+    page.wait_for_selector(".racer.you .racer-moves:has-text('1 move')")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("window.__violations") == []
     assert [e for e in errors if "Content Security Policy" in e] == [], errors
