@@ -15,7 +15,7 @@ import signal
 import urllib.request
 from collections.abc import Callable
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from browser_kit import (
     DEAL,
@@ -153,12 +153,20 @@ def test_dropping_a_card_where_it_cannot_go_springs_it_back(
     assert board_of(page) == before
 
 
+def without_synced(ws: WebSocketRoute) -> None:
+    """Pass a page's websocket through, except the server's ``synced`` frames."""
+    server = ws.connect_to_server()
+    server.on_message(lambda m: None if '"type":"synced"' in str(m) else ws.send(m))
+
+
 def test_a_move_the_server_refuses_springs_back_with_the_reason(
     new_page: Callable[..., Page],
     server_url: str,
 ) -> None:
     first, room = start_solo(new_page, server_url)
-    # A second tab of the same player: same storage, so the same seat.
+    # A second tab of the same player (same storage, so the same seat) that does not hear of
+    # the first tab's moves: the server's `synced` frames to its sockets are held back.
+    first.context.route_web_socket(re.compile(r"/ws/rooms/"), without_synced)
     second = new_page(f"/#/room/{room}", context=first.context)
     wait_racing(second)
     click_move(first, "t1-c1")

@@ -50,6 +50,7 @@ __all__ = [
     "Standing",
     "Started",
     "SquadronBoard",
+    "Synced",
     "StalactitesBoard",
     "Undo",
     "Welcome",
@@ -69,6 +70,9 @@ ErrorCode = Literal[
     "step_locked",
     "undo_disabled",
     "rate_limited",
+    "idle",
+    "retry",
+    "room_gone",
     "internal",
     "already_seated",
     "name_confusable",
@@ -98,6 +102,13 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many moves too fast (per connection or per client address); wait and "
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
     "rooms made or seats taken from one address",
+    "idle": "a spectator socket that sent nothing, not even `ping`, for 60 s "
+    "(`STALACTITES_SPECTATOR_IDLE_S`); the socket is then closed with 4408",
+    "retry": "a move, undo or declaration that could not be stored because the player's log "
+    "kept changing under it (another socket of the same player); nothing changed: send it "
+    "again with the same `id`",
+    "room_gone": "the room was lost by the store after the socket's hello (its data expired or "
+    "was wiped); the socket is then closed with 1008: go back to the lobby",
     "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
     "already_seated": "over HTTP, 409: a second seat in one room for the same signed-in player",
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
@@ -386,6 +397,19 @@ class Rejected(Frame):
     message: str
 
 
+class Synced(Frame):
+    """To a player's other sockets only (another tab of the same seat, on any process): the
+    player's board after an action accepted on another of their sockets.  Both sockets of one
+    token work and stay in step; the socket that made the action gets ``accepted``, every other
+    one gets this after the action's ``progress`` (the board of the latest action: a burst of
+    them may come as one)."""
+
+    type: Literal["synced"]
+    state: Board
+    legal: list[str]
+    status: BoardStatus
+
+
 class Progress(Frame):
     """Room event after every accepted move, undo or declaration."""
 
@@ -467,6 +491,7 @@ ServerFrame = Annotated[
     | Started
     | Accepted
     | Rejected
+    | Synced
     | Progress
     | ProgressBatch
     | Finished

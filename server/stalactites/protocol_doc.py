@@ -41,6 +41,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.Started,
     p.Accepted,
     p.Rejected,
+    p.Synced,
     p.Progress,
     p.ProgressBatch,
     p.Finished,
@@ -123,6 +124,9 @@ SOCKET = """\
    that client only.  `accepted` is sent once the action is durably stored.  Everyone gets
    `progress` after each accepted action, `finished` as each player finishes, and `results`
    at the end.
+5. One token may be used on several sockets at once (two tabs, on any processes): all of
+   them work and none is closed.  They stay in step: a player's other sockets get `synced`,
+   the player's board after an action accepted on another socket.
 
 ### Room events and `seq`
 
@@ -376,6 +380,7 @@ CLOSE_CODES = [
     ("1011", "the server failed (after an `internal` error frame); reconnect"),
     ("1012", "the server process is restarting; reconnect (another process may answer)"),
     ("1013", "too slow to keep up; reconnect with `last_seq`"),
+    ("4408", "a spectator sent nothing, not even `ping`, for too long (`idle`); reconnect"),
 ]
 
 

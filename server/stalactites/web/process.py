@@ -52,6 +52,8 @@ class Process:
         self.metrics = Metrics()
         self.limits = Limits(config)  # per client address, in this process
         self.sockets: set[Connection[Any, Any]] = set()  # open websockets
+        self._no_sockets = asyncio.Event()  # set whenever the last websocket has closed
+        self._no_sockets.set()
         self.draining = False  # shutting down: no new websockets
         linger_ms = int(config.presence_ttl_s * 1000)
         # Rooms.
@@ -132,10 +134,13 @@ class Process:
             await socket.websocket.close(CLOSE_RESTART)
             return
         self.sockets.add(socket)
+        self._no_sockets.clear()
         try:
             await socket.serve()
         finally:
             self.sockets.discard(socket)
+            if not self.sockets:
+                self._no_sockets.set()
             log.info("websocket closed (%s)", socket.role, extra={"player_id": socket.player_id})
 
     def connections(self) -> dict[str, int]:
@@ -161,9 +166,8 @@ class Process:
         log.info("draining %d websockets", len(self.sockets))
         for socket in list(self.sockets):
             socket.restart()
-        deadline = time.monotonic() + grace_s
-        while self.sockets and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._no_sockets.wait(), grace_s)
         for socket in list(self.sockets):  # still busy after the grace time: cut off
             socket.restart(now=True)
 

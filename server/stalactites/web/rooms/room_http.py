@@ -8,6 +8,7 @@ process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -37,6 +38,7 @@ __all__ = [
 
 Body = TypeVar("Body", bound=BaseModel)
 
+LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() takes '²', int() does not
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
 
 
@@ -64,8 +66,8 @@ async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
     raw = await request.body()
     try:
         data: Any = json.loads(raw) if raw.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _unprocessable(None, "the body is not JSON")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return _unprocessable(None, "the body is not JSON (or nested too deeply)")
     if not isinstance(data, dict):
         return _unprocessable(None, "the body is a JSON object")
     try:
@@ -119,7 +121,7 @@ async def room_list(request: Request) -> JSONResponse:
     if status not in ("waiting", "racing"):
         return _unprocessable("status", "status: 'waiting' or 'racing'")
     limit = query.get("limit", str(PAGE))
-    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+    if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
         return _unprocessable("limit", "limit: a whole number from 1 to 100")
     try:
         after = parse_cursor(query["after"]) if "after" in query else None
