@@ -7,6 +7,11 @@ and reads every stored value back (for "no secret is stored in clear").
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +22,7 @@ from stalactites.store.players_base import PlayerStore
 from stalactites.store.players_memory import MemoryPlayerStore
 from stalactites.store.players_redis import RedisPlayerStore
 
-__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "race"]
+__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "anonymous", "api", "race", "recorded"]
 
 CHEAP = Passwords(time_cost=1, memory_kib=8, parallelism=1)  # the real ones cost 0.1 s a hash
 
@@ -124,3 +129,53 @@ class CrashingStore:
             return await real(*args)
 
         return counted
+
+
+def _api_call(
+    method: str, url: str, body: Any, headers: dict[str, str]
+) -> tuple[int, Any, dict[str, str]]:
+    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            raw, status, got = answer.read(), answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        raw, status, got = error.read(), error.code, dict(error.headers)
+    try:
+        return status, json.loads(raw) if raw else None, got
+    except json.JSONDecodeError:
+        return status, raw.decode(errors="replace"), got
+
+
+async def api(
+    method: str,
+    url: str,
+    body: Any = None,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any, dict[str, str]]:
+    """(status, JSON body, headers) of one request; ``token`` as ``Authorization: Bearer``."""
+    sent = dict(headers or {})
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    return await asyncio.to_thread(_api_call, method, url, body, sent)
+
+
+async def anonymous(base: str) -> dict[str, Any]:
+    """A new anonymous player's session: ``{"player_id", "name", "token"}``."""
+    status, body, _ = await api("POST", f"{base}/api/session", {})
+    assert status == 201, body
+    return dict(body)
+
+
+async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, Any]]:
+    """The player's history once it holds ``races`` races: recording runs in the background
+    after the results are out, so this reads the history until it shows them (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while True:
+        status, page, _ = await api("GET", f"{base}/api/players/{player_id}/races")
+        assert status == 200, page
+        if len(page["races"]) >= races or time.monotonic() > deadline:
+            return list(page["races"])
+        await asyncio.sleep(0.02)

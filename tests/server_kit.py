@@ -63,6 +63,8 @@ NO_RATE_LIMITS = {
     "STALACTITES_CREATE_RATE": "0",
     "STALACTITES_JOIN_RATE": "0",
     "STALACTITES_FRAME_RATE": "0",
+    "STALACTITES_SIGNIN_ADDRESS_RATE": "0",
+    "STALACTITES_SIGNIN_USERNAME_RATE": "0",
 }
 
 
@@ -86,6 +88,8 @@ def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerCo
         create_rate=0,
         join_rate=0,
         frame_rate=0,
+        signin_address_rate=0,
+        signin_username_rate=0,
     )
     return replace(base, **changes)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from players_kit import anonymous, api
 from server_kit import (
     REPO,
     Client,
@@ -191,3 +192,39 @@ async def test_a_connection_binds_its_ids_and_a_background_task_only_its_own() -
         "from a hub",
         "from elsewhere",
     ]
+
+
+async def test_no_session_token_nor_password_is_logged(logged: Any) -> None:
+    server: LoggedServer = logged(STALACTITES_LOG_LEVEL="debug")
+    base = server.url
+    made = await anonymous(base)
+    password, username = "a secret password", "log_tester"
+    body = {"username": username, "password": password}
+    assert (await api("POST", f"{base}/api/accounts", body, made["token"]))[0] == 201
+    wrong = {"username": username, "password": "not the password"}
+    assert (await api("POST", f"{base}/api/session", wrong))[0] == 401
+    status, second, _ = await api("POST", f"{base}/api/session", body)
+    assert status == 200
+    cookie = {"Cookie": f"stalactites_session={second['token']}"}
+    assert (await api("GET", f"{base}/api/me", headers=cookie))[0] == 200
+    room_id = await new_room(server.url, countdown_s=0)
+    status, seated, _ = await api("POST", f"{base}/api/rooms/{room_id}/players", {}, made["token"])
+    assert status == 201
+    client = Client(await _open(server.ws_url(room_id)))
+    await client.hello(made["token"])
+    forged = Client(await _open(server.ws_url(room_id)))
+    await forged.send(type="hello", token=made["token"][:-4] + "AAAA")
+    assert (await forged.recv())["code"] == "unauthorized"
+    await api("DELETE", f"{base}/api/session?everywhere=1", token=second["token"])
+    for socket in (client, forged):
+        await socket.close()
+    assert server.stop() == 0
+    text = server.log_path.read_text()
+    secrets = [made["token"], second["token"], seated["token"], made["token"][:-4] + "AAAA"]
+    for secret in secrets:
+        assert secret not in text
+        assert secret.split("~")[-1] not in text
+        assert token_hash(secret) not in text
+    for secret in (password, "not the password"):
+        assert secret not in text
+    assert made["player_id"] in text  # the player is named, the session never

@@ -1,37 +1,33 @@
 """The players' contract on a three-master Redis Cluster, and what only a cluster has.
 
-The contract suite (``tests/test_players_contract.py``) runs here again, unchanged, with its
-``stores`` fixture redefined below to open cluster clients.  Then: each player's keys in one
-slot, a race's players on different masters recorded exactly once by two clients at once,
-and a race recorded while a player's slot moves to another master.
+The contract suite (``tests/test_players_contract.py``) runs on the cluster too (its
+``stores`` fixture has a ``cluster`` case).  Here: each player's keys in one slot, a race's
+players on different masters recorded exactly once by two clients at once, and a race
+recorded while a player's slot moves to another master.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
-import test_players_contract
 from cluster_kit import LocalCluster, key_slot_of
 from players_kit import Stores, race
 from server_kit import ManualClock
 from stalactites.players import PlayerService
 from stalactites.store.players_redis import RedisPlayerStore
 
-for _name, _case in vars(test_players_contract).items():
-    if _name.startswith("test_") and callable(_case):
-        globals()[_name] = _case
 
-clock = test_players_contract.clock
-service = test_players_contract.service
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[LocalCluster]:
-    with LocalCluster() as running:
-        yield running
+@pytest.fixture
+def service(stores: Stores, clock: ManualClock) -> PlayerService:
+    return stores.service(clock)
 
 
 @pytest.fixture

@@ -34,9 +34,15 @@ from stalactites.players.ratings import PROVISIONAL_RACES
 from stalactites.players.sessions import token_hash
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "cluster"])
 async def stores(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[Stores]:
-    made = Stores(request.param, [REDIS_URL], redis_prefix)
+    """In memory, on the real Redis, or on the session's Redis Cluster (every master's keys
+    read for checks)."""
+    urls = [REDIS_URL]
+    if request.param == "cluster":
+        cluster = request.getfixturevalue("cluster")
+        urls = [f"redis://127.0.0.1:{port}/0" for port in cluster.ports]
+    made = Stores(request.param, urls, redis_prefix)
     yield made
     await made.close()
 

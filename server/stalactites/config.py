@@ -45,6 +45,12 @@ class ServerConfig:
     frame_rate: float = 100.0  # frames of any kind per second per connection; beyond: close 1008
     frame_burst: int = 200
     allowed_origins: str = ""  # websocket Origins allowed, comma-separated; "": same origin only
+    # Sign-in attempts (POST /api/session with a username), in this process (web/players/).
+    signin_address_rate: float = 0.2  # per client address, per second; 0 turns it off
+    signin_address_burst: int = 10
+    signin_username_rate: float = 0.05  # per username, per second; 0 turns it off
+    signin_username_burst: int = 5
+    players_resume_s: float = 5.0  # how often races left half-recorded are finished here
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
     log_level: str = "info"
@@ -79,6 +85,11 @@ class ServerConfig:
         "STALACTITES_FRAME_RATE": "frame_rate",
         "STALACTITES_FRAME_BURST": "frame_burst",
         "STALACTITES_ALLOWED_ORIGINS": "allowed_origins",
+        "STALACTITES_SIGNIN_ADDRESS_RATE": "signin_address_rate",
+        "STALACTITES_SIGNIN_ADDRESS_BURST": "signin_address_burst",
+        "STALACTITES_SIGNIN_USERNAME_RATE": "signin_username_rate",
+        "STALACTITES_SIGNIN_USERNAME_BURST": "signin_username_burst",
+        "STALACTITES_PLAYERS_RESUME_S": "players_resume_s",
         "STALACTITES_LOG_FORMAT": "log_format",
         "STALACTITES_LOG_LEVEL": "log_level",
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",

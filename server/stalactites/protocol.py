@@ -69,6 +69,9 @@ ErrorCode = Literal[
     "undo_disabled",
     "rate_limited",
     "internal",
+    "already_seated",
+    "name_confusable",
+    "session_required",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -92,6 +95,10 @@ ERROR_CODES: dict[str, str] = {
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
     "rooms made or seats taken from one address",
     "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
+    "already_seated": "over HTTP, 409: a second seat in one room for the same signed-in player",
+    "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
+    "as) the name of a player seated in the room already",
+    "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -115,12 +122,17 @@ class Hello(Frame):
     type: Literal["hello"]
     token: str | None = Field(default=None, min_length=1, max_length=128)
     spectator: bool = Field(default=False, description="watch the room: no token, no moves")
+    session: bool = Field(
+        default=False,
+        description="be the signed-in player's seat, the session taken from the handshake's "
+        "cookie (the web client); ``token`` may also be a player's session token",
+    )
     last_seq: int | None = Field(default=None, ge=0)
 
     @model_validator(mode="after")
     def _one_identity(self) -> Hello:
-        if (self.token is None) == (not self.spectator):
-            raise ValueError("give a token, or spectator true (not both)")
+        if [self.token is not None, self.spectator, self.session].count(True) != 1:
+            raise ValueError("give a token, or spectator true, or session true (one of them)")
         return self
 
 
@@ -235,6 +247,11 @@ class RoomView(Frame):
     undo: bool
     countdown_s: int
     certified: bool = Field(description="the deal was certified winnable by the solver")
+    rated: bool = Field(
+        default=False,
+        description="a rated room: every seat a player with a session; ratings change once "
+        "its results are final (docs/players.md)",
+    )
     spectator_delay_s: int = Field(
         description="during the race spectators see each board as it was this long ago"
     )
@@ -267,6 +284,13 @@ class Standing(Frame):
     foundation_cards: int
     moves: int
     elapsed_ms: int
+    rated: bool = Field(default=False, description="the race changed this player's rating")
+    rating_before: int | None = Field(
+        default=None, description="the player's shown rating before the race (rated races)"
+    )
+    rating_after: int | None = Field(
+        default=None, description="the player's shown rating after the race (rated races)"
+    )
 
 
 # Server frames.

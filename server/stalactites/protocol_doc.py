@@ -18,11 +18,11 @@ from pydantic import BaseModel
 
 from . import protocol as p
 from . import tournament_protocol_doc
-from .rooms.settings import CreateRoom, JoinRoom
+from .rooms.settings import CreateRoom, TakeSeat
 
 __all__ = ["main", "render"]
 
-BODY_MODELS: list[type[BaseModel]] = [CreateRoom, JoinRoom]
+BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat]
 CLIENT_MODELS: list[type[BaseModel]] = [
     p.Hello,
     p.Ready,
@@ -248,9 +248,11 @@ ROUTES = [
         "201 [RoomView](#roomview)",
     ),
     (
-        "`POST /api/rooms/{room_id}/players` with a [JoinRoom](#joinroom) body",
+        "`POST /api/rooms/{room_id}/players` with a [TakeSeat](#takeseat) body",
         '201 `{"player_id", "token"}`; 404 `room_not_found`; 409 `room_full` (every seat '
-        "taken, or the countdown has begun)",
+        "taken, or the countdown has begun); with a [session](#players): the seat is the "
+        "player's (its `player_id`), 409 `already_seated` for a second one; 409 "
+        "`name_confusable`; 401 `session_required` (a guest in a rated room)",
     ),
     (
         "`GET /api/rooms?status=waiting\\|racing[&limit=N][&after=CURSOR]`",
@@ -264,6 +266,72 @@ ROUTES = [
         "404 `room_not_found`",
     ),
 ]
+
+PLAYER_ROUTES = [
+    (
+        "`POST /api/session` with `{}`",
+        '201 a new anonymous player and its session `{"player_id", "name", "token"}`, the '
+        "token also as the cookie",
+    ),
+    (
+        '`POST /api/session` with `{"username", "password"}`',
+        "200 a session of the account, the same shape; 401 `bad_credentials` (a wrong "
+        "password and an unknown username alike); 429 `rate_limited` with `Retry-After`",
+    ),
+    (
+        "`DELETE /api/session` (`?everywhere=1`: every session of the player)",
+        "204 (also without a session); the cookie is cleared",
+    ),
+    (
+        '`POST /api/accounts` with `{"username", "password"}`, signed in',
+        "201 the player's profile, now registered; 409 `username_taken`, "
+        "`already_registered`; 422 `bad_username` / `bad_password` naming the `field`; 401",
+    ),
+    ("`GET /api/me`", "200 the signed-in player's profile; 401 `unauthorized`"),
+    ("`DELETE /api/me`", "204: the account deleted (its races stay on others' histories); 401"),
+    (
+        "`GET /api/players/{player_id or username}`",
+        '200 the profile `{"player_id", "name", "registered", "username", "member_since", '
+        '"ratings": {GAME: {"rating", "races", "provisional"}}, "stats": {"GAME:STEP": '
+        '{"races", "wins", "win_rate", "streak", "best_streak", "best_ms", "median_ms"}}}`; '
+        "404 `player_not_found`",
+    ),
+    (
+        "`GET /api/players/{player_id}/races[?limit=N][&before=CURSOR]`",
+        '200 `{"races": [{"room_id", "game", "deal", "finished_at", "place", "players", '
+        '"status", "elapsed_ms", "foundation_cards", "step", "rated", "rating_before", '
+        '"rating_after"}], "next"}`, newest first, `limit` 1-100 (20); `next` is the next '
+        "page's `before` (null at the end); 422 `bad_limit`, `bad_cursor`; 404",
+    ),
+    (
+        "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`)",
+        '200 `{"players": [{"rank", "player_id", "name", "rating", "races"}]}`: registered, '
+        "non-provisional players by rating, `limit` 1-100 (50); `around=me` a page with the "
+        "signed-in player in its middle (empty when not on the board; 401 without a "
+        "session); 422 `bad_game`, `bad_limit` (`field` `limit` or `offset`)",
+    ),
+]
+
+PLAYERS = """### Players
+
+A player who persists (docs/players.md) has a **session**: API clients send
+`Authorization: Bearer <token>`; the web client keeps it in the HttpOnly cookie
+`stalactites_session` (Path=/, SameSite=Lax, Secure over https), which its scripts cannot
+read.  A state-changing request carrying the cookie must have an `Origin` of the server's
+own (or one of `STALACTITES_ALLOWED_ORIGINS`): else 403 `bad_origin`; so must any request
+with an `Origin` header that is not allowed.  A token is never put in a URL.  Every refusal
+is `{"code", "message"}` (422: and `"field"`) and changes nothing.
+
+{routes}
+
+A signed-in player's seat has the player's id as its `player_id`; its room `token` works as
+before, and a `hello` may also carry the session (`"token"`: the session token, or
+`"session": true` to use the handshake's cookie).  A rated room (`"rated": true`) seats
+players with a session only; when its results are final, each player's
+[Standing](#standing) has `rated`, `rating_before` and `rating_after` (the shown rating),
+the same as their history entries.  Every finished race with a player in it, rated or not,
+is in their history, and its room is kept for good.
+"""
 
 CLOSE_CODES = [
     ("1000", "normal closure"),
@@ -366,6 +434,7 @@ def render() -> str:
     lines = [INTRO, HTTP.replace("{routes}", _table(("Request", "Answer"), ROUTES))]
     for model in BODY_MODELS:
         lines += _section(model, "###")
+    lines.append(PLAYERS.replace("{routes}", _table(("Request", "Answer"), PLAYER_ROUTES)))
     lines.append(SOCKET.replace("{close_codes}", _table(("Code", "Meaning"), CLOSE_CODES)))
     lines += ["### Client frames", ""]
     for model in CLIENT_MODELS:

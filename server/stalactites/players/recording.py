@@ -41,19 +41,14 @@ from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
 from .races import Outcome, RaceResult, player_race
 from .ratings import provisional, rate_race
 
-__all__ = ["record_race", "resume_pending", "sync_boards"]
+__all__ = ["claim", "record_race", "resume_pending", "sync_boards"]
 
 
 async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
     """Apply a finished race (see the module's text); its outcome, the stored one."""
-    result.check()
-    found = await store.outcome(result.room_id)
-    if found is not None and found[1]:  # recorded everywhere already
-        return Outcome.from_json(found[0])
-    await store.add_pending(result.room_id, result.to_json())
-    if found is None:
-        found = await store.claim_outcome(result.room_id, (await _rated(store, result)).to_json())
-    outcome = Outcome.from_json(found[0])
+    outcome, recorded = await _claim(store, result)
+    if recorded:
+        return outcome
     for seat in outcome.result.players:  # one by one: a crash leaves a clear line behind
         if seat.player_id is None:
             continue
@@ -62,6 +57,24 @@ async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
             await sync_boards(store, seat.player_id, (result.game,))
     await store.finish_race(result.room_id)
     return outcome
+
+
+async def claim(store: PlayerStore, result: RaceResult) -> Outcome:
+    """Steps 1 and 2 only: the race pending and its outcome stored (the first writer's), so
+    that a room can show the ratings in its results before they are applied."""
+    return (await _claim(store, result))[0]
+
+
+async def _claim(store: PlayerStore, result: RaceResult) -> tuple[Outcome, bool]:
+    """The race's stored outcome, and whether it is recorded everywhere already."""
+    result.check()
+    found = await store.outcome(result.room_id)
+    if found is not None and found[1]:
+        return Outcome.from_json(found[0]), True
+    await store.add_pending(result.room_id, result.to_json())
+    if found is None:
+        found = await store.claim_outcome(result.room_id, (await _rated(store, result)).to_json())
+    return Outcome.from_json(found[0]), False
 
 
 async def resume_pending(store: PlayerStore, limit: int = 100) -> int:

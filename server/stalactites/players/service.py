@@ -284,6 +284,10 @@ class PlayerService:
         """Apply a finished race to its players, exactly once (see :mod:`.recording`)."""
         return await recording.record_race(self.store, result)
 
+    async def claim_race(self, result: RaceResult) -> Outcome:
+        """The race pending, its outcome fixed, not applied yet (:func:`.recording.claim`)."""
+        return await recording.claim(self.store, result)
+
     async def resume_pending(self) -> int:
         return await recording.resume_pending(self.store)
 

@@ -16,6 +16,9 @@ HTTP_STATUS: dict[str, int] = {
     "not_waiting": 409,
     "unauthorized": 401,
     "rate_limited": 429,
+    "already_seated": 409,
+    "name_confusable": 409,
+    "session_required": 401,
     "internal": 500,
 }
 

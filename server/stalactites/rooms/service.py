@@ -15,7 +15,7 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -47,6 +47,7 @@ from .boards import Board, BoardCache, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .records import room_record
+from .seats import check_seat
 from .settings import CreateRoom, RoomSettings, new_salt
 from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
@@ -56,6 +57,7 @@ __all__ = [
     "EventSink",
     "FinishListener",
     "FollowedCommit",
+    "Rater",
     "RoomService",
     "player_row",
     "token_hash",
@@ -113,6 +115,10 @@ class _Unfollowed:
 FinishListener = Callable[[str], None]
 """Told of each room whose race this process has just ended (the room id)."""
 
+Rater = Callable[[RoomRow, RoomSettings, list[Standing], int], Awaitable[list[Standing]]]
+"""Given a race's final standings just before they are stored (with the time), gives them
+back with each persistent player's rating change (the players' outcome, fixed once)."""
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -127,6 +133,7 @@ class RoomService:
         self._settings: dict[str, RoomSettings] = {}
         self._sink: EventSink = _Unfollowed()
         self._finish_listeners: list[FinishListener] = []
+        self.rater: Rater | None = None  # the ratings shown in the results (web/players/)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> int:
@@ -222,10 +229,12 @@ class RoomService:
         self._settings[room_id] = settings
         return await self.view(room_id)
 
-    async def join(self, room_id: str, name: str) -> tuple[str, str]:
-        """Seat a new player: their id and their secret token (stored only as a hash)."""
+    async def join(self, room_id: str, name: str, owner: str | None = None) -> tuple[str, str]:
+        """Seat a new player: their id and their secret token (stored only as a hash).
+        ``owner``: the persistent player's id, the seat's id too (None: a guest)."""
         settings = await self.settings(room_id)
-        player_id, token = secrets.token_hex(8), secrets.token_urlsafe(32)
+        check_seat(await self.load(room_id), settings, owner, name)
+        player_id, token = owner or secrets.token_hex(8), secrets.token_urlsafe(32)
         progress = ProgressRow(new_board(settings).foundation_cards, 0, None)
         view = PlayerView(
             player_id=player_id,
@@ -331,10 +340,13 @@ class RoomService:
                 for line in final.timed_out
             ]
         )
-        stored.append(room_events.results_event(final.standings, settings))
-        results = json.dumps([line.model_dump() for line in final.standings])
+        standings = final.standings
+        if self.rater is not None:
+            standings = await self.rater(row, settings, standings, self.now())
+        stored.append(room_events.results_event(standings, settings))
+        results = json.dumps([line.model_dump() for line in standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
-        return await self.store.finish(finish), final.standings
+        return await self.store.finish(finish), standings
 
     # What a player sees.
 

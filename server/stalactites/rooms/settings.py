@@ -17,6 +17,7 @@ __all__ = [
     "SALT_BYTES",
     "CreateRoom",
     "JoinRoom",
+    "TakeSeat",
     "RoomSettings",
     "new_salt",
 ]
@@ -57,6 +58,20 @@ class CreateRoom(BaseModel):
         "default 30 with two or more seats, 0 for a solo room",
     )
 
+    rated: bool = Field(
+        default=False,
+        description="rate the race: two seats or more, the server's certified deal (no "
+        "'deal'), and every seat taken with a player's session",
+    )
+
+    @field_validator("rated")
+    @classmethod
+    def _rateable(cls, value: bool, info: ValidationInfo) -> bool:
+        why = unrateable(info.data.get("deal"), info.data.get("seats", 2))
+        if value and why is not None:
+            raise ValueError(why)
+        return value
+
     @field_validator("deal")
     @classmethod
     def _deal_id(cls, value: str | None) -> str | None:
@@ -75,8 +90,19 @@ class CreateRoom(BaseModel):
         return value
 
 
+def unrateable(deal: str | None, seats: int) -> str | None:
+    """Why a room made from ``body`` may not be rated (None: it may): the rule of issue 13.
+    The deal must be the server's certified one; whether each seat has a session is checked
+    when it is taken."""
+    if deal is not None:
+        return "a creator-chosen deal is never rated"
+    if seats < 2:
+        return "a rated room has two seats or more"
+    return None
+
+
 class JoinRoom(BaseModel):
-    """``POST /api/rooms/{room_id}/players``."""
+    """``POST /api/rooms/{room_id}/players`` (and a tournament's entry)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -85,11 +111,29 @@ class JoinRoom(BaseModel):
     @field_validator("name")
     @classmethod
     def _printable(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("a name needs a visible character")
-        if any(unicodedata.category(char).startswith("C") for char in value):
-            raise ValueError("a name has no control or format characters")
-        return value
+        return printable_name(value)
+
+
+class TakeSeat(BaseModel):
+    """``POST /api/rooms/{room_id}/players``: as :class:`JoinRoom`, but with a player's session
+    ``name`` is optional (the player's own by default) and the seat is that player's."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str | None = Field(default=None, min_length=1, max_length=24)
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        return None if value is None else printable_name(value)
+
+
+def printable_name(value: str) -> str:
+    if not value.strip():
+        raise ValueError("a name needs a visible character")
+    if any(unicodedata.category(char).startswith("C") for char in value):
+        raise ValueError("a name has no control or format characters")
+    return value
 
 
 class RoomSettings(BaseModel):
@@ -108,6 +152,7 @@ class RoomSettings(BaseModel):
     solution: dict[str, list[str]] | None
     spectator_delay_s: int | None = None  # None: the default for the number of seats
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
+    rated: bool = False  # every seat a player with a session; ratings change at the results
 
     @property
     def commitment(self) -> str | None:
@@ -149,6 +194,7 @@ class RoomSettings(BaseModel):
             solution=solution,
             spectator_delay_s=_delay(body),
             salt=salt,
+            rated=body.rated and certified,
         )
 
 

@@ -61,6 +61,7 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         undo=settings.undo,
         countdown_s=settings.countdown_s,
         certified=settings.certified,
+        rated=settings.rated,
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,
         status=row.status,  # type: ignore[arg-type]

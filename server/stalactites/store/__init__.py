@@ -13,6 +13,7 @@ Lua scripts (``scripts``, which loads ``lua/*.lua``).
 
 from __future__ import annotations
 
+from .players_base import PlayerStore
 from .refusals import Refusal, refusal
 from .rooms_base import (
     Commit,
@@ -57,6 +58,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentStore",
+    "open_player_store",
     "open_store",
     "open_tournament_store",
     "refusal",
@@ -90,4 +92,17 @@ def open_tournament_store(url: str, prefix: str = "sr:", cluster: bool = False) 
         from .tournaments_redis import RedisTournamentStore
 
         return RedisTournamentStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_player_store(url: str, prefix: str = "sr:", cluster: bool = False) -> PlayerStore:
+    """The players' store on the rooms' URL and key prefix (see :mod:`.players_base`)."""
+    if url.startswith("memory://"):
+        from .players_memory import MemoryPlayerStore
+
+        return MemoryPlayerStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .players_redis import RedisPlayerStore
+
+        return RedisPlayerStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

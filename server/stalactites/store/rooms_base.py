@@ -290,6 +290,10 @@ class Store(Protocol):
         """End a race atomically (see :class:`Finish`)."""
         ...
 
+    async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
+        """Keep a finished room (its record and events) for good: no expiry from now on."""
+        ...
+
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         """The player's actions from index ``start``."""
         ...

@@ -86,6 +86,7 @@ class MemoryStore:
         self._rooms: dict[str, _Room] = {}
         self._bells: dict[str, Bell] = {}
         self._max_events = max_events
+        self.kept: set[str] = set()  # finished rooms with persistent players: never expire
 
     async def ping(self) -> bool:
         return True
@@ -214,6 +215,9 @@ class MemoryStore:
         first = self._append(room, events)
         numbered = [(first + i, text) for i, text in enumerate(events)]
         return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done)
+
+    async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
+        self.kept.add(room_id)  # nothing expires here yet; an expiry must spare these
 
     async def finish(self, finish: Finish) -> FinishResult:
         room = self._rooms.get(finish.room_id)

@@ -44,6 +44,8 @@ from .scripts import lua
 
 __all__ = ["RedisStore"]
 
+KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
+
 log = logging.getLogger(__name__)
 
 
@@ -71,6 +73,7 @@ class RedisStore:
         self._ready, self._start = self._script("ready"), self._script("start")
         self._finish, self._events = self._script("finish"), self._script("events")
         self._announce, self._lease = self._script("announce"), self._script("lease")
+        self._keep = self._script("keep")
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -226,6 +229,13 @@ class RedisStore:
         if answer is FinishResult.FINISHED:
             await self._index.finished(finish.room_id)
         return answer
+
+    async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
+        keys = self.keys(room_id)
+        kept = [keys.room, keys.events, keys.actions]
+        for player_id in player_ids:
+            kept += [keys.log(player_id), keys.ids(player_id)]
+        await self._keep(kept, [KEPT_TTL_MS])
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         key = self.keys(room_id).log(player_id)

@@ -139,7 +139,7 @@ def result_lines(standings: list[Standing], round_ms: int) -> list[RoundLine]:
     """The lines of a finished round, in the room's order of places, with points."""
     return [
         RoundLine(
-            **line.model_dump(),
+            **line.model_dump(include=set(RoundLine.model_fields)),  # (no rating: unrated)
             points=round_points(line.foundation_cards, line.status, line.elapsed_ms, round_ms),
         )
         for line in standings

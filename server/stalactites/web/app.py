@@ -15,9 +15,11 @@ from starlette.staticfiles import StaticFiles
 
 from ..clock import Clock, SystemClock
 from ..config import ServerConfig
+from ..players import PlayerError
 from ..rooms import RoomError
 from .health import healthz, readyz
 from .metrics import metrics_endpoint
+from .players.player_http import player_error, player_routes
 from .process import running
 from .rooms.room_http import room_error, room_routes
 from .tournaments.tournament_http import tournament_routes
@@ -46,6 +48,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         Route("/metrics", metrics_endpoint),
         *room_routes(body),
         *tournament_routes(body),
+        *player_routes(body),
     ]
     client = config.client_path
     if client.is_dir():
@@ -69,5 +72,9 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     return Starlette(
         routes=_routes(settings),
         lifespan=lifespan,
-        exception_handlers={RoomError: room_error, Exception: _server_error},
+        exception_handlers={
+            RoomError: room_error,
+            PlayerError: player_error,
+            Exception: _server_error,
+        },
     )

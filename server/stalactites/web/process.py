@@ -22,14 +22,17 @@ from starlette.requests import HTTPConnection
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..players import PlayerService
 from ..rooms import Play, RoomService
-from ..store import open_store
+from ..store import open_player_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream
-from .limits import Limits
+from .limits import AddressBuckets, Limits
 from .metrics import Metrics
+from .players.race_recording import RaceRecorder
+from .players.sign_in_limits import SignInLimits
 from .rooms.room_stream import RoomHooks
 from .rooms.spectator_count import SpectatorCount
 from .tournaments.standings_feed import StandingsFeed, TournamentEvents
@@ -68,7 +71,18 @@ class Process:
         )
         self.tournaments.add_sink(self.tournament_fanout.offer)
         self.rooms.add_finish_listener(self.room_finished)
+        # Players (web/players/): their races are rated and recorded as rooms finish.
+        self.player_store = open_player_store(url, prefix, cluster)
+        self.players = PlayerService(self.player_store, clock)
+        self.races = RaceRecorder(self.players, self.rooms, clock)
+        self.rooms.rater = self.races.rate
+        self.rooms.add_finish_listener(self.races.finished)
+        self.sign_in_limits = SignInLimits(
+            AddressBuckets(config.signin_address_rate, config.signin_address_burst),
+            AddressBuckets(config.signin_username_rate, config.signin_username_burst),
+        )
         self._upkeep: asyncio.Task[None] | None = None
+        self._resume: asyncio.Task[None] | None = None
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         return RoomHooks(stream.stream_id, self.rooms.current, self.clock)
@@ -78,6 +92,8 @@ class Process:
 
     def start(self) -> None:
         self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
+        resume = self.races.resume_forever(self.config.players_resume_s)
+        self._resume = asyncio.create_task(resume, name="players-resume")
         self.scheduler.start()
 
     async def close(self) -> None:
@@ -85,13 +101,15 @@ class Process:
         await self.tournament_fanout.close()
         await self.scheduler.close()
         await self.tournament_store.close()
-        if self._upkeep is not None:
-            self._upkeep.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._upkeep
+        for task in (self._upkeep, self._resume):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.room_fanout.close()
         await self.spectator_count.close()
         await self.rooms.close()
+        await self.player_store.close()
         await self.store.close()
 
     def room_finished(self, room_id: str) -> None:

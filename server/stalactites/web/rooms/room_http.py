@@ -15,10 +15,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ...rooms import CreateRoom, JoinRoom, RoomError
+from ...rooms import CreateRoom, RoomError
 from ...rooms.listing import list_rooms, parse_cursor
+from ...rooms.settings import TakeSeat
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited
+from ..players.session_http import bad_origin, request_token, session_player
 from ..process import process_of
 from .room_socket import room_socket
 
@@ -74,6 +76,9 @@ async def create_room(request: Request) -> JSONResponse:
     refused = limited(request, process_of(request).limits.creations, CREATIONS)
     if refused is not None:
         return refused
+    refused = bad_origin(request, request_token(request)[1])
+    if refused is not None:
+        return refused
     body = await _body(request, CreateRoom)
     if isinstance(body, JSONResponse):
         return body
@@ -85,11 +90,23 @@ async def join_room(request: Request) -> JSONResponse:
     refused = limited(request, process_of(request).limits.joins, JOINS)
     if refused is not None:
         return refused
-    body = await _body(request, JoinRoom)
+    player = await session_player(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    body = await _body(request, TakeSeat)
     if isinstance(body, JSONResponse):
         return body
-    room_id = request.path_params["room_id"]
-    player_id, token = await process_of(request).rooms.join(room_id, body.name)
+    if player is None and request_token(request)[0] is not None:
+        return JSONResponse(
+            {"code": "unauthorized", "message": "this session is not alive"}, status_code=401
+        )
+    name = body.name or (player.name if player else None)
+    if name is None:
+        return _unprocessable("name", "name: a guest seat needs a name")
+    owner = player.player_id if player else None
+    player_id, token = await process_of(request).rooms.join(
+        request.path_params["room_id"], name, owner
+    )
     return JSONResponse({"player_id": player_id, "token": token}, status_code=201)
 
 

@@ -26,6 +26,7 @@ import time
 from starlette.websockets import WebSocket
 
 from ...logs import bind
+from ...players.sessions import parse_token
 from ...protocol import (
     CLIENT_FRAMES,
     Accepted,
@@ -44,6 +45,7 @@ from ...protocol import (
 from ...rooms import RoomError
 from ..connection import Connection
 from ..limits import Flood, TokenBucket
+from ..players.session_http import request_token
 from ..process import Process, process_of
 from .progress_batch import ProgressBatch, is_progress
 from .room_stream import RoomStream
@@ -142,10 +144,10 @@ class RoomConnection(Connection[ClientFrame, Hello]):
 
     async def greet(self, hello: Hello) -> bool:
         """Welcome the player (or spectator) and join the room's stream."""
-        if hello.token is None:
+        if hello.token is None and not hello.session:
             return await self._watch_hello(hello.last_seq)
         try:
-            self.player_id = await self.process.rooms.authenticate(self.room_id, hello.token)
+            self.player_id = await self._seat(hello)
             bind(player_id=self.player_id)
             welcome = await self.process.rooms.welcome(self.room_id, self.player_id, hello.last_seq)
         except RoomError as error:
@@ -157,6 +159,20 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
         return True
+
+    async def _seat(self, hello: Hello) -> str:
+        """The seat a hello names: by the room's token, or by the player's session."""
+        token = hello.token
+        if hello.session or parse_token(token) is not None:
+            if hello.session:
+                token = request_token(self.websocket)[0]
+            player = await self.process.players.resolve(token)
+            row = await self.process.rooms.current(self.room_id)
+            if player is None or all(p.player_id != player.player_id for p in row.players):
+                raise RoomError("unauthorized", "this session has no seat in this room")
+            return player.player_id
+        assert token is not None
+        return await self.process.rooms.authenticate(self.room_id, token)
 
     async def _watch_hello(self, last_seq: int | None) -> bool:
         """Welcome a spectator: every board as spectators see it now, then events and boards."""

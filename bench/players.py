@@ -1,0 +1,270 @@
+"""Players at scale on a real Redis: reads of profiles, history pages and leaderboard pages,
+the cost of finishing a rated race, and the memory a player and an archived race take.
+
+    .venv/bin/python bench/players.py [--players 100000] [--races 200000] [--readers 50]
+
+It builds ``--players`` registered players and ``--races`` finished two-player rated races
+under a key prefix of its own, through the players' store's own scripts in pipelined
+batches (each race: its outcome, both players' histories, ratings and statistics, their
+leaderboard lines), then measures through :class:`~stalactites.players.PlayerService` on
+:class:`~stalactites.store.players_redis.RedisPlayerStore` (one shared connection, as a
+server process has): p50/p99 of each read with ``--readers`` concurrent readers; the CPU
+µs of this process (the server's side) and of Redis to record one rated two-player race
+(:meth:`PlayerService.record_race`: outcome, ratings, histories, statistics, leaderboards);
+``MEMORY USAGE`` per player (sampled) and per archived race: a real finished two-player room
+(a won race of every move, with each action's time, and a resignation, via
+:class:`~stalactites.rooms.RoomService` on the Redis room store) kept for good, plus its
+outcome and both players' history entries.  Its keys are deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis
+
+from benchkit import REDIS_URL, delete_keys, percentile
+from stalactites.clock import SystemClock
+from stalactites.config import ServerConfig
+from stalactites.engine import Stalactites, StepPolicy
+from stalactites.players import PlayerService, RacePlayer, RaceResult
+from stalactites.players.races import Outcome, player_race
+from stalactites.protocol import MoveFrame
+from stalactites.rooms import CreateRoom, Play, RoomService
+from stalactites.solver import Verdict, solve
+from stalactites.store.players_base import PlayerRecord, Rating
+from stalactites.store.players_redis import RedisPlayerStore
+from stalactites.store.rooms_redis import RedisStore
+
+BATCH = 2000
+GAMES = ("stalactites", "squadron")
+DEAL = "ms:4"
+
+
+def player_id(index: int) -> str:
+    return f"p.{index:016x}"
+
+
+async def batched(calls: list[Callable[[], Awaitable[Any]]]) -> None:
+    for start in range(0, len(calls), BATCH):
+        await asyncio.gather(*(call() for call in calls[start : start + BATCH]))
+
+
+async def build_players(store: RedisPlayerStore, count: int) -> None:
+    now = int(time.time() * 1000)
+
+    def one(index: int) -> Callable[[], Awaitable[Any]]:
+        async def make() -> None:
+            pid = player_id(index)
+            await store.create_player(PlayerRecord(pid, f"Player {index}", now))
+            await store.claim_username(f"user{index}", pid, None)
+            await store.register(pid, f"user{index}", "$argon2id$v=19$m=65536,t=3,p=4$bench")
+
+        return make
+
+    await batched([one(index) for index in range(count)])
+
+
+def fake_outcome(rng: random.Random, room_id: str, players: int, at: int) -> Outcome:
+    """A rated two-player race between random players (ratings moved a little, no OpenSkill:
+    the store's work is the same)."""
+    a, b = rng.sample(range(players), 2)
+    seats = tuple(
+        RacePlayer(player_id(i), f"Player {i}", place, status, 60_000 + place, 52 // place, "ones")
+        for i, place, status in ((a, 1, "won"), (b, 2, "timeout"))
+    )
+    result = RaceResult(room_id, "stalactites", DEAL, at, True, seats)
+    before = {seat.player_id: Rating() for seat in seats if seat.player_id}
+    after = {pid: Rating(r.mu + (1 if i == 0 else -1), r.sigma * 0.97, 1) for i, (pid, r) in
+             enumerate(before.items())}  # fmt: skip
+    return Outcome(result, before, after)
+
+
+async def build_races(store: RedisPlayerStore, players: int, races: int) -> None:
+    rng = random.Random(13)
+    start = int(time.time() * 1000) - races * 1000
+
+    def one(index: int) -> Callable[[], Awaitable[Any]]:
+        outcome = fake_outcome(rng, f"bench{index}", players, start + index * 1000)
+
+        async def record() -> None:
+            room_id = outcome.result.room_id
+            await store.claim_outcome(room_id, outcome.to_json())
+            for seat in outcome.result.players:
+                assert seat.player_id is not None
+                await store.apply_race(seat.player_id, player_race(outcome, seat))
+            await store.finish_race(room_id)
+
+        return record
+
+    await batched([one(index) for index in range(races)])
+    # Leaderboard lines: every player rated in enough races to be on the board.
+    await batched(
+        [
+            (lambda i=i: store.sync_board(player_id(i), "stalactites", 1, rng.gauss(10, 5)))
+            for i in range(players)
+        ]
+    )
+
+
+async def read_p99(
+    name: str, readers: int, seconds: float, read: Callable[[random.Random], Awaitable[Any]]
+) -> None:
+    times: list[float] = []
+    stop = time.monotonic() + seconds
+
+    async def reader(seed: int) -> None:
+        rng = random.Random(seed)
+        while time.monotonic() < stop:
+            began = time.perf_counter()
+            await read(rng)
+            times.append(time.perf_counter() - began)
+
+    await asyncio.gather(*(reader(seed) for seed in range(readers)))
+    p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
+    print(f"{name:<22} {len(times):>7} reads  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms")
+
+
+def redis_cpu_s(client: redis.Redis) -> float:
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+async def finish_cost(service: PlayerService, client: redis.Redis, players: int) -> None:
+    rng = random.Random(7)
+    count = 300
+    results = []
+    for index in range(count):
+        a, b = rng.sample(range(players), 2)
+        seats = tuple(
+            RacePlayer(player_id(i), "x", place, "won" if place == 1 else "timeout", 70_000, 52)
+            for i, place in ((a, 1), (b, 2))
+        )
+        at = int(time.time() * 1000) + index
+        results.append(RaceResult(f"cost{index}", "stalactites", DEAL, at, True, seats))
+    cpu, redis_cpu, wall = time.process_time(), redis_cpu_s(client), time.perf_counter()
+    for result in results:
+        await service.record_race(result)
+    cpu = (time.process_time() - cpu) / count * 1e6
+    redis_used = (redis_cpu_s(client) - redis_cpu) / count * 1e6
+    wall = (time.perf_counter() - wall) / count * 1e3
+    print(
+        f"record a rated 2-player race: {cpu:.0f} µs server CPU, {redis_used:.0f} µs Redis CPU, "
+        f"{wall:.2f} ms wall (one after another)"
+    )
+
+
+async def archived_room(prefix: str) -> tuple[str, list[str]]:
+    """A real finished two-player room, kept: a won race of every move and a resignation."""
+    config = ServerConfig(store_url=REDIS_URL, redis_prefix=prefix)
+    store = RedisStore(REDIS_URL, prefix)
+    rooms = RoomService(store, config, SystemClock())
+    play = Play(rooms)
+    try:
+        body = CreateRoom(deal=DEAL, step="ones", countdown_s=0, seats=2)
+        room_id = (await rooms.create(body)).room_id
+        ann, _ = await rooms.join(room_id, "Ann", player_id(0))
+        bob, _ = await rooms.join(room_id, "Bob", player_id(1))
+        await rooms.ready(room_id, ann)
+        await rooms.ready(room_id, bob)
+        solution = solve(Stalactites(DEAL, StepPolicy("ones")))
+        assert solution.verdict is Verdict.WON
+        for index, move in enumerate(solution.moves):
+            frame = MoveFrame(type="move", id=f"m{index}", move=str(move))
+            assert (await play.act(room_id, ann, frame)).type == "accepted"
+        await play.resign(room_id, bob)
+        await rooms.finalize(room_id)
+        await store.keep_room(room_id, [ann, bob])
+        keys = store.keys(room_id)
+        names = [keys.room, keys.events, keys.actions, keys.log(ann), keys.ids(ann)]
+        return room_id, names + [keys.log(bob), keys.ids(bob), keys.presence]
+    finally:
+        await rooms.close()
+        await store.close()
+
+
+def usage(client: redis.Redis, keys: list[str]) -> int:
+    return sum(int(client.memory_usage(key, samples=0) or 0) for key in keys)
+
+
+async def memory(client: redis.Redis, prefix: str, players: int, races: int) -> None:
+    rng = random.Random(3)
+    sample = rng.sample(range(players), min(500, players))
+    identity = history = entries = 0
+    for index in sample:
+        tag = f"{prefix}{{player:{player_id(index)}}}"
+        identity += usage(client, [f"{tag}:player", f"{prefix}{{username:user{index}}}"])
+        history += usage(client, [f"{tag}:races", f"{tag}:history"])
+        entries += int(client.zcard(f"{tag}:races"))
+    board = usage(client, [f"{prefix}{{board:stalactites}}:board"])
+    board += usage(client, [f"{prefix}{{board:stalactites}}:versions"])
+    per_player = identity / len(sample) + board / players
+    per_entry = history / max(entries, 1)
+    outcome = usage(client, [f"{prefix}{{room:bench{i}}}:outcome" for i in range(100)]) / 100
+    room_id, room_keys = await archived_room(prefix)
+    room = usage(client, room_keys)
+    moves = int(client.llen(room_keys[2]))
+    parts = ", ".join(f"{key.rsplit('}:', 1)[1]} {usage(client, [key])}" for key in room_keys)
+    print(f"archived room {room_id}'s keys (B): {parts}")
+    print(f"memory per player (identity, password hash, board line): {per_player:.0f} B")
+    print(f"memory per history entry: {per_entry:.0f} B; per race outcome: {outcome:.0f} B")
+    per_race = room + outcome + 2 * per_entry
+    print(
+        f"memory per archived 2-player race: {per_race:.0f} B "
+        f"(room record of {moves} timed actions {room} B + outcome + 2 history entries)"
+    )
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    prefix = f"bench:players:{uuid.uuid4().hex[:8]}:"
+    store = RedisPlayerStore(REDIS_URL, prefix)
+    client = redis.Redis.from_url(REDIS_URL)
+    began = time.monotonic()
+    try:
+        await build_players(store, args.players)
+        built = time.monotonic()
+        print(f"{args.players} players built in {built - began:.1f} s")
+        await build_races(store, args.players, args.races)
+        print(f"{args.races} finished races built in {time.monotonic() - built:.1f} s")
+        service = PlayerService(store, SystemClock())
+        readers, seconds = args.readers, args.seconds
+
+        async def profile(rng: random.Random) -> None:
+            await service.profile(player_id(rng.randrange(args.players)))
+
+        async def history(rng: random.Random) -> None:
+            await service.history(player_id(rng.randrange(args.players)), 20)
+
+        async def board(rng: random.Random) -> None:
+            await service.leaderboard("stalactites", 50, rng.randrange(max(args.players - 50, 1)))
+
+        print(f"reads with {readers} concurrent readers, {seconds:.0f} s each:")
+        await read_p99("profile", readers, seconds, profile)
+        await read_p99("history page (20)", readers, seconds, history)
+        await read_p99("leaderboard page (50)", readers, seconds, board)
+        await finish_cost(service, client, args.players)
+        await memory(client, prefix, args.players, args.races)
+    finally:
+        await store.close()
+        client.close()
+        deleted = delete_keys(prefix)
+        print(f"{deleted} keys deleted; the whole run took {time.monotonic() - began:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=100_000)
+    parser.add_argument("--races", type=int, default=200_000)
+    parser.add_argument("--readers", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""Who may take a seat: one seat per persistent player, no two names in a room confusable,
+and only players with a session in a rated room.
+
+A persistent player's seat has the player's own id (``p.`` and 16 hex digits) as its id in
+the room; a guest's seat a random one (16 hex digits, no ``p.``), so the two never meet.
+The checks read the room as it is: two requests racing for the same player's seat or for
+confusable names could both pass (the store's join does not check names).
+"""
+
+from __future__ import annotations
+
+from ..players.names import skeleton
+from ..store import RoomRow
+from .errors import RoomError
+from .settings import RoomSettings
+
+__all__ = ["check_seat", "is_persistent"]
+
+
+def is_persistent(player_id: str) -> bool:
+    """Whether a seat belongs to a persistent player (who gets a history and maybe a rating)."""
+    return player_id.startswith("p.")
+
+
+def check_seat(row: RoomRow, settings: RoomSettings, player_id: str | None, name: str) -> None:
+    """Refuse the seat (:class:`RoomError`) or let it be taken; ``player_id`` None: a guest."""
+    if settings.rated and player_id is None:
+        raise RoomError("session_required", "a rated room seats players with a session only")
+    if player_id is not None and any(p.player_id == player_id for p in row.players):
+        raise RoomError("already_seated", "you have a seat in this room already")
+    mark = skeleton(name)
+    for player in row.players:
+        if skeleton(player.name) == mark:
+            raise RoomError(
+                "name_confusable", f"{name!r} looks like {player.name!r}, seated already"
+            )

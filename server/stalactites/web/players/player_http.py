@@ -1,0 +1,193 @@
+"""The players' HTTP API: sessions, accounts, profiles, histories and leaderboards.
+
+Every refusal is ``{"code", "message"}`` (and ``"field"`` for bad input, 422) and changes
+nothing.  Sign-in attempts (``POST /api/session`` with a username) are limited per client
+address and per username, in this process: over either, 429 ``rate_limited`` with
+``Retry-After``.  Sessions: :mod:`.session_http`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
+from ...players.service import NewSession, Profile
+from ...store.players_base import PlayerRecord
+from ..limits import client_address, retry_after_header
+from ..process import process_of
+from .session_http import forget_cookie, request_token, session_player, set_cookie, unauthorized
+
+__all__ = ["player_error", "player_routes"]
+
+STATUS = {
+    "username_taken": 409,
+    "already_registered": 409,
+    "bad_credentials": 401,
+    "rename_too_soon": 429,
+    "player_not_found": 404,
+}
+
+
+def player_routes(max_body: int) -> list[BaseRoute]:
+    return [
+        Route("/api/session", new_session, methods=["POST"], max_body_size=max_body),
+        Route("/api/session", end_session, methods=["DELETE"]),
+        Route("/api/accounts", register, methods=["POST"], max_body_size=max_body),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/me", delete_me, methods=["DELETE"]),
+        Route("/api/players/{who}", profile, methods=["GET"]),
+        Route("/api/players/{player_id}/races", races, methods=["GET"]),
+        Route("/api/leaderboards/{game}", leaderboard, methods=["GET"]),
+    ]
+
+
+async def player_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, PlayerError)
+    body: dict[str, Any] = {"code": exc.code, "message": str(exc)}
+    headers = {}
+    if isinstance(exc, BadInput):
+        body["field"] = exc.field
+    if isinstance(exc, RenameTooSoon):
+        body["retry_at_ms"] = exc.retry_at_ms
+        wait = (exc.retry_at_ms - process_of(request).clock.now_ms()) / 1000
+        headers["Retry-After"] = retry_after_header(wait)
+    status = 422 if isinstance(exc, BadInput) else STATUS.get(exc.code, 400)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _object(request: Request) -> dict[str, Any] | JSONResponse:
+    raw = await request.body()
+    try:
+        data: Any = json.loads(raw) if raw.strip() else {}
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        message = "the body is a JSON object"
+        return JSONResponse({"code": "bad_message", "message": message, "field": None}, 422)
+    return data
+
+
+def _session_answer(request: Request, made: NewSession, status: int) -> JSONResponse:
+    body = {"player_id": made.player_id, "name": made.name, "token": made.token}
+    response = JSONResponse(body, status_code=status)
+    set_cookie(request, response, made.token)
+    return response
+
+
+async def new_session(request: Request) -> Response:
+    """``{}``: a new anonymous player (201); ``{"username", "password"}``: sign in (200)."""
+    refused = await session_player(request, changing=True)
+    if isinstance(refused, JSONResponse):
+        return refused
+    body = await _object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    players = process_of(request).players
+    if not body:
+        return _session_answer(request, await players.create_anonymous(), 201)
+    limits = process_of(request).sign_in_limits
+    over = limits.refused(client_address(request), body.get("username"))
+    if over is not None:
+        return over
+    made = await players.sign_in(body.get("username"), body.get("password"))
+    return _session_answer(request, made, 200)
+
+
+async def end_session(request: Request) -> Response:
+    """Sign out (``?everywhere=1``: every session of the player); 204 even without one."""
+    refused = await session_player(request, changing=True)
+    if isinstance(refused, JSONResponse):
+        return refused
+    token, _ = request_token(request)
+    everywhere = request.query_params.get("everywhere") in ("1", "true")
+    await process_of(request).players.sign_out(token, everywhere)
+    response = Response(status_code=204)
+    forget_cookie(request, response)
+    return response
+
+
+async def _signed_in(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
+    player = await session_player(request, changing)
+    return unauthorized() if player is None else player
+
+
+async def register(request: Request) -> Response:
+    player = await _signed_in(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    body = await _object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    players = process_of(request).players
+    await players.register(player.player_id, body.get("username"), body.get("password"))
+    return JSONResponse(_profile(await players.profile(player.player_id)), status_code=201)
+
+
+async def me(request: Request) -> Response:
+    player = await _signed_in(request, changing=False)
+    if isinstance(player, JSONResponse):
+        return player
+    return JSONResponse(_profile(await process_of(request).players.profile(player.player_id)))
+
+
+async def delete_me(request: Request) -> Response:
+    player = await _signed_in(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    await process_of(request).players.delete(player.player_id)
+    response = Response(status_code=204)
+    forget_cookie(request, response)
+    return response
+
+
+async def profile(request: Request) -> Response:
+    found = await process_of(request).players.profile(request.path_params["who"])
+    return JSONResponse(_profile(found))
+
+
+async def races(request: Request) -> Response:
+    query = request.query_params
+    limit = _whole(query.get("limit", "20"), "limit")
+    page = await process_of(request).players.history(
+        request.path_params["player_id"], limit, query.get("before")
+    )
+    return JSONResponse({"races": [asdict(entry) for entry in page.races], "next": page.next})
+
+
+async def leaderboard(request: Request) -> Response:
+    query, players = request.query_params, process_of(request).players
+    game = request.path_params["game"]
+    limit = _whole(query.get("limit", "50"), "limit")
+    if "around" in query:
+        if query["around"] != "me":
+            raise BadLimit("around: only 'me'")
+        player = await _signed_in(request, changing=False)
+        if isinstance(player, JSONResponse):
+            return player
+        lines = await players.leaderboard_around(game, player.player_id, limit)
+    else:
+        lines = await players.leaderboard(game, limit, _whole(query.get("offset", "0"), "offset"))
+    return JSONResponse({"players": [asdict(line) for line in lines]})
+
+
+class BadOffset(BadLimit):
+    field = "offset"
+
+
+def _whole(text: str, name: str) -> int:
+    if not text.isdigit() or len(text) > 7:
+        raise (BadOffset if name == "offset" else BadLimit)(f"{name}: a whole number")
+    return int(text)
+
+
+def _profile(found: Profile) -> dict[str, Any]:
+    data = asdict(found)
+    for stats in data["stats"].values():
+        stats["win_rate"] = round(stats["wins"] / stats["races"], 4) if stats["races"] else None
+    return data

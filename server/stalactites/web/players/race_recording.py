@@ -1,0 +1,106 @@
+"""Rooms' races recorded on their players: ratings in the results, histories, kept rooms.
+
+When a race with persistent players (seats whose id is a player's, :mod:`...rooms.seats`)
+ends, three steps, by whichever process ends it:
+
+1. :meth:`RaceRecorder.rate`, the room service's rater, called just before the results are
+   stored: the race is made pending and its outcome fixed in the players' store (the first
+   writer's, :func:`stalactites.players.recording.claim`), and each persistent player's
+   ``rating_before``/``rating_after`` goes into the standings, so the results frame and the
+   record show the change that will be applied, the same whoever stores them.
+2. :meth:`RaceRecorder.finished`, told of the room once its results are stored here: the
+   room is kept for good (its history entries point at it) and
+   :meth:`~stalactites.players.PlayerService.record_race` applies it, once per player.
+3. :meth:`RaceRecorder.resume_forever`, every ``STALACTITES_PLAYERS_RESUME_S``: any race left
+   pending by a process that died between the steps is recorded and its room kept.
+
+Every step is idempotent, so a race is applied exactly once however many processes run them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ...clock import Clock
+from ...players import PlayerService, RacePlayer, RaceResult
+from ...protocol import Standing
+from ...rooms import RoomService
+from ...rooms.seats import is_persistent
+from ...rooms.settings import RoomSettings
+from ...store import RoomRow
+
+__all__ = ["RaceRecorder"]
+
+log = logging.getLogger(__name__)
+
+
+class RaceRecorder:
+    def __init__(self, players: PlayerService, rooms: RoomService, clock: Clock) -> None:
+        self.players, self.rooms, self.clock = players, rooms, clock
+        self._results: dict[str, RaceResult] = {}
+
+    async def rate(
+        self, row: RoomRow, settings: RoomSettings, standings: list[Standing], now: int
+    ) -> list[Standing]:
+        result = race_result(row, settings, standings, now)
+        if result is None:
+            return standings
+        outcome = await self.players.claim_race(result)
+        self._results[row.room_id] = outcome.result
+        lines = []
+        for line in standings:
+            change = outcome.change(line.player_id)
+            if change is not None:
+                update = {"rated": True, "rating_before": change[0], "rating_after": change[1]}
+                line = line.model_copy(update=update)
+            lines.append(line)
+        return lines
+
+    def finished(self, room_id: str) -> None:
+        result = self._results.pop(room_id, None)
+        if result is not None:
+            self.rooms.spawn(self._record(result))
+
+    async def _record(self, result: RaceResult) -> None:
+        ids = [seat.player_id for seat in result.players if seat.player_id is not None]
+        await self.rooms.store.keep_room(result.room_id, ids)
+        await self.players.record_race(result)
+
+    async def resume(self) -> int:
+        """Record the races left pending (their rooms kept first); how many there were."""
+        pending = await self.players.store.pending(100)
+        for _room_id, text in pending:
+            await self._record(RaceResult.from_json(text))
+        return len(pending)
+
+    async def resume_forever(self, period_s: float) -> None:
+        while True:
+            await asyncio.sleep(period_s)
+            try:
+                await self.resume()
+            except Exception:
+                log.exception("recording pending races failed; trying again in %.1f s", period_s)
+
+
+def race_result(
+    row: RoomRow, settings: RoomSettings, standings: list[Standing], now: int
+) -> RaceResult | None:
+    """The race as the players' service takes it (None: no persistent player in it)."""
+    if not any(is_persistent(line.player_id) for line in standings):
+        return None
+    seats = {player.player_id: player for player in row.players}
+    step = settings.step if settings.step in ("ones", "twos") else "none"
+    players = tuple(
+        RacePlayer(
+            player_id=line.player_id if is_persistent(line.player_id) else None,
+            name=seats[line.player_id].name if line.player_id in seats else line.name,
+            place=line.place,
+            status=line.status,
+            elapsed_ms=line.elapsed_ms,
+            foundation_cards=line.foundation_cards,
+            step=step,
+        )
+        for line in standings
+    )
+    return RaceResult(row.room_id, settings.game, settings.deal, now, settings.rated, players)
