@@ -10,171 +10,32 @@ Playwright's, for what the page should come to show.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import signal
-import subprocess
-import sys
-import time
 import urllib.request
-import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_kit import CHROMIUM, CHROMIUM_ARGS
-from server_kit import end_process, free_port
+import web_kit
 from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
 from stalactites.solver import Verdict, solve
+from web_kit import Console, ServerProcess, post, shot
 
-ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "test-output"
+# The server, the browser and the pages are tests/web_kit.py's fixtures.
+browser = web_kit.browser
+console = web_kit.console
+new_page = web_kit.new_page
+redis_server = web_kit.redis_server
+server_url = web_kit.server_url
+
 DEAL = "ms:1"
-REDIS_URL = "redis://127.0.0.1:6379/0"
 STEP = "ones"
-
-
-# The server and the browser.
-
-
-def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not become healthy in 20 s")
-
-
-class ServerProcess:
-    """``stalactites serve`` in its own process on a fixed free port; stop and start it again."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-        # Every test's rooms come from 127.0.0.1: creating and joining are not limited here
-        # (tests/test_abuse.py tests those limits).  Moves and frames keep the default limits,
-        # which the web client, played at a test's speed, must stay within.
-        self.env.update(STALACTITES_CREATE_RATE="0", STALACTITES_JOIN_RATE="0")
-        self.env.update(env)
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [str(Path(sys.executable).parent / "stalactites"), "serve"]
-        self.process = subprocess.Popen(
-            [*command, "--port", str(self.port)],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            cwd=ROOT,
-        )
-        _wait_healthy(self.url, self.process)
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process is None:
-            return
-        end_process(self.process, sig)
-        self.process = None
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    """A real server (in-memory store) in its own process, on a free loopback port."""
-    server = ServerProcess({})
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def redis_server() -> Iterator[ServerProcess]:
-    """A server on the real Redis, under a key prefix of this test's own (deleted afterwards)."""
-    prefix = f"test:web:{uuid.uuid4().hex[:12]}:"
-    server = ServerProcess({"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-        client = redis.Redis.from_url(REDIS_URL)
-        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-class Console:
-    """Every console error and uncaught exception of the pages it watches."""
-
-    def __init__(self) -> None:
-        self.errors: list[str] = []
-        self.allowed: list[re.Pattern[str]] = []
-
-    def allow(self, pattern: str) -> None:
-        """Errors matching ``pattern`` are expected in this test (and only in this one)."""
-        self.allowed.append(re.compile(pattern))
-
-    def unexpected(self) -> list[str]:
-        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
-
-    def watch(self, page: Page) -> Page:
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-        return page
-
-
-@pytest.fixture
-def console() -> Iterator[Console]:
-    watcher = Console()
-    yield watcher
-    assert watcher.unexpected() == [], f"console errors: {watcher.unexpected()}"
-
-
-@pytest.fixture
-def new_page(browser: Browser, server_url: str, console: Console) -> Iterator[Callable[..., Page]]:
-    """Open pages, each in its own browser context (its own storage) unless one is given."""
-    contexts: list[BrowserContext] = []
-
-    def make(path: str = "/", context: BrowserContext | None = None, width: int = 1200) -> Page:
-        if context is None:
-            context = browser.new_context(viewport={"width": width, "height": 900})
-            contexts.append(context)
-        page = console.watch(context.new_page())
-        page.goto(path if path.startswith("http") else f"{server_url}{path}")
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 # Winning lines, from the solver.
@@ -206,15 +67,6 @@ def line() -> list[str]:
 
 
 # Driving the pages.
-
-
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        data: dict[str, Any] = json.loads(answer.read())
-        return data
 
 
 def new_room(server_url: str, seats: int, **settings: Any) -> str:

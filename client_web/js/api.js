@@ -33,6 +33,16 @@ const KNOWN_CODES = new Set([
   "network",
   "not_found",
   "conflict",
+  "already_seated",
+  "name_confusable",
+  "session_required",
+  "username_taken",
+  "already_registered",
+  "bad_credentials",
+  "bad_username",
+  "bad_password",
+  "bad_origin",
+  "player_not_found",
 ]);
 const FIELDS = new Set([
   "deal",
@@ -45,6 +55,7 @@ const FIELDS = new Set([
   "round_time_s",
   "break_s",
   "max_players",
+  "rated",
 ]);
 
 /** What to tell a player about an error (an ApiError, or a frame's {code, field}). */

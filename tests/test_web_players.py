@@ -1,0 +1,352 @@
+"""Players in the web client (issue 13), in a real browser against a real server: a first
+visit gets a player named in the header (its session an HttpOnly cookie the page cannot
+read), registering, signing out and in again (here and on another device) keep the same
+player and ratings, a rated two-player race played in two browser contexts shows both rating
+changes on the results, then on each profile (provisional) and the leaderboard, deleting the
+account, and the catalogue check of every new page in English, Polish and Kazakh, with
+screenshots at 1366x768 and 390x844 in ``test-output/``.
+
+The browser, the server and the pages come from ``tests/web_kit.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+import web_kit
+from web_kit import Console, check_page, post, shot
+
+browser = web_kit.browser
+console = web_kit.console
+server_url = web_kit.server_url
+
+LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def visitor(browser: Browser, server_url: str, console: Console) -> Iterator[Callable[..., Page]]:
+    """A visitor: a page in a browser context of its own (its own cookies and storage)."""
+    contexts: list[BrowserContext] = []
+
+    def make(path: str = "/", lang: str = "en", viewport: dict[str, int] = DESKTOP) -> Page:
+        context = browser.new_context(viewport=viewport, locale=LOCALES[lang])
+        contexts.append(context)
+        page = console.watch(context.new_page())
+        page.goto(f"{server_url}{path}")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def player_of(page: Page) -> dict[str, Any]:
+    """The page's signed-in player, asked of the server with the page's own cookie."""
+    answer = page.request.get(f"{page.url.split('#')[0]}api/me")
+    assert answer.status == 200, answer.text()
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def header_name(page: Page) -> str:
+    expect(page.locator("#me .me-rating")).to_be_visible()
+    return page.locator("#me .me-name").inner_text()
+
+
+def get_json(url: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def history(server_url: str, player_id: str) -> list[dict[str, Any]]:
+    """The player's races, once the finished race is recorded on them (recording follows the
+    results, so this waits for it, up to 10 s)."""
+    deadline = time.monotonic() + 10
+    while True:
+        status, page = get_json(f"{server_url}/api/players/{player_id}/races")
+        assert status == 200
+        if page["races"] or time.monotonic() > deadline:
+            races: list[dict[str, Any]] = page["races"]
+            return races
+        time.sleep(0.05)
+
+
+def register(page: Page, username: str) -> None:
+    page.goto(page.url.split("#")[0] + "#/me")
+    form = page.locator("form.account-register")
+    form.locator("input[name=username]").fill(username)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.get_by_role("button").click()
+    expect(page.locator(".profile-head")).to_contain_text(f"account {username}")
+
+
+def sign_in(page: Page, username: str, password: str = PASSWORD) -> None:
+    if page.locator("details.sign-in[open]").count() == 0:
+        page.locator("details.sign-in summary").click()
+    form = page.locator("form.account-sign-in")
+    form.locator("input[name=username]").fill(username)
+    form.locator("input[name=password]").fill(password)
+    form.get_by_role("button").click()
+
+
+def resign(page: Page) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".race-actions").get_by_role(
+        "button", name=re.compile("^(Resign|Poddaj|Бер)")
+    ).click()
+
+
+def test_a_first_visit_gets_a_player_named_in_the_header(visitor: Callable[..., Page]) -> None:
+    page = visitor("/")
+    name = header_name(page)
+    me = player_of(page)
+    assert name == me["name"] and name
+    assert me["registered"] is False
+    expect(page.locator("#me .me-rating")).to_have_text("1,000")
+    # The session is a cookie the page's scripts cannot read.
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["stalactites_session"]["httpOnly"] is True
+    assert "stalactites_session" not in page.evaluate("document.cookie")
+    # A reload is the same player: no second one is made.
+    page.reload()
+    assert header_name(page) == name
+    assert player_of(page)["player_id"] == me["player_id"]
+    page.locator("#me").click()
+    expect(page.locator(".profile-name")).to_have_text(name)
+    expect(page.locator(".profile-head")).to_contain_text("no account yet")
+    shot(page, "players-first-visit")
+
+
+def test_register_sign_out_and_sign_in_again_keep_the_player(
+    visitor: Callable[..., Page], console: Console
+) -> None:
+    console.allow("status of 401")  # the wrong password, asked on purpose
+    page = visitor("/")
+    first = header_name(page)
+    before = player_of(page)
+    username = f"ada_{uuid.uuid4().hex[:8]}"
+    register(page, username)
+    assert player_of(page)["registered"] is True
+
+    page.get_by_role("button", name="Sign out", exact=True).click()
+    expect(page.locator("#toasts")).to_contain_text("Signed out.")
+    # Signed out, the browser is a newcomer: another player (anonymous) is made for it.
+    expect(page.locator(".profile-head")).to_contain_text("no account yet")
+    assert player_of(page)["player_id"] != before["player_id"]
+
+    sign_in(page, username, "not the password")
+    expect(page.locator("form.account-sign-in .form-error")).to_have_text(
+        "Wrong username or password."
+    )
+    sign_in(page, username)
+    expect(page.locator(".profile-head")).to_contain_text(f"account {username}")
+    again = player_of(page)
+    assert again["player_id"] == before["player_id"]
+    assert again["ratings"] == before["ratings"]
+    assert header_name(page) == first
+
+    # Another device: the same player.
+    other = visitor("/#/me")
+    expect(other.locator(".profile-head")).to_be_visible()
+    sign_in(other, username)
+    expect(other.locator(".profile-name")).to_have_text(first)
+    assert player_of(other)["player_id"] == before["player_id"]
+    # Sign out everywhere ends the first device's session too.
+    other.get_by_role("button", name="Sign out everywhere").click()
+    expect(other.locator("#toasts")).to_contain_text("Signed out on every device.")
+    answer = page.request.get(f"{page.url.split('#')[0]}api/me")
+    assert answer.status == 401
+
+
+def create_rated_room(page: Page) -> str:
+    form = page.locator("form.create").first
+    form.locator("input[name=countdown_s]").fill("0")
+    rated = form.locator(".rated-option")
+    expect(rated).to_be_visible()
+    rated.locator("input").check()
+    form.get_by_role("button", name="Create room and join").click()
+    expect(page.locator("section.race")).to_be_visible()
+    match = re.search(r"#/room/([^/]+)$", page.url)
+    assert match
+    return match.group(1)
+
+
+def play_rated_race(
+    visitor: Callable[..., Page], viewport: dict[str, int]
+) -> tuple[Page, Page, str]:
+    """Two players race a rated room to its end (both resign); the results are shown."""
+    ann = visitor("/", viewport=viewport)
+    header_name(ann)
+    room = create_rated_room(ann)
+    expect(ann.locator(".race-settings")).to_contain_text("rated")
+    bo = visitor(f"/#/room/{room}", viewport=viewport)
+    expect(bo.locator(".join .race-settings")).to_contain_text("rated")
+    expect(bo.locator(".rated-note")).to_be_visible()
+    bo.get_by_role("button", name="Join the race").click()
+    expect(bo.locator("section.race")).to_be_visible()
+    for page in (ann, bo):
+        page.get_by_role("button", name=re.compile("ready", re.I)).click()
+    for page in (ann, bo):
+        expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+    resign(ann)
+    resign(bo)
+    for page in (ann, bo):
+        expect(page.locator("section.race")).to_have_attribute("data-status", "finished")
+    return ann, bo, room
+
+
+def test_a_rated_race_shows_both_rating_changes_on_the_results_profiles_and_leaderboard(
+    visitor: Callable[..., Page], server_url: str
+) -> None:
+    ann, bo, room = play_rated_race(visitor, DESKTOP)
+    players = {p["player_id"]: p for p in (player_of(ann), player_of(bo))}
+    races = {pid: history(server_url, pid)[0] for pid in players}
+    for race in races.values():
+        assert race["room_id"] == room and race["rated"] is True
+    for page in (ann, bo):
+        rows = page.locator(".overlay table.results tbody tr")
+        expect(rows).to_have_count(2)
+        for pid, race in races.items():
+            row = page.locator(f'.overlay table.results tr[data-player="{pid}"] td.rating')
+            before, after = race["rating_before"], race["rating_after"]
+            expect(row).to_contain_text(f"{before:,} → {after:,}")
+    shot(ann, "players-results-1366")
+
+    for page in (ann, bo):
+        me = player_of(page)
+        race = races[me["player_id"]]
+        page.goto(page.url.split("#")[0] + "#/me")
+        card = page.locator('.rating-card[data-game="stalactites"]')
+        expect(card.locator(".rating-number")).to_have_text(f"{race['rating_after']:,}")
+        expect(card).to_contain_text("1 rated race")
+        expect(card.locator(".provisional")).to_have_text("provisional")
+        expect(card.locator("svg.chart")).to_be_visible()
+        line = page.locator(f'table.history tr[data-room="{room}"]')
+        expect(line).to_contain_text(f"{race['rating_before']:,} → {race['rating_after']:,}")
+        expect(line.get_by_role("link", name="Replay")).to_have_attribute(
+            "href", f"#/replay/{room}"
+        )
+        expect(page.locator("table.stats tbody tr")).to_have_count(1)
+        expect(page.locator("#me .me-rating")).to_have_text(f"{race['rating_after']:,}")
+    shot(ann, "players-profile-1366")
+    # Neither is on the leaderboard: registered, non-provisional players only.
+    ann.goto(ann.url.split("#")[0] + "#/leaderboard/stalactites")
+    expect(ann.locator(".board-empty")).to_have_text("Nobody on this leaderboard yet.")
+    expect(ann.locator(".leaderboard")).to_contain_text("Register to be on the leaderboard.")
+    shot(ann, "players-leaderboard-1366")
+    # The replay link from the history opens the race's replay.
+    bo.locator(f'table.history tr[data-room="{room}"]').get_by_role("link").click()
+    expect(bo.locator("body")).to_have_attribute("data-page", "replay")
+
+
+def test_deleting_the_account_asks_first_and_then_the_player_is_gone(
+    visitor: Callable[..., Page], server_url: str
+) -> None:
+    page = visitor("/#/me")
+    gone = player_of(page)["player_id"]
+    expect(page.locator(".profile-name")).to_be_visible()
+    page.locator("details.danger summary").click()
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="Delete my account").click()
+    assert get_json(f"{server_url}/api/players/{gone}")[0] == 200  # dismissed: nothing gone
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Delete my account").click()
+    expect(page.locator("#toasts")).to_contain_text("Your account is deleted.")
+    assert get_json(f"{server_url}/api/players/{gone}")[0] == 404
+    # The browser goes on as a newcomer, with a new player.
+    expect(page.locator(".profile-name")).to_be_visible()
+    assert player_of(page)["player_id"] != gone
+
+
+def test_the_lobby_offers_rated_only_where_it_applies(visitor: Callable[..., Page]) -> None:
+    page = visitor("/")
+    header_name(page)
+    form = page.locator("form.create").first
+    rated = form.locator(".rated-option")
+    expect(rated).to_be_visible()
+    form.locator("input[name=seats]").fill("1")
+    expect(rated).to_be_hidden()
+    form.locator("input[name=seats]").fill("2")
+    expect(rated).to_be_visible()
+    form.locator("input[name=deal]").fill("ms:1")
+    expect(rated).to_be_hidden()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "kk"])
+def test_every_players_page_in_each_language(
+    visitor: Callable[..., Page], server_url: str, lang: str
+) -> None:
+    """The catalogue check over the new pages: the header, your profile with its account
+    panel (anonymous and registered), another's profile, both leaderboards, a rated room's
+    join page, and a rated race's results; at 1366x768 and 390x844."""
+    for viewport, size in ((DESKTOP, "1366"), (PHONE, "390")):
+        page = visitor("/", lang=lang, viewport=viewport)
+        header_name(page)
+        check_page(page, lang)
+        page.goto(page.url.split("#")[0] + "#/me")
+        expect(page.locator("form.account-register")).to_be_visible()
+        page.locator("details").first.click()
+        page.locator("details.danger summary").click()
+        check_page(page, lang)
+        shot(page, f"players-me-{lang}-{size}")
+        for game in ("stalactites", "squadron"):
+            page.goto(page.url.split("#")[0] + f"#/leaderboard/{game}")
+            expect(page.locator(".board-empty")).to_be_visible()
+            check_page(page, lang)
+        shot(page, f"players-leaderboard-{lang}-{size}")
+        room = post(f"{server_url}/api/rooms", {"seats": 2, "rated": True})["room_id"]
+        page.goto(page.url.split("#")[0] + f"#/room/{room}")
+        expect(page.locator(".rated-note")).to_be_visible()
+        check_page(page, lang)
+        shot(page, f"players-join-rated-{lang}-{size}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+@pytest.mark.parametrize("lang", ["pl", "kk"])
+def test_a_rated_race_and_its_profiles_in_each_language(
+    visitor: Callable[..., Page], server_url: str, lang: str
+) -> None:
+    ann = visitor("/", lang=lang, viewport=PHONE)
+    header_name(ann)
+    room = post(f"{server_url}/api/rooms", {"seats": 2, "rated": True, "countdown_s": 0})
+    bo = visitor(f"/#/room/{room['room_id']}", lang=lang, viewport=PHONE)
+    for page in (ann, bo):
+        page.goto(page.url.split("#")[0] + f"#/room/{room['room_id']}")
+        page.locator(".join button[type=submit]").click()
+        expect(page.locator("section.race")).to_be_visible()
+    for page in (ann, bo):
+        page.keyboard.press("r")
+    for page in (ann, bo):
+        expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator(".race-actions .btn-quiet").first.click()
+    for page in (ann, bo):
+        expect(page.locator(".overlay td.rating").first).to_be_visible()
+    check_page(ann, lang)
+    shot(ann, f"players-results-{lang}-390")
+    history(server_url, player_of(ann)["player_id"])
+    ann.goto(ann.url.split("#")[0] + "#/me")
+    expect(ann.locator("table.history tbody tr")).to_have_count(1)
+    check_page(ann, lang)
+    shot(ann, f"players-profile-{lang}-390")
+    other = player_of(bo)["player_id"]
+    ann.goto(ann.url.split("#")[0] + f"#/player/{other}")
+    expect(ann.locator("table.history tbody tr")).to_have_count(1)
+    expect(ann.locator(".account")).to_have_count(0)
+    check_page(ann, lang)
