@@ -11,19 +11,22 @@ The browser, the server and the pages come from ``tests/web_kit.py``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import web_kit
+from players_kit import anonymous, api, recorded
+from server_kit import Client
 from web_kit import Console, check_page, post, shot
 
 browser = web_kit.browser
@@ -34,6 +37,7 @@ LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -75,16 +79,14 @@ def get_json(url: str) -> tuple[int, Any]:
 
 
 def history(server_url: str, player_id: str) -> list[dict[str, Any]]:
-    """The player's races, once the finished race is recorded on them (recording follows the
-    results, so this waits for it, up to 10 s)."""
-    deadline = time.monotonic() + 10
-    while True:
-        status, page = get_json(f"{server_url}/api/players/{player_id}/races")
-        assert status == 200
-        if page["races"] or time.monotonic() > deadline:
-            races: list[dict[str, Any]] = page["races"]
-            return races
-        time.sleep(0.05)
+    """The player's races once the finished race is recorded on them (players_kit's wait)."""
+    return in_thread(recorded(server_url, player_id))
+
+
+def in_thread(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end on a loop of its own (Playwright's sync API holds this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()
 
 
 def register(page: Page, username: str) -> None:
@@ -304,11 +306,13 @@ def test_every_players_page_in_each_language(
         page.locator("details").first.click()
         page.locator("details.danger summary").click()
         check_page(page, lang)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shot(page, f"players-me-{lang}-{size}")
         for game in ("stalactites", "squadron"):
             page.goto(page.url.split("#")[0] + f"#/leaderboard/{game}")
             expect(page.locator(".board-empty")).to_be_visible()
             check_page(page, lang)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shot(page, f"players-leaderboard-{lang}-{size}")
         room = post(f"{server_url}/api/rooms", {"seats": 2, "rated": True})["room_id"]
         page.goto(page.url.split("#")[0] + f"#/room/{room}")
@@ -344,9 +348,81 @@ def test_a_rated_race_and_its_profiles_in_each_language(
     ann.goto(ann.url.split("#")[0] + "#/me")
     expect(ann.locator("table.history tbody tr")).to_have_count(1)
     check_page(ann, lang)
+    assert ann.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(ann, f"players-profile-{lang}-390")
     other = player_of(bo)["player_id"]
     ann.goto(ann.url.split("#")[0] + f"#/player/{other}")
     expect(ann.locator("table.history tbody tr")).to_have_count(1)
     expect(ann.locator(".account")).to_have_count(0)
     check_page(ann, lang)
+
+
+async def rated_races(base: str, usernames: list[str], races: int) -> list[str]:
+    """Two registered players (made over the API, Bearer sessions) race ``races`` rated
+    rooms, each resigning (the first to resign placed second); their player ids."""
+    players = [await anonymous(base) for _ in usernames]
+    for made, username in zip(players, usernames, strict=True):
+        body = {"username": username, "password": PASSWORD}
+        status, answer, _ = await api("POST", f"{base}/api/accounts", body, made["token"])
+        assert status == 201, answer
+    ws = base.replace("http", "ws", 1)
+    for number in range(races):
+        status, room, _ = await api("POST", f"{base}/api/rooms", {"rated": True, "countdown_s": 0})
+        assert status == 201, room
+        clients = []
+        for made in players:
+            status, seat, _ = await api(
+                "POST", f"{base}/api/rooms/{room['room_id']}/players", {}, made["token"]
+            )
+            assert status == 201, seat
+            client = await Client.open(f"{ws}/ws/rooms/{room['room_id']}")
+            await client.hello(made["token"])
+            clients.append(client)
+        for client in clients:
+            await client.send(type="ready")
+        for client in clients:
+            await client.expect("started")
+        loser = clients[number % 2]  # each wins some; the one resigning first is second
+        for client in (loser, *[c for c in clients if c is not loser]):
+            await client.send(type="resign")
+            await client.expect("finished", player_id=client.you, status="resigned")
+        await clients[0].expect("results")
+        for client in clients:
+            await client.ws.close()
+    for made in players:
+        await recorded(base, made["player_id"], races)
+    return [made["player_id"] for made in players]
+
+
+def test_the_leaderboard_lists_registered_players_past_their_provisional_races(
+    visitor: Callable[..., Page], server_url: str
+) -> None:
+    tag = uuid.uuid4().hex[:6]
+    usernames = [f"cy_{tag}", f"di_{tag}"]
+    ids = in_thread(rated_races(server_url, usernames, 11))
+    status, board = get_json(f"{server_url}/api/leaderboards/stalactites")
+    assert status == 200
+    lines = [line for line in board["players"] if line["player_id"] in ids]
+    assert len(lines) == 2
+    page = visitor("/#/leaderboard/stalactites")
+    for line in lines:
+        row = page.locator(f'table.leaderboard-table tr[data-player="{line["player_id"]}"]')
+        expect(row).to_contain_text(f"{line['rating']:,}")
+        expect(row.locator("td.place")).to_have_text(str(line["rank"]))
+    # Signed in as one of them: "around me" shows your line, marked as yours.
+    page.goto(page.url.split("#")[0] + "#/me")
+    sign_in(page, usernames[1])
+    expect(page.locator(".profile-head")).to_contain_text(f"account {usernames[1]}")
+    card = page.locator('.rating-card[data-game="stalactites"]')
+    expect(card).to_contain_text("11 rated races")
+    expect(card.locator(".provisional")).to_have_count(0)
+    expect(page.locator("table.history tbody tr")).to_have_count(10)
+    page.get_by_role("button", name="Older").click()
+    expect(page.locator("table.history tbody tr")).to_have_count(1)
+    expect(page.get_by_role("button", name="Older")).to_be_disabled()
+    page.get_by_role("button", name="Newer").click()
+    expect(page.locator("table.history tbody tr")).to_have_count(10)
+    card.get_by_role("link", name="Leaderboard").click()
+    page.get_by_role("button", name="Around me").click()
+    expect(page.locator(f'table.leaderboard-table tr.you[data-player="{ids[1]}"]')).to_be_visible()
+    shot(page, "players-leaderboard-around-me-1366")

@@ -81,7 +81,7 @@ export class LeaderboardPage {
     const you = me()?.player_id;
     return h(
       "table",
-      { class: "results board" },
+      { class: "results leaderboard-table" },
       h(
         "thead",
         {},
