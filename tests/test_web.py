@@ -14,18 +14,33 @@ import re
 import signal
 import urllib.request
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import web_kit
-from stalactites.engine.cards import Card
 from stalactites.engine.squadron import Squadron
 from stalactites.engine.stalactites import Stalactites
-from stalactites.solver import Verdict, solve
-from web_kit import Console, ServerProcess, post, shot
+from web_kit import (
+    DEAL,
+    STEP,
+    Console,
+    ServerProcess,
+    board_of,
+    click_move,
+    engine_board,
+    expect_board,
+    join_room,
+    new_room,
+    post,
+    ready,
+    settled,
+    shot,
+    top_card,
+    wait_racing,
+    winning_line,
+    winning_line_from,
+)
 
 # The server, the browser and the pages are tests/web_kit.py's fixtures.
 browser = web_kit.browser
@@ -34,128 +49,10 @@ new_page = web_kit.new_page
 redis_server = web_kit.redis_server
 server_url = web_kit.server_url
 
-DEAL = "ms:1"
-STEP = "ones"
-
-
-# Winning lines, from the solver.
-
-
-def winning_line(deal: str, step: str) -> list[str]:
-    return _solved(Stalactites(deal, step=step))
-
-
-def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
-    """A winning line for a Stalactites deal known only by its layout (as a page shows it)."""
-    game = Stalactites(DEAL, step=step)
-    game.tableau = [[Card.parse(code) for code in board[f"t{i + 1}"]] for i in range(8)]
-    game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
-    game.bases = [int(pile[0].rank) for pile in game.foundations]
-    game.cells = [None, None]
-    return _solved(game)
-
-
-def _solved(game: Stalactites) -> list[str]:
-    solution = solve(game)
-    assert solution.verdict is Verdict.WON, f"{game.deal}: {solution.verdict}"
-    return [str(move) for move in solution.moves]
-
 
 @pytest.fixture(scope="module")
 def line() -> list[str]:
     return winning_line(DEAL, STEP)
-
-
-# Driving the pages.
-
-
-def new_room(server_url: str, seats: int, **settings: Any) -> str:
-    """A room on the fixed deal, made through the HTTP API as a host would; returns its id."""
-    body = {"deal": DEAL, "step": STEP, "seats": seats, "countdown_s": 0, **settings}
-    body = {key: value for key, value in body.items() if value is not None}
-    room_id: str = post(f"{server_url}/api/rooms", body)["room_id"]
-    return room_id
-
-
-def join_room(page: Page, name: str) -> None:
-    """Join from the room's join form (waited for: the page may still be leaving the lobby,
-    whose forms have name fields too)."""
-    button = page.get_by_role("button", name="Join the race")
-    page.locator("form", has=button).locator("input[name=name]").fill(name)
-    button.click()
-    expect(page.locator("section.race")).to_be_visible()
-
-
-def ready(page: Page) -> None:
-    page.get_by_role("button", name=re.compile("ready", re.I)).click()
-
-
-def wait_racing(page: Page) -> None:
-    expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
-    expect(page.locator(".board .pile-t").first).to_be_visible()
-
-
-def board_of(page: Page, scope: str = ".board-host") -> dict[str, list[str]]:
-    """The cards the page shows on every pile in ``scope``, bottom to top, by pile name."""
-    result: dict[str, list[str]] = page.evaluate(
-        """(scope) => Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
-            .map((p) => [p.dataset.pile,
-                [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]))""",
-        scope,
-    )
-    return result
-
-
-SHOWS_BOARD = """([scope, expected]) => {
-    const shown = Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
-        .map((p) => [p.dataset.pile,
-            [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]));
-    const piles = new Set([...Object.keys(shown), ...Object.keys(expected)]);
-    return [...piles].every((pile) =>
-        JSON.stringify(shown[pile] ?? null) === JSON.stringify(expected[pile] ?? null));
-}"""
-
-
-def expect_board(
-    page: Page, expected: dict[str, list[str]], scope: str = ".board-host", timeout: int = 10_000
-) -> None:
-    """Wait until the page shows exactly this board in ``scope`` (failing with the difference)."""
-    try:
-        page.wait_for_function(SHOWS_BOARD, arg=[scope, expected], timeout=timeout)
-    except PlaywrightTimeout:
-        pass  # the assertion below shows what differs
-    assert board_of(page, scope) == expected
-
-
-def engine_board(game: Stalactites) -> dict[str, list[str]]:
-    state = game.state()
-    piles = {f"t{i + 1}": column for i, column in enumerate(state["tableau"])}
-    piles |= {f"c{i + 1}": [card] if card else [] for i, card in enumerate(state["cells"])}
-    # A foundation shows its base (sideways) and its top card.
-    piles |= {
-        f"f{i + 1}": pile[:1] + pile[-1:] if len(pile) > 1 else pile
-        for i, pile in enumerate(state["foundations"])
-    }
-    return piles
-
-
-def settled(page: Page) -> None:
-    """Wait until the move sent has been answered."""
-    expect(page.locator(".board-host")).to_have_attribute("data-pending", "false")
-
-
-def top_card(page: Page, pile: str) -> Any:
-    return page.locator(f'.board-host .pile[data-pile="{pile}"] .card[data-index]').last
-
-
-def click_move(page: Page, move: str) -> None:
-    src, dst = move.split("-")
-    top_card(page, src).click()
-    expect(page.locator(f'.board-host .pile[data-pile="{dst}"]')).to_have_class(
-        re.compile(r"\btarget\b")
-    )
-    page.locator(f'.board-host .pile[data-pile="{dst}"]').click()
-    settled(page)
 
 
 def start_solo(

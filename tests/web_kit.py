@@ -1,7 +1,9 @@
 """The browser tests' kit: a real server in its own process (``stalactites serve``), the
 browser (Debian's chromium through Playwright), the console watcher, pages in their own
-contexts, screenshots, and a JSON POST.  The fixtures here are imported by the browser test
-modules (``tests/test_web*.py``), each module its own server and browser.
+contexts, screenshots, a JSON POST, winning lines from the solver, the page helpers that drive
+a race (join, ready, read the board, click a move), and the catalogue check.  The browser
+test modules (``tests/test_web*.py``) take the fixtures from here, each module its own server
+and browser.
 """
 
 from __future__ import annotations
@@ -22,13 +24,19 @@ from typing import Any
 import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_kit import CHROMIUM, CHROMIUM_ARGS
 from server_kit import end_process, free_port
+from stalactites.engine.cards import Card
+from stalactites.engine.stalactites import Stalactites
+from stalactites.solver import Verdict, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output"
 REDIS_URL = "redis://127.0.0.1:6379/0"
+DEAL = "ms:1"
+STEP = "ones"
 
 
 def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
@@ -234,3 +242,118 @@ def check_page(page: Page, lang: str) -> None:
     if lang != "en":
         assert page.evaluate(UNTRANSLATED, lang) == [], f"English on a {lang} page {page.url}"
     assert page.evaluate(UNNAMED) == [], f"unnamed controls on {page.url}"
+
+
+# Winning lines, from the solver.
+
+
+def winning_line(deal: str, step: str) -> list[str]:
+    return _solved(Stalactites(deal, step=step))
+
+
+def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
+    """A winning line for a Stalactites deal known only by its layout (as a page shows it)."""
+    game = Stalactites(DEAL, step=step)
+    game.tableau = [[Card.parse(code) for code in board[f"t{i + 1}"]] for i in range(8)]
+    game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
+    game.bases = [int(pile[0].rank) for pile in game.foundations]
+    game.cells = [None, None]
+    return _solved(game)
+
+
+def _solved(game: Stalactites) -> list[str]:
+    solution = solve(game)
+    assert solution.verdict is Verdict.WON, f"{game.deal}: {solution.verdict}"
+    return [str(move) for move in solution.moves]
+
+
+# Driving the pages.
+
+
+def new_room(server_url: str, seats: int, **settings: Any) -> str:
+    """A room on the fixed deal, made through the HTTP API as a host would; returns its id."""
+    body = {"deal": DEAL, "step": STEP, "seats": seats, "countdown_s": 0, **settings}
+    body = {key: value for key, value in body.items() if value is not None}
+    room_id: str = post(f"{server_url}/api/rooms", body)["room_id"]
+    return room_id
+
+
+def join_room(page: Page, name: str) -> None:
+    """Join from the room's join form (waited for: the page may still be leaving the lobby,
+    whose forms have name fields too)."""
+    button = page.get_by_role("button", name="Join the race")
+    page.locator("form", has=button).locator("input[name=name]").fill(name)
+    button.click()
+    expect(page.locator("section.race")).to_be_visible()
+
+
+def ready(page: Page) -> None:
+    page.get_by_role("button", name=re.compile("ready", re.I)).click()
+
+
+def wait_racing(page: Page) -> None:
+    expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+    expect(page.locator(".board .pile-t").first).to_be_visible()
+
+
+def board_of(page: Page, scope: str = ".board-host") -> dict[str, list[str]]:
+    """The cards the page shows on every pile in ``scope``, bottom to top, by pile name."""
+    result: dict[str, list[str]] = page.evaluate(
+        """(scope) => Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
+            .map((p) => [p.dataset.pile,
+                [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]))""",
+        scope,
+    )
+    return result
+
+
+SHOWS_BOARD = """([scope, expected]) => {
+    const shown = Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
+        .map((p) => [p.dataset.pile,
+            [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]));
+    const piles = new Set([...Object.keys(shown), ...Object.keys(expected)]);
+    return [...piles].every((pile) =>
+        JSON.stringify(shown[pile] ?? null) === JSON.stringify(expected[pile] ?? null));
+}"""
+
+
+def expect_board(
+    page: Page, expected: dict[str, list[str]], scope: str = ".board-host", timeout: int = 10_000
+) -> None:
+    """Wait until the page shows exactly this board in ``scope`` (failing with the difference)."""
+    try:
+        page.wait_for_function(SHOWS_BOARD, arg=[scope, expected], timeout=timeout)
+    except PlaywrightTimeout:
+        pass  # the assertion below shows what differs
+    assert board_of(page, scope) == expected
+
+
+def engine_board(game: Stalactites) -> dict[str, list[str]]:
+    state = game.state()
+    piles = {f"t{i + 1}": column for i, column in enumerate(state["tableau"])}
+    piles |= {f"c{i + 1}": [card] if card else [] for i, card in enumerate(state["cells"])}
+    # A foundation shows its base (sideways) and its top card.
+    piles |= {
+        f"f{i + 1}": pile[:1] + pile[-1:] if len(pile) > 1 else pile
+        for i, pile in enumerate(state["foundations"])
+    }
+    return piles
+
+
+def settled(page: Page) -> None:
+    """Wait until the move sent has been answered."""
+    expect(page.locator(".board-host")).to_have_attribute("data-pending", "false")
+
+
+def top_card(page: Page, pile: str) -> Any:
+    return page.locator(f'.board-host .pile[data-pile="{pile}"] .card[data-index]').last
+
+
+def click_move(page: Page, move: str) -> None:
+    src, dst = move.split("-")
+    top_card(page, src).click()
+    expect(page.locator(f'.board-host .pile[data-pile="{dst}"]')).to_have_class(
+        re.compile(r"\btarget\b")
+    )
+    page.locator(f'.board-host .pile[data-pile="{dst}"]').click()
+    settled(page)
