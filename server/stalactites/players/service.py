@@ -21,6 +21,7 @@ from .errors import (
     BadCredentials,
     BadGame,
     BadLimit,
+    NameTaken,
     PlayerNotFound,
     RenameTooSoon,
     UsernameTaken,
@@ -31,6 +32,7 @@ from .names import (
     check_username,
     generated_name,
     is_username,
+    skeleton,
     username_key,
 )
 from .passwords import PASSWORD_MAX, Passwords, check_password
@@ -124,7 +126,7 @@ class PlayerService:
         player_id = "p." + secrets.token_hex(8)
         for _ in range(20):
             name = generated_name()
-            if await self.store.claim_name(name.casefold(), player_id):
+            if await self.store.claim_name(skeleton(name), player_id):
                 break
         else:  # twenty names in use: the space is 10^8, so this is a broken store
             raise RuntimeError("no generated name was free")
@@ -192,9 +194,21 @@ class PlayerService:
             await self.store.revoke_session(player.player_id, token_hash(token))
 
     async def rename(self, player_id: str, name: object) -> PlayerRecord:
-        """A new display name, at most once a day (:class:`RenameTooSoon` says when)."""
+        """A new display name, at most once a day (:class:`RenameTooSoon` says when).
+
+        As generated names are, a name is given once: its skeleton (so "ann", "Ann" and
+        Cyrillic "аnn" alike) is claimed for good, and a name whose skeleton was ever given,
+        generated or chosen, is :class:`NameTaken` (but a player may respell their own).
+        The day is checked before the claim (a refused rename claims nothing) and again,
+        atomically, with the rename itself."""
         clean = check_display_name(name)
-        await self._player(player_id)
+        record = await self._player(player_id)
+        now, every = self._clock.now_ms(), self._rename_every_ms
+        if record.renamed_ms is not None and now < record.renamed_ms + every:
+            raise RenameTooSoon(record.renamed_ms + every)
+        mine = skeleton(clean) == skeleton(record.name)  # "braveotter12" for "BraveOtter12"
+        if not mine and not await self.store.claim_name(skeleton(clean), player_id):
+            raise NameTaken(f"{clean!r} is taken (or confusable with a name given before)")
         try:
             retry_at = await self.store.rename(
                 player_id, clean, self._clock.now_ms(), self._rename_every_ms
