@@ -150,6 +150,7 @@ class RedisStore:
                 about,
                 player.progress.to_json(),
                 player.event_json,
+                player.skeleton,
             ],
         )
         return JoinResult(answer)
