@@ -170,3 +170,29 @@ async def test_a_hello_may_use_the_session_cookie_of_a_seated_player(any_server:
             assert frame["you"] == ann["player_id"]
         else:
             assert frame["code"] == "unauthorized"
+
+
+async def test_under_choice_each_players_own_step_is_recorded(any_server: Any) -> None:
+    base = any_server.url
+    room = await _room(base, step="choice")
+    ann, bob = await anonymous(base), await anonymous(base)
+    clients = []
+    for someone in (ann, bob):
+        assert (await _sit(base, room["room_id"], someone["token"]))[0] == 201
+        client = await Client.open(any_server.ws_url(room["room_id"]))
+        await client.hello(someone["token"])
+        clients.append(client)
+    for client in clients:
+        await client.send(type="ready")
+    for client in clients:
+        await client.expect("started")
+    await clients[0].send(type="declare_step", id="s1", step="twos")
+    assert (await clients[0].answer("s1"))["type"] == "accepted"
+    for client in clients:
+        await client.send(type="resign")
+        await client.expect("finished", player_id=client.you, status="resigned")
+    for someone, step in ((ann, "twos"), (bob, "none")):  # bob fixed no step
+        [entry] = await recorded(base, someone["player_id"])
+        assert entry["step"] == step
+        status, profile, _ = await api("GET", f"{base}/api/players/{someone['player_id']}")
+        assert list(profile["stats"]) == [f"stalactites:{step}"]
