@@ -454,6 +454,20 @@ async def test_the_leaderboard_holds_registered_players_past_their_provisional_r
         await service.leaderboard("chess")
 
 
+async def test_a_leaderboard_page_reads_the_board_alone_and_shows_a_new_name(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    alice, bob = await registered(service, "alice"), await registered(service, "bob")
+    await settled(service, alice, bob, PROVISIONAL_RACES)
+    reader = stores.service(clock, CrashingStore(service.store, "load_player", 0))
+    board = await reader.leaderboard("stalactites")  # no player's record loaded
+    assert [(e.rank, e.player_id) for e in board] == [(1, alice), (2, bob)]
+    assert board[1].races == PROVISIONAL_RACES and board[1].rating < board[0].rating
+    await service.rename(bob, "Bob the Second")
+    board = await reader.leaderboard("stalactites")
+    assert [e.name for e in board] == [(await service.profile(alice)).name, "Bob the Second"]
+
+
 async def test_a_player_who_registers_later_joins_the_leaderboard(service: PlayerService) -> None:
     a, b = await service.create_anonymous(), await service.create_anonymous()
     await settled(service, a.player_id, b.player_id, PROVISIONAL_RACES)

@@ -8,13 +8,21 @@ a sign-in never holds the event loop.  See :mod:`.recording` for :meth:`record_r
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 from dataclasses import dataclass, replace
 
 from ..clock import Clock
 from ..engine.variants import GAMES
-from ..store.players_base import DELETED_VERSION, PlayerRecord, PlayerStore, Rating, Stats
+from ..store.players_base import (
+    DELETED_VERSION,
+    BoardLine,
+    PlayerRecord,
+    PlayerStore,
+    Rating,
+    Stats,
+)
 from . import deletion, recording
 from .errors import (
     AlreadyRegistered,
@@ -217,7 +225,9 @@ class PlayerService:
             raise PlayerNotFound(player_id) from None
         if retry_at is not None:
             raise RenameTooSoon(retry_at)
-        return await self._player(player_id)
+        renamed = await self._player(player_id)
+        await recording.sync_boards(self.store, player_id, tuple(renamed.ratings))
+        return renamed
 
     async def delete(self, player_id: str) -> None:
         """Delete the account (see :func:`.deletion.delete_player`)."""
@@ -247,8 +257,14 @@ class PlayerService:
         """The player's finished races, newest first, ``limit`` a page."""
         _check_limit(limit)
         mark = None if before is None else decode_cursor(before)
-        await self._player(player_id)
-        entries, last = await self.store.history(player_id, mark, limit)
+        if PLAYER_ID.fullmatch(player_id) is None:
+            raise PlayerNotFound(player_id)
+        page, exists = await asyncio.gather(
+            self.store.history(player_id, mark, limit), self.store.players_exist([player_id])
+        )  # both at once: one round trip on Redis
+        if not exists[0]:
+            raise PlayerNotFound(player_id)
+        entries, last = page
         races = [history_entry(entry) for entry in entries]
         return HistoryPage(races, None if last is None else encode_cursor(last))
 
@@ -260,17 +276,22 @@ class PlayerService:
         if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
             raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
         lines = await self.store.board_page(game, offset, limit)
-        records = await asyncio.gather(*(self.store.load_player(line.player_id) for line in lines))
+        alive = await self.store.players_exist([line.player_id for line in lines])
         entries = []
-        for rank, (line, record) in enumerate(zip(lines, records, strict=True), offset + 1):
-            if record is None:  # deleted while its line was being taken off: take it off
+        for rank, (line, exists) in enumerate(zip(lines, alive, strict=True), offset + 1):
+            if not exists:  # deleted while its line was being taken off: take it off
                 await self.store.sync_board(line.player_id, game, DELETED_VERSION, None)
                 continue
-            rating = record.ratings.get(game, Rating())
-            entries.append(
-                BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
-            )
+            entries.append(await self._board_entry(game, rank, line))
         return entries
+
+    async def _board_entry(self, game: str, rank: int, line: BoardLine) -> BoardEntry:
+        if line.shown:  # what the line shows, kept beside the board
+            shown = json.loads(line.shown)
+            return BoardEntry(rank, line.player_id, shown["name"], shown["rating"], shown["races"])
+        record = await self._player(line.player_id)  # a line set before lines showed anything
+        rating = record.ratings.get(game, Rating())
+        return BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
 
     async def leaderboard_around(
         self, game: str, player_id: str, limit: int = 11
