@@ -33,6 +33,9 @@ const KNOWN_CODES = new Set([
   "network",
   "not_found",
   "conflict",
+  "retry",
+  "room_gone",
+  "idle",
 ]);
 const FIELDS = new Set([
   "deal",

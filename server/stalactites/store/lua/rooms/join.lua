@@ -2,10 +2,12 @@
 -- KEYS: 1 room hash, 2 event list
 -- ARGV: 1 bell channel, 2 event-log cap, 3 player id, 4 player JSON, 5 progress JSON,
 --       6 the player event, 7 the name's confusable skeleton ('': unchecked)
--- Answers joined, room_not_found, room_full, already_seated (the player id has a seat) or
--- name_confusable (a seated name's skeleton, kept in the field skeleton:SKELETON, is this).
+-- Answers joined, room_not_found, seats_reserved (a round's room), room_full, already_seated
+-- (the player id has a seat) or name_confusable (a seated name's skeleton, kept in the field
+-- skeleton:SKELETON, is this).
 --#include room_append
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'room_not_found' end
+if redis.call('HEXISTS', KEYS[1], 'reserved') == 1 then return 'seats_reserved' end
 if redis.call('HGET', KEYS[1], 'status') ~= 'waiting' then return 'room_full' end
 local seats = tonumber(redis.call('HGET', KEYS[1], 'seats'))
 local count = tonumber(redis.call('HGET', KEYS[1], 'players'))
