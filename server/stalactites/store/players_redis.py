@@ -86,6 +86,7 @@ class RedisPlayerStore:
     def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
         address = Address.parse(url).named("stalactites-players")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
+        self._cluster = cluster
         self._prefix = prefix
         self._run = {name: Script(self._pipe, lua(f"players/{name}")) for name in _SCRIPTS}
         self._pending = f"{prefix}{{races}}:pending"
@@ -111,6 +112,9 @@ class RedisPlayerStore:
 
     async def players_exist(self, player_ids: list[str]) -> list[bool]:
         keys = [self.keys(pid).player for pid in player_ids]
+        if keys and not self._cluster:  # one command when all exist (the keys span slots)
+            if int(await self._call(keys[0], "EXISTS", *keys)) == len(keys):
+                return [True] * len(keys)
         found = await asyncio.gather(*(self._call(key, "EXISTS", key) for key in keys))
         return [bool(one) for one in found]
 

@@ -45,6 +45,7 @@ from .scripts import lua
 
 __all__ = ["RedisStore"]
 
+KEPT_EVENTS = 8  # a kept room's newest events, its results among them (see keep.lua)
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
 
 log = logging.getLogger(__name__)
@@ -242,10 +243,10 @@ class RedisStore:
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
         keys = self.keys(room_id)
-        kept = [keys.room, keys.events, keys.actions]
-        for player_id in player_ids:
-            kept += [keys.log(player_id), keys.ids(player_id)]
-        await self._keep(kept, [KEPT_TTL_MS])
+        kept = [keys.room, keys.events, keys.actions, keys.analysis]
+        kept += [keys.log(player_id) for player_id in player_ids]
+        kept += [keys.ids(player_id) for player_id in player_ids]  # deleted: moves are over
+        await self._keep(kept, [KEPT_TTL_MS, KEPT_EVENTS, len(player_ids)])
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         key = self.keys(room_id).log(player_id)
