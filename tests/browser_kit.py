@@ -1,9 +1,72 @@
-"""The browser the web tests drive: Debian's chromium, started by Playwright with these flags
-(no sandbox, as root in a container; nothing fetched in the background)."""
+"""The web tests' browser and server: Debian's chromium started by Playwright with these flags
+(no sandbox, as root in a container; nothing fetched in the background), a ``stalactites
+serve`` subprocess for the pages, the page helpers the browser test modules share, and the
+catalogue check (no English left on a Polish or Kazakh page, every control named).
+
+The fixtures here (``server_url``, ``redis_server``, ``browser``, ``console``, ``new_page``,
+``line``) are taken into a test module by importing them under their own names.
+"""
 
 from __future__ import annotations
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS"]
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from server_kit import end_process, free_port
+from stalactites.engine.cards import Card
+from stalactites.engine.stalactites import Stalactites
+from stalactites.solver import Verdict, solve
+
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "Console",
+    "DEAL",
+    "REDIS_URL",
+    "ROOT",
+    "SHOTS",
+    "SHOWS_BOARD",
+    "STEP",
+    "ServerProcess",
+    "_solved",
+    "_wait_healthy",
+    "board_of",
+    "browser",
+    "click_move",
+    "console",
+    "engine_board",
+    "expect_board",
+    "join_room",
+    "line",
+    "new_page",
+    "new_room",
+    "post",
+    "ready",
+    "redis_server",
+    "server_url",
+    "settled",
+    "shot",
+    "start_solo",
+    "top_card",
+    "wait_racing",
+    "winning_line",
+    "winning_line_from",
+]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -14,3 +77,349 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "test-output"
+DEAL = "ms:1"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+STEP = "ones"
+
+
+# The server and the browser.
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not become healthy in 20 s")
+
+
+class ServerProcess:
+    """``stalactites serve`` in its own process on a fixed free port; stop and start it again."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+        # Every test's rooms come from 127.0.0.1: creating and joining are not limited here
+        # (tests/test_abuse.py tests those limits).  Moves and frames keep the default limits,
+        # which the web client, played at a test's speed, must stay within.
+        self.env.update(STALACTITES_CREATE_RATE="0", STALACTITES_JOIN_RATE="0")
+        self.env.update(env)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [str(Path(sys.executable).parent / "stalactites"), "serve"]
+        self.process = subprocess.Popen(
+            [*command, "--port", str(self.port)],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+        )
+        _wait_healthy(self.url, self.process)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None:
+            return
+        end_process(self.process, sig)
+        self.process = None
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    """A real server (in-memory store) in its own process, on a free loopback port."""
+    server = ServerProcess({})
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[ServerProcess]:
+    """A server on the real Redis, under a key prefix of this test's own (deleted afterwards)."""
+    prefix = f"test:web:{uuid.uuid4().hex[:12]}:"
+    server = ServerProcess({"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        client = redis.Redis.from_url(REDIS_URL)
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Console:
+    """Every console error and uncaught exception of the pages it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        """Errors matching ``pattern`` are expected in this test (and only in this one)."""
+        self.allowed.append(re.compile(pattern))
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
+
+    def watch(self, page: Page) -> Page:
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        return page
+
+
+@pytest.fixture
+def console() -> Iterator[Console]:
+    watcher = Console()
+    yield watcher
+    assert watcher.unexpected() == [], f"console errors: {watcher.unexpected()}"
+
+
+@pytest.fixture
+def new_page(browser: Browser, server_url: str, console: Console) -> Iterator[Callable[..., Page]]:
+    """Open pages, each in its own browser context (its own storage) unless one is given."""
+    contexts: list[BrowserContext] = []
+
+    def make(path: str = "/", context: BrowserContext | None = None, width: int = 1200) -> Page:
+        if context is None:
+            context = browser.new_context(viewport={"width": width, "height": 900})
+            contexts.append(context)
+        page = console.watch(context.new_page())
+        page.goto(path if path.startswith("http") else f"{server_url}{path}")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+# Winning lines, from the solver.
+
+
+def winning_line(deal: str, step: str) -> list[str]:
+    return _solved(Stalactites(deal, step=step))
+
+
+def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
+    """A winning line for a Stalactites deal known only by its layout (as a page shows it)."""
+    game = Stalactites(DEAL, step=step)
+    game.tableau = [[Card.parse(code) for code in board[f"t{i + 1}"]] for i in range(8)]
+    game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
+    game.bases = [int(pile[0].rank) for pile in game.foundations]
+    game.cells = [None, None]
+    return _solved(game)
+
+
+def _solved(game: Stalactites) -> list[str]:
+    solution = solve(game)
+    assert solution.verdict is Verdict.WON, f"{game.deal}: {solution.verdict}"
+    return [str(move) for move in solution.moves]
+
+
+@pytest.fixture(scope="module")
+def line() -> list[str]:
+    return winning_line(DEAL, STEP)
+
+
+# Driving the pages.
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def new_room(server_url: str, seats: int, **settings: Any) -> str:
+    """A room on the fixed deal, made through the HTTP API as a host would; returns its id."""
+    body = {"deal": DEAL, "step": STEP, "seats": seats, "countdown_s": 0, **settings}
+    body = {key: value for key, value in body.items() if value is not None}
+    room_id: str = post(f"{server_url}/api/rooms", body)["room_id"]
+    return room_id
+
+
+def join_room(page: Page, name: str) -> None:
+    """Join from the room's join form (waited for: the page may still be leaving the lobby,
+    whose forms have name fields too)."""
+    button = page.get_by_role("button", name="Join the race")
+    page.locator("form", has=button).locator("input[name=name]").fill(name)
+    button.click()
+    expect(page.locator("section.race")).to_be_visible()
+
+
+def ready(page: Page) -> None:
+    page.get_by_role("button", name=re.compile("ready", re.I)).click()
+
+
+def wait_racing(page: Page) -> None:
+    expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+    expect(page.locator(".board .pile-t").first).to_be_visible()
+
+
+def board_of(page: Page, scope: str = ".board-host") -> dict[str, list[str]]:
+    """The cards the page shows on every pile in ``scope``, bottom to top, by pile name."""
+    result: dict[str, list[str]] = page.evaluate(
+        """(scope) => Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
+            .map((p) => [p.dataset.pile,
+                [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]))""",
+        scope,
+    )
+    return result
+
+
+SHOWS_BOARD = """([scope, expected]) => {
+    const shown = Object.fromEntries([...document.querySelectorAll(scope + ' .pile')]
+        .map((p) => [p.dataset.pile,
+            [...p.querySelectorAll('.card[data-card]')].map((c) => c.dataset.card)]));
+    const piles = new Set([...Object.keys(shown), ...Object.keys(expected)]);
+    return [...piles].every((pile) =>
+        JSON.stringify(shown[pile] ?? null) === JSON.stringify(expected[pile] ?? null));
+}"""
+
+
+def expect_board(
+    page: Page, expected: dict[str, list[str]], scope: str = ".board-host", timeout: int = 10_000
+) -> None:
+    """Wait until the page shows exactly this board in ``scope`` (failing with the difference)."""
+    try:
+        page.wait_for_function(SHOWS_BOARD, arg=[scope, expected], timeout=timeout)
+    except PlaywrightTimeout:
+        pass  # the assertion below shows what differs
+    assert board_of(page, scope) == expected
+
+
+def engine_board(game: Stalactites) -> dict[str, list[str]]:
+    state = game.state()
+    piles = {f"t{i + 1}": column for i, column in enumerate(state["tableau"])}
+    piles |= {f"c{i + 1}": [card] if card else [] for i, card in enumerate(state["cells"])}
+    # A foundation shows its base (sideways) and its top card.
+    piles |= {
+        f"f{i + 1}": pile[:1] + pile[-1:] if len(pile) > 1 else pile
+        for i, pile in enumerate(state["foundations"])
+    }
+    return piles
+
+
+def settled(page: Page) -> None:
+    """Wait until the move sent has been answered."""
+    expect(page.locator(".board-host")).to_have_attribute("data-pending", "false")
+
+
+def top_card(page: Page, pile: str) -> Any:
+    return page.locator(f'.board-host .pile[data-pile="{pile}"] .card[data-index]').last
+
+
+def click_move(page: Page, move: str) -> None:
+    src, dst = move.split("-")
+    top_card(page, src).click()
+    expect(page.locator(f'.board-host .pile[data-pile="{dst}"]')).to_have_class(
+        re.compile(r"\btarget\b")
+    )
+    page.locator(f'.board-host .pile[data-pile="{dst}"]').click()
+    settled(page)
+
+
+def start_solo(
+    new_page: Callable[..., Page], server_url: str, width: int = 1200
+) -> tuple[Page, str]:
+    room = new_room(server_url, seats=1)
+    page = new_page(f"/#/room/{room}", width=width)
+    join_room(page, "Solo")
+    ready(page)
+    wait_racing(page)
+    return page, room
+
+
+# The catalogue check: the texts a page shows (text nodes, and the labels, titles and
+# placeholders of its elements) against the English catalogue.  A text that is the same in
+# both catalogues (a number, notation such as "10/52", a symbol) is language-neutral.
+UNTRANSLATED = r"""async (lang) => {
+    const en = (await import('./js/lang/en.js')).default;
+    const mine = (await import(`./js/lang/${lang}.js`)).default;
+    const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
+    const escape = (s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    const exact = new Set();
+    const patterns = [];
+    for (const [key, value] of Object.entries(en)) {
+        if (JSON.stringify(mine[key]) === JSON.stringify(value)) continue;
+        for (const form of forms(value)) {
+            if (!/\p{L}{2,}/u.test(form.replace(/\{\w+\}/g, ''))) continue;
+            if (form.includes('{')) {
+                const parts = form.split(/\{\w+\}/).map(escape);
+                patterns.push([key, new RegExp('^' + parts.join('.+') + '$', 's')]);
+            } else exact.add(form);
+        }
+    }
+    const shown = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+        const node = walker.currentNode;
+        // The language switch names each language in its own words, on every page.
+        if (node.parentElement?.closest('script, style, noscript, #lang')) continue;
+        shown.push(node.nodeValue.trim());
+    }
+    for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
+        for (const name of ['aria-label', 'title', 'placeholder']) {
+            if (el.hasAttribute(name)) shown.push(el.getAttribute(name).trim());
+        }
+    }
+    shown.push(document.title);
+    const bad = [];
+    for (const item of shown) {
+        if (!item) continue;
+        if (exact.has(item)) bad.push(item);
+        else {
+            const hit = patterns.find(([, re]) => re.test(item));
+            if (hit) bad.push(`${item} (like en.${hit[0]})`);
+        }
+    }
+    return bad;
+}"""
+
+# Every control has a name a screen reader can say, and the page says its language.
+UNNAMED = r"""() => {
+    const named = (el) => (el.getAttribute('aria-label') || el.textContent || el.title
+        || el.closest('label')?.textContent || el.getAttribute('placeholder') || '').trim();
+    const controls = [...document.querySelectorAll('button, a[href], select, input')];
+    const shown = controls.filter((el) => el.offsetParent !== null);
+    return shown.filter((el) => !named(el)).map((el) => el.outerHTML);
+}"""
+
+
+def check_page(page: Page, lang: str) -> None:
+    """No English left on a Polish or Kazakh page, every control named, the language said."""
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    if lang != "en":
+        assert page.evaluate(UNTRANSLATED, lang) == [], f"English on a {lang} page {page.url}"
+    assert page.evaluate(UNNAMED) == [], f"unnamed controls on {page.url}"

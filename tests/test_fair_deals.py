@@ -127,6 +127,8 @@ async def test_a_room_commits_to_its_deal_and_shows_it_to_no_one_before_the_resu
     assert ann.frames[0]["room"]["commitment"] == commitment  # in the welcome
     status, early = await seen.http("GET", f"{url}/api/rooms/{room_id}/record")
     assert (status, early["code"]) == (409, "not_started")
+    status, early = await seen.http("GET", f"{url}/api/rooms/{room_id}/analysis")
+    assert (status, early["code"]) == (409, "not_finished")
     bob = await tapped_player(seen, any_server, room_id, "Bob")
     await ann.send(type="move", id="early", move="t1-c1")
     assert (await ann.answer("early"))["code"] == "not_started"
@@ -150,6 +152,8 @@ async def test_a_room_commits_to_its_deal_and_shows_it_to_no_one_before_the_resu
     status, racing = await seen.http("GET", f"{url}/api/rooms/{room_id}")
     assert (racing["status"], racing["deal"], racing["salt"]) == ("racing", None, None)
     await seen.http("GET", f"{url}/api/rooms?status=racing")
+    status, racing = await seen.http("GET", f"{url}/api/rooms/{room_id}/analysis")
+    assert (status, racing["code"]) == (409, "not_finished")  # it would be a hint
     late = await tapped_spectator(seen, any_server, room_id)
     for client in (ann, bob):
         await client.send(type="resign")
@@ -158,12 +162,15 @@ async def test_a_room_commits_to_its_deal_and_shows_it_to_no_one_before_the_resu
     assert all((r["deal"], r["salt"], r["commitment"]) == (deal, salt, commitment) for r in results)
     assert deal.startswith("sr:")  # a deal the server picked: no one knew it
     revealed(commitment, deal, salt)
-    seen.before("results").assert_hidden(deal, salt)
+    seen.before("results").assert_hidden(deal, salt, '"verdicts"', '"turning_point"')
     # Once over, the room view and the record reveal both.
     status, final = await http("GET", f"{url}/api/rooms/{room_id}")
     assert (final["deal"], final["salt"], final["commitment"]) == (deal, salt, commitment)
     status, record = await http("GET", f"{url}/api/rooms/{room_id}/record")
     assert (record["deal"], record["salt"], record["commitment"]) == (deal, salt, commitment)
+    status, analysis = await http("GET", f"{url}/api/rooms/{room_id}/analysis")
+    assert status == 200 and analysis["deal"] == deal
+    assert {line["player_id"] for line in analysis["players"]} == {ann.you, bob.you}
 
 
 async def test_a_room_dealt_by_its_creator_still_commits_under_a_fresh_salt(

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
+import time
 from typing import Any
 
 import pytest
 import redis
+import uvicorn
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -26,6 +29,8 @@ from server_kit import (
 )
 from stalactites.config import ServerConfig
 from stalactites.store.rooms_redis_keys import RoomKeys
+from stalactites.web import create_app
+from stalactites.web.graceful import GracefulServer
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -123,3 +128,16 @@ async def test_a_websocket_arriving_while_the_process_drains_is_refused(
         process.draining = False
     ann = await player(server, room_id, "Ann")  # taken again once it is not draining
     assert ann.you is not None
+
+
+async def test_the_main_loop_stops_at_once_on_a_signal() -> None:
+    """uvicorn's loop ticks every 0.1 s; a signal wakes it at once (here from another thread,
+    as a signal handler may run while the loop waits)."""
+    app = create_app()
+    server = GracefulServer(uvicorn.Config(app), app, 1.0)
+    loop = asyncio.create_task(server.main_loop())
+    await asyncio.sleep(0.02)  # into a tick's wait
+    started = time.monotonic()
+    threading.Thread(target=server.handle_exit, args=(signal.SIGINT, None)).start()
+    await loop
+    assert time.monotonic() - started < 0.05

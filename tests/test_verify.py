@@ -149,6 +149,11 @@ def _recommit_to(deal: str) -> Callable[[dict[str, Any]], None]:
     return change
 
 
+def _times_backwards(record: dict[str, Any]) -> None:
+    actions = record["players"][1]["actions"]
+    actions[0]["at_ms"], actions[-1]["at_ms"] = actions[-1]["at_ms"] + 1, actions[0]["at_ms"]
+
+
 TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "wrong salt": (_set(("salt",), "0" * 32), "but the room published"),
     "changed deal": (_set(("deal",), "ms:5"), "the deal or the salt is not the one"),
@@ -163,11 +168,32 @@ TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a resignation called a win": (_set(("players", 1, "status"), "won"), "reported won, but"),
     "a win called a timeout": (_set(("players", 0, "status"), "timeout"), "board is won"),
     "swapped places": (_set(("players", 0, "place"), 2), "won but has place 2, not 1"),
+    "action times out of order": (_times_backwards, "action times are not in order"),
+    "an undone move changed": (
+        _set(("players", 1, "actions", 5, "action"), "t9-f1"),
+        "action 6, 't9-f1', is refused",
+    ),
     "another player's record": (
         _set(("players", 2, "record", "deal"), "ms:5"),
         "it is of stalactites ms:5, not the room's",
     ),
 }
+
+
+async def test_the_record_times_every_action_undos_included_and_older_records_verify(
+    server: InProcessServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, record = await finished_race(server)
+    bob = record["players"][1]
+    assert [a["action"] for a in bob["actions"]] == [*LINE[:5], bob["actions"][5]["action"], "undo"]
+    for line in record["players"]:
+        times = [a["at_ms"] for a in line["actions"]]
+        assert times == sorted(times) and all(0 <= t <= line["elapsed_ms"] for t in times)
+    assert record["players"][2]["actions"] == []
+    for line in record["players"]:  # a record made before actions were timed
+        del line["actions"]
+    status, out, _ = run_verify(capsys, save(tmp_path, record))
+    assert status == 0, out
 
 
 @pytest.mark.parametrize("case", list(TAMPERED))

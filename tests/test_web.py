@@ -15,13 +15,9 @@ import signal
 import urllib.request
 from collections.abc import Callable
 
-import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
-import web_kit
-from stalactites.engine.squadron import Squadron
-from stalactites.engine.stalactites import Stalactites
-from web_kit import (
+from browser_kit import (
     DEAL,
     STEP,
     Console,
@@ -36,35 +32,19 @@ from web_kit import (
     ready,
     settled,
     shot,
+    start_solo,
     top_card,
     wait_racing,
-    winning_line,
     winning_line_from,
 )
-
-# The server, the browser and the pages are tests/web_kit.py's fixtures.
-browser = web_kit.browser
-console = web_kit.console
-new_page = web_kit.new_page
-redis_server = web_kit.redis_server
-server_url = web_kit.server_url
-
-
-@pytest.fixture(scope="module")
-def line() -> list[str]:
-    return winning_line(DEAL, STEP)
-
-
-def start_solo(
-    new_page: Callable[..., Page], server_url: str, width: int = 1200
-) -> tuple[Page, str]:
-    room = new_room(server_url, seats=1)
-    page = new_page(f"/#/room/{room}", width=width)
-    join_room(page, "Solo")
-    ready(page)
-    wait_racing(page)
-    return page, room
-
+from browser_kit import browser as browser  # the fixtures
+from browser_kit import console as console
+from browser_kit import line as line
+from browser_kit import new_page as new_page
+from browser_kit import redis_server as redis_server
+from browser_kit import server_url as server_url
+from stalactites.engine.squadron import Squadron
+from stalactites.engine.stalactites import Stalactites
 
 # The scenarios.
 
@@ -173,12 +153,20 @@ def test_dropping_a_card_where_it_cannot_go_springs_it_back(
     assert board_of(page) == before
 
 
+def without_synced(ws: WebSocketRoute) -> None:
+    """Pass a page's websocket through, except the server's ``synced`` frames."""
+    server = ws.connect_to_server()
+    server.on_message(lambda m: None if '"type":"synced"' in str(m) else ws.send(m))
+
+
 def test_a_move_the_server_refuses_springs_back_with_the_reason(
     new_page: Callable[..., Page],
     server_url: str,
 ) -> None:
     first, room = start_solo(new_page, server_url)
-    # A second tab of the same player: same storage, so the same seat.
+    # A second tab of the same player (same storage, so the same seat) that does not hear of
+    # the first tab's moves: the server's `synced` frames to its sockets are held back.
+    first.context.route_web_socket(re.compile(r"/ws/rooms/"), without_synced)
     second = new_page(f"/#/room/{room}", context=first.context)
     wait_racing(second)
     click_move(first, "t1-c1")

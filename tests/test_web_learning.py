@@ -3,7 +3,8 @@ server: the rules pages with their little boards, the guided first game of Stala
 to its end, the language switch, and the catalogue check: every page, rendered in English,
 Polish and Kazakh, shows no missing key and, in Polish and Kazakh, no English left.
 
-The browser, the server and the page helpers are those of ``tests/web_kit.py``; each page here
+The browser, the server and the page helpers are ``tests/browser_kit.py``'s, as for
+``tests/test_web.py``; each page here
 opens in a browser context with the language under test as the browser's own, at 1366x768 or
 390x844, and screenshots go to ``test-output/`` as there.
 """
@@ -17,9 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-import web_kit
-from stalactites.engine.stalactites import Stalactites
-from web_kit import (
+from browser_kit import (
     Console,
     _solved,
     board_of,
@@ -30,11 +29,10 @@ from web_kit import (
     shot,
     wait_racing,
 )
-
-# The browser, the console watcher and the server are tests/web_kit.py's fixtures.
-browser = web_kit.browser
-console = web_kit.console
-server_url = web_kit.server_url
+from browser_kit import browser as browser  # the fixtures
+from browser_kit import console as console
+from browser_kit import server_url as server_url
+from stalactites.engine.stalactites import Stalactites
 
 LANGUAGES = ["en", "pl", "kk"]
 LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}

@@ -6,7 +6,7 @@ changes on the results, then on each profile (provisional) and the leaderboard, 
 account, and the catalogue check of every new page in English, Polish and Kazakh, with
 screenshots at 1366x768 and 390x844 in ``test-output/``.
 
-The browser, the server and the pages come from ``tests/web_kit.py``.
+The browser, the server and the pages come from ``tests/browser_kit.py``.
 """
 
 from __future__ import annotations
@@ -24,14 +24,12 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-import web_kit
+from browser_kit import Console, check_page, post, shot
+from browser_kit import browser as browser  # the fixtures
+from browser_kit import console as console
+from browser_kit import server_url as server_url
 from players_kit import anonymous, api, recorded
 from server_kit import Client
-from web_kit import Console, check_page, post, shot
-
-browser = web_kit.browser
-console = web_kit.console
-server_url = web_kit.server_url
 
 LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 DESKTOP = {"width": 1366, "height": 768}
@@ -255,6 +253,24 @@ def test_a_rated_race_shows_both_rating_changes_on_the_results_profiles_and_lead
     # The replay link from the history opens the race's replay.
     bo.locator(f'table.history tr[data-room="{room}"]').get_by_role("link").click()
     expect(bo.locator("body")).to_have_attribute("data-page", "replay")
+
+
+def test_a_player_renames_once_a_day(visitor: Callable[..., Page], console: Console) -> None:
+    console.allow("status of 429")  # the second rename, refused on purpose
+    page = visitor("/#/me")
+    expect(page.locator(".profile-name")).to_be_visible()
+    new_name = f"Zoë {uuid.uuid4().hex[:6]}"
+    form = page.locator("form.account-rename")
+    form.locator("input[name=name]").fill(new_name)
+    form.get_by_role("button").click()
+    expect(page.locator("#toasts")).to_contain_text("Your name is changed.")
+    expect(page.locator(".profile-name")).to_have_text(new_name)
+    expect(page.locator("#me .me-name")).to_have_text(new_name)
+    assert player_of(page)["name"] == new_name
+    form.locator("input[name=name]").fill(f"{new_name} 2")
+    form.get_by_role("button").click()
+    expect(form.locator(".form-error")).to_contain_text("You may change your name again on")
+    assert player_of(page)["name"] == new_name
 
 
 def test_deleting_the_account_asks_first_and_then_the_player_is_gone(

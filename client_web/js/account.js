@@ -5,9 +5,9 @@
 
 import { errorText } from "./api.js";
 import { h, toast } from "./dom.js";
-import { t } from "./i18n.js";
-import { field, formError, formValues } from "./forms.js";
-import { deleteAccount, register, signIn, signOut } from "./session.js";
+import { dateTime, t } from "./i18n.js";
+import { field, formError, formValues, textInput } from "./forms.js";
+import { deleteAccount, register, rename, signIn, signOut } from "./session.js";
 
 /** The account panel for your own profile. */
 export function accountView(profile, changed) {
@@ -29,6 +29,7 @@ export function accountView(profile, changed) {
     );
   }
   parts.push(
+    renameForm(profile, changed),
     h(
       "details",
       { class: "sign-in" },
@@ -48,6 +49,35 @@ export function accountView(profile, changed) {
     ),
   );
   return h("section", { class: "panel account", key: "account" }, parts);
+}
+
+/** A new display name, once a day. */
+function renameForm(profile, changed) {
+  const submit = async (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    try {
+      await rename(formValues(form).name);
+      toast(t("account.renamed"), "good");
+      changed();
+    } catch (error) {
+      const soon = error.code === "rename_too_soon" && error.retryAt;
+      formError(
+        form,
+        soon ? t("account.renameAt", { date: dateTime(error.retryAt) }) : errorText(error),
+      );
+    }
+  };
+  return h(
+    "form",
+    { class: "inline-form account-rename", onsubmit: submit },
+    field(
+      t("account.name"),
+      textInput("name", profile.name, { maxlength: "20", required: true }),
+      t("account.nameHint"),
+    ),
+    h("button", { class: "btn", type: "submit" }, t("account.rename")),
+  );
 }
 
 function credentialsForm(kind, label, act, changed) {

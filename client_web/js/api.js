@@ -43,6 +43,12 @@ const KNOWN_CODES = new Set([
   "bad_password",
   "bad_origin",
   "player_not_found",
+  "name_taken",
+  "rename_too_soon",
+  "bad_name",
+  "retry",
+  "room_gone",
+  "idle",
 ]);
 const FIELDS = new Set([
   "deal",
@@ -92,7 +98,9 @@ function errorFrom(status, data) {
   }
   const fallback = { 404: "not_found", 409: "conflict", 429: "rate_limited" };
   const known = data?.code ?? fallback[status] ?? code;
-  return new ApiError(status, known, message ?? known, data?.field ?? null);
+  const error = new ApiError(status, known, message ?? known, data?.field ?? null);
+  error.retryAt = data?.retry_at_ms ?? null; // a rename too soon: when it may be (unix ms)
+  return error;
 }
 
 export const getRoom = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}`);

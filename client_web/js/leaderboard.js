@@ -49,7 +49,7 @@ export class LeaderboardPage {
     const s = this.s;
     const tabs = h(
       "nav",
-      { class: "tabs", "aria-label": t("board.games") },
+      { class: "tabs", "aria-label": t("leaders.games") },
       GAMES.map((game) =>
         h(
           "a",
@@ -64,9 +64,9 @@ export class LeaderboardPage {
     );
     patch(
       this.root,
-      h("h1", {}, t("board.title", { game: gameName(s.game) })),
+      h("h1", {}, t("leaders.title", { game: gameName(s.game) })),
       tabs,
-      h("p", { class: "muted" }, t("board.who")),
+      h("p", { class: "muted" }, t("leaders.who")),
       this.body(),
       this.pager(),
     );
@@ -77,7 +77,11 @@ export class LeaderboardPage {
     if (s.error) return h("p", { class: "form-error" }, s.error);
     if (!s.lines) return h("p", { class: "muted" }, t("common.loading"));
     if (!s.lines.length)
-      return h("p", { class: "muted board-empty" }, t(s.around ? "board.notOnIt" : "board.empty"));
+      return h(
+        "p",
+        { class: "muted board-empty" },
+        t(s.around ? "leaders.notOnIt" : "leaders.empty"),
+      );
     const you = me()?.player_id;
     return h(
       "table",
@@ -88,7 +92,7 @@ export class LeaderboardPage {
         h(
           "tr",
           {},
-          ["results.place", "results.racer", "board.rating", "board.races"].map((k) =>
+          ["results.place", "results.racer", "leaders.rating", "leaders.races"].map((k) =>
             h("th", {}, t(k)),
           ),
         ),
@@ -131,7 +135,7 @@ export class LeaderboardPage {
           disabled: s.offset === 0 && !s.around,
           onclick: () => this.go({ offset: Math.max(0, s.offset - PAGE), around: false }),
         },
-        t("board.up"),
+        t("leaders.up"),
       ),
       h(
         "button",
@@ -140,7 +144,7 @@ export class LeaderboardPage {
           disabled: !full || s.around,
           onclick: () => this.go({ offset: s.offset + PAGE, around: false }),
         },
-        t("board.down"),
+        t("leaders.down"),
       ),
       me()?.registered
         ? h(
@@ -150,9 +154,9 @@ export class LeaderboardPage {
               "aria-pressed": String(s.around),
               onclick: () => this.go({ around: true, offset: 0 }),
             },
-            t("board.aroundMe"),
+            t("leaders.aroundMe"),
           )
-        : h("span", { class: "muted" }, t("board.registerToJoin")),
+        : h("span", { class: "muted" }, t("leaders.registerToJoin")),
     );
   }
 }

@@ -17,7 +17,7 @@ import { refreshMe } from "./session.js";
 import { raceShell, renderRace } from "./racerender.js";
 import * as race from "./racestate.js";
 
-const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked"]);
+const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
 
 export class RacePage {
   constructor(app, roomId, seat) {
@@ -99,6 +99,7 @@ export class RacePage {
       started: () => this.update((s) => race.applyStarted(s, f)),
       accepted: () => this.accepted(f),
       rejected: () => this.rejected(f),
+      synced: () => this.synced(f),
       player: () => this.update((s) => race.applyPlayer(s, f.player)),
       spectators: () => this.update((s) => race.applySpectators(s, f.count)),
       progress: () => this.update((s) => race.applyPlayer(s, f)),
@@ -143,6 +144,13 @@ export class RacePage {
     if (RESYNC_CODES.has(f.code)) this.conn.reconnectNow();
   }
 
+  /** Another socket of this seat (another tab) made a move: show the board it left, unless a
+   * move of this tab's is on its way (its answer, or the resync after it, brings the board). */
+  synced(f) {
+    if (this.s.board.inflight) return;
+    this.update((s) => s.board.confirm(f.state, f.legal, f.status));
+  }
+
   finished(f) {
     this.update((s) => race.applyPlayer(s, f));
     if (f.player_id !== this.s.you) return;
@@ -167,6 +175,13 @@ export class RacePage {
 
   serverError(f) {
     toast(errorText(f), "error");
+    if (f.code === "room_gone") {
+      // The store lost this room (it expired or was wiped): nothing to race here any more.
+      this.conn.close();
+      saveRoomSeat(this.s.roomId, null);
+      location.hash = "#/";
+      return;
+    }
     if (f.code !== "unauthorized" && f.code !== "room_not_found") return;
     // This browser's seat is no good here (an unknown room, or a token the server refuses).
     this.conn.close();

@@ -108,7 +108,10 @@ function morphAttributes(live, next) {
     if (!next.hasAttribute(name)) live.removeAttribute(name);
   }
   for (const { name, value } of next.attributes) {
-    if (live.getAttribute(name) !== value) live.setAttribute(name, value);
+    if (live.getAttribute(name) === value) continue;
+    // Styles go through the CSSOM: a style attribute set as markup breaks the page's CSP.
+    if (name === "style") live.style.cssText = next.style.cssText;
+    else live.setAttribute(name, value);
   }
 }
 

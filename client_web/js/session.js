@@ -72,6 +72,11 @@ export async function signOut(everywhere = false) {
   set(null);
 }
 
+/** A new display name (once a day: an ApiError rename_too_soon with retryAt). */
+export async function rename(name) {
+  return set(await api("PATCH", "/api/me", { name }));
+}
+
 export async function deleteAccount() {
   await api("DELETE", "/api/me");
   set(null);

@@ -51,11 +51,17 @@ class ServerConfig:
     signin_username_rate: float = 0.05  # per username, per second; 0 turns it off
     signin_username_burst: int = 5
     players_resume_s: float = 5.0  # how often races left half-recorded are finished here
+    # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
+    address_connections: int = 256  # open connections (HTTP and websockets) from one address
+    address_spectators: int = 64  # open spectator sockets from one address
+    head_timeout_s: float = 10.0  # an HTTP request's head must be complete this soon
+    spectator_idle_s: float = 60.0  # a spectator sending nothing (not even ping) this long: closed
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
     log_level: str = "info"
     shutdown_grace_s: float = 10.0  # on SIGTERM: how long in-flight frames may take to finish
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-For/Proto are trusted
+    solver_workers: int = 1  # worker processes for the solver (dealing rooms, analyses)
 
     # Environment variable -> field.  REDIS_URL, when set, selects the Redis store.
     ENV: ClassVar[dict[str, str]] = {
@@ -90,10 +96,15 @@ class ServerConfig:
         "STALACTITES_SIGNIN_USERNAME_RATE": "signin_username_rate",
         "STALACTITES_SIGNIN_USERNAME_BURST": "signin_username_burst",
         "STALACTITES_PLAYERS_RESUME_S": "players_resume_s",
+        "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",
+        "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",
+        "STALACTITES_HEAD_TIMEOUT_S": "head_timeout_s",
+        "STALACTITES_SPECTATOR_IDLE_S": "spectator_idle_s",
         "STALACTITES_LOG_FORMAT": "log_format",
         "STALACTITES_LOG_LEVEL": "log_level",
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",
         "FORWARDED_ALLOW_IPS": "forwarded_allow_ips",
+        "STALACTITES_SOLVER_WORKERS": "solver_workers",
     }
 
     @classmethod
@@ -113,6 +124,8 @@ class ServerConfig:
         from .web.origin import origins  # the Origin rules live with the websockets
 
         origins(self.allowed_origins)  # a bad entry raises ValueError naming the variable
+        if self.solver_workers < 1:
+            raise ValueError("STALACTITES_SOLVER_WORKERS: at least 1 worker process")
 
     @property
     def client_path(self) -> Path:

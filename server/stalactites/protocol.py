@@ -50,6 +50,7 @@ __all__ = [
     "Standing",
     "Started",
     "SquadronBoard",
+    "Synced",
     "StalactitesBoard",
     "Undo",
     "Welcome",
@@ -60,6 +61,7 @@ ErrorCode = Literal[
     "unauthorized",
     "room_not_found",
     "room_full",
+    "seats_reserved",
     "not_started",
     "already_finished",
     "not_waiting",
@@ -68,10 +70,14 @@ ErrorCode = Literal[
     "step_locked",
     "undo_disabled",
     "rate_limited",
+    "idle",
+    "retry",
+    "room_gone",
     "internal",
     "already_seated",
     "name_confusable",
     "session_required",
+    "not_finished",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -82,6 +88,8 @@ ERROR_CODES: dict[str, str] = {
     "resignation from a spectator (the socket stays open)",
     "room_not_found": "no room has this id",
     "room_full": "the room takes no more players: every seat is taken or the race has begun",
+    "seats_reserved": "a seat asked for in a tournament round's room: its seats are its "
+    "entrants', all taken as it opens (round rooms are never in the room lists)",
     "not_started": "a move before the race has started (or a record before it has finished)",
     "already_finished": "a move, undo, step declaration, resignation or ready after the race "
     "ended (the server clock rules) or after the player finished",
@@ -94,11 +102,19 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "too many moves too fast (per connection or per client address); wait and "
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
     "rooms made or seats taken from one address",
+    "idle": "a spectator socket that sent nothing, not even `ping`, for 60 s "
+    "(`STALACTITES_SPECTATOR_IDLE_S`); the socket is then closed with 4408",
+    "retry": "a move, undo or declaration that could not be stored because the player's log "
+    "kept changing under it (another socket of the same player); nothing changed: send it "
+    "again with the same `id`",
+    "room_gone": "the room was lost by the store after the socket's hello (its data expired or "
+    "was wiped); the socket is then closed with 1008: go back to the lobby",
     "internal": "the server failed; the socket is closed with 1011 and the client may reconnect",
     "already_seated": "over HTTP, 409: a second seat in one room for the same signed-in player",
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
+    "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -252,6 +268,12 @@ class RoomView(Frame):
         description="a rated room: every seat a player with a session; ratings change once "
         "its results are final (docs/players.md)",
     )
+    deal_chosen: bool = Field(
+        description="the room's creator (or a tournament's organiser) chose the deal, and may "
+        "have studied it: the server did not deal it (always the opposite of certified). Such a "
+        "room is never rated and counts on no leaderboard; clients show it on the room's page "
+        "and in the lists"
+    )
     spectator_delay_s: int = Field(
         description="during the race spectators see each board as it was this long ago"
     )
@@ -375,6 +397,19 @@ class Rejected(Frame):
     message: str
 
 
+class Synced(Frame):
+    """To a player's other sockets only (another tab of the same seat, on any process): the
+    player's board after an action accepted on another of their sockets.  Both sockets of one
+    token work and stay in step; the socket that made the action gets ``accepted``, every other
+    one gets this after the action's ``progress`` (the board of the latest action: a burst of
+    them may come as one)."""
+
+    type: Literal["synced"]
+    state: Board
+    legal: list[str]
+    status: BoardStatus
+
+
 class Progress(Frame):
     """Room event after every accepted move, undo or declaration."""
 
@@ -456,6 +491,7 @@ ServerFrame = Annotated[
     | Started
     | Accepted
     | Rejected
+    | Synced
     | Progress
     | ProgressBatch
     | Finished

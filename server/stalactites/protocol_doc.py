@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from . import protocol as p
 from . import tournament_protocol_doc
+from .analysis import models as analysis
 from .rooms.settings import CreateRoom, TakeSeat
 
 __all__ = ["main", "render"]
@@ -40,6 +41,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.Started,
     p.Accepted,
     p.Rejected,
+    p.Synced,
     p.Progress,
     p.ProgressBatch,
     p.Finished,
@@ -54,6 +56,16 @@ OBJECT_MODELS: list[type[BaseModel]] = [
     p.Standing,
     p.StalactitesBoard,
     p.SquadronBoard,
+]
+
+ANALYSIS_MODELS: list[type[BaseModel]] = [
+    analysis.TimedAction,
+    analysis.Analysis,
+    analysis.PlayerAnalysis,
+    analysis.TurningPoint,
+    analysis.FewestMoves,
+    analysis.Timeline,
+    analysis.RacerTimeline,
 ]
 
 INTRO = """\
@@ -112,6 +124,9 @@ SOCKET = """\
    that client only.  `accepted` is sent once the action is durably stored.  Everyone gets
    `progress` after each accepted action, `finished` as each player finishes, and `results`
    at the end.
+5. One token may be used on several sockets at once (two tabs, on any processes): all of
+   them work and none is closed.  They stay in step: a player's other sockets get `synced`,
+   the player's board after an action accepted on another socket.
 
 ### Room events and `seq`
 
@@ -219,14 +234,30 @@ RECORD = """\
 ### The record
 
 `GET /api/rooms/{room_id}/record` after the end: `{"room_id", "game", "deal", "salt",
-"commitment", "step", "undo", "certified", "solution", "initial_state", "players"}`, each
+"commitment", "step", "undo", "certified", "deal_chosen", "solution", "initial_state",
+"players"}`, each
 player a [Standing](#standing) plus `"record"`: a game record `{"game", "deal", "step",
-"moves"}` that `stalactites replay` checks; `stalactites verify` checks the whole record
-(the commitment, every record replayed to its standing, the places).  `initial_state` is
+"moves"}` that `stalactites replay` checks, and `"actions"`: every action the player played,
+undos and step declarations included, each a [TimedAction](#timedaction) with its race-clock
+time (records made before actions were timed have none); `stalactites verify` checks the
+whole record (the commitment, every record replayed to its standing, the actions replayed to
+the record with their times in order, the places).  `initial_state` is
 the deal's starting layout, whole: the engine's state (with the deal id) and, for Squadron,
 `"stock"`: the stock's cards in order, the last one dealt first.
 With it a client can draw every board along every record.
 
+### The analysis
+
+`GET /api/rooms/{room_id}/analysis` after the end: an [Analysis](#analysis), every
+player's run (their actions, undos included) judged by the solver.  During the race (and
+before it) the answer is 409 `not_finished`: an analysis would be a hint.  It is made once,
+in the server's solver worker processes, from the record, and kept beside the record as
+long as the room is kept, so every process serves the same one; `stalactites analyse`
+prints the same from the record on one's own machine.  A position is `won` when a win can
+still be reached from it, `lost` when none can (exact for Stalactites; Squadron's searches
+have a budget, and a position they could not decide is `unknown`, never a guess).
+
+{analysis}
 ### The room lists
 
 `GET /api/rooms?status=waiting` lists the rooms waiting for players (newest first);
@@ -265,6 +296,11 @@ ROUTES = [
         "200 the [record](#the-record) once the race has finished; 409 `not_started` before; "
         "404 `room_not_found`",
     ),
+    (
+        "`GET /api/rooms/{room_id}/analysis`",
+        "200 the [analysis](#the-analysis) once the race has finished; 409 `not_finished` "
+        "before; 404 `room_not_found`",
+    ),
 ]
 
 PLAYER_ROUTES = [
@@ -289,6 +325,14 @@ PLAYER_ROUTES = [
     ),
     ("`GET /api/me`", "200 the signed-in player's profile; 401 `unauthorized`"),
     ("`DELETE /api/me`", "204: the account deleted (its races stay on others' histories); 401"),
+    (
+        '`PATCH /api/me` with `{"name"}`',
+        "200 the profile with its new display name (1-20 visible characters), once a day: "
+        '429 `rename_too_soon` with `Retry-After` and `"retry_at_ms"` (when, unix ms); 409 '
+        "`name_taken`: a name is given once, generated or chosen, and none confusable with one "
+        "given before (the same Unicode skeleton; a player may respell their own); 422 "
+        "`bad_name` (`field` `name`); 401",
+    ),
     (
         "`GET /api/players/{player_id or username}`",
         '200 the profile `{"player_id", "name", "registered", "username", "member_since", '
@@ -344,6 +388,7 @@ CLOSE_CODES = [
     ("1011", "the server failed (after an `internal` error frame); reconnect"),
     ("1012", "the server process is restarting; reconnect (another process may answer)"),
     ("1013", "too slow to keep up; reconnect with `last_seq`"),
+    ("4408", "a spectator sent nothing, not even `ping`, for too long (`idle`); reconnect"),
 ]
 
 
@@ -445,7 +490,10 @@ def render() -> str:
     lines += ["## Objects", ""]
     for model in OBJECT_MODELS:
         lines += _section(model, "###")
-    lines.append(RECORD)
+    analysis_sections: list[str] = []
+    for model in ANALYSIS_MODELS:
+        analysis_sections += _section(model, "####")
+    lines.append(RECORD.replace("{analysis}", "\n".join(analysis_sections)))
     lines += _errors()
     lines.append(tournament_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"

@@ -152,6 +152,11 @@ class RoundRecord(Frame):
         default=None, description="the commitment's salt, null until the round has finished"
     )
     certified: bool = Field(description="the deal was certified winnable by the solver")
+    deal_chosen: bool = Field(
+        default=False,
+        description="the organiser chose the round's deal (the opposite of certified): the "
+        "round is never rated",
+    )
     results: list[RoundLine] = Field(description="best first; empty until the round has finished")
 
 

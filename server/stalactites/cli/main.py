@@ -23,7 +23,8 @@ __all__ = ["main"]
 DESCRIPTION = (
     "Stalactites Race: race each other at patience on the identical deal. "
     "serve runs the race server and web client; play is a game in the terminal; "
-    "deal, moves, replay, solve and pick print JSON; verify checks a finished room's record."
+    "deal, moves, replay, solve and pick print JSON; verify checks a finished room's record; "
+    "analyse analyses it."
 )
 GAME_NAMES = ("stalactites", "squadron")
 STEPS = ("ones", "twos")
@@ -138,11 +139,13 @@ def build_parser() -> Parser:
     play.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
     play.set_defaults(run=cmd_play)
     add_serve(commands)
-    from .solving import add_commands as add_solver_commands  # it imports this module
-    from .verify import add_verify  # so does this one
+    from .analyse import add_analyse  # these import this module
+    from .solving import add_commands as add_solver_commands
+    from .verify import add_verify
 
     add_solver_commands(commands)
     add_verify(commands)
+    add_analyse(commands)
     return parser
 
 

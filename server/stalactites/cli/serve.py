@@ -8,12 +8,17 @@ the in-memory store unless ``REDIS_URL`` is set.  Logs are JSON lines on stderr 
 On SIGTERM the server stops listening, closes every websocket with 1012 once the
 frame it is handling is answered (``STALACTITES_SHUTDOWN_GRACE_S`` at most), lets
 HTTP requests finish, and exits 0.
+
+At start-up the process's open-file limit is raised to its hard limit (every
+connection holds a file descriptor); connections per client address and the time
+a request's head may take are capped below the app (:mod:`stalactites.web.transport`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import sys
 from typing import Any
 
@@ -37,6 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..logs import logging_config
     from ..web import create_app
     from ..web.graceful import GracefulServer
+    from ..web.transport import guarded_protocols
 
     if not 0 <= args.port <= 65535:
         print(f"stalactites: error: --port {args.port}: not a port", file=sys.stderr)
@@ -47,12 +53,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"stalactites: error: {error}", file=sys.stderr)
         return 2
+    raise_open_files()
     app = create_app(config)
+    http, ws = guarded_protocols(config)
     settings = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
-        ws="websockets-sansio",
+        http=http,
+        ws=ws,
         ws_max_size=WS_MAX_BYTES,
         ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
         lifespan="on",
@@ -66,6 +75,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     store = "redis" if config.store_url.startswith(("redis", "unix")) else "memory"
     asyncio.run(_serve(server, args.host, store))
     return 0
+
+
+def raise_open_files() -> int:
+    """Raise the soft limit on open files to the hard one; the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):  # some systems cap the soft limit lower (macOS)
+            return soft
+    return hard
 
 
 async def _serve(server: Any, host: str, store: str) -> None:

@@ -8,6 +8,8 @@ checked in three ways:
 * the record's starting layout is the revealed deal's, and every player's moves replay
   legally through the engine from it to the cards and moves the standings report, and to
   the reported outcome (a win is a won board, a loss a lost one);
+* where the record has every player's timed actions (undos included), they replay to the
+  player's moves, their race-clock times in order;
 * the places agree with the standings' rules: winners first in order of time, then the
   rest by foundation cards, exact ties sharing a place.
 
@@ -27,6 +29,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..analysis.runs import actions_problem
 from ..engine import EngineError, GameRecord, Squadron, Status, new_game, replay
 from ..engine.records import deal_commitment
 from .main import UsageError
@@ -231,6 +234,8 @@ def _who(line: dict[str, Any]) -> str:
 
 def _check_player(record: dict[str, Any], line: dict[str, Any], verdict: Verdict) -> None:
     problem, replayed = _replay_problem(record, line)
+    if problem is None and "actions" in line:  # timed actions: older records have none
+        problem = actions_problem(record, line)
     if problem is None and replayed is not None:
         moves, status = replayed
         verdict.passed.append(

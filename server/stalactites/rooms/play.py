@@ -5,8 +5,9 @@ on this process's cached board, then committed with the log length the
 board was built from.  A conflict (the log grew elsewhere) rebuilds the
 board from the stored log and tries again; a refusal, a duplicate id or a
 commit that failed (Redis unreachable: stored or not, the log will tell)
-drops the cached board.  Moves of one player are handled one at a time in a
-process; across processes the store's length check keeps them in order.
+drops the cached board; after ``ATTEMPTS`` conflicts in a row the answer is
+``rejected`` with ``retry`` (nothing was stored).  Moves of one player are
+handled one at a time in a process; across processes the store's length check keeps them in order.
 """
 
 from __future__ import annotations
@@ -67,11 +68,11 @@ class Play:
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
         self.store = rooms.store
-        self._locks = KeyedLocks()
+        self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
     async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
-        async with self._locks.hold((room_id, player_id)):
+        async with self.locks.hold((room_id, player_id)):
             return await self._act(room_id, player_id, frame)
 
     async def _act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
@@ -90,7 +91,8 @@ class Play:
             answer = await self._attempt(room_id, player_id, action, settings, times[0])
             if answer is not None:
                 return answer
-        raise RoomError("internal", "the move could not be stored; send it again")
+        message = "your log kept changing (another socket of yours?); send it again"
+        return Rejected(type="rejected", id=frame.id, code="retry", message=message)
 
     async def _attempt(
         self, room_id: str, player_id: str, action: Action, settings: RoomSettings, start: int
@@ -214,7 +216,7 @@ class Play:
         return times
 
     async def resign(self, room_id: str, player_id: str) -> None:
-        async with self._locks.hold((room_id, player_id)):
+        async with self.locks.hold((room_id, player_id)):
             for _ in range(ATTEMPTS):
                 if await self._resign_once(room_id, player_id):
                     return

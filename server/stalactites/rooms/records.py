@@ -1,5 +1,8 @@
 """A finished room's game records: every player's moves with the deal revealed, as served by
-``GET /api/rooms/{room_id}/record`` (the same document ``stalactites verify`` checks)."""
+``GET /api/rooms/{room_id}/record`` (the same document ``stalactites verify`` checks).
+
+Each player's ``actions`` are every action they played, undos and step declarations
+included, each with its race-clock time (``at_ms``: ms since the race's start)."""
 
 from __future__ import annotations
 
@@ -18,11 +21,17 @@ __all__ = ["room_record"]
 async def room_record(row: RoomRow, settings: RoomSettings, store: Store) -> dict[str, Any]:
     """The record of a finished room (its rows' moves read from ``store``)."""
     standings = {line.player_id: line for line in _results(row)}
+    times = await _action_times(row, store)
     players = []
     for player in row.players:
-        game = rebuild(settings, await store.read_log(row.room_id, player.player_id))
+        log = await store.read_log(row.room_id, player.player_id)
+        game = rebuild(settings, log)
         line = standings[player.player_id]
-        players.append({**line.model_dump(), "record": GameRecord.of(game).to_json()})
+        entry = {**line.model_dump(), "record": GameRecord.of(game).to_json()}
+        at = times.get(player.player_id, [])
+        if len(at) == len(log):
+            entry["actions"] = [{"action": a, "at_ms": t} for a, t in zip(log, at, strict=True)]
+        players.append(entry)
     return {
         "room_id": row.room_id,
         "game": settings.game,
@@ -32,10 +41,20 @@ async def room_record(row: RoomRow, settings: RoomSettings, store: Store) -> dic
         "step": settings.step,
         "undo": settings.undo,
         "certified": settings.certified,
+        "deal_chosen": settings.deal_chosen,
         "solution": settings.solution,
         "initial_state": initial_layout(settings),
         "players": players,
     }
+
+
+async def _action_times(row: RoomRow, store: Store) -> dict[str, list[int]]:
+    """Every player's action times on the race clock, from the room's action stream."""
+    start = row.starts_at or 0
+    times: dict[str, list[int]] = {}
+    for action in await store.read_actions(row.room_id):
+        times.setdefault(action.player_id, []).append(max(action.at_ms - start, 0))
+    return times
 
 
 def _results(row: RoomRow) -> list[Standing]:

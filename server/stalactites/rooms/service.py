@@ -16,8 +16,7 @@ import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
-from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 from .. import room_events
 from ..clock import Clock
@@ -43,20 +42,20 @@ from ..store import (
     RoomRow,
     Store,
 )
+from ..workers import SolverPool
 from .boards import Board, BoardCache, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
+from .event_sink import EventSink, Unfollowed
 from .records import room_record
-from .seats import check_seat
+from .seats import check_seat, seat_refusal, skeleton
 from .settings import CreateRoom, RoomSettings, new_salt
 from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
 from .wire import legal_texts, wire_board
 
 __all__ = [
-    "EventSink",
     "FinishListener",
-    "FollowedCommit",
     "Rater",
     "RoomService",
     "player_row",
@@ -68,48 +67,8 @@ log = logging.getLogger(__name__)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FINISH_ATTEMPTS = 8
 
-SpectatorBoards = dict[str, StalactitesBoard | SquadronBoard]
-
-
-class FollowedCommit(Protocol):
-    """One commit of this process's as an :class:`EventSink` follows it: a context manager
-    entered before the store is called and left after it answered (or failed)."""
-
-    def __enter__(self) -> FollowedCommit: ...
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None: ...
-
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        """The room events the commit stored: [(seq, event)]."""
-
-
-class EventSink(Protocol):
-    """Follows this process's commits to rooms (the process's fan-out of room events)."""
-
-    def committing(self, room_id: str) -> FollowedCommit:
-        """Follow one commit to the room."""
-        ...
-
-
-class _Unfollowed:
-    """A commit nobody follows (no sink yet)."""
-
-    def committing(self, room_id: str) -> _Unfollowed:
-        return self
-
-    def __enter__(self) -> _Unfollowed:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        pass
+ReleasedBoards = dict[str, StalactitesBoard | SquadronBoard]
+"""Every player's board as spectators may see it now, by player id (a welcome's ``boards``)."""
 
 
 FinishListener = Callable[[str], None]
@@ -125,13 +84,18 @@ def token_hash(token: str) -> str:
 
 
 class RoomService:
-    def __init__(self, store: Store, config: ServerConfig, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, config: ServerConfig, clock: Clock, solver: SolverPool | None = None
+    ) -> None:
         self.store = store
         self.config = config
         self.clock = clock
+        # The solver's worker processes: the process's, or (none given) the service's own.
+        self._own_solver = solver is None
+        self.solver = SolverPool(config.solver_workers) if solver is None else solver
         self.boards = BoardCache()
         self._settings: dict[str, RoomSettings] = {}
-        self._sink: EventSink = _Unfollowed()
+        self._sink: EventSink = Unfollowed()
         self._finish_listeners: list[FinishListener] = []
         self.rater: Rater | None = None  # the ratings shown in the results (web/players/)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -171,6 +135,8 @@ class RoomService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._own_solver:
+            self.solver.close()
 
     # Reading rooms.
 
@@ -219,7 +185,7 @@ class RoomService:
         if body.deal is not None:
             chosen = ChosenDeal(body.deal, False, None)
         else:
-            chosen = await pick_deal(body.game, body.step)
+            chosen = await self.pick_deal(body.game, body.step)
         settings = RoomSettings.resolve(
             body, chosen.deal, chosen.certified, chosen.solution, new_salt()
         )
@@ -228,6 +194,10 @@ class RoomService:
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
         self._settings[room_id] = settings
         return await self.view(room_id)
+
+    async def pick_deal(self, game: str, step: str | None) -> ChosenDeal:
+        """A certified deal, picked in a worker process of :attr:`solver`."""
+        return await pick_deal(self.solver, game, step)
 
     async def join(self, room_id: str, name: str, owner: str | None = None) -> tuple[str, str]:
         """Seat a new player: their id and their secret token (stored only as a hash).
@@ -247,14 +217,19 @@ class RoomService:
             place=None,
             elapsed_ms=None,
         )
+        event = room_events.player_event(view)
         player = NewPlayer(
-            player_id, name, token_hash(token), self.now(), progress, room_events.player_event(view)
+            player_id, name, token_hash(token), self.now(), progress, event, skeleton(name)
         )
-        joined = await self.store.join(room_id, player)
+        joined = await self.store.join(room_id, player)  # checks both again, atomically
         if joined is JoinResult.ROOM_NOT_FOUND:
             raise RoomError("room_not_found", f"no room {room_id!r}")
+        if joined is JoinResult.SEATS_RESERVED:
+            raise RoomError("seats_reserved", "a tournament round's seats are its entrants'")
         if joined is JoinResult.ROOM_FULL:
             raise RoomError("room_full", "the room takes no more players: full or started")
+        if joined is not JoinResult.JOINED:
+            raise seat_refusal(joined, name)
         return player_id, token
 
     async def authenticate(self, room_id: str, token: str) -> str:
@@ -387,7 +362,7 @@ class RoomService:
         return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
 
     async def spectator_welcome(
-        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], SpectatorBoards]
+        self, room_id: str, last_seq: int | None, boards: Callable[[RoomRow], ReleasedBoards]
     ) -> Welcome:
         """A spectator's welcome; ``boards`` gives every board as spectators see them now (it is
         called last, with nothing awaited after it)."""

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
+from .rating import unrateable
 
 __all__ = [
     "DEFAULT_DELAY_S",
@@ -90,17 +91,6 @@ class CreateRoom(BaseModel):
         return value
 
 
-def unrateable(deal: str | None, seats: int) -> str | None:
-    """Why a room made from ``body`` may not be rated (None: it may): the rule of issue 13.
-    The deal must be the server's certified one; whether each seat has a session is checked
-    when it is taken."""
-    if deal is not None:
-        return "a creator-chosen deal is never rated"
-    if seats < 2:
-        return "a rated room has two seats or more"
-    return None
-
-
 class JoinRoom(BaseModel):
     """``POST /api/rooms/{room_id}/players`` (and a tournament's entry)."""
 
@@ -158,6 +148,13 @@ class RoomSettings(BaseModel):
     def commitment(self) -> str | None:
         """SHA-256 of ``f"{deal}|{salt}"``, published from the room's creation (None: no salt)."""
         return None if self.salt is None else deal_commitment(self.deal, self.salt)
+
+    @property
+    def deal_chosen(self) -> bool:
+        """The room's creator (or a tournament's organiser) chose the deal and may have studied
+        it: the server did not deal it, so it was not certified either.  Such a room is never
+        rated (:func:`stalactites.rooms.rating.may_be_rated`)."""
+        return not self.certified
 
     @property
     def delay_s(self) -> int:

@@ -13,6 +13,8 @@ Lua scripts (``scripts``, which loads ``lua/*.lua``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .players_base import PlayerStore
 from .refusals import Refusal, refusal
 from .rooms_base import (
@@ -30,6 +32,7 @@ from .rooms_base import (
     ProgressRow,
     ReadyResult,
     RoomRow,
+    RoundRoom,
     Store,
     StoreError,
 )
@@ -55,6 +58,7 @@ __all__ = [
     "ReadyResult",
     "Refusal",
     "RoomRow",
+    "RoundRoom",
     "Store",
     "StoreError",
     "TournamentStore",
@@ -70,12 +74,14 @@ def open_store(
     prefix: str = "sr:",
     max_events: int = 10_000,
     cluster: bool = False,
+    now_ms: Callable[[], int] | None = None,
 ) -> Store:
     """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
     Redis (with ``cluster``, any node of a Redis Cluster): one shared connection (per cluster
-    master) serves every caller."""
+    master) serves every caller.  ``now_ms`` is the server's clock: the in-memory store's
+    expiry follows it."""
     if url.startswith("memory://"):
-        return MemoryStore(max_events)
+        return MemoryStore(max_events, now_ms)
     if url.startswith(("redis://", "rediss://", "unix://")):
         from .rooms_redis import RedisStore
 
@@ -83,11 +89,17 @@ def open_store(
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
-def open_tournament_store(url: str, prefix: str = "sr:", cluster: bool = False) -> TournamentStore:
+def open_tournament_store(
+    url: str,
+    prefix: str = "sr:",
+    cluster: bool = False,
+    now_ms: Callable[[], int] | None = None,
+) -> TournamentStore:
     """``memory://`` for the in-memory store; ``redis://``, ``rediss://`` or ``unix://`` for
-    Redis (the rooms' URL and key prefix; with ``cluster``, any node of a Redis Cluster)."""
+    Redis (the rooms' URL and key prefix; with ``cluster``, any node of a Redis Cluster);
+    ``now_ms``, the server's clock, rules the in-memory store's expiry."""
     if url.startswith("memory://"):
-        return MemoryTournamentStore()
+        return MemoryTournamentStore(now_ms)
     if url.startswith(("redis://", "rediss://", "unix://")):
         from .tournaments_redis import RedisTournamentStore
 

@@ -30,6 +30,7 @@ and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from .cluster import ClusterPipe
@@ -51,6 +52,7 @@ _SCRIPTS = (
     "add_session",
     "apply",
     "board",
+    "board_page",
     "claim_outcome",
     "claim_username",
     "delete",
@@ -84,6 +86,7 @@ class RedisPlayerStore:
     def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
         address = Address.parse(url).named("stalactites-players")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
+        self._cluster = cluster
         self._prefix = prefix
         self._run = {name: Script(self._pipe, lua(f"players/{name}")) for name in _SCRIPTS}
         self._pending = f"{prefix}{{races}}:pending"
@@ -99,13 +102,21 @@ class RedisPlayerStore:
 
     def _board_keys(self, game: str) -> list[str]:
         tag = f"{self._prefix}{{board:{game}}}"
-        return [f"{tag}:board", f"{tag}:versions"]
+        return [f"{tag}:board", f"{tag}:versions", f"{tag}:lines"]
 
     # identity
 
     async def create_player(self, record: PlayerRecord) -> None:
         key = self.keys(record.player_id).player
         await self._call(key, "HSET", key, "name", record.name, "created", record.created_ms)
+
+    async def players_exist(self, player_ids: list[str]) -> list[bool]:
+        keys = [self.keys(pid).player for pid in player_ids]
+        if keys and not self._cluster:  # one command when all exist (the keys span slots)
+            if int(await self._call(keys[0], "EXISTS", *keys)) == len(keys):
+                return [True] * len(keys)
+        found = await asyncio.gather(*(self._call(key, "EXISTS", key) for key in keys))
+        return [bool(one) for one in found]
 
     async def load_player(self, player_id: str) -> PlayerRecord | None:
         keys = self.keys(player_id)
@@ -267,16 +278,17 @@ class RedisPlayerStore:
     # leaderboards
 
     async def sync_board(
-        self, player_id: str, game: str, version: int, ordinal: float | None
+        self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
     ) -> None:
         score = "" if ordinal is None else repr(ordinal)
-        await self._run["board"](self._board_keys(game), [player_id, version, score])
+        await self._run["board"](self._board_keys(game), [player_id, version, score, shown])
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
-        key = self._board_keys(game)[0]
-        flat = await self._call(key, "ZREVRANGE", key, offset, offset + limit - 1, "WITHSCORES")
+        keys = self._board_keys(game)
+        flat = await self._run["board_page"]([keys[0], keys[2]], [offset, limit])
         return [
-            BoardLine(pid, float(score)) for pid, score in zip(flat[::2], flat[1::2], strict=True)
+            BoardLine(pid, float(score), shown or "")
+            for pid, score, shown in zip(flat[::3], flat[1::3], flat[2::3], strict=True)
         ]
 
     async def board_rank(self, game: str, player_id: str) -> int | None:

@@ -8,7 +8,10 @@ event loop made while replies are awaited leave in one write, and the replies co
 order; a connection is shared only once its greeting (AUTH, SELECT, CLIENT SETNAME) has been
 answered; a connection that answers nothing for ``stall_s`` while replies are awaited is
 dropped, failing them (a stalled network must not hold moves unanswered).  :class:`Script`
-runs a Lua script on it by its hash.  Subscriptions are :mod:`.listener`'s; on a Redis
+runs a Lua script on it by its hash.  A command safe to repeat (a read, an idempotent write, a
+script made ``repeatable``) whose connection was lost before its reply came (as a pooled
+connection is when Redis restarts) is sent once more, on a new connection; others fail with
+:class:`LostConnection`.  Subscriptions are :mod:`.listener`'s; on a Redis
 Cluster, :class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
 """
 
@@ -20,22 +23,60 @@ import hashlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Awaitable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlparse
 
 import hiredis
 
-__all__ = ["Address", "Caller", "Pipe", "ReplyError", "Script", "pack", "reply_parser"]
+__all__ = [
+    "REPEATABLE",
+    "Address",
+    "Caller",
+    "LostConnection",
+    "Pipe",
+    "ReplyError",
+    "Script",
+    "pack",
+    "reply_parser",
+]
 
 log = logging.getLogger(__name__)
 
 STALL_S = 5.0  # replies awaited and none come for this long: the connection is dropped
 
 
+REPEATABLE = frozenset(
+    ("PING", "EXISTS", "GET", "HGET", "HGETALL", "HMGET", "LRANGE", "LLEN", "ZCOUNT", "ZCARD")
+    + ("ZSCORE", "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "SMEMBERS", "SCARD", "PTTL")
+    + ("ZADD", "ZREM", "ZREMRANGEBYSCORE", "PEXPIRE", "HDEL", "SREM", "CLUSTER")
+)
+"""Commands sent once more after a lost connection: reads, and writes whose repeat changes
+nothing more than the first did (a set's member added or removed, an expiry set)."""
+
+
 class ReplyError(Exception):
     """An error reply from Redis (``-ERR ...``, ``-NOSCRIPT ...``)."""
+
+
+class LostConnection(ConnectionError):
+    """The connection to Redis was lost (closed or reset, not stalled) before a reply came:
+    the command may or may not have run."""
+
+
+async def once_more(
+    send: Callable[[], Awaitable[Any]], what: str, allowed: Callable[[], bool] = lambda: True
+) -> Any:
+    """``send()``, and once more if its connection was lost and ``allowed()`` still holds
+    (safe only for repeatable work)."""
+    try:
+        return await send()
+    except LostConnection as error:
+        if not allowed():
+            raise
+        log.info("redis connection lost (%s); sending %s once more", error, what)
+    return await send()
 
 
 def pack(args: tuple[Any, ...]) -> bytes:
@@ -119,9 +160,19 @@ class Pipe:
         self._lock = asyncio.Lock()
         self._replies = 0  # replies read on this connection, for the stall check
         self._stalled = False
+        self._closing = False  # closed by close(): nothing is sent once more
+
+    def _open(self) -> bool:
+        return not self._closing
 
     async def call(self, *args: Any) -> Any:
-        """Send one command; its reply (an error reply raises :class:`ReplyError`)."""
+        """Send one command; its reply (an error reply raises :class:`ReplyError`).  One of
+        :data:`REPEATABLE` is sent once more if the connection is lost before its reply."""
+        if str(args[0]).upper() in REPEATABLE:
+            return await once_more(lambda: self._call(*args), str(args[0]), self._open)
+        return await self._call(*args)
+
+    async def _call(self, *args: Any) -> Any:
         if self._writer is None or self._writer.is_closing():
             await self._connect()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -234,13 +285,15 @@ class Pipe:
 
     def _fail_waiting(self) -> None:
         self._out.clear()  # unsent commands of failed calls must not meet later replies
-        why = "answered nothing in time" if self._stalled else "was lost"
+        stalled = "the connection to Redis answered nothing in time"
         while self._waiting:
             future = self._waiting.popleft()
             if not future.done():
-                future.set_exception(ConnectionError(f"the connection to Redis {why}"))
+                lost = LostConnection("the connection to Redis was lost")
+                future.set_exception(ConnectionError(stalled) if self._stalled else lost)
 
     async def close(self) -> None:
+        self._closing = True
         if self._reading is not None:
             self._reading.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -261,14 +314,22 @@ class Caller(Protocol):
 class Script:
     """A Lua script run by its hash (``await script(keys, args)``); sent whole (EVAL, which
     also caches it) when the node has not got it (NOSCRIPT: it did not run), as after a
-    restart, or on a cluster node it is new to.  The first key routes it."""
+    restart, or on a cluster node it is new to.  The first key routes it.  A ``repeatable``
+    script (a read, or one guarded so that running it twice changes nothing more) is run once
+    more when its connection is lost before the reply."""
 
-    def __init__(self, caller: Caller, text: str) -> None:
+    def __init__(self, caller: Caller, text: str, repeatable: bool = False) -> None:
         self._caller = caller
         self._text = text
         self._sha = hashlib.sha1(text.encode()).hexdigest()
+        self._repeatable = repeatable
 
     async def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
+        if self._repeatable:
+            return await once_more(lambda: self._run(keys, args), f"a script ({self._sha[:8]})")
+        return await self._run(keys, args)
+
+    async def _run(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
         call, key = self._caller.call_at, keys[0]
         try:
             return await call(key, "EVALSHA", self._sha, len(keys), *keys, *args)

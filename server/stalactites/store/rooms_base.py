@@ -37,6 +37,7 @@ __all__ = [
     "ProgressRow",
     "ReadyResult",
     "Ring",
+    "RoundRoom",
     "RoomPage",
     "RoomRow",
     "Store",
@@ -101,6 +102,7 @@ class NewPlayer:
     joined_ms: int
     progress: ProgressRow
     event_json: str  # the ``player`` room event announcing the join
+    skeleton: str = ""  # the name's confusable skeleton: no two seats share one ("": unchecked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +163,25 @@ class Outcome(enum.Enum):
     REFUSED = "refused"  # ``code`` says why (not_started, already_finished, room_not_found)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundRoom:
+    """A tournament round's room, opened whole: every entrant seated and ready and the
+    countdown begun (to ``starts_at``) in one step; never listed, and no one else is seated."""
+
+    room: NewRoom
+    players: list[NewPlayer]
+    starts_at: int
+    ends_at: int
+    events: list[str]  # every entrant's (ready) player event, then the countdown
+
+
 class JoinResult(enum.Enum):
     JOINED = "joined"
     ROOM_NOT_FOUND = "room_not_found"
     ROOM_FULL = "room_full"
+    SEATS_RESERVED = "seats_reserved"  # a round room: its seats are its entrants'
+    ALREADY_SEATED = "already_seated"  # this player id has a seat already
+    NAME_CONFUSABLE = "name_confusable"  # a seated name has this skeleton
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +272,11 @@ class Store(Protocol):
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
         """Store a new room in ``waiting``; its keys expire ``ttl_ms`` after the last change."""
+        ...
+
+    async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
+        """Store a round's room whole (see :class:`RoundRoom`); False if the id is taken (as
+        when a repeat of this very call finds it done)."""
         ...
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
@@ -350,4 +372,13 @@ class Store(Protocol):
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         """Stop ringing ``bell`` (a later subscription's bell is left alone)."""
+        ...
+
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        """Keep a finished room's analysis beside its record, unless one is kept already (the
+        first writer wins); the analysis kept, or None when the room is gone."""
+        ...
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        """The room's kept analysis, or None."""
         ...

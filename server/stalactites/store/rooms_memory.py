@@ -1,15 +1,19 @@
 """The in-memory store: one process, nothing survives a restart.
 
 Each method runs to completion without awaiting, so on one event loop every
-method is atomic, exactly as the Redis store's scripts are.  Expiry is not
-needed here (nothing outlives the process) and ``ttl_ms`` is ignored.
+method is atomic, exactly as the Redis store's scripts are.  A room is forgotten ``ttl_ms``
+after its last change, as the Redis store's keys expire (:mod:`.expiry`, by the clock the
+store is given: the server's), its events, logs, leases and actions with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import room_events
+from ..clock import SystemClock
+from .expiry import Expiry
 from .refusals import refusal
 from .rooms_base import (
     ROOM_LISTS,
@@ -30,6 +34,7 @@ from .rooms_base import (
     Ring,
     RoomPage,
     RoomRow,
+    RoundRoom,
 )
 
 __all__ = ["MemoryStore"]
@@ -63,12 +68,16 @@ class _Room:
     version: int = 0
     winners: int = 0
     players: dict[str, _Player] = field(default_factory=dict)
+    skeletons: set[str] = field(default_factory=set)  # the seated names' (see NewPlayer)
     events: list[str] = field(default_factory=list)
     presence: dict[tuple[str, str], int] = field(default_factory=dict)
     results_json: str | None = None
     actions: list[ActionRow] = field(default_factory=list)
     watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
     announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
+    reserved: bool = False  # a tournament round's room: never listed, no one else seated
+    ttl_ms: int = 0  # forgotten this long after its last change
+    analysis: str | None = None  # the analysis, once made (see keep_analysis)
 
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
@@ -82,11 +91,24 @@ class _Room:
 class MemoryStore:
     """Rooms in a dict; see :class:`stalactites.store.rooms_base.Store` for the contract."""
 
-    def __init__(self, max_events: int = 10_000) -> None:
+    def __init__(self, max_events: int = 10_000, now_ms: Callable[[], int] | None = None) -> None:
+        """``now_ms``: the server's clock, which expiry follows (the machine's by default)."""
         self._rooms: dict[str, _Room] = {}
         self._bells: dict[str, Bell] = {}
         self._max_events = max_events
         self.kept: set[str] = set()  # finished rooms with persistent players: never expire
+        self._expiry = Expiry(now_ms or SystemClock().now_ms)
+
+    def _get(self, room_id: str) -> _Room | None:
+        """The room, once every room past its time is forgotten."""
+        for gone in self._expiry.expired():
+            del self._rooms[gone]
+        return self._rooms.get(room_id)
+
+    def _changed(self, room: _Room) -> None:
+        """The room has changed: it is forgotten ``ttl_ms`` from now (unless it is kept)."""
+        if room.room_id not in self.kept:
+            self._expiry.refresh(room.room_id, room.ttl_ms)
 
     async def ping(self) -> bool:
         return True
@@ -95,12 +117,30 @@ class MemoryStore:
         self._bells.clear()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
-        self._rooms[room.room_id] = _Room(
-            room.room_id, room.settings_json, room.seats, room.created_ms
-        )
+        self._get(room.room_id)  # a sweep
+        made = _Room(room.room_id, room.settings_json, room.seats, room.created_ms, ttl_ms=ttl_ms)
+        self._rooms[room.room_id] = made
+        self._changed(made)
+
+    async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
+        new = round_room.room
+        if self._get(new.room_id) is not None:
+            return False
+        room = _Room(new.room_id, new.settings_json, new.seats, new.created_ms)
+        room.reserved, room.ttl_ms = True, ttl_ms
+        for seat, player in enumerate(round_room.players, 1):
+            room.players[player.player_id] = _Player(
+                player.player_id, player.name, seat, player.token_hash, player.progress, True
+            )
+        room.status, room.starts_at = "countdown", round_room.starts_at
+        room.ends_at = round_room.ends_at
+        self._rooms[new.room_id] = room
+        self._changed(room)
+        self._append(room, round_room.events)
+        return True
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is None:
             return None
         online = {pid for (pid, _), until in room.presence.items() if until > now_ms}
@@ -121,11 +161,19 @@ class MemoryStore:
         )
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is None:
             return JoinResult.ROOM_NOT_FOUND
+        if room.reserved:
+            return JoinResult.SEATS_RESERVED
         if room.status != "waiting" or len(room.players) >= room.seats:
             return JoinResult.ROOM_FULL
+        if player.player_id in room.players:
+            return JoinResult.ALREADY_SEATED
+        if player.skeleton and player.skeleton in room.skeletons:
+            return JoinResult.NAME_CONFUSABLE
+        if player.skeleton:
+            room.skeletons.add(player.skeleton)
         seat = len(room.players) + 1
         room.players[player.player_id] = _Player(
             player.player_id, player.name, seat, player.token_hash, player.progress
@@ -142,7 +190,7 @@ class MemoryStore:
         ends_at: int,
         countdown_event: str,
     ) -> ReadyResult:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is None or player_id not in room.players:
             return ReadyResult(False, "room_not_found", False)
         if room.status == "finished":
@@ -160,7 +208,7 @@ class MemoryStore:
         return ReadyResult(True, None, everyone)
 
     async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is None or room.status != "countdown" or room.starts_at is None:
             return False
         if now_ms < room.starts_at:
@@ -171,7 +219,7 @@ class MemoryStore:
         return True
 
     async def commit(self, commit: Commit) -> CommitResult:
-        room = self._rooms.get(commit.room_id)
+        room = self._get(commit.room_id)
         player = None if room is None else room.players.get(commit.player_id)
         if player is not None and commit.client_id is not None:
             prior = player.ids.get(commit.client_id)
@@ -217,10 +265,11 @@ class MemoryStore:
         return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done)
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
-        self.kept.add(room_id)  # nothing expires here yet; an expiry must spare these
+        self.kept.add(room_id)  # histories point at it: it never expires
+        self._expiry.forget(room_id)
 
     async def finish(self, finish: Finish) -> FinishResult:
-        room = self._rooms.get(finish.room_id)
+        room = self._get(finish.room_id)
         if room is None or room.status != "racing":
             return FinishResult.NOT_RACING
         if room.version != finish.expected_version:
@@ -237,17 +286,17 @@ class MemoryStore:
         return FinishResult.FINISHED
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         player = None if room is None else room.players.get(player_id)
         return [] if player is None else player.log[start:]
 
     async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         player = None if room is None else room.players.get(player_id)
         return None if player is None else player.ids.get(client_id)
 
     async def events_since(self, room_id: str, seq: int, limit: int | None = None) -> EventBatch:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is None:
             return EventBatch(0, False, [])
         base = room.seq - len(room.events)
@@ -260,31 +309,31 @@ class MemoryStore:
     async def touch_presence(
         self, room_id: str, player_id: str, connection_id: str, until_ms: int
     ) -> None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is not None:
             room.presence[(player_id, connection_id)] = until_ms
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is not None:
             room.presence.pop((player_id, connection_id), None)
 
     async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         return [] if room is None else room.actions[start:]
 
     async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is not None:
             room.watchers[connection_id] = until_ms
 
     async def drop_watcher(self, room_id: str, connection_id: str) -> None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is not None:
             room.watchers.pop(connection_id, None)
 
     async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
-        room = self._rooms.get(room_id)
+        room = self._get(room_id)
         if room is None or room.status == "finished":
             return None
         room.watchers = {c: until for c, until in room.watchers.items() if until > now_ms}
@@ -301,8 +350,10 @@ class MemoryStore:
         self, name: str, after: tuple[int, str] | None, limit: int, now_ms: int
     ) -> RoomPage:
         statuses = ROOM_LISTS[name]
+        self._get("")  # a sweep
+        listed = (room for room in self._rooms.values() if not room.reserved)
         places = sorted(
-            (room.listed() for room in self._rooms.values() if room.status in statuses),
+            (room.listed() for room in listed if room.status in statuses),
             reverse=True,
         )
         if after is not None:
@@ -313,7 +364,8 @@ class MemoryStore:
         return RoomPage([row for row in rows if row is not None], following)
 
     async def count_rooms(self, now_ms: int) -> dict[str, int]:
-        rooms = self._rooms.values()
+        self._get("")  # a sweep
+        rooms = [room for room in self._rooms.values() if not room.reserved]
         return {
             name: sum(room.status in held for room in rooms) for name, held in ROOM_LISTS.items()
         }
@@ -325,9 +377,22 @@ class MemoryStore:
         if self._bells.get(room_id) == bell:
             del self._bells[room_id]
 
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        if room.analysis is None:
+            room.analysis = analysis_json
+        return room.analysis
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        room = self._rooms.get(room_id)
+        return None if room is None else room.analysis
+
     def _append(self, room: _Room, events: list[str]) -> int:
         """Append events, trim the log, ring the bell; the seq of the first one appended."""
         first = room.seq + 1
+        self._changed(room)
         room.events.extend(events)
         room.seq += len(events)
         if len(room.events) > self._max_events:

@@ -36,6 +36,7 @@ from .rooms_base import (
     Ring,
     RoomPage,
     RoomRow,
+    RoundRoom,
     StoreError,
 )
 from .rooms_lists import RoomIndex
@@ -44,6 +45,7 @@ from .scripts import lua
 
 __all__ = ["RedisStore"]
 
+KEPT_EVENTS = 8  # a kept room's newest events, its results among them (see keep.lua)
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
 
 log = logging.getLogger(__name__)
@@ -69,11 +71,16 @@ class RedisStore:
         commits = address.named(f"stalactites-commits-{self._origin}")  # and every read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
         self._commit = Script(self._pipe, lua("rooms/commit"))
-        self._create, self._join = Script(self._pipe, lua("create")), self._script("join")
+        # Scripts that are reads, or guarded so that a repeat changes nothing, are repeatable:
+        # run once more when their connection is lost before the reply (resp.py).
+        self._create = Script(self._pipe, lua("create"), repeatable=True)
+        self._join = self._script("join")
         self._ready, self._start = self._script("ready"), self._script("start")
-        self._finish, self._events = self._script("finish"), self._script("events")
-        self._announce, self._lease = self._script("announce"), self._script("lease")
-        self._keep = self._script("keep")
+        self._finish, self._events = self._script("finish"), self._script("events", True)
+        self._announce, self._lease = self._script("announce"), self._script("lease", True)
+        self._open_round = self._script("open_round", True)
+        self._keep = self._script("keep", True)
+        self._keep_analysis = self._script("analysis", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -81,8 +88,8 @@ class RedisStore:
         self._doorbells = Doorbells(bells, others, self._seq, "rooms")
         self._index = RoomIndex(self._pipe, prefix)
 
-    def _script(self, name: str) -> Script:
-        return Script(self._pipe, lua(f"rooms/{name}"))
+    def _script(self, name: str, repeatable: bool = False) -> Script:
+        return Script(self._pipe, lua(f"rooms/{name}"), repeatable)
 
     @property
     def reconnects(self) -> int:
@@ -105,23 +112,26 @@ class RedisStore:
         await self._pipe.close()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
+        # Both steps are safe to repeat (the script does nothing to a room that exists, ZADD
+        # and PEXPIRE change nothing the second time), so each is sent once more when its
+        # connection is lost before the reply: a creation is not left written but unlisted.
         keys = self.keys(room.room_id)
-        fields: dict[Any, str | int] = {
-            "settings": room.settings_json,
-            "seats": room.seats,
-            "status": "waiting",
-            "seq": 0,
-            "version": 0,
-            "players": 0,
-            "ready": 0,
-            "done": 0,
-            "winners": 0,
-            "ttl": ttl_ms,
-            "created": room.created_ms,
-        }
-        pairs = [item for pair in fields.items() for item in pair]
-        await self._create([keys.room], [ttl_ms, *pairs])
+        await self._create([keys.room], [ttl_ms, *_new_fields(room, ttl_ms)])
         await self._index.created(room.room_id, room.created_ms)
+
+    async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
+        new, players = round_room.room, round_room.players
+        keys = self.keys(new.room_id)
+        count, times = len(players), (round_room.starts_at, round_room.ends_at)
+        fields = _new_fields(new, ttl_ms, status="countdown", players=count, ready=count)
+        fields += ["starts_at", times[0], "ends_at", times[1], "reserved", 1]
+        seated: list[Any] = []
+        for player in players:
+            about = json.dumps({"name": player.name, "token_hash": player.token_hash})
+            seated += [player.player_id, about, player.progress.to_json()]
+        args = [keys.bell, self._cap, len(fields) // 2, len(players), *fields, *seated]
+        answer = await self._open_round([keys.room, keys.events], [*args, *round_room.events])
+        return bool(answer)
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         keys = self.keys(room_id)
@@ -150,6 +160,7 @@ class RedisStore:
                 about,
                 player.progress.to_json(),
                 player.event_json,
+                player.skeleton,
             ],
         )
         return JoinResult(answer)
@@ -232,10 +243,10 @@ class RedisStore:
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
         keys = self.keys(room_id)
-        kept = [keys.room, keys.events, keys.actions]
-        for player_id in player_ids:
-            kept += [keys.log(player_id), keys.ids(player_id)]
-        await self._keep(kept, [KEPT_TTL_MS])
+        kept = [keys.room, keys.events, keys.actions, keys.analysis]
+        kept += [keys.log(player_id) for player_id in player_ids]
+        kept += [keys.ids(player_id) for player_id in player_ids]  # deleted: moves are over
+        await self._keep(kept, [KEPT_TTL_MS, KEPT_EVENTS, len(player_ids)])
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         key = self.keys(room_id).log(player_id)
@@ -307,8 +318,38 @@ class RedisStore:
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         await self._doorbells.unsubscribe(self.keys(room_id).bell, bell)
 
+    async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
+        keys = self.keys(room_id)
+        kept = await self._keep_analysis([keys.room, keys.analysis], [analysis_json])
+        return None if kept is None else str(kept)
+
+    async def read_analysis(self, room_id: str) -> str | None:
+        keys = self.keys(room_id)
+        kept = await self._keep_analysis([keys.room, keys.analysis], [""])
+        return None if kept is None else str(kept)
+
     def _seq(self, data: str) -> tuple[int, Ring]:
         """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the
         process is this one)."""
         seq, _, origin = data.partition(":")
         return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
+
+
+def _new_fields(
+    room: NewRoom, ttl_ms: int, status: str = "waiting", players: int = 0, ready: int = 0
+) -> list[Any]:
+    """A new room's hash, as field, value pairs (a waiting room's, or a round's)."""
+    fields: dict[str, str | int] = {
+        "settings": room.settings_json,
+        "seats": room.seats,
+        "status": status,
+        "seq": 0,
+        "version": 0,
+        "players": players,
+        "ready": ready,
+        "done": 0,
+        "winners": 0,
+        "ttl": ttl_ms,
+        "created": room.created_ms,
+    }
+    return [item for pair in fields.items() for item in pair]

@@ -6,7 +6,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:room`` hash: settings, seats, status, starts_at, ends_at, seq,
   version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
   ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
-  ``elapsed:PID``; ``results`` (JSON) once finished.
+  ``elapsed:PID``; ``results`` (JSON) once finished; ``reserved`` in a tournament
+  round's room (opened whole, never listed, seating no one else).
 * ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
 * ``P{room:ID}:log:PID`` list: the player's accepted actions.
 * ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.
@@ -14,6 +15,9 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:actions`` list: every player's accepted actions in the order stored, each
   ``at|PID|action`` (spectators' boards are replayed from it).
 * ``P{room:ID}:watchers`` sorted set: spectators' connections scored by lease expiry.
+* ``P{room:ID}:analysis`` string: the finished room's analysis (JSON), kept as long as the
+  room hash (``rooms/analysis.lua``: the first writer wins; every read or write sets its
+  expiry to the room hash's).
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 """
@@ -32,7 +36,7 @@ __all__ = ["RoomKeys", "commit_result", "room_row"]
 class RoomKeys:
     """The names of one room's keys."""
 
-    __slots__ = ("actions", "bell", "events", "presence", "room", "tag", "watchers")
+    __slots__ = ("actions", "analysis", "bell", "events", "presence", "room", "tag", "watchers")
 
     def __init__(self, prefix: str, room_id: str) -> None:
         self.tag = f"{prefix}{{room:{room_id}}}"
@@ -42,6 +46,7 @@ class RoomKeys:
         self.actions = f"{self.tag}:actions"
         self.watchers = f"{self.tag}:watchers"
         self.bell = f"{self.tag}:bell"
+        self.analysis = f"{self.tag}:analysis"
 
     def log(self, player_id: str) -> str:
         return f"{self.tag}:log:{player_id}"

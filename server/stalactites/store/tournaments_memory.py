@@ -1,13 +1,19 @@
 """The in-memory tournament store: one process, nothing survives a restart.
 
 Each method runs to completion without awaiting, so on one event loop every
-method is atomic, as the Redis store's scripts are; ``ttl_ms`` is ignored.
+method is atomic, as the Redis store's scripts are.  A tournament is forgotten ``ttl_ms``
+after the last write given it (creation, an entry, a start asked for, a transition), as
+the Redis store's keys expire (:mod:`.expiry`, by the clock the store is given), and its
+place in the due index with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..clock import SystemClock
+from .expiry import Expiry
 from .rooms_base import Bell, EventBatch, Ring
 from .tournaments_base import (
     Claim,
@@ -44,11 +50,25 @@ class _Tournament:
 class MemoryTournamentStore:
     """Tournaments in a dict; see :class:`.tournaments_base.TournamentStore` for the contract."""
 
-    def __init__(self) -> None:
+    def __init__(self, now_ms: Callable[[], int] | None = None) -> None:
+        """``now_ms``: the server's clock, which expiry follows (the machine's by default)."""
         self._tournaments: dict[str, _Tournament] = {}
         self._bells: dict[str, Bell] = {}
         self._due: dict[str, int] = {}
         self._generations: dict[str, int] = {}
+        self._expiry = Expiry(now_ms or SystemClock().now_ms)
+
+    def _get(self, tournament_id: str, ttl_ms: int | None = None) -> _Tournament | None:
+        """The tournament, once every one past its time is forgotten (kept ``ttl_ms`` more
+        when given: a write)."""
+        for gone in self._expiry.expired():
+            del self._tournaments[gone]
+            self._due.pop(gone, None)
+            self._generations.pop(gone, None)
+        found = self._tournaments.get(tournament_id)
+        if found is not None and ttl_ms is not None:
+            self._expiry.refresh(tournament_id, ttl_ms)
+        return found
 
     async def ping(self) -> bool:
         return True
@@ -57,6 +77,8 @@ class MemoryTournamentStore:
         self._bells.clear()
 
     async def create(self, tournament: NewTournament, ttl_ms: int) -> None:
+        self._get("")  # a sweep
+        self._expiry.refresh(tournament.tournament_id, ttl_ms)
         self._tournaments[tournament.tournament_id] = _Tournament(
             tournament.tournament_id,
             tournament.settings_json,
@@ -67,7 +89,7 @@ class MemoryTournamentStore:
             await self.poke(tournament.tournament_id, tournament.starts_at)
 
     async def load(self, tournament_id: str) -> TournamentRow | None:
-        found = self._tournaments.get(tournament_id)
+        found = self._get(tournament_id)
         if found is None:
             return None
         return TournamentRow(
@@ -88,7 +110,7 @@ class MemoryTournamentStore:
     async def enter(
         self, tournament_id: str, entrant: NewEntrant, max_players: int, ttl_ms: int
     ) -> EnterResult:
-        found = self._tournaments.get(tournament_id)
+        found = self._get(tournament_id, ttl_ms)
         if found is None:
             return EnterResult.NOT_FOUND
         if found.status != "scheduled":
@@ -101,7 +123,7 @@ class MemoryTournamentStore:
         return EnterResult.ENTERED
 
     async def request_start(self, tournament_id: str, now_ms: int, ttl_ms: int) -> StartResult:
-        found = self._tournaments.get(tournament_id)
+        found = self._get(tournament_id, ttl_ms)
         if found is None:
             return StartResult.NOT_FOUND
         if found.status != "scheduled":
@@ -112,9 +134,10 @@ class MemoryTournamentStore:
         return StartResult.STARTING
 
     async def transition(self, step: Transition, ttl_ms: int) -> bool:
-        found = self._tournaments.get(step.tournament_id)
+        found = self._get(step.tournament_id)
         if found is None or (found.status, found.round) != step.expected:
             return False
+        self._expiry.refresh(step.tournament_id, ttl_ms)
         found.status, found.round = step.status, step.round
         found.room_id, found.ends_at = step.room_id, step.ends_at
         found.break_ends_at = step.break_ends_at
@@ -130,7 +153,7 @@ class MemoryTournamentStore:
         return True
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:
-        found = self._tournaments.get(tournament_id)
+        found = self._get(tournament_id)
         if found is None:
             return []
         rows = [StandingRow(pid, score, line) for pid, (score, line) in found.standings.items()]
@@ -138,7 +161,7 @@ class MemoryTournamentStore:
         return rows
 
     async def events_since(self, tournament_id: str, seq: int) -> EventBatch:
-        found = self._tournaments.get(tournament_id)
+        found = self._get(tournament_id)
         if found is None:
             return EventBatch(0, False, [])
         kept = found.events[seq:]
@@ -160,6 +183,7 @@ class MemoryTournamentStore:
         self._generations[tournament_id] = self._generations.get(tournament_id, 0) + 1
 
     async def claim_due(self, now_ms: int, lease_ms: int, limit: int) -> list[Claim]:
+        self._get("")  # a sweep: the forgotten are due no more
         due = sorted((at, tid) for tid, at in self._due.items() if at <= now_ms)[:limit]
         return [self._claim(tid, now_ms, lease_ms) for _, tid in due]
 
@@ -184,4 +208,5 @@ class MemoryTournamentStore:
             self._due[tid] = next_ms
 
     async def next_due(self) -> int | None:
+        self._get("")  # a sweep
         return min(self._due.values(), default=None)

@@ -1,15 +1,15 @@
 """A round's room: opened with every entrant seated and ready, and read back into round lines.
 
-A round is an ordinary room whose players are the tournament's entrants,
-seated under their tournament player ids and token hashes (so the tournament
-token is accepted on the room's socket) and marked ready, so the race starts
-at the round start without anyone sending ``ready``.  Its results become the
+A round is a room opened whole (:class:`~stalactites.store.rooms_base.RoundRoom`): its
+players are the tournament's entrants, seated under their tournament player ids and token
+hashes (so the tournament token is accepted on the room's socket) and ready, so the race
+starts at the round start without anyone sending ``ready``.  It is never in a room list and
+seats no one else (``seats_reserved``).  Its results become the
 round's lines, with points (:mod:`.points`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 
@@ -18,7 +18,7 @@ from ..protocol import PlayerView, Standing
 from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board
 from ..rooms.settings import RoomSettings, new_salt
-from ..store import JoinResult, NewPlayer, NewRoom, ProgressRow, RoomRow, Store
+from ..store import NewPlayer, NewRoom, ProgressRow, RoomRow, RoundRoom, Store
 from ..store.tournaments_base import EntrantRow
 from ..tournament_protocol import RoundLine
 from .points import Line, round_points, round_time
@@ -34,8 +34,6 @@ __all__ = [
     "round_settings",
     "tournament_of_room",
 ]
-
-READY_AT_ONCE = 16
 
 
 def round_room_id(tournament_id: str, round_: int) -> str:
@@ -80,37 +78,27 @@ async def open_round_room(
     entrants: list[EntrantRow],
     ttl_ms: int,
 ) -> tuple[int, int]:
-    """Create the room, seat and ready every entrant; the race's (starts_at, ends_at)."""
+    """Open the room whole, every entrant seated and ready, in one store step (never listed,
+    no seat for anyone else); the race's (starts_at, ends_at)."""
     settings = settings.model_copy(update={"seats": len(entrants)})
     cards = new_board(settings).foundation_cards
-    now = clock.now_ms()
-    await store.create_room(
-        NewRoom(room_id, settings.model_dump_json(), len(entrants), now), ttl_ms
-    )
-    for entrant in entrants:
-        view = _view(entrant, cards, ready=False)
-        player = NewPlayer(
+    starts_at = clock.now_ms()
+    ends_at = starts_at + settings.time_limit_s * 1000
+    players = [
+        NewPlayer(
             entrant.player_id,
             entrant.name,
             entrant.token_hash,
-            now,
+            starts_at,
             ProgressRow(cards, 0, None),
-            player_event(view),
+            player_event(_view(entrant, cards, ready=True)),
         )
-        if await store.join(room_id, player) is not JoinResult.JOINED:
-            raise RuntimeError(f"round room {room_id}: could not seat {entrant.player_id}")
-    starts_at = clock.now_ms()
-    ends_at = starts_at + settings.time_limit_s * 1000
-    countdown = countdown_event(starts_at, ends_at)
-
-    async def ready(entrant: EntrantRow) -> None:
-        event = player_event(_view(entrant, cards, ready=True))
-        answer = await store.ready(room_id, entrant.player_id, event, starts_at, ends_at, countdown)
-        if not answer.ok:
-            raise RuntimeError(f"round room {room_id}: could not ready {entrant.player_id}")
-
-    for first in range(0, len(entrants), READY_AT_ONCE):  # seats in order, readiness in any
-        await asyncio.gather(*(ready(e) for e in entrants[first : first + READY_AT_ONCE]))
+        for entrant in entrants
+    ]
+    events = [player.event_json for player in players] + [countdown_event(starts_at, ends_at)]
+    room = NewRoom(room_id, settings.model_dump_json(), len(entrants), starts_at)
+    if not await store.open_round(RoundRoom(room, players, starts_at, ends_at, events), ttl_ms):
+        raise RuntimeError(f"round room {room_id}: the id is taken")
     return starts_at, ends_at
 
 

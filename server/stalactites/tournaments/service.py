@@ -20,7 +20,7 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..protocol import Standing
 from ..rooms import RoomService
-from ..rooms.deals import ChosenDeal, pick_deal
+from ..rooms.deals import ChosenDeal
 from ..store.tournaments_base import (
     EnterResult,
     NewEntrant,
@@ -77,13 +77,13 @@ class TournamentService:
         rooms: RoomService,
         config: ServerConfig,
         clock: Clock,
-        pick: DealPicker = pick_deal,
+        pick: DealPicker | None = None,
     ) -> None:
         self.store = store
         self.rooms = rooms
         self.config = config
         self.clock = clock
-        self._pick = pick
+        self._pick = rooms.pick_deal if pick is None else pick
         self._sinks: list[EventSink] = []
 
     def add_sink(self, sink: EventSink) -> None:

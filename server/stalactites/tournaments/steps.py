@@ -53,6 +53,7 @@ def round_begun(
         "salt": room.salt,
         "commitment": room.commitment,
         "certified": room.certified,
+        "deal_chosen": room.deal_chosen,
         "results": [],
     }
     return Transition(

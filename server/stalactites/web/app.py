@@ -12,11 +12,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..players import PlayerError
 from ..rooms import RoomError
+from .headers import SecurityHeaders
 from .health import healthz, readyz
 from .metrics import metrics_endpoint
 from .players.player_http import player_error, player_routes
@@ -58,6 +60,13 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
     return routes
 
 
+class _App(Starlette):
+    """Starlette, the security headers outermost: on every answer, 500s included."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> Starlette:
     """The app; ``config`` defaults to the environment's, ``clock`` to the system clock."""
     settings = ServerConfig.from_env() if config is None else config
@@ -69,7 +78,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
             app.state.process = process  # for the server's graceful shutdown (web/graceful.py)
             yield {"process": process}
 
-    return Starlette(
+    return _App(
         routes=_routes(settings),
         lifespan=lifespan,
         exception_handlers={

@@ -38,6 +38,7 @@ from .limits import TokenBucket
 from .origin import origins
 
 __all__ = [
+    "CLOSE_IDLE",
     "CLOSE_INTERNAL",
     "CLOSE_NORMAL",
     "CLOSE_POLICY",
@@ -54,6 +55,7 @@ CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 CLOSE_RESTART = 1012  # the server is restarting: reconnect (elsewhere) at once
 CLOSE_TOO_SLOW = 1013
+CLOSE_IDLE = 4408  # the client sent nothing, not even ping, for too long
 CLOSE_WAIT_S = 2.0
 UNLIMITED = sys.maxsize  # events a send queue takes unless a subclass says (overflow: kicked)
 
@@ -94,6 +96,7 @@ class Connection(Generic[FrameT, HelloT]):
         self._ending = False  # read no more frames (see end())
         self._reader: asyncio.Task[None] | None = None
         self._sending_since: float | None = None
+        self.idle_s: float | None = None  # set: a client silent this long is closed (4408)
 
     @property
     def role(self) -> str:
@@ -255,7 +258,12 @@ class Connection(Generic[FrameT, HelloT]):
     async def _next_frame(self) -> FrameT | None:
         """The next well-formed frame; None once the client is gone or sent too many bad ones."""
         while True:
-            message = await self.websocket.receive()
+            try:
+                message = await asyncio.wait_for(self.websocket.receive(), self.idle_s)
+            except TimeoutError:
+                self.error("idle", f"nothing received for {self.idle_s:g} s; send ping")
+                self._close_code = CLOSE_IDLE
+                return None
             if message["type"] == "websocket.disconnect":
                 return None
             if not self._frame_allowance.take():

@@ -9,6 +9,7 @@ committed is answered before its client reconnects elsewhere.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
 import socket
@@ -28,6 +29,19 @@ class GracefulServer(uvicorn.Server):
         super().__init__(config)
         self.app = app
         self.grace_s = grace_s
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._woken: asyncio.Event | None = None
+
+    async def main_loop(self) -> None:
+        """uvicorn's loop of ticks (every 0.1 s), woken at once by :meth:`handle_exit`."""
+        self._loop, self._woken = asyncio.get_running_loop(), asyncio.Event()
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 1) % 864_000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), 0.1)
+            should_exit = await self.on_tick(counter)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         for server in self.servers:
@@ -39,6 +53,9 @@ class GracefulServer(uvicorn.Server):
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
+        if self._loop is not None and self._woken is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed already
+                self._loop.call_soon_threadsafe(self._woken.set)
         if sig == signal.SIGTERM:  # uvicorn would raise it again once shut down: exit 0
             with contextlib.suppress(AttributeError, ValueError):
                 self._captured_signals.remove(sig)

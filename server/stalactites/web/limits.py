@@ -22,6 +22,7 @@ from ..config import ServerConfig
 
 __all__ = [
     "CREATIONS",
+    "AddressCap",
     "JOINS",
     "AddressBuckets",
     "Flood",
@@ -128,6 +129,29 @@ class Flood:
         return len(self._times) == self._limit and now - self._times[0] <= self._window_s
 
 
+class AddressCap:
+    """How many of something each address holds at once, at most ``cap`` (0: no cap)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._held: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Whether ``address`` may hold one more (and count it)."""
+        held = self._held.get(address, 0)
+        if 0 < self.cap <= held:
+            return False
+        self._held[address] = held + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        held = self._held.get(address, 0) - 1
+        if held > 0:
+            self._held[address] = held
+        else:
+            self._held.pop(address, None)
+
+
 class Limits:
     """A process's per-address limits (made with the process)."""
 
@@ -135,6 +159,7 @@ class Limits:
         self.moves = AddressBuckets(config.address_move_rate, config.address_move_burst, monotonic)
         self.creations = AddressBuckets(config.create_rate, config.create_burst, monotonic)
         self.joins = AddressBuckets(config.join_rate, config.join_burst, monotonic)
+        self.spectators = AddressCap(config.address_spectators)  # open spectator sockets
 
 
 def retry_after_header(seconds: float) -> str:

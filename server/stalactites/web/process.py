@@ -24,9 +24,11 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..players import PlayerService
 from ..rooms import Play, RoomService
+from ..rooms.analyses import Analyses
 from ..store import open_player_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
+from ..workers import SolverPool
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream
 from .limits import AddressBuckets, Limits
@@ -50,12 +52,16 @@ class Process:
         self.metrics = Metrics()
         self.limits = Limits(config)  # per client address, in this process
         self.sockets: set[Connection[Any, Any]] = set()  # open websockets
+        self._no_sockets = asyncio.Event()  # set whenever the last websocket has closed
+        self._no_sockets.set()
         self.draining = False  # shutting down: no new websockets
         linger_ms = int(config.presence_ttl_s * 1000)
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
-        self.store = open_store(url, prefix, config.max_events, cluster)
-        self.rooms = RoomService(self.store, config, clock)
+        self.store = open_store(url, prefix, config.max_events, cluster, clock.now_ms)
+        self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
+        self.rooms = RoomService(self.store, config, clock, self.solver)
+        self.analyses = Analyses(self.rooms, self.solver)
         self.play = Play(self.rooms)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
             "room", self.store, self._room_hooks, clock, linger_ms, self.metrics.fanout_seconds
@@ -63,7 +69,7 @@ class Process:
         self.rooms.set_sink(self.room_fanout)
         self.spectator_count = SpectatorCount(self.store, clock, linger_ms)
         # Tournaments.
-        self.tournament_store = open_tournament_store(url, prefix, cluster)
+        self.tournament_store = open_tournament_store(url, prefix, cluster, clock.now_ms)
         self.tournaments = TournamentService(self.tournament_store, self.rooms, config, clock)
         self.scheduler = Scheduler(self.tournaments, clock)
         self.tournament_fanout: Fanout[StandingsFeed] = Fanout(
@@ -94,6 +100,7 @@ class Process:
         self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
         resume = self.races.resume_forever(self.config.players_resume_s)
         self._resume = asyncio.create_task(resume, name="players-resume")
+        self.solver.warm()
         self.scheduler.start()
 
     async def close(self) -> None:
@@ -111,6 +118,7 @@ class Process:
         await self.rooms.close()
         await self.player_store.close()
         await self.store.close()
+        self.solver.close()
 
     def room_finished(self, room_id: str) -> None:
         """A room's race has ended here: if it is a round, its tournament is due now."""
@@ -126,10 +134,13 @@ class Process:
             await socket.websocket.close(CLOSE_RESTART)
             return
         self.sockets.add(socket)
+        self._no_sockets.clear()
         try:
             await socket.serve()
         finally:
             self.sockets.discard(socket)
+            if not self.sockets:
+                self._no_sockets.set()
             log.info("websocket closed (%s)", socket.role, extra={"player_id": socket.player_id})
 
     def connections(self) -> dict[str, int]:
@@ -155,9 +166,8 @@ class Process:
         log.info("draining %d websockets", len(self.sockets))
         for socket in list(self.sockets):
             socket.restart()
-        deadline = time.monotonic() + grace_s
-        while self.sockets and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._no_sockets.wait(), grace_s)
         for socket in list(self.sockets):  # still busy after the grace time: cut off
             socket.restart(now=True)
 

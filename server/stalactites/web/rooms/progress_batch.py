@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable
 
-__all__ = ["INTERVAL_S", "ProgressBatch", "is_progress"]
+__all__ = ["INTERVAL_S", "ProgressBatch", "event_player", "is_progress"]
 
 INTERVAL_S = 0.25  # at most four batches a second per connection
 PLAYER_KEY = '"player_id":"'
@@ -29,7 +29,8 @@ def is_progress(frame: str) -> bool:
     return start > 0 and frame.startswith('progress"', start + 8)
 
 
-def _player_id(frame: str) -> str:
+def event_player(frame: str) -> str:
+    """The ``player_id`` of a progress event frame."""
     start = frame.find(PLAYER_KEY)
     if start > 0:
         end = frame.find('"', start + len(PLAYER_KEY))
@@ -56,7 +57,7 @@ class ProgressBatch:
 
     def hold(self, seq: int, frame: str) -> None:
         """Keep a progress frame (replacing the player's older one); send when it is time."""
-        self._held[_player_id(frame)] = (seq, frame)
+        self._held[event_player(frame)] = (seq, frame)
         if self._timer is None:
             wait = self._last_sent + self._interval_s - self._monotonic()
             self._timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self.flush)

@@ -8,11 +8,12 @@ process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms import CreateRoom, RoomError
@@ -26,6 +27,7 @@ from .room_socket import room_socket
 
 __all__ = [
     "create_room",
+    "get_analysis",
     "get_record",
     "get_room",
     "join_room",
@@ -36,6 +38,7 @@ __all__ = [
 
 Body = TypeVar("Body", bound=BaseModel)
 
+LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() takes '²', int() does not
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
 
 
@@ -47,6 +50,7 @@ def room_routes(max_body: int) -> list[BaseRoute]:
         Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"], max_body_size=max_body),
         Route(f"{base}/{{room_id}}", get_room),
         Route(f"{base}/{{room_id}}/record", get_record),
+        Route(f"{base}/{{room_id}}/analysis", get_analysis),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
     ]
 
@@ -62,8 +66,8 @@ async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
     raw = await request.body()
     try:
         data: Any = json.loads(raw) if raw.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _unprocessable(None, "the body is not JSON")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return _unprocessable(None, "the body is not JSON (or nested too deeply)")
     if not isinstance(data, dict):
         return _unprocessable(None, "the body is a JSON object")
     try:
@@ -117,7 +121,7 @@ async def room_list(request: Request) -> JSONResponse:
     if status not in ("waiting", "racing"):
         return _unprocessable("status", "status: 'waiting' or 'racing'")
     limit = query.get("limit", str(PAGE))
-    if not limit.isdigit() or not 1 <= int(limit) <= 100:
+    if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
         return _unprocessable("limit", "limit: a whole number from 1 to 100")
     try:
         after = parse_cursor(query["after"]) if "after" in query else None
@@ -135,6 +139,12 @@ async def get_room(request: Request) -> JSONResponse:
 async def get_record(request: Request) -> JSONResponse:
     record = await process_of(request).rooms.record(request.path_params["room_id"])
     return JSONResponse(record)
+
+
+async def get_analysis(request: Request) -> Response:
+    """The analysis (JSON text as kept in the store), once the race has finished."""
+    analysis = await process_of(request).analyses.get(request.path_params["room_id"])
+    return Response(analysis, media_type="application/json")
 
 
 async def room_error(request: Request, exc: Exception) -> JSONResponse:

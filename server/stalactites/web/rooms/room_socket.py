@@ -11,7 +11,13 @@ gets a last ``rate_limited`` error and close 1008.
 A spectator (hello with ``"spectator": true``) gets room events like a player,
 plus the ``board`` frames of the room's
 :class:`~stalactites.web.rooms.spectator_boards.SpectatorBoards`;
-anything but ``ping`` from it is refused with ``unauthorized``.
+anything but ``ping`` from it is refused with ``unauthorized``.  One address holds at
+most ``address_spectators`` spectator sockets to a process (beyond: ``rate_limited`` and
+close 1008), and a spectator that sends nothing, not even ``ping``, for
+``spectator_idle_s`` gets ``idle`` and close 4408.
+
+A player's other sockets (the same token) stay in step through ``synced`` frames
+(:mod:`.own_sync`).
 
 In a large room (a tournament round) ``progress`` events go out batched, at
 most a few a second per connection (:mod:`.progress_batch`).
@@ -47,6 +53,7 @@ from ..connection import Connection
 from ..limits import Flood, TokenBucket
 from ..players.session_http import request_token
 from ..process import Process, process_of
+from .own_sync import OwnSync
 from .progress_batch import ProgressBatch, is_progress
 from .room_stream import RoomStream
 from .spectator_boards import SpectatorBoards
@@ -55,6 +62,7 @@ __all__ = ["RoomConnection", "room_socket"]
 
 BOARDS_READY_S = 10.0
 WATCHING = "spectators watch the race; they cannot play"
+GONE = "this room is gone (the store lost it); go back to the lobby"
 
 
 async def room_socket(websocket: WebSocket) -> None:
@@ -81,6 +89,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self.process = process
         self.room_id = room_id
         self.spectator = False
+        self._counted = False  # counted in its address's spectator sockets
         self.boards: SpectatorBoards | None = None
         self._headroom = max(2, queue // 8)  # kept for the client's own answers
         self._bucket = TokenBucket(config.move_rate, config.move_burst)
@@ -90,6 +99,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self._behind_since: float | None = None  # behind at every stall check since then
         self.stream: RoomStream | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
+        self._sync: OwnSync | None = None  # a player's: in step with their other sockets
 
     @property
     def role(self) -> str:
@@ -104,6 +114,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         return self._outbox.maxsize - self._headroom - self._outbox.qsize()
 
     def deliver(self, seq: int, frame: str) -> None:
+        if self._sync is not None:
+            self._sync.offer(frame)
         if self._batch is not None:
             if is_progress(frame):
                 return self._batch.hold(seq, frame)
@@ -132,6 +144,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
     # The connection's life.
 
     async def leave(self) -> None:
+        if self._sync is not None:
+            self._sync.close()
         if self._batch is not None:
             self._batch.close()
         if self.spectator:
@@ -155,6 +169,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             return self.refuse(error.code, error.message)
         self.cursor = welcome.seq
         self.send(welcome)
+        self._sync = OwnSync(self.process.play, self.room_id, self.player_id, self.send)
         await self._batch_if_large()
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
@@ -181,7 +196,12 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             await rooms.settings(self.room_id)
         except RoomError as error:
             return self.refuse(error.code, error.message)
+        if not self.process.limits.spectators.take(self.address):
+            return self.refuse("rate_limited", "too many spectator sockets from your address")
+        self._counted = True
         self.spectator = True
+        if self.config.spectator_idle_s > 0:
+            self.idle_s = self.config.spectator_idle_s
         hooks = (await self.process.room_fanout.open(self.room_id)).hooks
         if hooks.boards is None:
             hooks.boards = SpectatorBoards(self.room_id, rooms)
@@ -202,6 +222,9 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             self._batch = ProgressBatch(self.send_text)
 
     async def _stop_watching(self) -> None:
+        if self._counted:
+            self.process.limits.spectators.give_back(self.address)
+            self._counted = False
         await self.process.room_fanout.leave(self.room_id, self)
         if self.boards is not None:
             self.boards.leave(self)
@@ -233,9 +256,18 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             elif not self._may_move():
                 self._rate_limited(frame.id)
             else:
-                self.send(await self._act(frame))
+                self._answer(await self._act(frame))
         except RoomError as error:
+            if error.code == "room_not_found":
+                return self.end("room_gone", GONE)
             self.error(error.code, error.message)
+
+    def _answer(self, answer: Accepted | Rejected) -> None:
+        """Send the answer to an action; a room gone since the hello ends the socket."""
+        if isinstance(answer, Rejected) and answer.code == "room_not_found":
+            self.send(Rejected(type="rejected", id=answer.id, code="room_gone", message=GONE))
+            return self.end("room_gone", GONE)
+        self.send(answer)
 
     def _may_move(self) -> bool:
         """The connection's allowance, then its address's."""
@@ -251,7 +283,12 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         """The player's action judged and committed, counted in the metrics."""
         assert self.player_id is not None
         started = time.perf_counter()
-        answer = await self.process.play.act(self.room_id, self.player_id, frame)
+        try:
+            answer = await self.process.play.act(self.room_id, self.player_id, frame)
+        except RoomError as error:  # every answer to an action carries its id
+            answer = Rejected(type="rejected", id=frame.id, code=error.code, message=error.message)
+        if isinstance(answer, Accepted) and self._sync is not None:
+            self._sync.accepted()  # before the lock's next holder runs: its progress is ours
         code = answer.code if isinstance(answer, Rejected) else None
         self.process.metrics.answered(answer.type, code, time.perf_counter() - started)
         return answer

@@ -82,8 +82,9 @@ async def _json_body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     try:
         data: Any = json.loads(raw) if raw.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise TournamentError("bad_message", "the body is not JSON") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        message = "the body is not JSON (or nested too deeply)"
+        raise TournamentError("bad_message", message) from None
     if not isinstance(data, dict):
         raise TournamentError("bad_message", "the body is a JSON object")
     return data

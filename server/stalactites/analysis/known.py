@@ -1,0 +1,112 @@
+"""Stalactites verdicts that share what one search learnt with the next.
+
+Every position of a run is a position of one deal, so a position's key (the solver's: column
+heights and foundation counts, equal-base foundations in falling order) means the same board
+whichever search meets it.  :class:`Known` keeps, per step, every key a search proved lost
+and, for every key on a winning line, the rest of that line; a :class:`SharedSearch` stops at
+any key already known, so a whole run costs about one solve of its deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..engine import Stalactites
+from ..engine.stalactites import Step
+from ..solver.result import Verdict
+from ..solver.stalactites import COUNT_BITS, COUNT_SHIFT, HEIGHT_BITS, Board, StalactitesSearch
+
+__all__ = ["Known", "SharedSearch", "path_keys", "steps_of"]
+
+Step4 = tuple[int, int, int, int]
+
+
+@dataclass
+class Known:
+    """What the searches of one deal and step have decided, by position key."""
+
+    lost: set[int] = field(default_factory=set)
+    won: dict[int, tuple[Step4, ...]] = field(default_factory=dict)  # key -> the rest of a win
+
+
+def steps_of(game: Stalactites) -> list[Step]:
+    """The steps a position may still be won by: the fixed one, or both while it is open."""
+    return [game.step] if game.step is not None else [Step.ONES, Step.TWOS]
+
+
+def path_keys(key: int, path: list[Step4] | tuple[Step4, ...]) -> list[int]:
+    """The keys along ``path`` from ``key``, the start's first (the end's not included)."""
+    keys = []
+    for column, depth, f, _ in path:
+        keys.append(key)
+        key += 1 << (COUNT_SHIFT + COUNT_BITS * f)
+        if column >= 0:
+            key -= (depth + 1) << (HEIGHT_BITS * column)
+    return keys
+
+
+class SharedSearch(StalactitesSearch):
+    """The solver's exhaustive search, reading and growing a :class:`Known`."""
+
+    def __init__(self, board: Board, known: Known) -> None:
+        super().__init__(board)
+        self.known = known
+
+    def run(self) -> Verdict:
+        board, known = self.board, self.known
+        start = board.key()
+        seen: set[int] = set()
+        path: list[Step4] = []
+        won = self._shared_dfs(seen, path)(start, sum(board.counts))
+        self.states = len(seen)
+        if not won:
+            known.lost |= seen
+            return Verdict.LOST
+        keys = path_keys(start, path)
+        for index, key in enumerate(keys):
+            known.won.setdefault(key, tuple(path[index:]))
+        known.lost |= seen - set(keys)
+        self._best = path
+        self.plays = self._engine_plays(path)
+        return Verdict.WON
+
+    def _shared_dfs(self, seen: set[int], path: list[Step4]) -> Callable[[int, int], bool]:
+        board, lost, wins = self.board, self.known.lost, self.known.won
+        counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
+        total, plays_here = board.cards, self._plays
+
+        def dfs(key: int, home: int) -> bool:
+            if home == total:
+                return True
+            if key in seen or key in lost:
+                return False
+            rest = wins.get(key)
+            if rest is not None:
+                path.extend(rest)
+                return True
+            seen.add(key)
+            for play in plays_here():
+                i, depth, f, rank = play
+                path.append(play)
+                counts[f] += 1
+                child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
+                if i < 0:
+                    j = cells.index(rank)
+                    del cells[j]
+                    won = dfs(child, home + 1)
+                    cells.insert(j, rank)
+                else:
+                    height = heights[i]
+                    cells.extend(columns[i][height - depth : height])
+                    heights[i] = height - depth - 1
+                    won = dfs(child - ((depth + 1) << (HEIGHT_BITS * i)), home + 1)
+                    heights[i] = height
+                    del cells[len(cells) - depth :]
+                counts[f] -= 1
+                if won:
+                    return True
+                path.pop()
+            return False
+
+        return dfs
