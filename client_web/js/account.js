@@ -11,7 +11,7 @@ import { deleteAccount, register, rename, signIn, signOut } from "./session.js";
 
 /** The account panel for your own profile. */
 export function accountView(profile, changed) {
-  const parts = [h("h2", {}, t("account.title"))];
+  const parts = [h("h2", {}, t("account.title")), renameForm(profile, changed)];
   if (profile.registered) {
     parts.push(
       h("p", {}, t("account.signedInAs", { username: profile.username ?? profile.name })),
@@ -29,7 +29,6 @@ export function accountView(profile, changed) {
     );
   }
   parts.push(
-    renameForm(profile, changed),
     h(
       "details",
       { class: "sign-in" },
