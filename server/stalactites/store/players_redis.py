@@ -13,14 +13,17 @@ one Redis Cluster slot):
 * ``P{player:ID}:history`` hash: room id -> ``[entry, before, after]`` (JSON).
 * ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
 * ``P{username:KEY}`` string: the owner of a casefolded username.
-* ``P{name:KEY}`` string: a generated name given (never given twice; not whose).
+* ``P{name:KEY}`` string: a name given, by its skeleton, generated or chosen (never given
+  twice; not whose).
 * ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
   room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
   for good: histories point at it.
 * ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
 * ``P{board:GAME}:board`` sorted set: player id scored by μ - 3σ; ``P{board:GAME}:versions``
   hash: player id -> the version of the change that set its line (see
-  :mod:`stalactites.players.recording` for how the boards are kept right).
+  :mod:`stalactites.players.recording` for how the boards are kept right);
+  ``P{board:GAME}:lines`` hash: player id -> what a page shows of them (JSON name, rating,
+  races), set with the line.
 
 Everything goes through the small client of :mod:`.resp` (on a cluster, its
 :class:`~.cluster.ClusterPipe`); each change is one command or one Lua script of

@@ -45,7 +45,7 @@ from .scripts import lua
 
 __all__ = ["RedisStore"]
 
-KEPT_EVENTS = 8  # a kept room's newest events, its results among them (see keep.lua)
+KEPT_GRACE_MS = 3_600_000  # a kept room's events and client ids expire this after (keep.lua)
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
 
 log = logging.getLogger(__name__)
@@ -245,8 +245,8 @@ class RedisStore:
         keys = self.keys(room_id)
         kept = [keys.room, keys.events, keys.actions, keys.analysis]
         kept += [keys.log(player_id) for player_id in player_ids]
-        kept += [keys.ids(player_id) for player_id in player_ids]  # deleted: moves are over
-        await self._keep(kept, [KEPT_TTL_MS, KEPT_EVENTS, len(player_ids)])
+        kept += [keys.ids(player_id) for player_id in player_ids]  # expire: moves are over
+        await self._keep(kept, [KEPT_TTL_MS, KEPT_GRACE_MS, len(player_ids)])
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         key = self.keys(room_id).log(player_id)
