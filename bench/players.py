@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import time
 import uuid
@@ -54,6 +55,11 @@ def player_id(index: int) -> str:
 async def batched(calls: list[Callable[[], Awaitable[Any]]]) -> None:
     for start in range(0, len(calls), BATCH):
         await asyncio.gather(*(call() for call in calls[start : start + BATCH]))
+
+
+def line(index: int) -> str:
+    """What the board shows of a player (as the service keeps it beside the board)."""
+    return json.dumps({"name": f"Player {index}", "rating": 1000 + index % 500, "races": 12})
 
 
 async def build_players(store: RedisPlayerStore, count: int) -> None:
@@ -107,7 +113,11 @@ async def build_races(store: RedisPlayerStore, players: int, races: int) -> None
     # Leaderboard lines: every player rated in enough races to be on the board.
     await batched(
         [
-            (lambda i=i: store.sync_board(player_id(i), "stalactites", 1, rng.gauss(10, 5)))
+            (
+                lambda i=i: store.sync_board(
+                    player_id(i), "stalactites", 1, rng.gauss(10, 5), line(i)
+                )
+            )
             for i in range(players)
         ]
     )

@@ -23,6 +23,7 @@ from stalactites.players import (
     BadPassword,
     BadRace,
     BadUsername,
+    NameTaken,
     PlayerError,
     PlayerNotFound,
     PlayerService,
@@ -205,6 +206,21 @@ async def test_a_name_changes_once_a_day(service: PlayerService, clock: ManualCl
     assert (await service.profile(new.player_id)).name == "Ann the Quick"
     clock.advance(23 * 3600)
     assert (await service.rename(new.player_id, "Bob")).name == "Bob"
+
+
+async def test_a_name_is_given_once_not_even_confusably(
+    service: PlayerService, clock: ManualClock
+) -> None:
+    ann, bob = await service.create_anonymous(), await service.create_anonymous()
+    assert (await service.rename(ann.player_id, "ann")).name == "ann"
+    for taken in ("Ann", "\u0430nn", ann.name.upper()):  # Cyrillic а; a name given once
+        with pytest.raises(NameTaken) as caught:
+            await service.rename(bob.player_id, taken)
+        assert caught.value.code == "name_taken"
+    assert (await service.profile(bob.player_id)).name == bob.name
+    clock.advance(24 * 3600)
+    assert (await service.rename(ann.player_id, "ANN")).name == "ANN"  # respelling one's own
+    assert (await service.rename(bob.player_id, "bob")).name == "bob"  # refusals claimed nothing
 
 
 @pytest.mark.parametrize("name", ["", " ", "x" * 21, "a\u200bb", "tab\there", "deleted player"])
@@ -436,6 +452,20 @@ async def test_the_leaderboard_holds_registered_players_past_their_provisional_r
     assert await service.leaderboard("squadron") == []
     with pytest.raises(BadGame):
         await service.leaderboard("chess")
+
+
+async def test_a_leaderboard_page_reads_the_board_alone_and_shows_a_new_name(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    alice, bob = await registered(service, "alice"), await registered(service, "bob")
+    await settled(service, alice, bob, PROVISIONAL_RACES)
+    reader = stores.service(clock, CrashingStore(service.store, "load_player", 0))
+    board = await reader.leaderboard("stalactites")  # no player's record loaded
+    assert [(e.rank, e.player_id) for e in board] == [(1, alice), (2, bob)]
+    assert board[1].races == PROVISIONAL_RACES and board[1].rating < board[0].rating
+    await service.rename(bob, "Bob the Second")
+    board = await reader.leaderboard("stalactites")
+    assert [e.name for e in board] == [(await service.profile(alice)).name, "Bob the Second"]
 
 
 async def test_a_player_who_registers_later_joins_the_leaderboard(service: PlayerService) -> None:

@@ -207,3 +207,23 @@ async def test_bad_bodies_are_422(any_server: Any) -> None:
     for raw in (b"not json", b"[1, 2]", b'"text"'):
         status, answer, _ = await api("POST", f"{base}/api/session", raw)
         assert status == 422 and answer["code"] == "bad_message"
+
+
+async def test_renaming_once_a_day_with_its_refusals(any_server: Any) -> None:
+    base = any_server.url
+    made, other = await anonymous(base), await anonymous(base)
+    wanted = "Ann " + uuid.uuid4().hex[:8]
+    status, answer, _ = await api("PATCH", f"{base}/api/me", {"name": 7}, token=made["token"])
+    assert status == 422 and answer["code"] == "bad_name" and answer["field"] == "name"
+    status, answer, _ = await api("PATCH", f"{base}/api/me", {"name": wanted})
+    assert status == 401 and answer["code"] == "unauthorized"
+    status, answer, _ = await api("PATCH", f"{base}/api/me", {"name": wanted}, token=other["token"])
+    assert status == 200 and answer["name"] == wanted
+    status, answer, _ = await api("PATCH", f"{base}/api/me", {"name": wanted}, token=made["token"])
+    assert status == 409 and answer["code"] == "name_taken"
+    again = {"name": "x" + wanted}
+    status, answer, headers = await api("PATCH", f"{base}/api/me", again, token=other["token"])
+    assert status == 429 and answer["code"] == "rename_too_soon" and answer["retry_at_ms"] > 0
+    assert 86_000 <= int(headers["retry-after"]) <= 86_400
+    assert (await api("GET", f"{base}/api/me", token=other["token"]))[1]["name"] == wanted
+    assert (await api("GET", f"{base}/api/me", token=made["token"]))[1]["name"] == made["name"]

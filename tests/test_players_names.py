@@ -28,6 +28,7 @@ from stalactites.store.players_base import Rating, moved_rating
         ("paypal", "\u0440\u0430\u0443\u0440\u0430l"),  # Cyrillic р а у р а
         ("rn", "m"),
         ("Il", "ll"),
+        ("BILL", "bill"),  # "I" is "l"'s look-alike and "i"'s capital
         ("\uff21nn", "Ann"),  # fullwidth A
         ("ann", "a\u200dnn"),  # an invisible joiner
         ("\u00e9", "e\u0301"),  # composed and decomposed

@@ -4,15 +4,23 @@ record, and every finished race with players in their histories."""
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
 from players_kit import anonymous, api, recorded
-from server_kit import REDIS_URL, Client
+from server_kit import REDIS_URL, Client, winning_line
 
 pytestmark = pytest.mark.usefixtures("close_clients")
+
+DEAL = "ms:4"
+LINE = winning_line(DEAL, "ones")
+VERIFY = str(Path(sys.executable).with_name("stalactites"))
 
 
 async def _room(base: str, **settings: Any) -> dict[str, Any]:
@@ -148,8 +156,8 @@ async def test_a_finished_room_with_players_is_kept_and_an_abandoned_one_expires
     client = redis.Redis.from_url(REDIS_URL)
     try:
         tag = f"{prefix}{{room:{room['room_id']}}}"
-        for key in (f"{tag}:room", f"{tag}:events"):  # (resigning logs no action)
-            assert client.pttl(key) == -1, key
+        assert client.pttl(f"{tag}:room") == -1  # (resigning logs no action)
+        assert 0 < client.pttl(f"{tag}:events") <= 3_600_000  # compacted after a grace
         assert client.pttl(f"{prefix}{{room:{abandoned['room_id']}}}:room") > 0
     finally:
         client.close()
@@ -170,3 +178,76 @@ async def test_a_hello_may_use_the_session_cookie_of_a_seated_player(any_server:
             assert frame["you"] == ann["player_id"]
         else:
             assert frame["code"] == "unauthorized"
+
+
+async def test_under_choice_each_players_own_step_is_recorded(any_server: Any) -> None:
+    base = any_server.url
+    room = await _room(base, step="choice")
+    ann, bob = await anonymous(base), await anonymous(base)
+    clients = []
+    for someone in (ann, bob):
+        assert (await _sit(base, room["room_id"], someone["token"]))[0] == 201
+        client = await Client.open(any_server.ws_url(room["room_id"]))
+        await client.hello(someone["token"])
+        clients.append(client)
+    for client in clients:
+        await client.send(type="ready")
+    for client in clients:
+        await client.expect("started")
+    await clients[0].send(type="declare_step", id="s1", step="twos")
+    assert (await clients[0].answer("s1"))["type"] == "accepted"
+    for client in clients:
+        await client.send(type="resign")
+        await client.expect("finished", player_id=client.you, status="resigned")
+    for someone, step in ((ann, "twos"), (bob, "none")):  # bob fixed no step
+        [entry] = await recorded(base, someone["player_id"])
+        assert entry["step"] == step
+        status, profile, _ = await api("GET", f"{base}/api/players/{someone['player_id']}")
+        assert list(profile["stats"]) == [f"stalactites:{step}"]
+
+
+async def test_a_kept_room_is_compacted_and_still_serves_its_view_record_and_verify(
+    redis_server: Any,
+) -> None:
+    base, prefix = redis_server.url, redis_server.config.redis_prefix
+    room = await _room(base, deal=DEAL, step="ones")
+    ann, bob = await anonymous(base), await anonymous(base)
+    clients = []
+    for someone in (ann, bob):
+        await _sit(base, room["room_id"], someone["token"])
+        client = await Client.open(redis_server.ws_url(room["room_id"]))
+        await client.hello(someone["token"])
+        clients.append(client)
+    for client in clients:
+        await client.send(type="ready")
+    for client in clients:
+        await client.expect("started")
+    await clients[1].send(type="resign")
+    for index, move in enumerate(LINE):
+        assert (await clients[0].move(f"m{index}", move))["type"] == "accepted"
+    await clients[0].expect("results")
+    await recorded(base, ann["player_id"])
+    tag = f"{prefix}{{room:{room['room_id']}}}"
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        ids = f"{tag}:ids:{ann['player_id']}"
+        for key in (f"{tag}:events", ids):  # an hour's grace, then gone
+            assert 0 < client.pttl(key) <= 3_600_000, key
+        kept = (f"{tag}:room", f"{tag}:actions", f"{tag}:log:{ann['player_id']}")
+        for key in kept:
+            assert client.pttl(key) == -1, key
+        client.delete(f"{tag}:events", ids)  # as when the grace is over
+    finally:
+        client.close()
+    status, view, _ = await api("GET", f"{base}/api/rooms/{room['room_id']}")
+    assert status == 200 and view["status"] == "finished"
+    status, record, _ = await api("GET", f"{base}/api/rooms/{room['room_id']}/record")
+    assert status == 200 and record["players"][0]["record"]["moves"] == LINE
+    url = f"{base}/api/rooms/{room['room_id']}/record"
+    answer = await asyncio.to_thread(
+        subprocess.run, [VERIFY, "verify", url], capture_output=True, text=True, timeout=60
+    )
+    assert (answer.returncode, answer.stderr) == (0, ""), answer.stdout
+    fresh = await Client.open(redis_server.ws_url(room["room_id"]))  # a hello after the trim
+    welcome = await fresh.hello(ann["token"], last_seq=1)  # the events are gone
+    assert welcome["room"]["status"] == "finished"

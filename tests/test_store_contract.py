@@ -17,6 +17,7 @@ from stalactites.store import (
     Finisher,
     FinishResult,
     JoinResult,
+    NewPlayer,
     Outcome,
     ProgressRow,
     Store,
@@ -74,6 +75,30 @@ async def test_no_one_joins_once_the_countdown_has_begun(store: Store) -> None:
     await add(store, "ann")
     await ready(store, "ann")
     assert await add(store, "bob") is JoinResult.ROOM_FULL
+
+
+async def test_racing_joins_seat_a_player_once_and_no_two_confusable_names(
+    store: Store,
+) -> None:
+    await make_room(store, seats=6)
+
+    def seat(player_id: str, mark: str) -> NewPlayer:
+        event = json.dumps({"type": "player", "name": player_id})
+        return NewPlayer(player_id, mark, f"hash-{player_id}", T0, ProgressRow(4, 0), event, mark)
+
+    twice = await asyncio.gather(
+        store.join("r1", seat("p.1", "ann")), store.join("r1", seat("p.1", "amy"))
+    )
+    alike = await asyncio.gather(
+        store.join("r1", seat("p.2", "bob")), store.join("r1", seat("p.3", "bob"))
+    )
+    assert sorted(r.value for r in twice) == ["already_seated", "joined"]
+    assert sorted(r.value for r in alike) == ["joined", "name_confusable"]
+    row = await store.load_room("r1", T0)
+    assert row is not None and len(row.players) == 2  # the refused joins changed nothing
+    assert await store.join("r1", seat("p.4", "")) is JoinResult.JOINED  # "": not checked
+    batch = await store.events_since("r1", 0)
+    assert len(batch.events) == 3
 
 
 async def test_the_race_starts_once_and_only_after_the_countdown(store: Store) -> None:

@@ -18,7 +18,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browser_kit import Console, _solved, board_of, click_move, new_room, post, shot, wait_racing
+from browser_kit import (
+    Console,
+    _solved,
+    board_of,
+    check_page,
+    click_move,
+    new_room,
+    post,
+    shot,
+    wait_racing,
+)
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -58,70 +68,6 @@ def text(page: Page, key: str, params: dict[str, Any] | None = None) -> str:
         [key, params or {}],
     )
     return result
-
-
-# The catalogue check: the texts a page shows (text nodes, and the labels, titles and
-# placeholders of its elements) against the English catalogue.  A text that is the same in
-# both catalogues (a number, notation such as "10/52", a symbol) is language-neutral.
-UNTRANSLATED = r"""async (lang) => {
-    const en = (await import('./js/lang/en.js')).default;
-    const mine = (await import(`./js/lang/${lang}.js`)).default;
-    const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
-    const escape = (s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-    const exact = new Set();
-    const patterns = [];
-    for (const [key, value] of Object.entries(en)) {
-        if (JSON.stringify(mine[key]) === JSON.stringify(value)) continue;
-        for (const form of forms(value)) {
-            if (!/\p{L}{2,}/u.test(form.replace(/\{\w+\}/g, ''))) continue;
-            if (form.includes('{')) {
-                const parts = form.split(/\{\w+\}/).map(escape);
-                patterns.push([key, new RegExp('^' + parts.join('.+') + '$', 's')]);
-            } else exact.add(form);
-        }
-    }
-    const shown = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    while (walker.nextNode()) {
-        const node = walker.currentNode;
-        // The language switch names each language in its own words, on every page.
-        if (node.parentElement?.closest('script, style, noscript, #lang')) continue;
-        shown.push(node.nodeValue.trim());
-    }
-    for (const el of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
-        for (const name of ['aria-label', 'title', 'placeholder']) {
-            if (el.hasAttribute(name)) shown.push(el.getAttribute(name).trim());
-        }
-    }
-    shown.push(document.title);
-    const bad = [];
-    for (const item of shown) {
-        if (!item) continue;
-        if (exact.has(item)) bad.push(item);
-        else {
-            const hit = patterns.find(([, re]) => re.test(item));
-            if (hit) bad.push(`${item} (like en.${hit[0]})`);
-        }
-    }
-    return bad;
-}"""
-
-# Every control has a name a screen reader can say, and the page says its language.
-UNNAMED = r"""() => {
-    const named = (el) => (el.getAttribute('aria-label') || el.textContent || el.title
-        || el.closest('label')?.textContent || el.getAttribute('placeholder') || '').trim();
-    const controls = [...document.querySelectorAll('button, a[href], select, input')];
-    const shown = controls.filter((el) => el.offsetParent !== null);
-    return shown.filter((el) => !named(el)).map((el) => el.outerHTML);
-}"""
-
-
-def check_page(page: Page, lang: str) -> None:
-    """No English left on a Polish or Kazakh page, every control named, the language said."""
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-    if lang != "en":
-        assert page.evaluate(UNTRANSLATED, lang) == [], f"English on a {lang} page {page.url}"
-    assert page.evaluate(UNNAMED) == [], f"unnamed controls on {page.url}"
 
 
 def resign_solo(page: Page) -> None:

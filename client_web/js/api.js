@@ -33,6 +33,19 @@ const KNOWN_CODES = new Set([
   "network",
   "not_found",
   "conflict",
+  "already_seated",
+  "name_confusable",
+  "session_required",
+  "username_taken",
+  "already_registered",
+  "bad_credentials",
+  "bad_username",
+  "bad_password",
+  "bad_origin",
+  "player_not_found",
+  "name_taken",
+  "rename_too_soon",
+  "bad_name",
   "retry",
   "room_gone",
   "idle",
@@ -48,6 +61,7 @@ const FIELDS = new Set([
   "round_time_s",
   "break_s",
   "max_players",
+  "rated",
 ]);
 
 /** What to tell a player about an error (an ApiError, or a frame's {code, field}). */
@@ -84,7 +98,9 @@ function errorFrom(status, data) {
   }
   const fallback = { 404: "not_found", 409: "conflict", 429: "rate_limited" };
   const known = data?.code ?? fallback[status] ?? code;
-  return new ApiError(status, known, message ?? known, data?.field ?? null);
+  const error = new ApiError(status, known, message ?? known, data?.field ?? null);
+  error.retryAt = data?.retry_at_ms ?? null; // a rename too soon: when it may be (unix ms)
+  return error;
 }
 
 export const getRoom = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}`);

@@ -75,24 +75,33 @@ export function checkedName(form, name) {
   return clean;
 }
 
-/** A one-field form asking for the player's name; `take(name)` joins and may throw. */
-export function nameForm(buttonText, take) {
+/**
+ * A one-field form asking for the player's name; `take(name)` joins and may throw. With
+ * `player` (the signed-in player's profile) the name may be left empty: null, the player's own.
+ */
+export function nameForm(buttonText, take, player = null) {
   const submit = async (event) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const name = checkedName(form, formValues(form).name);
-    if (!name) return;
-    saveName(name);
+    const typed = formValues(form).name;
+    const name = player && !typed ? null : checkedName(form, typed);
+    if (!name && !player) return;
+    if (name) saveName(name);
     try {
       await take(name);
     } catch (error) {
       formError(form, errorText(error));
     }
   };
+  const input = textInput("name", player ? "" : savedName(), {
+    maxlength: "24",
+    required: !player,
+    placeholder: player?.name ?? null,
+  });
   return h(
     "form",
     { class: "inline-form", onsubmit: submit },
-    field(t("form.yourName"), textInput("name", savedName(), { maxlength: "24", required: true })),
+    field(t("form.yourName"), input, player ? t("form.nameOptional") : null),
     h("button", { class: "btn btn-primary", type: "submit" }, buttonText),
   );
 }

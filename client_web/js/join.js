@@ -4,6 +4,7 @@ import { errorText, getRoom, joinRoom } from "./api.js";
 import { h, replace } from "./dom.js";
 import { list, t } from "./i18n.js";
 import { nameForm } from "./forms.js";
+import { ensurePlayer } from "./session.js";
 import { saveRoomSeat } from "./storage.js";
 import { gameName, settingsText } from "./widgets.js";
 
@@ -21,7 +22,7 @@ export class JoinPage {
   async load() {
     let room;
     try {
-      room = await getRoom(this.roomId);
+      [room, this.player] = await Promise.all([getRoom(this.roomId), ensurePlayer()]);
     } catch (error) {
       replace(
         this.app,
@@ -40,6 +41,7 @@ export class JoinPage {
     const parts = [
       h("h1", {}, t("race.title", { game: gameName(room.game) })),
       h("p", { class: "race-settings" }, settingsText(room)),
+      room.rated ? h("p", { class: "rated-note" }, t("join.ratedNote")) : null,
       h(
         "p",
         {},
@@ -61,10 +63,14 @@ export class JoinPage {
   }
 
   joinForm() {
-    return nameForm(t("join.join"), async (name) => {
-      const seat = await joinRoom(this.roomId, name);
-      saveRoomSeat(this.roomId, { player_id: seat.player_id, token: seat.token });
-      this.onJoined();
-    });
+    return nameForm(
+      t("join.join"),
+      async (name) => {
+        const seat = await joinRoom(this.roomId, name);
+        saveRoomSeat(this.roomId, { player_id: seat.player_id, token: seat.token });
+        this.onJoined();
+      },
+      this.player,
+    );
   }
 }

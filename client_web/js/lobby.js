@@ -24,6 +24,7 @@ import {
   savedName,
   saveTournamentSeat,
 } from "./storage.js";
+import { ensurePlayer, onPlayer } from "./session.js";
 import { settingsText } from "./widgets.js";
 
 const REFRESH_MS = 5000;
@@ -75,12 +76,25 @@ export class LobbyPage {
   destroy() {
     clearInterval(this.timer);
     this.renderer.stop();
+    this.stopPlayer();
   }
 
   createForm() {
     const game = select("game", GAMES(), "stalactites");
     const step = select("step", STEPS(), "choice");
     const undo = checkbox("undo", true);
+    const name = textInput("name", savedName(), {
+      maxlength: "24",
+      placeholder: t("lobby.namePlaceholder"),
+    });
+    const rated = h(
+      "label",
+      { class: "check rated-option" },
+      checkbox("rated", false),
+      " ",
+      t("lobby.rated"),
+      h("small", {}, t("lobby.ratedHint")),
+    );
     const stepField = field(t("lobby.step"), step, t("lobby.stepHint"));
     game.addEventListener("change", () => {
       stepField.hidden = game.value === "squadron";
@@ -89,19 +103,28 @@ export class LobbyPage {
     const form = h(
       "form",
       { class: "create", onsubmit: (e) => this.create(e) },
-      field(
-        t("form.yourName"),
-        textInput("name", savedName(), {
-          maxlength: "24",
-          required: true,
-          placeholder: t("lobby.namePlaceholder"),
-        }),
-      ),
+      field(t("form.yourName"), name, t("form.nameOptional")),
       h("div", { class: "field-row" }, field(t("lobby.game"), game), stepField),
       roomFields(),
       h("label", { class: "check" }, undo, " ", t("lobby.undo")),
+      rated,
       h("button", { class: "btn btn-primary btn-big", type: "submit" }, t("lobby.create")),
     );
+    // A rated race: two seats or more, the server's deal, every racer a player (so: signed in).
+    const seats = form.querySelector("input[name=seats]");
+    const deal = form.querySelector("input[name=deal]");
+    const offer = () => {
+      const player = this.player;
+      rated.hidden = !player || Number(seats.value) < 2 || Boolean(deal.value.trim());
+      name.required = !player;
+      name.placeholder = player?.name ?? t("lobby.namePlaceholder");
+    };
+    seats.addEventListener("input", offer);
+    deal.addEventListener("input", offer);
+    this.stopPlayer = onPlayer((player) => {
+      this.player = player;
+      offer();
+    });
     return form;
   }
 
@@ -109,9 +132,10 @@ export class LobbyPage {
     event.preventDefault();
     const form = event.currentTarget;
     const v = formValues(form);
-    const name = checkedName(form, v.name);
-    if (!name) return;
-    saveName(name);
+    const player = await ensurePlayer();
+    const name = player && !v.name ? null : checkedName(form, v.name);
+    if (!name && !player) return;
+    if (name) saveName(name);
     const settings = {
       game: v.game,
       seats: v.seats,
@@ -122,6 +146,7 @@ export class LobbyPage {
     if (v.game === "stalactites") settings.step = v.step;
     if (v.spectator_delay_s !== null) settings.spectator_delay_s = v.spectator_delay_s;
     if (v.deal) settings.deal = v.deal;
+    if (v.rated && !form.querySelector(".rated-option").hidden) settings.rated = true;
     try {
       const room = await createRoom(settings);
       const seat = await joinRoom(room.room_id, name);

@@ -7,18 +7,24 @@
 //   #/rules/GAME       the rules of stalactites or squadron, with pictures
 //   #/learn            a guided first game of Stalactites
 //   #/help             keys
+//   #/me               your own profile, with your account (sign in, register, sign out...)
+//   #/player/ID        a player's profile: ratings, statistics, races
+//   #/leaderboard/GAME a game's leaderboard
 // And the language: the one saved, else the browser's; the header's switch changes it and
 // draws the page again.
 
 import { h, replace } from "./dom.js";
 import { HelpPage } from "./help.js";
-import { CATALOGUES, LANGUAGES, pickLanguage, setLanguage, t } from "./i18n.js";
+import { CATALOGUES, LANGUAGES, num, pickLanguage, setLanguage, t } from "./i18n.js";
 import { JoinPage } from "./join.js";
 import { LearnPage } from "./learn.js";
+import { LeaderboardPage } from "./leaderboard.js";
 import { LobbyPage } from "./lobby.js";
+import { ProfilePage } from "./profile.js";
 import { RacePage } from "./race.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules.js";
+import { ensurePlayer, headlineRating, me, onPlayer } from "./session.js";
 import { SpectatorPage } from "./spectate.js";
 import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
 import { TournamentPage } from "./tournament.js";
@@ -41,6 +47,9 @@ const ROUTES = [
   [/^#\/rules\/(stalactites|squadron)$/, (game) => new RulesPage(app, game)],
   [/^#\/learn$/, () => new LearnPage(app)],
   [/^#\/help$/, () => new HelpPage(app)],
+  [/^#\/me$/, () => new ProfilePage(app, null)],
+  [/^#\/player\/([^/]+)$/, (id) => new ProfilePage(app, id)],
+  [/^#\/leaderboard\/(stalactites|squadron)$/, (game) => new LeaderboardPage(app, game)],
 ];
 
 function route() {
@@ -66,6 +75,25 @@ function route() {
   );
 }
 
+/** Who you are, in the header: your name and rating, a link to your profile. */
+function drawMe(profile) {
+  const link = document.getElementById("me");
+  link.hidden = false;
+  if (!profile) {
+    replace(link, h("span", { class: "me-name" }, t("me.signIn")));
+    return;
+  }
+  const rating = headlineRating(profile);
+  replace(
+    link,
+    h("span", { class: "me-name" }, profile.name),
+    rating
+      ? h("span", { class: "me-rating", title: t(`game.${rating.game}`) }, num(rating.rating))
+      : null,
+  );
+  link.setAttribute("aria-label", t("me.label", { name: profile.name }));
+}
+
 /** The header's words and the language switch, in the current language. */
 function drawHeader() {
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
@@ -87,6 +115,7 @@ function drawHeader() {
 function useLanguage(lang) {
   setLanguage(lang);
   drawHeader();
+  drawMe(me());
 }
 
 useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigator.language]));
@@ -97,3 +126,4 @@ document.getElementById("lang").addEventListener("change", (event) => {
 });
 window.addEventListener("hashchange", route);
 route();
+ensurePlayer().then(() => onPlayer(drawMe));

@@ -13,6 +13,7 @@ import { elapsedText, ordinal, t } from "./i18n.js";
 import { scheduled } from "./render.js";
 import { newMoveId, pendingMove, savePendingMove, saveRoomSeat } from "./storage.js";
 import { checkReveal } from "./fairness.js";
+import { refreshMe } from "./session.js";
 import { raceShell, renderRace } from "./racerender.js";
 import * as race from "./racestate.js";
 
@@ -164,6 +165,7 @@ export class RacePage {
   results(f) {
     this.reveal(f);
     this.update((s) => race.applyResults(s, f));
+    if (f.standings?.some((row) => row.rated)) refreshMe().catch(() => {}); // the new rating
   }
 
   /** Check the revealed deal and salt against the commitment, then show the verdict. */

@@ -101,7 +101,7 @@ export function endScreenView({ standings, game, you, roomId, tournament, reveal
   );
   return [
     h("h2", {}, headline),
-    resultsTable(standings, { game, you }),
+    h("div", { class: "table-scroll" }, resultsTable(standings, { game, you })),
     revealView(reveal),
     h(
       "div",

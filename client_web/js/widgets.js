@@ -2,7 +2,7 @@
 
 import { cardTotal } from "./board.js";
 import { h } from "./dom.js";
-import { elapsedText, ordinal, t } from "./i18n.js";
+import { elapsedText, num, ordinal, t } from "./i18n.js";
 
 /** A racer's status (playing, won, lost, resigned, timeout, ready, not ready) in words. */
 export function statusText(status) {
@@ -74,10 +74,24 @@ function racerLine(p, status, you) {
   );
 }
 
-/** The final standings: place, name, result, cards, time. */
+/** A rating's change: "1000 → 1012 (+12)"; null when the race was not rated. */
+export function ratingChange(before, after) {
+  if (before == null || after == null) return null;
+  const delta = num(after - before, { signDisplay: "exceptZero" });
+  const kind = after > before ? "up" : after < before ? "down" : "same";
+  return h(
+    "span",
+    { class: `rating-change rating-${kind}` },
+    `${num(before)} → ${num(after)} `,
+    h("span", { class: "rating-delta" }, `(${delta})`),
+  );
+}
+
+/** The final standings: place, name, result, cards, time (and the rating, when rated). */
 export function resultsTable(standings, { game, you = null } = {}) {
   const total = cardTotal(game);
   const rows = [...standings].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
+  const rated = rows.some((r) => r.rated && r.rating_after != null);
   return h(
     "table",
     { class: "results" },
@@ -92,6 +106,7 @@ export function resultsTable(standings, { game, you = null } = {}) {
         h("th", {}, t("results.result")),
         h("th", {}, t("results.cards")),
         h("th", {}, t("results.time")),
+        rated ? h("th", {}, t("results.rating")) : null,
       ),
     ),
     h(
@@ -110,6 +125,9 @@ export function resultsTable(standings, { game, you = null } = {}) {
           h("td", {}, statusText(r.status)),
           h("td", {}, t("results.of", { n: r.foundation_cards ?? 0, total })),
           h("td", {}, elapsedText(r.elapsed_ms)),
+          rated
+            ? h("td", { class: "rating" }, ratingChange(r.rating_before, r.rating_after))
+            : null,
         ),
       ),
     ),
@@ -124,6 +142,7 @@ export function settingsText(room) {
     parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
   if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
+  if (room.rated) parts.push(t("settings.rated"));
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   }

@@ -326,6 +326,14 @@ PLAYER_ROUTES = [
     ("`GET /api/me`", "200 the signed-in player's profile; 401 `unauthorized`"),
     ("`DELETE /api/me`", "204: the account deleted (its races stay on others' histories); 401"),
     (
+        '`PATCH /api/me` with `{"name"}`',
+        "200 the profile with its new display name (1-20 visible characters), once a day: "
+        '429 `rename_too_soon` with `Retry-After` and `"retry_at_ms"` (when, unix ms); 409 '
+        "`name_taken`: a name is given once, generated or chosen, and none confusable with one "
+        "given before (the same Unicode skeleton; a player may respell their own); 422 "
+        "`bad_name` (`field` `name`); 401",
+    ),
+    (
         "`GET /api/players/{player_id or username}`",
         '200 the profile `{"player_id", "name", "registered", "username", "member_since", '
         '"ratings": {GAME: {"rating", "races", "provisional"}}, "stats": {"GAME:STEP": '

@@ -3,6 +3,7 @@
 // and ordinals follow each language's rules, and numbers and times go through Intl.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { afterEach, test } from "node:test";
 
 import {
@@ -35,6 +36,15 @@ test("English, Polish and Kazakh are offered", () => {
 test("every catalogue has exactly the English catalogue's keys", () => {
   for (const lang of LANGUAGES) {
     assert.deepEqual(Object.keys(CATALOGUES[lang]).sort(), Object.keys(en).sort(), lang);
+  }
+});
+
+test("no catalogue names a key twice (a second one would silently replace the first)", () => {
+  for (const lang of LANGUAGES) {
+    const url = new URL(`../../client_web/js/lang/${lang}.js`, import.meta.url);
+    const keys = [...readFileSync(url, "utf8").matchAll(/^  "([^"]+)":/gm)].map((m) => m[1]);
+    const twice = keys.filter((key, i) => keys.indexOf(key) !== i);
+    assert.deepEqual(twice, [], lang);
   }
 });
 

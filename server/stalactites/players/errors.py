@@ -15,6 +15,7 @@
     ├── AlreadyRegistered         already_registered
     ├── BadCredentials            bad_credentials (a wrong password and an unknown username alike)
     ├── RenameTooSoon             rename_too_soon (``retry_at_ms`` says when)
+    ├── NameTaken                 name_taken (a name given before, or confusable with one)
     └── PlayerNotFound            player_not_found
 
 A refused request changes nothing.
@@ -35,6 +36,7 @@ __all__ = [
     "BadPassword",
     "BadRace",
     "BadUsername",
+    "NameTaken",
     "PlayerError",
     "PlayerNotFound",
     "RenameTooSoon",
@@ -107,6 +109,10 @@ class RenameTooSoon(PlayerError):
     def __init__(self, retry_at_ms: int) -> None:
         super().__init__(f"a name may be changed once a day; next at {retry_at_ms}")
         self.retry_at_ms = retry_at_ms
+
+
+class NameTaken(PlayerError):
+    code = "name_taken"
 
 
 class PlayerNotFound(PlayerError):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import string
 import unicodedata
 from functools import cache
 from typing import Any, TypeGuard
@@ -94,6 +95,8 @@ def skeleton(name: str) -> str:
 
     >>> skeleton("ann") == skeleton("\\u0430nn"), skeleton("Bob") == skeleton("bob")
     (True, True)
+    >>> skeleton("BILL") == skeleton("bill")
+    True
     >>> skeleton("ann") == skeleton("anne")
     False
     """
@@ -133,6 +136,8 @@ def _prototypes() -> dict[str, str]:
             ends = _visible(char), _visible(homoglyph["c"])
             if all(ends):  # (the data writes some right-to-left letters between marks)
                 parent[find(ends[1])] = find(ends[0])
+    for upper in string.ascii_uppercase:  # a Latin capital is its small letter's ("I": "l", "i")
+        parent[find(upper.lower())] = find(upper)
     classes: dict[str, list[str]] = {}
     for node in list(parent):
         classes.setdefault(find(node), []).append(node)

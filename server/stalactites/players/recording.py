@@ -36,12 +36,13 @@ process's call, or :func:`resume_pending`) goes on; no step undoes or repeats an
 from __future__ import annotations
 
 import asyncio
+import json
 
 from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
 from .races import Outcome, RaceResult, player_race
-from .ratings import provisional, rate_race
+from .ratings import displayed, provisional, rate_race
 
-__all__ = ["claim", "record_race", "resume_pending", "sync_boards"]
+__all__ = ["board_shown", "claim", "record_race", "resume_pending", "sync_boards"]
 
 
 async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
@@ -91,7 +92,16 @@ async def sync_boards(store: PlayerStore, player_id: str, games: tuple[str, ...]
     if record is None:
         return
     for game in games:
-        await store.sync_board(player_id, game, record.board_version, _board_ordinal(record, game))
+        ordinal = _board_ordinal(record, game)
+        await store.sync_board(
+            player_id, game, record.board_version, ordinal, board_shown(record, game)
+        )
+
+
+def board_shown(record: PlayerRecord, game: str) -> str:
+    """What a leaderboard line shows of the player (kept beside the board: a page is one read)."""
+    rating = record.ratings.get(game, Rating())
+    return json.dumps({"name": record.name, "rating": displayed(rating), "races": rating.races})
 
 
 def _board_ordinal(record: PlayerRecord, game: str) -> float | None:

@@ -8,19 +8,28 @@ a sign-in never holds the event loop.  See :mod:`.recording` for :meth:`record_r
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 from dataclasses import dataclass, replace
 
 from ..clock import Clock
 from ..engine.variants import GAMES
-from ..store.players_base import DELETED_VERSION, PlayerRecord, PlayerStore, Rating, Stats
+from ..store.players_base import (
+    DELETED_VERSION,
+    BoardLine,
+    PlayerRecord,
+    PlayerStore,
+    Rating,
+    Stats,
+)
 from . import deletion, recording
 from .errors import (
     AlreadyRegistered,
     BadCredentials,
     BadGame,
     BadLimit,
+    NameTaken,
     PlayerNotFound,
     RenameTooSoon,
     UsernameTaken,
@@ -31,6 +40,7 @@ from .names import (
     check_username,
     generated_name,
     is_username,
+    skeleton,
     username_key,
 )
 from .passwords import PASSWORD_MAX, Passwords, check_password
@@ -124,7 +134,7 @@ class PlayerService:
         player_id = "p." + secrets.token_hex(8)
         for _ in range(20):
             name = generated_name()
-            if await self.store.claim_name(name.casefold(), player_id):
+            if await self.store.claim_name(skeleton(name), player_id):
                 break
         else:  # twenty names in use: the space is 10^8, so this is a broken store
             raise RuntimeError("no generated name was free")
@@ -192,9 +202,21 @@ class PlayerService:
             await self.store.revoke_session(player.player_id, token_hash(token))
 
     async def rename(self, player_id: str, name: object) -> PlayerRecord:
-        """A new display name, at most once a day (:class:`RenameTooSoon` says when)."""
+        """A new display name, at most once a day (:class:`RenameTooSoon` says when).
+
+        As generated names are, a name is given once: its skeleton (so "ann", "Ann" and
+        Cyrillic "аnn" alike) is claimed for good, and a name whose skeleton was ever given,
+        generated or chosen, is :class:`NameTaken` (but a player may respell their own).
+        The day is checked before the claim (a refused rename claims nothing) and again,
+        atomically, with the rename itself."""
         clean = check_display_name(name)
-        await self._player(player_id)
+        record = await self._player(player_id)
+        now, every = self._clock.now_ms(), self._rename_every_ms
+        if record.renamed_ms is not None and now < record.renamed_ms + every:
+            raise RenameTooSoon(record.renamed_ms + every)
+        mine = skeleton(clean) == skeleton(record.name)  # "braveotter12" for "BraveOtter12"
+        if not mine and not await self.store.claim_name(skeleton(clean), player_id):
+            raise NameTaken(f"{clean!r} is taken (or confusable with a name given before)")
         try:
             retry_at = await self.store.rename(
                 player_id, clean, self._clock.now_ms(), self._rename_every_ms
@@ -203,7 +225,9 @@ class PlayerService:
             raise PlayerNotFound(player_id) from None
         if retry_at is not None:
             raise RenameTooSoon(retry_at)
-        return await self._player(player_id)
+        renamed = await self._player(player_id)
+        await recording.sync_boards(self.store, player_id, tuple(renamed.ratings))
+        return renamed
 
     async def delete(self, player_id: str) -> None:
         """Delete the account (see :func:`.deletion.delete_player`)."""
@@ -233,8 +257,14 @@ class PlayerService:
         """The player's finished races, newest first, ``limit`` a page."""
         _check_limit(limit)
         mark = None if before is None else decode_cursor(before)
-        await self._player(player_id)
-        entries, last = await self.store.history(player_id, mark, limit)
+        if PLAYER_ID.fullmatch(player_id) is None:
+            raise PlayerNotFound(player_id)
+        page, exists = await asyncio.gather(
+            self.store.history(player_id, mark, limit), self.store.players_exist([player_id])
+        )  # both at once: one round trip on Redis
+        if not exists[0]:
+            raise PlayerNotFound(player_id)
+        entries, last = page
         races = [history_entry(entry) for entry in entries]
         return HistoryPage(races, None if last is None else encode_cursor(last))
 
@@ -246,17 +276,22 @@ class PlayerService:
         if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
             raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
         lines = await self.store.board_page(game, offset, limit)
-        records = await asyncio.gather(*(self.store.load_player(line.player_id) for line in lines))
+        alive = await self.store.players_exist([line.player_id for line in lines])
         entries = []
-        for rank, (line, record) in enumerate(zip(lines, records, strict=True), offset + 1):
-            if record is None:  # deleted while its line was being taken off: take it off
+        for rank, (line, exists) in enumerate(zip(lines, alive, strict=True), offset + 1):
+            if not exists:  # deleted while its line was being taken off: take it off
                 await self.store.sync_board(line.player_id, game, DELETED_VERSION, None)
                 continue
-            rating = record.ratings.get(game, Rating())
-            entries.append(
-                BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
-            )
+            entries.append(await self._board_entry(game, rank, line))
         return entries
+
+    async def _board_entry(self, game: str, rank: int, line: BoardLine) -> BoardEntry:
+        if line.shown:  # what the line shows, kept beside the board
+            shown = json.loads(line.shown)
+            return BoardEntry(rank, line.player_id, shown["name"], shown["rating"], shown["races"])
+        record = await self._player(line.player_id)  # a line set before lines showed anything
+        rating = record.ratings.get(game, Rating())
+        return BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
 
     async def leaderboard_around(
         self, game: str, player_id: str, limit: int = 11

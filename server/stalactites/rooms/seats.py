@@ -3,18 +3,19 @@ and only players with a session in a rated room.
 
 A persistent player's seat has the player's own id (``p.`` and 16 hex digits) as its id in
 the room; a guest's seat a random one (16 hex digits, no ``p.``), so the two never meet.
-The checks read the room as it is: two requests racing for the same player's seat or for
-confusable names could both pass (the store's join does not check names).
+:func:`check_seat` reads the room as it is; two requests racing could both pass it, so the
+store's join checks the seat's id and the name's skeleton again, atomically (the room keeps
+its seated names' skeletons), and :func:`seat_refusal` names what it refused.
 """
 
 from __future__ import annotations
 
 from ..players.names import skeleton
-from ..store import RoomRow
+from ..store import JoinResult, RoomRow
 from .errors import RoomError
 from .settings import RoomSettings
 
-__all__ = ["check_seat", "is_persistent"]
+__all__ = ["check_seat", "is_persistent", "seat_refusal", "skeleton"]
 
 
 def is_persistent(player_id: str) -> bool:
@@ -34,3 +35,10 @@ def check_seat(row: RoomRow, settings: RoomSettings, player_id: str | None, name
             raise RoomError(
                 "name_confusable", f"{name!r} looks like {player.name!r}, seated already"
             )
+
+
+def seat_refusal(joined: JoinResult, name: str) -> RoomError:
+    """The error for a join the store refused on its own check."""
+    if joined is JoinResult.ALREADY_SEATED:
+        return RoomError("already_seated", "you have a seat in this room already")
+    return RoomError("name_confusable", f"{name!r} looks like a name seated already")

@@ -48,7 +48,7 @@ from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
 from .records import room_record
-from .seats import check_seat
+from .seats import check_seat, seat_refusal, skeleton
 from .settings import CreateRoom, RoomSettings, new_salt
 from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
@@ -217,16 +217,19 @@ class RoomService:
             place=None,
             elapsed_ms=None,
         )
+        event = room_events.player_event(view)
         player = NewPlayer(
-            player_id, name, token_hash(token), self.now(), progress, room_events.player_event(view)
+            player_id, name, token_hash(token), self.now(), progress, event, skeleton(name)
         )
-        joined = await self.store.join(room_id, player)
+        joined = await self.store.join(room_id, player)  # checks both again, atomically
         if joined is JoinResult.ROOM_NOT_FOUND:
             raise RoomError("room_not_found", f"no room {room_id!r}")
         if joined is JoinResult.SEATS_RESERVED:
             raise RoomError("seats_reserved", "a tournament round's seats are its entrants'")
         if joined is JoinResult.ROOM_FULL:
             raise RoomError("room_full", "the room takes no more players: full or started")
+        if joined is not JoinResult.JOINED:
+            raise seat_refusal(joined, name)
         return player_id, token
 
     async def authenticate(self, room_id: str, token: str) -> str:

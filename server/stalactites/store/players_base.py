@@ -116,6 +116,7 @@ class Applied(enum.Enum):
 class BoardLine:
     player_id: str
     ordinal: float
+    shown: str = ""  # what the page shows of the player (JSON name, rating, races; "": unknown)
 
 
 class PlayerStore(Protocol):
@@ -123,6 +124,10 @@ class PlayerStore(Protocol):
     async def create_player(self, record: PlayerRecord) -> None: ...
     async def load_player(self, player_id: str) -> PlayerRecord | None:
         """The record (its statistics without median times: :meth:`median_times`)."""
+        ...
+
+    async def players_exist(self, player_ids: list[str]) -> list[bool]:
+        """Whether each player has a record (one pipelined batch on Redis)."""
         ...
 
     async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
@@ -200,13 +205,17 @@ class PlayerStore(Protocol):
 
     # leaderboards
     async def sync_board(
-        self, player_id: str, game: str, version: int, ordinal: float | None
+        self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
     ) -> None:
-        """Put the player on the game's board at ``ordinal`` (None: off it) unless a change
-        with a higher ``version`` is there already."""
+        """Put the player on the game's board at ``ordinal`` (None: off it), with ``shown``
+        (what a page shows of them, kept beside the board so a page is one read), unless a
+        change with a higher ``version`` is there already."""
         ...
 
-    async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]: ...
+    async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
+        """A page of the board, each line with what it shows: one read."""
+        ...
+
     async def board_rank(self, game: str, player_id: str) -> int | None:
         """0 for the first place."""
         ...

@@ -40,10 +40,14 @@ class MemoryPlayerStore:
         self._pending: dict[str, str] = {}
         self._outcomes: dict[str, tuple[str, bool]] = {}
         self._boards: dict[str, dict[str, float]] = {}
+        self._lines: dict[str, dict[str, str]] = {}  # game -> player id -> what a line shows
         self._versions: dict[str, dict[str, int]] = {}
 
     async def create_player(self, record: PlayerRecord) -> None:
         self._players[record.player_id] = _Player(record)
+
+    async def players_exist(self, player_ids: list[str]) -> list[bool]:
+        return [pid in self._players for pid in player_ids]
 
     async def load_player(self, player_id: str) -> PlayerRecord | None:
         player = self._players.get(player_id)
@@ -65,7 +69,8 @@ class MemoryPlayerStore:
         last = player.record.renamed_ms
         if last is not None and now_ms < last + every_ms:
             return last + every_ms
-        player.record = replace(player.record, name=name, renamed_ms=now_ms)
+        version = player.record.board_version + 1  # its board lines show the name
+        player.record = replace(player.record, name=name, renamed_ms=now_ms, board_version=version)
         return None
 
     async def find_username(self, key: str) -> str | None:
@@ -185,17 +190,20 @@ class MemoryPlayerStore:
         return entries, marks[-1] if more and marks else None
 
     async def sync_board(
-        self, player_id: str, game: str, version: int, ordinal: float | None
+        self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
     ) -> None:
         versions = self._versions.setdefault(game, {})
         if versions.get(player_id, -1) > version:
             return
         versions[player_id] = version
         board = self._boards.setdefault(game, {})
+        lines = self._lines.setdefault(game, {})
         if ordinal is None:
             board.pop(player_id, None)
+            lines.pop(player_id, None)
         else:
             board[player_id] = ordinal
+            lines[player_id] = shown
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
         ranked = self._ranked(game)
@@ -212,7 +220,8 @@ class MemoryPlayerStore:
         """As a Redis sorted set read highest first: by ordinal, then by id, both descending."""
         board = self._boards.get(game, {})
         order = sorted(board.items(), key=lambda item: (item[1], item[0]), reverse=True)
-        return [BoardLine(pid, ordinal) for pid, ordinal in order]
+        lines = self._lines.get(game, {})
+        return [BoardLine(pid, ordinal, lines.get(pid, "")) for pid, ordinal in order]
 
     async def close(self) -> None:
         return None

@@ -13,14 +13,17 @@ one Redis Cluster slot):
 * ``P{player:ID}:history`` hash: room id -> ``[entry, before, after]`` (JSON).
 * ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
 * ``P{username:KEY}`` string: the owner of a casefolded username.
-* ``P{name:KEY}`` string: a generated name given (never given twice; not whose).
+* ``P{name:KEY}`` string: a name given, by its skeleton, generated or chosen (never given
+  twice; not whose).
 * ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
   room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
   for good: histories point at it.
 * ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
 * ``P{board:GAME}:board`` sorted set: player id scored by μ - 3σ; ``P{board:GAME}:versions``
   hash: player id -> the version of the change that set its line (see
-  :mod:`stalactites.players.recording` for how the boards are kept right).
+  :mod:`stalactites.players.recording` for how the boards are kept right);
+  ``P{board:GAME}:lines`` hash: player id -> what a page shows of them (JSON name, rating,
+  races), set with the line.
 
 Everything goes through the small client of :mod:`.resp` (on a cluster, its
 :class:`~.cluster.ClusterPipe`); each change is one command or one Lua script of
@@ -30,6 +33,7 @@ and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from .cluster import ClusterPipe
@@ -51,6 +55,7 @@ _SCRIPTS = (
     "add_session",
     "apply",
     "board",
+    "board_page",
     "claim_outcome",
     "claim_username",
     "delete",
@@ -84,6 +89,7 @@ class RedisPlayerStore:
     def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
         address = Address.parse(url).named("stalactites-players")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
+        self._cluster = cluster
         self._prefix = prefix
         self._run = {name: Script(self._pipe, lua(f"players/{name}")) for name in _SCRIPTS}
         self._pending = f"{prefix}{{races}}:pending"
@@ -99,13 +105,21 @@ class RedisPlayerStore:
 
     def _board_keys(self, game: str) -> list[str]:
         tag = f"{self._prefix}{{board:{game}}}"
-        return [f"{tag}:board", f"{tag}:versions"]
+        return [f"{tag}:board", f"{tag}:versions", f"{tag}:lines"]
 
     # identity
 
     async def create_player(self, record: PlayerRecord) -> None:
         key = self.keys(record.player_id).player
         await self._call(key, "HSET", key, "name", record.name, "created", record.created_ms)
+
+    async def players_exist(self, player_ids: list[str]) -> list[bool]:
+        keys = [self.keys(pid).player for pid in player_ids]
+        if keys and not self._cluster:  # one command when all exist (the keys span slots)
+            if int(await self._call(keys[0], "EXISTS", *keys)) == len(keys):
+                return [True] * len(keys)
+        found = await asyncio.gather(*(self._call(key, "EXISTS", key) for key in keys))
+        return [bool(one) for one in found]
 
     async def load_player(self, player_id: str) -> PlayerRecord | None:
         keys = self.keys(player_id)
@@ -267,16 +281,17 @@ class RedisPlayerStore:
     # leaderboards
 
     async def sync_board(
-        self, player_id: str, game: str, version: int, ordinal: float | None
+        self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
     ) -> None:
         score = "" if ordinal is None else repr(ordinal)
-        await self._run["board"](self._board_keys(game), [player_id, version, score])
+        await self._run["board"](self._board_keys(game), [player_id, version, score, shown])
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
-        key = self._board_keys(game)[0]
-        flat = await self._call(key, "ZREVRANGE", key, offset, offset + limit - 1, "WITHSCORES")
+        keys = self._board_keys(game)
+        flat = await self._run["board_page"]([keys[0], keys[2]], [offset, limit])
         return [
-            BoardLine(pid, float(score)) for pid, score in zip(flat[::2], flat[1::2], strict=True)
+            BoardLine(pid, float(score), shown or "")
+            for pid, score, shown in zip(flat[::3], flat[1::3], flat[2::3], strict=True)
         ]
 
     async def board_rank(self, game: str, player_id: str) -> int | None:

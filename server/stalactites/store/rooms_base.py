@@ -102,6 +102,7 @@ class NewPlayer:
     joined_ms: int
     progress: ProgressRow
     event_json: str  # the ``player`` room event announcing the join
+    skeleton: str = ""  # the name's confusable skeleton: no two seats share one ("": unchecked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,8 @@ class JoinResult(enum.Enum):
     ROOM_NOT_FOUND = "room_not_found"
     ROOM_FULL = "room_full"
     SEATS_RESERVED = "seats_reserved"  # a round room: its seats are its entrants'
+    ALREADY_SEATED = "already_seated"  # this player id has a seat already
+    NAME_CONFUSABLE = "name_confusable"  # a seated name has this skeleton
 
 
 @dataclass(frozen=True, slots=True)

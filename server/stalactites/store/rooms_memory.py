@@ -68,6 +68,7 @@ class _Room:
     version: int = 0
     winners: int = 0
     players: dict[str, _Player] = field(default_factory=dict)
+    skeletons: set[str] = field(default_factory=set)  # the seated names' (see NewPlayer)
     events: list[str] = field(default_factory=list)
     presence: dict[tuple[str, str], int] = field(default_factory=dict)
     results_json: str | None = None
@@ -167,6 +168,12 @@ class MemoryStore:
             return JoinResult.SEATS_RESERVED
         if room.status != "waiting" or len(room.players) >= room.seats:
             return JoinResult.ROOM_FULL
+        if player.player_id in room.players:
+            return JoinResult.ALREADY_SEATED
+        if player.skeleton and player.skeleton in room.skeletons:
+            return JoinResult.NAME_CONFUSABLE
+        if player.skeleton:
+            room.skeletons.add(player.skeleton)
         seat = len(room.players) + 1
         room.players[player.player_id] = _Player(
             player.player_id, player.name, seat, player.token_hash, player.progress

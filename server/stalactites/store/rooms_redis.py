@@ -45,6 +45,7 @@ from .scripts import lua
 
 __all__ = ["RedisStore"]
 
+KEPT_GRACE_MS = 3_600_000  # a kept room's events and client ids expire this after (keep.lua)
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
 
 log = logging.getLogger(__name__)
@@ -159,6 +160,7 @@ class RedisStore:
                 about,
                 player.progress.to_json(),
                 player.event_json,
+                player.skeleton,
             ],
         )
         return JoinResult(answer)
@@ -241,10 +243,10 @@ class RedisStore:
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
         keys = self.keys(room_id)
-        kept = [keys.room, keys.events, keys.actions]
-        for player_id in player_ids:
-            kept += [keys.log(player_id), keys.ids(player_id)]
-        await self._keep(kept, [KEPT_TTL_MS])
+        kept = [keys.room, keys.events, keys.actions, keys.analysis]
+        kept += [keys.log(player_id) for player_id in player_ids]
+        kept += [keys.ids(player_id) for player_id in player_ids]  # expire: moves are over
+        await self._keep(kept, [KEPT_TTL_MS, KEPT_GRACE_MS, len(player_ids)])
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         key = self.keys(room_id).log(player_id)

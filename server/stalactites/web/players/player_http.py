@@ -30,6 +30,7 @@ STATUS = {
     "already_registered": 409,
     "bad_credentials": 401,
     "rename_too_soon": 429,
+    "name_taken": 409,
     "player_not_found": 404,
 }
 
@@ -41,6 +42,7 @@ def player_routes(max_body: int) -> list[BaseRoute]:
         Route("/api/accounts", register, methods=["POST"], max_body_size=max_body),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me", delete_me, methods=["DELETE"]),
+        Route("/api/me", rename, methods=["PATCH"], max_body_size=max_body),
         Route("/api/players/{who}", profile, methods=["GET"]),
         Route("/api/players/{player_id}/races", races, methods=["GET"]),
         Route("/api/leaderboards/{game}", leaderboard, methods=["GET"]),
@@ -144,6 +146,19 @@ async def delete_me(request: Request) -> Response:
     response = Response(status_code=204)
     forget_cookie(request, response)
     return response
+
+
+async def rename(request: Request) -> Response:
+    """``{"name"}``: the signed-in player's new display name, once a day; 200 the profile."""
+    player = await _signed_in(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    body = await _object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    players = process_of(request).players
+    await players.rename(player.player_id, body.get("name"))
+    return JSONResponse(_profile(await players.profile(player.player_id)))
 
 
 async def profile(request: Request) -> Response:

@@ -23,9 +23,11 @@ import asyncio
 import logging
 
 from ...clock import Clock
+from ...engine import Stalactites
 from ...players import PlayerService, RacePlayer, RaceResult
 from ...protocol import Standing
 from ...rooms import RoomService
+from ...rooms.boards import rebuild
 from ...rooms.seats import is_persistent
 from ...rooms.settings import RoomSettings
 from ...store import RoomRow
@@ -43,7 +45,8 @@ class RaceRecorder:
     async def rate(
         self, row: RoomRow, settings: RoomSettings, standings: list[Standing], now: int
     ) -> list[Standing]:
-        result = race_result(row, settings, standings, now)
+        steps = await self.steps(row, settings, standings)
+        result = race_result(row, settings, standings, now, steps)
         if result is None:
             return standings
         outcome = await self.players.claim_race(result)
@@ -56,6 +59,22 @@ class RaceRecorder:
                 line = line.model_copy(update=update)
             lines.append(line)
         return lines
+
+    async def steps(
+        self, row: RoomRow, settings: RoomSettings, standings: list[Standing]
+    ) -> dict[str, str]:
+        """Each persistent player's step under ``choice``: the one their board fixed (declared,
+        ``step:ones``/``step:twos`` in their log, or by their first foundation play)."""
+        if settings.game != "stalactites" or settings.step != "choice":
+            return {}
+        steps = {}
+        for line in standings:
+            if is_persistent(line.player_id):
+                log = await self.rooms.store.read_log(row.room_id, line.player_id)
+                board = rebuild(settings, log)
+                name = board.step_name if isinstance(board, Stalactites) else None
+                steps[line.player_id] = name if name in ("ones", "twos") else "none"
+        return steps
 
     def finished(self, room_id: str) -> None:
         result = self._results.pop(room_id, None)
@@ -84,9 +103,14 @@ class RaceRecorder:
 
 
 def race_result(
-    row: RoomRow, settings: RoomSettings, standings: list[Standing], now: int
+    row: RoomRow,
+    settings: RoomSettings,
+    standings: list[Standing],
+    now: int,
+    steps: dict[str, str] | None = None,
 ) -> RaceResult | None:
-    """The race as the players' service takes it (None: no persistent player in it)."""
+    """The race as the players' service takes it (None: no persistent player in it);
+    ``steps``: each player's own step where the room let them choose."""
     if not any(is_persistent(line.player_id) for line in standings):
         return None
     seats = {player.player_id: player for player in row.players}
@@ -99,7 +123,7 @@ def race_result(
             status=line.status,
             elapsed_ms=line.elapsed_ms,
             foundation_cards=line.foundation_cards,
-            step=step,
+            step=(steps or {}).get(line.player_id, step),
         )
         for line in standings
     )

@@ -15,7 +15,9 @@ local function append(list)
   local cap = tonumber(ARGV[2])
   if kept > cap then redis.call('LTRIM', KEYS[2], kept - cap, -1) end
   local ttl = redis.call('HGET', KEYS[1], 'ttl')
-  redis.call('PEXPIRE', KEYS[2], ttl)
+  if redis.call('HEXISTS', KEYS[1], 'kept') == 0 then  -- a kept room's events expire
+    redis.call('PEXPIRE', KEYS[2], ttl)
+  end
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PUBLISH', ARGV[1], seq .. bell_tag)
   return seq - n + 1

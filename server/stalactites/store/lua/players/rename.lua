@@ -7,4 +7,5 @@ local last = redis.call('HGET', KEYS[1], 'renamed')
 local now, every = tonumber(ARGV[2]), tonumber(ARGV[3])
 if last and now < tonumber(last) + every then return tonumber(last) + every end
 redis.call('HSET', KEYS[1], 'name', ARGV[1], 'renamed', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'board', 1)  -- its board lines show the name
 return 'renamed'

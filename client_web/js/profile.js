@@ -1,0 +1,322 @@
+// A player's profile (#/player/ID, and #/me for your own): name, ratings per game with a
+// chart of their history, statistics per game and step, and the races, paged, with links to
+// their replays. Your own profile also holds your account (account.js). One state, one
+// scheduled render, patched in place.
+
+import { errorText } from "./api.js";
+import { ratingSeries, scaleSeries } from "./chart.js";
+import { h, replace } from "./dom.js";
+import { dateTime, elapsedText, num, ordinal, t } from "./i18n.js";
+import { accountView } from "./account.js";
+import { patch, scheduled } from "./render.js";
+import { ensurePlayer, me, onPlayer, profileOf, racesOf, seen } from "./session.js";
+import { gameName, ratingChange, statusText, stepText } from "./widgets.js";
+
+const GAMES = ["stalactites", "squadron"];
+const PAGE = 10;
+const CHART_RACES = 100;
+
+export class ProfilePage {
+  /** who: a player id or username; null for your own. */
+  constructor(app, who) {
+    this.own = who === null;
+    this.s = { who, profile: null, error: null, races: null, cursors: [null], chart: [] };
+    this.root = h("div", { class: "profile", "aria-live": "polite" });
+    replace(app, this.root);
+    this.renderer = scheduled(() => this.render());
+    this.stop = this.own ? onPlayer(() => this.renderer.schedule()) : () => {};
+    this.load();
+  }
+
+  destroy() {
+    this.stop();
+    this.renderer.stop();
+  }
+
+  update(change) {
+    change(this.s);
+    this.renderer.schedule();
+  }
+
+  async load() {
+    try {
+      const who = this.own ? (await ensurePlayer())?.player_id : this.s.who;
+      if (!who) throw new Error("no player");
+      const profile = await profileOf(who);
+      seen(profile);
+      const chart = await racesOf(profile.player_id, null, CHART_RACES);
+      this.update((s) => Object.assign(s, { profile, chart: chart.races, cursors: [null] }));
+      await this.page(0);
+    } catch (error) {
+      this.update((s) => (s.error = errorText(error)));
+    }
+  }
+
+  /** Show the page of races at this index of the cursors seen (0: the newest). */
+  async page(index) {
+    const answer = await racesOf(this.s.profile.player_id, this.s.cursors[index], PAGE);
+    this.update((s) => {
+      s.races = { list: answer.races, index, next: answer.next };
+      s.cursors[index + 1] = answer.next;
+    });
+  }
+
+  /** After a change to the account: your own profile, drawn afresh. */
+  changed() {
+    this.update((s) => Object.assign(s, { profile: null, races: null, error: null }));
+    this.load();
+  }
+
+  render() {
+    const { profile, error } = this.s;
+    if (error) return patch(this.root, h("section", { class: "panel narrow" }, h("p", {}, error)));
+    if (!profile) return patch(this.root, h("p", { class: "muted" }, t("common.loading")));
+    const mine = this.own || me()?.player_id === profile.player_id;
+    patch(
+      this.root,
+      headView(profile, mine),
+      h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), ratingsView(this.s)),
+      h("section", { class: "panel" }, h("h2", {}, t("profile.stats")), statsView(profile)),
+      h("section", { class: "panel" }, h("h2", {}, t("profile.races")), this.racesView()),
+      this.own ? accountView(profile, () => this.changed()) : null,
+    );
+  }
+
+  racesView() {
+    const races = this.s.races;
+    if (!races) return h("p", { class: "muted" }, t("common.loading"));
+    if (!races.list.length && races.index === 0)
+      return h("p", { class: "muted" }, t("profile.noRaces"));
+    const pager = h(
+      "div",
+      { class: "pager" },
+      h(
+        "button",
+        { class: "btn", disabled: races.index === 0, onclick: () => this.page(races.index - 1) },
+        t("page.newer"),
+      ),
+      h(
+        "button",
+        { class: "btn", disabled: !races.next, onclick: () => this.page(races.index + 1) },
+        t("page.older"),
+      ),
+    );
+    return [racesTable(races.list), pager];
+  }
+}
+
+function headView(profile, mine) {
+  const kind = profile.registered
+    ? h("span", { class: "tag" }, t("profile.registered", { username: profile.username ?? "" }))
+    : h("span", { class: "tag tag-off" }, t("profile.anonymous"));
+  return h(
+    "section",
+    { class: "panel profile-head" },
+    h("h1", { class: "profile-name" }, profile.name),
+    h(
+      "p",
+      {},
+      kind,
+      mine ? h("span", { class: "tag" }, t("racers.you")) : null,
+      " ",
+      h("span", { class: "muted" }, t("profile.since", { date: dateTime(profile.member_since) })),
+    ),
+  );
+}
+
+function ratingsView(s) {
+  return h(
+    "div",
+    { class: "ratings" },
+    GAMES.map((game) => {
+      const rating = s.profile.ratings?.[game];
+      if (!rating) return null;
+      return h(
+        "div",
+        { class: "rating-card", dataset: { game }, key: game },
+        h("h3", {}, gameName(game)),
+        h("p", { class: "rating-number" }, num(rating.rating)),
+        h(
+          "p",
+          { class: "muted" },
+          t("profile.ratedRaces", { n: rating.races }),
+          rating.provisional
+            ? h(
+                "span",
+                { class: "tag provisional", title: t("profile.provisionalHint") },
+                t("profile.provisional"),
+              )
+            : null,
+        ),
+        chartView(ratingSeries(s.chart, game), game),
+        h("a", { href: `#/leaderboard/${game}` }, t("profile.board")),
+      );
+    }),
+  );
+}
+
+const BOX = { width: 260, height: 110, pad: 14 };
+
+/** The rating history as a line in an SVG (numbers through Intl on its ticks). */
+export function chartView(values, game) {
+  if (values.length < 2) return h("p", { class: "muted chart-empty" }, t("profile.noChart"));
+  const { points, ticks } = scaleSeries(values, { ...BOX, pad: BOX.pad });
+  const svg = (tag, attrs, ...children) => {
+    const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    el.append(...children);
+    return el;
+  };
+  const label = t("profile.chartLabel", {
+    game: gameName(game),
+    first: values[0],
+    last: values[values.length - 1],
+    n: values.length - 1,
+  });
+  return svg(
+    "svg",
+    {
+      class: "chart",
+      viewBox: `0 0 ${BOX.width + 36} ${BOX.height}`,
+      role: "img",
+      "aria-label": label,
+    },
+    ...ticks.map((tick) =>
+      svg("line", { class: "chart-grid", x1: 36, x2: BOX.width + 36, y1: tick.y, y2: tick.y }),
+    ),
+    ...ticks.map((tick) =>
+      svg(
+        "text",
+        { class: "chart-tick", x: 32, y: tick.y + 4, "text-anchor": "end" },
+        num(tick.value),
+      ),
+    ),
+    svg("polyline", {
+      class: "chart-line",
+      points: points.map(([x, y]) => `${x + 36},${y}`).join(" "),
+    }),
+    ...points.map(([x, y]) => svg("circle", { class: "chart-dot", cx: x + 36, cy: y, r: 2.5 })),
+  );
+}
+
+function statsView(profile) {
+  const rows = Object.entries(profile.stats ?? {}).filter(([, st]) => st.races > 0);
+  if (!rows.length) return h("p", { class: "muted" }, t("profile.noRaces"));
+  const head = [
+    "profile.gameStep",
+    "profile.racesN",
+    "profile.wins",
+    "profile.winRate",
+    "profile.best",
+    "profile.median",
+    "profile.streak",
+    "profile.bestStreak",
+  ];
+  return h(
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: "results stats" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          head.map((key) => h("th", {}, t(key))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map(([key, st]) => {
+          const [game, step] = key.split(":");
+          const rate =
+            st.win_rate == null
+              ? "—"
+              : num(st.win_rate, { style: "percent", maximumFractionDigits: 1 });
+          return h(
+            "tr",
+            { key, dataset: { stats: key } },
+            h(
+              "td",
+              {},
+              gameName(game),
+              game === "squadron" || step === "none" ? "" : ` · ${stepText(step)}`,
+            ),
+            h("td", {}, num(st.races)),
+            h("td", {}, num(st.wins)),
+            h("td", {}, rate),
+            h("td", {}, elapsedText(st.best_ms)),
+            h("td", {}, elapsedText(st.median_ms)),
+            h("td", {}, num(st.streak)),
+            h("td", {}, num(st.best_streak)),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+function racesTable(races) {
+  const head = [
+    "profile.when",
+    "lobby.game",
+    "results.place",
+    "results.result",
+    "results.time",
+    "results.cards",
+    "results.rating",
+    "profile.replay",
+  ];
+  return h(
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: "results history" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          head.map((key) => h("th", {}, t(key))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        races.map((r) =>
+          h(
+            "tr",
+            { key: r.room_id, dataset: { room: r.room_id } },
+            h("td", {}, dateTime(r.finished_at)),
+            h("td", {}, gameName(r.game)),
+            h(
+              "td",
+              {},
+              r.place ? t("profile.placeOf", { place: ordinal(r.place), n: r.players }) : "—",
+            ),
+            h("td", {}, statusText(r.status)),
+            h("td", {}, elapsedText(r.elapsed_ms)),
+            h("td", {}, num(r.foundation_cards ?? 0)),
+            h(
+              "td",
+              {},
+              r.rated
+                ? ratingChange(r.rating_before, r.rating_after)
+                : h("span", { class: "muted" }, t("profile.unrated")),
+            ),
+            h(
+              "td",
+              {},
+              h("a", { href: `#/replay/${encodeURIComponent(r.room_id)}` }, t("profile.replay")),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}

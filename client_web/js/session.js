@@ -1,0 +1,104 @@
+// Who this browser is: the player of its session (issue 13). The session itself is an
+// HttpOnly cookie the server sets and this page never reads; the page only asks who it is
+// (GET /api/me), and on a first visit gets a new anonymous player (POST /api/session {}).
+// Pages read `me()` and listen with `onPlayer(fn)`; the header is one such listener.
+
+import { api, ApiError } from "./api.js";
+import { hadPlayer, saveHadPlayer } from "./storage.js";
+
+let current = null; // the signed-in player's profile, or null
+let asked = null; // the request under way
+const listeners = new Set();
+
+export const me = () => current;
+
+/** Call fn(profile or null) now and on every change; returns the way to stop. */
+export function onPlayer(fn) {
+  listeners.add(fn);
+  fn(current);
+  return () => listeners.delete(fn);
+}
+
+function set(profile) {
+  current = profile;
+  saveHadPlayer(Boolean(profile));
+  for (const fn of listeners) fn(current);
+  return current;
+}
+
+/** A profile just read: when it is the signed-in player's, the header shows it afresh. */
+export function seen(profile) {
+  if (current && profile?.player_id === current.player_id) set(profile);
+}
+
+/** The signed-in player, asked again of the server (null when there is no live session). */
+export async function refreshMe() {
+  try {
+    return set(await api("GET", "/api/me"));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return set(null);
+    throw error;
+  }
+}
+
+/** The player of this browser: its session's, else a new anonymous one. */
+export function ensurePlayer() {
+  if (current) return Promise.resolve(current);
+  asked ??= (async () => {
+    const found = hadPlayer() ? await refreshMe().catch(() => null) : null;
+    if (found) return found;
+    try {
+      await api("POST", "/api/session", {});
+      return await refreshMe();
+    } catch {
+      return null; // a server without players: the page works with guest seats
+    }
+  })().finally(() => (asked = null));
+  return asked;
+}
+
+export async function signIn(username, password) {
+  await api("POST", "/api/session", { username, password });
+  return refreshMe();
+}
+
+export async function register(username, password) {
+  return set(await api("POST", "/api/accounts", { username, password }));
+}
+
+/** Sign out (everywhere: every session of the player); then the browser is a newcomer. */
+export async function signOut(everywhere = false) {
+  await api("DELETE", `/api/session${everywhere ? "?everywhere=1" : ""}`);
+  set(null);
+}
+
+/** A new display name (once a day: an ApiError rename_too_soon with retryAt). */
+export async function rename(name) {
+  return set(await api("PATCH", "/api/me", { name }));
+}
+
+export async function deleteAccount() {
+  await api("DELETE", "/api/me");
+  set(null);
+}
+
+export const profileOf = (who) => api("GET", `/api/players/${encodeURIComponent(who)}`);
+
+export function racesOf(playerId, before = null, limit = 10) {
+  const cursor = before ? `&before=${encodeURIComponent(before)}` : "";
+  return api("GET", `/api/players/${encodeURIComponent(playerId)}/races?limit=${limit}${cursor}`);
+}
+
+export function leaderboard(game, { offset = 0, limit = 20, around = false } = {}) {
+  const where = around ? "around=me" : `offset=${offset}`;
+  return api("GET", `/api/leaderboards/${encodeURIComponent(game)}?limit=${limit}&${where}`);
+}
+
+/** The rating the header shows: the game the player has raced most (Stalactites at first). */
+export function headlineRating(profile) {
+  const ratings = Object.entries(profile?.ratings ?? {});
+  if (!ratings.length) return null;
+  ratings.sort(([a, x], [b, y]) => y.races - x.races || (a === "stalactites" ? -1 : 1));
+  const [game, rating] = ratings[0];
+  return { game, ...rating };
+}
