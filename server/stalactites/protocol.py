@@ -24,6 +24,7 @@ __all__ = [
     "SERVER_FRAMES",
     "Accepted",
     "BoardEvent",
+    "BoardVerdict",
     "ClientFrame",
     "Countdown",
     "DeclareStep",
@@ -36,6 +37,7 @@ __all__ = [
     "PlayerEvent",
     "PlayerStatus",
     "PlayerView",
+    "PositionVerdict",
     "Pong",
     "Progress",
     "ProgressBatch",
@@ -237,6 +239,10 @@ class SquadronBoard(Frame):
 
 Board = Annotated[StalactitesBoard | SquadronBoard, Field(discriminator="game")]
 
+PositionVerdict = Literal["won", "lost", "unknown"]
+"""Whether a board can still be won: ``won`` (a win is still possible), ``lost`` (none is),
+``unknown`` (not decided yet, or the search's budget ran out: never a guess)."""
+
 
 class PlayerView(Frame):
     """One player as everyone sees them."""
@@ -337,6 +343,11 @@ class Welcome(Frame):
         default=None,
         description="spectators only: player id to board, empty before the start; null for a "
         "player",
+    )
+    board_verdicts: dict[str, PositionVerdict] | None = Field(
+        default=None,
+        description="spectators only: player id to whether the board in ``boards`` can still be "
+        "won (judged on that delayed board alone); null for a player: racers never get verdicts",
     )
 
 
@@ -467,6 +478,23 @@ class BoardEvent(Frame):
     move: str
     state: Board
     at: int = Field(description="when the action was accepted (unix ms)")
+    verdict: PositionVerdict = Field(
+        description="whether this board can still be won, if this process has judged it "
+        "already, else ``unknown`` (a ``board_verdict`` frame follows once it is judged)"
+    )
+
+
+class BoardVerdict(Frame):
+    """To spectators only, no ``seq``: a player's board, the last one sent to you for that
+    player, has been judged (in a worker process, on that delayed board alone).  Sent only
+    while it is still that player's last board and only when it is ``won`` or ``lost``
+    (``unknown`` changes nothing).  Stalactites verdicts are exact, with the step as it stands
+    (still the player's choice: winnable by either step); Squadron is best effort with a small
+    search budget per board.  Racers never get verdicts during a race."""
+
+    type: Literal["board_verdict"]
+    player_id: str
+    verdict: PositionVerdict
 
 
 class ErrorFrame(Frame):
@@ -497,6 +525,7 @@ ServerFrame = Annotated[
     | Finished
     | Results
     | BoardEvent
+    | BoardVerdict
     | ErrorFrame
     | Pong,
     Field(discriminator="type"),

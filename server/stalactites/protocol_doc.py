@@ -47,6 +47,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.Finished,
     p.Results,
     p.BoardEvent,
+    p.BoardVerdict,
     p.ErrorFrame,
     p.Pong,
 ]

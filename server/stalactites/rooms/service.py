@@ -23,6 +23,7 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..protocol import (
     PlayerView,
+    PositionVerdict,
     RoomView,
     SquadronBoard,
     StalactitesBoard,
@@ -67,8 +68,9 @@ log = logging.getLogger(__name__)
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 FINISH_ATTEMPTS = 8
 
-ReleasedBoards = dict[str, StalactitesBoard | SquadronBoard]
-"""Every player's board as spectators may see it now, by player id (a welcome's ``boards``)."""
+ReleasedBoards = tuple[dict[str, StalactitesBoard | SquadronBoard], dict[str, PositionVerdict]]
+"""Every player's board as spectators may see it now, by player id (a welcome's ``boards``),
+and whether each can still be won as known now (its ``board_verdicts``)."""
 
 
 FinishListener = Callable[[str], None]
@@ -369,7 +371,10 @@ class RoomService:
         row = await self.current(room_id)
         resumed = await self._resumed(row, last_seq)
         room = room_view(row, self._settings[room_id])
-        return welcome_frame(row, room, None, last_seq, resumed, boards=boards(row))
+        released, verdicts = boards(row)
+        return welcome_frame(
+            row, room, None, last_seq, resumed, boards=released, board_verdicts=verdicts
+        )
 
     async def record(self, room_id: str) -> dict[str, Any]:
         """Every player's game record, once the race is over."""

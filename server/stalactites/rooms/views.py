@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import PlayerStatus, PlayerView, RoomView, SquadronBoard, StalactitesBoard, Welcome
+from ..protocol import (
+    PlayerStatus,
+    PlayerView,
+    PositionVerdict,
+    RoomView,
+    SquadronBoard,
+    StalactitesBoard,
+    Welcome,
+)
 from ..store import PlayerRow, RoomRow
 from .errors import RoomError
 from .settings import RoomSettings
@@ -90,9 +98,11 @@ def welcome_frame(
     state: StalactitesBoard | SquadronBoard | None = None,
     legal: list[str] | None = None,
     boards: dict[str, StalactitesBoard | SquadronBoard] | None = None,
+    board_verdicts: dict[str, PositionVerdict] | None = None,
 ) -> Welcome:
     """A player's welcome (``you``, their ``state`` and ``legal`` moves) or a spectator's
-    (``boards``): it resumes at ``last_seq`` when ``resumed``, else at the room's seq."""
+    (``boards`` and their ``board_verdicts``): it resumes at ``last_seq`` when ``resumed``,
+    else at the room's seq."""
     return Welcome(
         type="welcome",
         you=you,
@@ -102,4 +112,5 @@ def welcome_frame(
         state=state,
         legal=legal or [],
         boards=boards,
+        board_verdicts=board_verdicts,
     )

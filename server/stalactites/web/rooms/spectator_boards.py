@@ -6,7 +6,9 @@ accepted action with its commit time, whichever process stored it), and *release
 action once it is ``spectator_delay_s`` old, or at once when the race is over: it plays the
 action on its copy of that player's board and sends a ``board`` frame to every spectator.  A
 spectator's welcome shows the boards as released so far, and from then on it gets every frame
-released after that point.
+released after that point.  Each board shown carries its verdict (:mod:`.board_verdicts`):
+whether it can still be won, judged on that delayed board alone, the ``board_verdict`` frame
+telling it when it was not known yet.
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ import logging
 
 from ... import logs
 from ...engine import EngineError, Game
-from ...protocol import BoardEvent, SquadronBoard, StalactitesBoard
+from ...protocol import BoardEvent, BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
 from ...rooms import RoomService, RoomSettings
 from ...rooms.boards import apply_action, new_board
 from ...rooms.wire import wire_board
 from ...store import RoomRow
 from ...store.rooms_base import ActionRow
 from ..fanout import Subscriber
+from .board_verdicts import BoardVerdicts
 
 __all__ = ["SpectatorBoards"]
 
 log = logging.getLogger(__name__)
 
 Boards = dict[str, StalactitesBoard | SquadronBoard]  # every player's board, by id
+Verdicts = dict[str, PositionVerdict]  # whether each of those can still be won, by id
 
 POLL_S = 0.5  # the release timer re-reads the server clock at least this often
 
@@ -45,6 +49,8 @@ class SpectatorBoards:
         self._entries: list[ActionRow] = []
         self._released = 0
         self._games: dict[str, Game] = {}
+        self._actions: dict[str, list[str]] = {}  # each player's actions released and applied
+        self.verdicts = BoardVerdicts(room_id, rooms, self._tell)
         self._wake = asyncio.Event()
         self._reading = asyncio.Lock()
         self._task = logs.task(self._run(), f"spectator-boards:{room_id}", room_id=room_id)
@@ -64,17 +70,20 @@ class SpectatorBoards:
         await self._sync()
         self._release()
 
-    def admit(self, viewer: Subscriber, row: RoomRow) -> Boards:
-        """Take a spectator on; the boards it is shown now (none before the start).  Frames
-        released from now on go to it too."""
+    def admit(self, viewer: Subscriber, row: RoomRow) -> tuple[Boards, Verdicts]:
+        """Take a spectator on; the boards it is shown now (none before the start) and their
+        verdicts as known now.  Frames released from now on go to it too."""
         self.viewers.add(viewer)
         if row.status == "finished" and not self.over:
             self.race_over()  # the results event is on its way to the room's stream
         if row.status not in ("racing", "finished"):
-            return {}
-        return {
-            player.player_id: wire_board(self._game(player.player_id)) for player in row.players
-        }
+            return {}, {}
+        boards, verdicts = {}, {}
+        for player in row.players:
+            game = self._game(player.player_id)
+            boards[player.player_id] = wire_board(game)
+            verdicts[player.player_id] = self._verdict(player.player_id, game)
+        return boards, verdicts
 
     def leave(self, viewer: Subscriber) -> None:
         self.viewers.discard(viewer)
@@ -82,6 +91,7 @@ class SpectatorBoards:
     async def close(self) -> None:
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
+        await self.verdicts.close()
 
     async def _run(self) -> None:
         while True:
@@ -141,15 +151,30 @@ class SpectatorBoards:
             except EngineError:
                 log.warning("room %s: stored action %r does not apply", self.room_id, entry)
                 continue
-            frame = BoardEvent(
-                type="board",
-                player_id=entry.player_id,
-                move=entry.action,
-                state=wire_board(game),
-                at=entry.at_ms,
-            ).model_dump_json()
-            for viewer in list(self.viewers):
-                viewer.send_text(frame)
+            self._actions.setdefault(entry.player_id, []).append(entry.action)
+            self._send(
+                BoardEvent(
+                    type="board",
+                    player_id=entry.player_id,
+                    move=entry.action,
+                    state=wire_board(game),
+                    at=entry.at_ms,
+                    verdict=self._verdict(entry.player_id, game),
+                )
+            )
+
+    def _verdict(self, player_id: str, game: Game) -> PositionVerdict:
+        """The player's board is shown now: its verdict as known (it is judged if unknown)."""
+        actions = tuple(self._actions.get(player_id, ()))
+        return self.verdicts.shown(player_id, game, actions)
+
+    def _tell(self, player_id: str, verdict: PositionVerdict) -> None:
+        self._send(BoardVerdict(type="board_verdict", player_id=player_id, verdict=verdict))
+
+    def _send(self, frame: BoardEvent | BoardVerdict) -> None:
+        text = frame.model_dump_json()
+        for viewer in list(self.viewers):
+            viewer.send_text(text)
 
     def _game(self, player_id: str) -> Game:
         game = self._games.get(player_id)

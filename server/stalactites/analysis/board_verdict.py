@@ -1,0 +1,65 @@
+"""The verdict of one board shown to spectators (:mod:`stalactites.web.rooms.board_verdicts`).
+
+:func:`board_verdict` runs in a worker process of the solver pool, never on the event loop.
+Stalactites is exact, with the step as it stands (fixed, or still the player's choice:
+winnable by either step); each worker keeps a judge per deal and step setting, so the
+positions of one deal share what its searches decided.  Squadron is best effort with a small
+budget per position: ``unknown`` when it runs out, never a guess.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+from ..engine import Game, Status, new_game
+from ..rooms.boards import apply_action
+from ..solver.result import Verdict
+from .judges import Judge, SquadronJudge
+from .models import PositionVerdict
+
+__all__ = ["SQUADRON_BOARD_S", "board_verdict"]
+
+SQUADRON_BOARD_S = 0.5  # one Squadron board's search, at most
+KEPT_DEALS = 8  # judges kept per worker, the least recently used dropped first
+
+DealKey = tuple[str, str, str | None]
+
+VERDICTS: dict[Verdict, PositionVerdict] = {
+    Verdict.WON: "won",
+    Verdict.LOST: "lost",
+    Verdict.UNKNOWN: "unknown",
+}
+
+_judges: OrderedDict[DealKey, Judge] = OrderedDict()
+
+
+class _SquadronBoards(SquadronJudge):
+    """A Squadron judge with a fresh budget for every board, not one for the whole room."""
+
+    def verdict(self, game: Game) -> Verdict:
+        self.deadline = time.perf_counter() + SQUADRON_BOARD_S
+        return super().verdict(game)
+
+
+def _judge(deal: DealKey) -> Judge:
+    judge = _judges.get(deal)
+    if judge is None:
+        judge = _judges[deal] = _SquadronBoards() if deal[0] == "squadron" else Judge()
+        while len(_judges) > KEPT_DEALS:
+            _judges.popitem(last=False)
+    _judges.move_to_end(deal)
+    return judge
+
+
+def board_verdict(
+    game: str, deal: str, step: str | None, actions: tuple[str, ...]
+) -> PositionVerdict:
+    """``won`` (still winnable), ``lost`` or ``unknown``: the board of ``deal`` after
+    ``actions`` (a player's logged actions, undos and step declarations included)."""
+    board = new_game(game, deal, step)
+    for action in actions:
+        apply_action(board, action)
+    if board.outcome().status is Status.WON:
+        return "won"
+    return VERDICTS[_judge((game, deal, step)).verdict(board)]
