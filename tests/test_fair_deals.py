@@ -4,7 +4,9 @@ A room (and a tournament round) publishes a commitment to its deal from its crea
 SHA-256 of ``"{deal}|{salt}"``; the deal id and the salt are revealed in ``results``, the
 room view once finished and the record.  Until then neither reaches any client: every
 body and frame of every path is kept as raw text and searched for both once they are
-revealed.  Also here: a ``ready`` once the waiting is over gets a prompt error.
+revealed.  Racers never get whether a board can still be won (spectators do: it is judged
+on their delayed boards).  Also here: a ``ready`` once the waiting is over gets a prompt
+error.
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ class Seen:
         """What was seen, without the frames of these types (the reveal)."""
         marks = [f'"type":"{kind}"' for kind in kinds]
         return Seen([(where, t) for where, t in self.texts if not any(m in t for m in marks)])
+
+    def besides(self, where: str) -> Seen:
+        """What was seen anywhere but there (the spectators' sockets: everything racers see)."""
+        return Seen([(place, text) for place, text in self.texts if place != where])
 
     def assert_hidden(self, *secrets: str) -> None:
         assert self.texts, "nothing was seen"
@@ -163,6 +169,12 @@ async def test_a_room_commits_to_its_deal_and_shows_it_to_no_one_before_the_resu
     assert deal.startswith("sr:")  # a deal the server picked: no one knew it
     revealed(commitment, deal, salt)
     seen.before("results").assert_hidden(deal, salt, '"verdicts"', '"turning_point"')
+    # Spectators were told whether each delayed board can still be won; racers never are.
+    spectated = [text for where, text in seen.texts if where == "socket of a spectator"]
+    assert any('"board_verdicts":{"' in text for text in spectated)
+    seen.besides("socket of a spectator").assert_hidden(
+        '"verdict"', '"board_verdict"', '"board_verdicts":{'
+    )
     # Once over, the room view and the record reveal both.
     status, final = await http("GET", f"{url}/api/rooms/{room_id}")
     assert (final["deal"], final["salt"], final["commitment"]) == (deal, salt, commitment)

@@ -2,6 +2,9 @@
 // live progress bars, the number watching, and the results at the end. The server sends the
 // boards (`boards` in the welcome, then a `board` frame per move, already delayed), so this
 // page only draws what it is given: frames change the state, one scheduled render draws it.
+// Beside each board, whether it can still be won: the server judges the delayed board alone
+// (`board_verdicts` in the welcome, `verdict` in each board frame, then `board_verdict` once
+// a board is judged, always about the last board sent for that player).
 
 import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
@@ -20,6 +23,7 @@ export class SpectatorPage {
       room: null,
       players: [],
       boards: new Map(), // player_id -> board state
+      verdicts: new Map(), // player_id -> "won" | "lost" | "unknown": can that board be won
       changed: new Map(), // player_id -> how many times their board or progress changed
       standings: null,
       revealed: null,
@@ -58,6 +62,7 @@ export class SpectatorPage {
         setStatus(this.s, "countdown", { starts_at: f.starts_at, ends_at: f.ends_at }),
       started: () => started(this.s, f),
       board: () => board(this.s, f),
+      board_verdict: () => verdict(this.s, f),
       spectators: () => this.s.room && (this.s.room.spectators = f.count),
       player: () => progress(this.s, { ...f.player }),
       progress: () => progress(this.s, f),
@@ -74,6 +79,7 @@ export class SpectatorPage {
     s.room = f.room ?? s.room;
     s.players = [...(s.room?.players ?? [])];
     s.boards = new Map(Object.entries(f.boards ?? {}));
+    s.verdicts = new Map(Object.entries(f.board_verdicts ?? {}));
     s.error = null;
     s.players.forEach((p) => touch(s, p.player_id));
     if (s.room?.status === "finished") {
@@ -119,6 +125,13 @@ function started(s, f) {
 function board(s, f) {
   if (!f.player_id || !f.state) return;
   s.boards.set(f.player_id, f.state);
+  s.verdicts.set(f.player_id, f.verdict ?? "unknown");
+  touch(s, f.player_id);
+}
+
+function verdict(s, f) {
+  if (!f.player_id || !VERDICTS.includes(f.verdict)) return;
+  s.verdicts.set(f.player_id, f.verdict);
   touch(s, f.player_id);
 }
 
@@ -186,9 +199,22 @@ function boardCard(s, player, sig) {
     "article",
     { class: "spectated", dataset: { player: player.player_id }, key: player.player_id, sig },
     racersPanel([player], { game: s.room?.game }),
+    state ? verdictMark(s.verdicts.get(player.player_id)) : null,
     state
       ? renderBoard(state, { compact: true })
       : h("div", { class: "board-placeholder" }, t("watch.waitingStart")),
+  );
+}
+
+const VERDICTS = ["won", "lost", "unknown"];
+
+/** Whether the board shown can still be won, in words (the colour and sign only repeat it). */
+function verdictMark(value) {
+  const v = VERDICTS.includes(value) ? value : "unknown";
+  return h(
+    "p",
+    { class: "board-verdict", dataset: { verdict: v }, title: t("watch.verdictHint") },
+    t(`watch.verdict.${v}`),
   );
 }
 

@@ -265,6 +265,10 @@ export default {
   "watch.live": "Boards are shown live.",
   "watch.delayed":
     "Boards are shown {n} s behind the racers, so nobody can copy the leader. Progress bars are live.",
+  "watch.verdict.won": "Still winnable",
+  "watch.verdict.lost": "Lost the win",
+  "watch.verdict.unknown": "Winnable? Unknown",
+  "watch.verdictHint": "Judged by the solver on the board shown here, the delay behind the racer",
   "replay.none": "No replay yet",
   "replay.title": "Replay: {settings}",
   "replay.keys": "Keys: ← and → step, Home and End jump.",

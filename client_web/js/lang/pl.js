@@ -285,6 +285,10 @@ export default {
   "watch.live": "Układy są pokazywane na żywo.",
   "watch.delayed":
     "Układy są pokazywane {n} s za graczami, żeby nikt nie podpatrzył prowadzącego. Paski postępu są na żywo.",
+  "watch.verdict.won": "Wciąż do wygrania",
+  "watch.verdict.lost": "Wygrana stracona",
+  "watch.verdict.unknown": "Do wygrania? Nie wiadomo",
+  "watch.verdictHint": "Ocena solvera dla układu pokazanego tutaj, z opóźnieniem względem gracza",
   "replay.none": "Jeszcze nie ma powtórki",
   "replay.title": "Powtórka: {settings}",
   "replay.keys": "Klawisze: ← i → o jeden ruch, Home i End na początek i koniec.",

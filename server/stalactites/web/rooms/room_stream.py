@@ -3,8 +3,9 @@ room's deadline timer, and while spectators are connected here, their boards.
 
 A room's :class:`~stalactites.web.fanout.Stream` is made with a :class:`RoomHooks`: events
 that move a deadline restart the timer (:mod:`..deadlines`); news of events tells the
-spectators' boards (:mod:`.spectator_boards`) there may be new actions to read, and the
-``results`` event that the race is over.
+spectators' boards (:mod:`.spectator_boards`) there may be new actions to read, the
+``started`` event that every board is the deal (to be judged), and the ``results`` event that
+the race is over.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class RoomHooks:
     def kept(self, kind: str | None) -> None:
         if kind in DEADLINE_EVENTS:
             self.deadline.schedule()
+        if kind == "started" and self.boards is not None:
+            self.boards.race_started()
         if kind == "results" and self.boards is not None:
             self.boards.race_over()
 

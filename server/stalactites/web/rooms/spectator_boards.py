@@ -51,12 +51,18 @@ class SpectatorBoards:
         self._games: dict[str, Game] = {}
         self._actions: dict[str, list[str]] = {}  # each player's actions released and applied
         self.verdicts = BoardVerdicts(room_id, rooms, self._tell)
+        self._deal_shown = False  # the race has started: each board's verdict is wanted
         self._wake = asyncio.Event()
         self._reading = asyncio.Lock()
         self._task = logs.task(self._run(), f"spectator-boards:{room_id}", room_id=room_id)
 
     def poke(self) -> None:
         """The room has new events: there may be new actions to read."""
+        self._wake.set()
+
+    def race_started(self) -> None:
+        """The race has started: every board, the deal, is shown (in ``started``): judge it."""
+        self._deal_shown = True
         self._wake.set()
 
     def race_over(self) -> None:
@@ -102,6 +108,8 @@ class SpectatorBoards:
                     self._wake.clear()
                     if self.viewers:  # else the next spectator's ready() reads them
                         await self._sync()
+                    if self._deal_shown:
+                        await self._judge_all()
                 self._release()
             except Exception:
                 log.exception("room %s: spectators' boards failed; retrying", self.room_id)
@@ -117,6 +125,13 @@ class SpectatorBoards:
         await self._sync()
         self._release()
         self.primed.set()
+
+    async def _judge_all(self) -> None:
+        """Every player's board as shown now: judged, the verdicts told as they come."""
+        self._deal_shown = False
+        row = await self._rooms.load(self.room_id)
+        for player in row.players:
+            self._verdict(player.player_id, self._game(player.player_id))
 
     async def _sleep(self) -> None:
         """Until poked, or until the next action is due (re-reading the clock now and then)."""
