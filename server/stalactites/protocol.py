@@ -8,7 +8,8 @@ Every model forbids unknown fields and parses strictly (``"5"`` is not 5).
 
 Room events (``player``, ``spectators``, ``countdown``, ``started``,
 ``progress``, ``finished``, ``results``) carry ``seq``, which increases by one
-per event in the room; ``board`` frames (to spectators only) carry none.
+per event in the room; ``board`` and ``board_verdict`` frames (to spectators only) carry
+none.
 ``docs/protocol.md`` is generated from this module.
 """
 
