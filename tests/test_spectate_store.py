@@ -1,8 +1,10 @@
 """What spectating needs of the store, on both stores: the room's action stream with commit
-times, spectators' leases and their throttled count, and the room lists."""
+times, spectators' leases and their throttled count, the room lists, and the verdicts of the
+boards spectators are shown (the first kept wins, so every process shows the same)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -160,6 +162,41 @@ async def test_redis_room_lists_mend_themselves_when_a_process_died_halfway(
 async def test_an_empty_room_list_has_no_next_page(store: Store, name: str) -> None:
     page = await store.list_rooms(name, None, 20, T0)
     assert (page.rows, page.after) == ([], None)
+
+
+@pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)
+async def test_the_first_verdict_kept_for_a_position_is_the_one_every_process_shows(
+    store: Store,
+) -> None:
+    await make_room(store)
+    assert await store.read_board_verdict("r1", "p1") is None
+    verdicts = ("won", "unknown", "won", "unknown")
+    kept = await asyncio.gather(*(store.keep_board_verdict("r1", "p1", v) for v in verdicts))
+    assert len(set(kept)) == 1 and kept[0] in verdicts
+    assert await store.read_board_verdict("r1", "p1") == kept[0]
+    assert await store.keep_board_verdict("r1", "p2", "lost") == "lost"  # another position
+    assert await store.keep_board_verdict("r1", "p1", "lost") == kept[0]
+    assert await store.keep_board_verdict("gone", "p1", "won") is None  # no such room
+    assert await store.read_board_verdict("gone", "p1") is None
+
+
+async def test_on_redis_board_verdicts_expire_with_the_room_or_within_an_hour(
+    redis_prefix: str,
+) -> None:
+    store = RedisStore(REDIS_URL, redis_prefix)
+    try:
+        await make_room(store)
+        await store.keep_board_verdict("r1", "p1", "won")
+        keys = store.keys("r1")
+        room_ttl = await store._pipe.call_at(keys.room, "PTTL", keys.room)
+        verdicts_ttl = await store._pipe.call_at(keys.verdicts, "PTTL", keys.verdicts)
+        assert 0 < verdicts_ttl <= min(room_ttl, 3_600_000)
+        await store._pipe.call_at(keys.room, "PERSIST", keys.room)  # kept for good
+        await store.keep_board_verdict("r1", "p2", "lost")
+        verdicts_ttl = await store._pipe.call_at(keys.verdicts, "PTTL", keys.verdicts)
+        assert 0 < verdicts_ttl <= 3_600_000
+    finally:
+        await store.close()
 
 
 async def make_room(store: Store, room_id: str = "r1", seats: int = 2, created: int = T0) -> None:

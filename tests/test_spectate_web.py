@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
-from browser_kit import click_move, join_room, new_room, ready, shot, wait_racing
 from browser_kit import browser as browser  # the fixtures
+from browser_kit import click_move, join_room, new_room, ready, shot, wait_racing
 from browser_kit import console as console
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url

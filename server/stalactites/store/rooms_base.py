@@ -382,3 +382,14 @@ class Store(Protocol):
     async def read_analysis(self, room_id: str) -> str | None:
         """The room's kept analysis, or None."""
         ...
+
+    async def keep_board_verdict(self, room_id: str, position: str, verdict: str) -> str | None:
+        """Keep whether a board shown to the room's spectators can still be won, by position
+        (a digest of the position's key), unless one is kept already (the first writer wins,
+        so every process shows the same); the verdict kept, or None when the room is gone.
+        Kept while the room is, and an hour at most after the last verdict kept."""
+        ...
+
+    async def read_board_verdict(self, room_id: str, position: str) -> str | None:
+        """The verdict kept for that position of the room, or None."""
+        ...

@@ -78,6 +78,7 @@ class _Room:
     reserved: bool = False  # a tournament round's room: never listed, no one else seated
     ttl_ms: int = 0  # forgotten this long after its last change
     analysis: str | None = None  # the analysis, once made (see keep_analysis)
+    board_verdicts: dict[str, str] = field(default_factory=dict)  # see keep_board_verdict
 
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
@@ -388,6 +389,14 @@ class MemoryStore:
     async def read_analysis(self, room_id: str) -> str | None:
         room = self._rooms.get(room_id)
         return None if room is None else room.analysis
+
+    async def keep_board_verdict(self, room_id: str, position: str, verdict: str) -> str | None:
+        room = self._rooms.get(room_id)
+        return None if room is None else room.board_verdicts.setdefault(position, verdict)
+
+    async def read_board_verdict(self, room_id: str, position: str) -> str | None:
+        room = self._rooms.get(room_id)
+        return None if room is None else room.board_verdicts.get(position)
 
     def _append(self, room: _Room, events: list[str]) -> int:
         """Append events, trim the log, ring the bell; the seq of the first one appended."""

@@ -47,6 +47,7 @@ __all__ = ["RedisStore"]
 
 KEPT_GRACE_MS = 3_600_000  # a kept room's events and client ids expire this after (keep.lua)
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
+VERDICTS_TTL_MS = 3_600_000  # spectators' board verdicts expire at most this after a write
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,7 @@ class RedisStore:
         self._open_round = self._script("open_round", True)
         self._keep = self._script("keep", True)
         self._keep_analysis = self._script("analysis", True)
+        self._board_verdict = self._script("board_verdict", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -327,6 +329,15 @@ class RedisStore:
         keys = self.keys(room_id)
         kept = await self._keep_analysis([keys.room, keys.analysis], [""])
         return None if kept is None else str(kept)
+
+    async def keep_board_verdict(self, room_id: str, position: str, verdict: str) -> str | None:
+        keys = self.keys(room_id)
+        args = [position, verdict, VERDICTS_TTL_MS]
+        kept = await self._board_verdict([keys.room, keys.verdicts], args)
+        return None if kept is None else str(kept)
+
+    async def read_board_verdict(self, room_id: str, position: str) -> str | None:
+        return await self.keep_board_verdict(room_id, position, "")
 
     def _seq(self, data: str) -> tuple[int, Ring]:
         """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the

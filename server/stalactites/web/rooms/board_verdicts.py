@@ -2,7 +2,9 @@
 
 A :class:`BoardVerdicts` belongs to a room's :class:`~.spectator_boards.SpectatorBoards`: it
 judges only the boards spectators are shown (the delayed ones, never a racer's board as it
-stands), each position once in this process (cached by the engine's position key), one at a
+stands), each position once: cached by the engine's position key in this process, and kept in
+the store by a digest of that key, the first verdict kept winning, so every process shows the
+same and a position judged on one is not judged again on another.  Judging is one board at a
 time per room, in a worker process of the solver pool
 (:func:`stalactites.analysis.board_verdict.board_verdict`).  When a player's board changes
 before its verdict came, the newer board is judged and the older one's verdict is kept but
@@ -13,6 +15,7 @@ player's last one shown, so a client applies it to the board it shows.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +26,7 @@ from ...engine import Game
 from ...protocol import PositionVerdict
 from ...rooms import RoomService
 
-__all__ = ["BoardVerdicts", "Tell"]
+__all__ = ["BoardVerdicts", "Tell", "position_digest"]
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +34,13 @@ Tell = Callable[[str, PositionVerdict], None]
 """Told a player's last shown board's verdict (the player id, ``won`` or ``lost``)."""
 
 PositionKey = tuple[Any, ...]
+
+VERDICTS: dict[str, PositionVerdict] = {"won": "won", "lost": "lost", "unknown": "unknown"}
+
+
+def position_digest(key: PositionKey) -> str:
+    """A position's name in the store: the same in every process (its key's text, hashed)."""
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
 
 
 class BoardVerdicts:
@@ -85,11 +95,18 @@ class BoardVerdicts:
     async def _judge(
         self, key: PositionKey, game: str, deal: str, step: str | None, actions: tuple[str, ...]
     ) -> PositionVerdict:
-        self.judged += 1
+        """The position's verdict: kept in the store already, else judged and kept there."""
+        store, position = self._rooms.store, position_digest(key)
         try:
-            verdict = await self._rooms.solver.run(board_verdict, game, deal, step, actions)
-        except Exception:  # a broken worker: unknown, judged again if shown again
+            kept = await store.read_board_verdict(self.room_id, position)
+            if kept is None:
+                self.judged += 1
+                verdict = await self._rooms.solver.run(board_verdict, game, deal, step, actions)
+                kept = await store.keep_board_verdict(self.room_id, position, verdict)
+        except Exception:  # a broken worker or store: unknown, judged again if shown again
             log.exception("room %s: a board's verdict failed", self.room_id)
             return "unknown"
-        self._known[key] = verdict
-        return verdict
+        if kept not in VERDICTS:  # the room is gone
+            return "unknown"
+        self._known[key] = VERDICTS[kept]
+        return VERDICTS[kept]
