@@ -25,7 +25,7 @@ KEPT_DEALS = 8  # judges kept per worker, the least recently used dropped first
 
 DealKey = tuple[str, str, str | None]
 
-VERDICTS: dict[Verdict, PositionVerdict] = {
+WIRE: dict[Verdict, PositionVerdict] = {
     Verdict.WON: "won",
     Verdict.LOST: "lost",
     Verdict.UNKNOWN: "unknown",
@@ -62,4 +62,4 @@ def board_verdict(
         apply_action(board, action)
     if board.outcome().status is Status.WON:
         return "won"
-    return VERDICTS[_judge((game, deal, step)).verdict(board)]
+    return WIRE[_judge((game, deal, step)).verdict(board)]

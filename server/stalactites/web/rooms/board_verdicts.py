@@ -35,7 +35,8 @@ Tell = Callable[[str, PositionVerdict], None]
 
 PositionKey = tuple[Any, ...]
 
-VERDICTS: dict[str, PositionVerdict] = {"won": "won", "lost": "lost", "unknown": "unknown"}
+# The verdicts as the store keeps them (text), back to the wire's.
+KEPT: dict[str, PositionVerdict] = {"won": "won", "lost": "lost", "unknown": "unknown"}
 
 
 def position_digest(key: PositionKey) -> str:
@@ -66,11 +67,6 @@ class BoardVerdicts:
         self._wanted[player_id] = (key, actions)
         self._wake.set()
         return "unknown"
-
-    def verdict(self, player_id: str) -> PositionVerdict:
-        """The verdict of the player's last board shown, as known now."""
-        key = self._shown.get(player_id)
-        return "unknown" if key is None else self._known.get(key, "unknown")
 
     async def close(self) -> None:
         self._task.cancel()
@@ -106,7 +102,8 @@ class BoardVerdicts:
         except Exception:  # a broken worker or store: unknown, judged again if shown again
             log.exception("room %s: a board's verdict failed", self.room_id)
             return "unknown"
-        if kept not in VERDICTS:  # the room is gone
+        shown = KEPT.get(kept or "")
+        if shown is None:  # the room is gone
             return "unknown"
-        self._known[key] = VERDICTS[kept]
-        return VERDICTS[kept]
+        self._known[key] = shown
+        return shown
