@@ -63,12 +63,17 @@ async def seat_racers(server: Server, count: int, game: str) -> tuple[list[Racer
     return racers, rooms
 
 
+def count(counts: dict[str, int], key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
 class Spectators:
-    """``per_room`` spectators in each room, reading everything; ``verdicts`` counts the
-    ``board_verdict`` frames they got, by verdict."""
+    """``per_room`` spectators in each room, reading everything; ``on_boards`` counts the
+    verdicts the ``board`` frames carried, ``told`` the ``board_verdict`` frames, by verdict."""
 
     def __init__(self) -> None:
-        self.verdicts: dict[str, int] = {}
+        self.on_boards: dict[str, int] = {}
+        self.told: dict[str, int] = {}
         self.boards = 0
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -85,9 +90,9 @@ class Spectators:
                 frame = json.loads(raw)
                 if frame["type"] == "board":
                     self.boards += 1
+                    count(self.on_boards, frame.get("verdict", "none"))
                 elif frame["type"] == "board_verdict":
-                    verdict = frame["verdict"]
-                    self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
+                    count(self.told, frame["verdict"])
 
     async def leave(self) -> None:
         for task in self._tasks:
@@ -174,8 +179,9 @@ async def main() -> int:
     print(
         f"watched:  {len(watched)} actions, p50 {percentile(watched, 0.5):.1f} ms, "
         f"p99 {watched_p99:.1f} ms, max {max(watched, default=0) * 1000:.1f} ms "
-        f"({args.spectators} spectators a room: {watching.boards} boards shown, verdicts "
-        f"{dict(sorted(watching.verdicts.items()))})"
+        f"({args.spectators} spectators a room: {watching.boards} boards shown, their verdicts "
+        f"{dict(sorted(watching.on_boards.items()))}, told later "
+        f"{dict(sorted(watching.told.items()))})"
     )
     print(
         f"creating: {len(busy)} actions, p50 {percentile(busy, 0.5):.1f} ms, "
