@@ -363,6 +363,24 @@ async def spectator(
     return client
 
 
+def last_verdict(client: Client, player_id: str) -> str | None:
+    """Whether a spectator was last told the player's board can still be won (what its page
+    shows now): from the welcome's ``board_verdicts``, ``board`` and ``board_verdict`` frames."""
+    shown = None
+    for frame in client.frames:
+        if frame["type"] == "welcome":
+            shown = (frame["board_verdicts"] or {}).get(player_id)
+        elif frame["type"] in ("board", "board_verdict") and frame["player_id"] == player_id:
+            shown = frame["verdict"]
+    return shown
+
+
+async def verdict_becomes(client: Client, player_id: str, verdict: str) -> None:
+    """Read a spectator's frames until the player's board shows ``verdict``."""
+    while last_verdict(client, player_id) != verdict:
+        await client.recv()
+
+
 async def play(client: Client, moves: list[str], tag: str) -> dict[str, Any]:
     """Make the moves one after another (ids ``tag0``, ``tag1``, ...), each accepted; the
     last answer."""

@@ -1,7 +1,8 @@
 """Spectating with several real server processes on one real Redis: boards played on one
 process reach spectators on another the room's delay later, spectators are counted across
-processes (a killed process's spectators stop counting when their leases run out), and the
-room lists are the same from every process."""
+processes (a killed process's spectators stop counting when their leases run out), every
+process tells its spectators the same verdicts of the boards, and the room lists are the same
+from every process."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from server_kit import (
     ProcessServer,
     counts_until,
     http,
+    last_verdict,
     new_room,
     player,
     spectator,
+    verdict_becomes,
     winning_line,
 )
 from stalactites.engine import Stalactites
@@ -54,8 +57,9 @@ async def test_spectators_on_both_processes_see_the_same_boards_a_second_behind(
             seen[name].append(frame)
     assert [f["state"] for f in seen["far"]] == states
     assert [f["move"] for f in seen["far"]] == LINE[:4]
-    strip = [{k: v for k, v in f.items() if k != "received_ms"} for f in seen["far"]]
-    assert strip == [{k: v for k, v in f.items() if k != "received_ms"} for f in seen["near"]]
+    mine = ("received_ms", "verdict")  # a verdict: known then on that process, or unknown
+    strip = [{k: v for k, v in f.items() if k not in mine} for f in seen["far"]]
+    assert strip == [{k: v for k, v in f.items() if k not in mine} for f in seen["near"]]
     # Never early (the processes share this machine's clock): a second after acceptance.
     assert all(f["received_ms"] >= f["at"] + 1000 for f in seen["far"] + seen["near"])
     # Progress is not delayed: each move's progress came before its board.
@@ -63,6 +67,28 @@ async def test_spectators_on_both_processes_see_the_same_boards_a_second_behind(
     boards = [i for i, f in enumerate(order) if f["type"] == "board"]
     for moves, at in enumerate(boards, start=1):
         assert any(f["type"] == "progress" and f["moves"] == moves for f in order[:at])
+
+
+async def test_spectators_on_both_processes_are_told_the_same_verdicts(
+    spawn: type[ProcessServer],
+) -> None:
+    first, second = spawn(), spawn()
+    room_id = await new_room(
+        first.url, deal=DEAL, step="ones", countdown_s=0, seats=1, spectator_delay_s=1
+    )
+    ann = await player(first, room_id, "Ann")
+    await ann.send(type="ready")
+    await ann.expect("started")
+    near, far = await spectator(first, room_id), await spectator(second, room_id)
+    for client in (near, far):
+        await verdict_becomes(client, ann.you, "won")
+    for index, move in enumerate(["t3-c1", "t3-c2"]):  # the second loses the win on ms:4
+        assert (await ann.move(f"a{index}", move))["type"] == "accepted"
+    for client in (near, far):
+        await verdict_becomes(client, ann.you, "lost")
+    late = await spectator(second, room_id)
+    assert last_verdict(late, ann.you) == "lost"
+    assert not any("verdict" in frame or "board_verdicts" in frame for frame in ann.frames[1:])
 
 
 async def test_spectators_count_across_processes_and_a_killed_ones_run_out(

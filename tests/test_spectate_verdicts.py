@@ -9,7 +9,17 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, InProcessServer, ManualClock, new_room, player, spectator, start_race
+from server_kit import (
+    Client,
+    InProcessServer,
+    ManualClock,
+    last_verdict,
+    new_room,
+    player,
+    spectator,
+    start_race,
+    verdict_becomes,
+)
 from stalactites.analysis.board_verdict import board_verdict
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -28,23 +38,6 @@ def test_a_board_is_won_while_a_win_remains_lost_once_none_does_and_an_undo_mend
     assert judged(*LOSING, "undo") == "won"
     assert judged(step="choice") == "won"  # the step still open: winnable by either step
     assert judged("step:ones", *LOSING, step="choice") == "lost"
-
-
-def last_verdict(client: Client, player_id: str) -> str | None:
-    """The verdict a spectator's page would show now for the player's board."""
-    shown = None
-    for frame in client.frames:
-        if frame["type"] == "welcome":
-            shown = (frame["board_verdicts"] or {}).get(player_id)
-        elif frame["type"] in ("board", "board_verdict") and frame["player_id"] == player_id:
-            shown = frame["verdict"]
-    return shown
-
-
-async def verdict_becomes(client: Client, player_id: str, verdict: str) -> None:
-    """Read frames until the player's board shows ``verdict``."""
-    while last_verdict(client, player_id) != verdict:
-        await client.recv()
 
 
 async def pong(client: Client) -> None:
