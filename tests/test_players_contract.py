@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from players_kit import Crash, CrashingStore, Stores, race
+from players_kit import Crash, CrashingStore, InterleavingStore, Stores, race
 from server_kit import REDIS_URL, ManualClock
 from stalactites.players import (
     AlreadyRegistered,
@@ -30,9 +30,11 @@ from stalactites.players import (
     RenameTooSoon,
     UsernameTaken,
 )
+from stalactites.players.names import skeleton
 from stalactites.players.races import Outcome
 from stalactites.players.ratings import PROVISIONAL_RACES
 from stalactites.players.sessions import token_hash
+from stalactites.store.players_base import PlayerRecord
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -221,6 +223,44 @@ async def test_a_name_is_given_once_not_even_confusably(
     clock.advance(24 * 3600)
     assert (await service.rename(ann.player_id, "ANN")).name == "ANN"  # respelling one's own
     assert (await service.rename(bob.player_id, "bob")).name == "bob"  # refusals claimed nothing
+
+
+async def test_two_renames_of_one_player_at_once_give_one_name_and_claim_no_other(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    ann, bob = await service.create_anonymous(), await service.create_anonymous()
+    racing = stores.service(clock, InterleavingStore(service.store))  # type: ignore[arg-type]
+    names = ("Xavier", "Yolanda", "YOLANDA")
+    answers = await asyncio.gather(
+        *(racing.rename(ann.player_id, name) for name in names), return_exceptions=True
+    )
+    won = [answer.name for answer in answers if isinstance(answer, PlayerRecord)]
+    assert len(won) == 1
+    assert all(isinstance(a, RenameTooSoon) for a in answers if not isinstance(a, PlayerRecord))
+    assert (await service.profile(ann.player_id)).name == won[0]
+    clock.advance(24 * 3600)
+    for name in names:  # the refused renames' names were given up (the winner's kept)
+        if skeleton(name) != skeleton(won[0]):
+            assert (await service.rename(bob.player_id, name)).name == name
+            break
+    with pytest.raises(NameTaken):
+        await service.rename((await service.create_anonymous()).player_id, won[0])
+
+
+async def test_two_players_claiming_one_name_at_once_one_gets_it_the_other_may_rename(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    ann, bob = await service.create_anonymous(), await service.create_anonymous()
+    racing = stores.service(clock, InterleavingStore(service.store))  # type: ignore[arg-type]
+    answers = await asyncio.gather(
+        racing.rename(ann.player_id, "ann"),
+        racing.rename(bob.player_id, "\u0430nn"),  # Cyrillic а: the same skeleton
+        return_exceptions=True,
+    )
+    assert sorted(type(answer).__name__ for answer in answers) == ["NameTaken", "PlayerRecord"]
+    loser = bob if isinstance(answers[0], PlayerRecord) else ann
+    assert (await service.profile(loser.player_id)).name == loser.name
+    assert (await service.rename(loser.player_id, "Zed")).name == "Zed"  # no rename used up
 
 
 @pytest.mark.parametrize("name", ["", " ", "x" * 21, "a\u200bb", "tab\there", "deleted player"])
@@ -546,18 +586,25 @@ async def test_a_deleted_players_name_is_taken_out_of_their_races(
     assert [r.room_id for r in (await service.history(bob)).races] == ["r1"]
 
 
-async def test_a_deletion_a_crash_left_halfway_is_mended_by_the_next_readers(
-    service: PlayerService,
+async def test_a_deletion_a_crash_left_halfway_shows_no_deleted_player_and_finishes_later(
+    stores: Stores, service: PlayerService, clock: ManualClock
 ) -> None:
     alice, bob = await registered(service, "alice"), await registered(service, "bob")
     await settled(service, alice, bob, PROVISIONAL_RACES)
-    await service.store.delete_player(alice)  # then the process died: board and username left
+    dying = stores.service(clock, CrashingStore(service.store, "delete_player", 0))
+    with pytest.raises(Crash):
+        await dying.delete(alice)  # died between taking the lines off and the record
     board = await service.leaderboard("stalactites")
-    assert [(e.rank, e.player_id) for e in board] == [(2, bob)]
-    assert await service.store.board_size("stalactites") == 1  # the reader took alice off
+    assert [(e.rank, e.player_id) for e in board] == [(1, bob)]
+    await settled(service, alice, bob, 1)  # a race recorded meanwhile puts no line back
+    assert [e.player_id for e in await service.leaderboard("stalactites")] == [bob]
+    await service.delete(alice)  # asked again, it finishes
+    with pytest.raises(PlayerNotFound):
+        await service.profile(alice)
+    await service.store.delete_player(bob)  # then the process died: the username left
     newcomer = await service.create_anonymous()
-    await service.register(newcomer.player_id, "ALICE", "another horse")  # a gone owner's
-    assert (await service.profile("alice")).player_id == newcomer.player_id
+    await service.register(newcomer.player_id, "BOB", "another horse")  # a gone owner's
+    assert (await service.profile("bob")).player_id == newcomer.player_id
 
 
 async def test_a_race_of_a_deleted_player_is_recorded_for_the_others(

@@ -4,7 +4,9 @@
 the persistent player behind it (``player_id`` None for a guest seat, which gets no history).
 A **win** is first place with the deal cleared (status ``won``); its elapsed time is a winning
 time.  A history page's cursor is opaque: base64url of the last entry's mark
-``FINISHED_AT(13 digits):ROOM_ID``.
+``FINISHED_AT(13 digits):ROOM_ID``.  A history entry is stored as a short JSON array (no
+field names, no room id or time: the mark has them), the ordinals μ - 3σ before and after
+appended by the store (:func:`player_race`, :func:`history_entry`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ __all__ = [
     "encode_cursor",
     "history_entry",
     "player_race",
-    "race_mark",
 ]
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -143,21 +144,17 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
     """What :meth:`PlayerStore.apply_race` applies for one seat of the race."""
     result = outcome.result
     assert seat.player_id is not None
-    entry: dict[str, Any] = {
-        "room_id": result.room_id,
-        "game": result.game,
-        "deal": result.deal,
-        "finished_at": result.finished_at,
-        "place": seat.place,
-        "players": len(result.players),
-        "status": seat.status,
-        "elapsed_ms": seat.elapsed_ms,
-        "foundation_cards": seat.foundation_cards,
-        "step": seat.step,
-        "rated": result.rated,
-        "rating_before": None,
-        "rating_after": None,
-    }
+    entry: list[Any] = [
+        result.game,
+        result.deal,
+        seat.place,
+        len(result.players),
+        seat.status,
+        seat.elapsed_ms,
+        seat.foundation_cards,
+        seat.step,
+        int(result.rated),
+    ]  # the order of history_entry's; the store appends the ordinals before and after
     return PlayerRace(
         room_id=result.room_id,
         game=result.game,
@@ -171,14 +168,29 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
     )
 
 
-def history_entry(stored: str) -> HistoryEntry:
-    """A stored entry, ``[entry, before, after]`` (ratings as ``[mu, sigma]`` or null), with the
-    ratings as shown."""
-    data, *change = json.loads(stored)
-    for side, rating in zip(("rating_before", "rating_after"), change, strict=True):
-        if rating is not None:
-            data[side] = displayed(Rating(float(rating[0]), float(rating[1])))
-    return HistoryEntry(**data)
+def history_entry(mark: str, stored: list[Any]) -> HistoryEntry:
+    """An entry of a history page from its mark and its stored array, the ratings as shown."""
+    finished_at, room_id = mark.split(":", 1)
+    game, deal, place, players, status, elapsed_ms, cards, step, rated, before, after = stored
+    return HistoryEntry(
+        room_id,
+        game,
+        deal,
+        int(finished_at),
+        place,
+        players,
+        status,
+        elapsed_ms,
+        cards,
+        step,
+        bool(rated),
+        None if before is None else _shown(before),
+        None if after is None else _shown(after),
+    )
+
+
+def _shown(ordinal: float) -> int:
+    return displayed(Rating(mu=ordinal, sigma=0.0))
 
 
 def encode_cursor(mark: str) -> str:
@@ -196,8 +208,3 @@ def decode_cursor(cursor: object) -> str:
     if _MARK.fullmatch(mark) is None:
         raise BadCursor(f"not a cursor: {cursor!r}")
     return mark
-
-
-def race_mark(finished_at: int, room_id: str) -> str:
-    """A history entry's place in the order: newest first is the marks' reverse order."""
-    return f"{finished_at:013d}:{room_id}"
