@@ -14,7 +14,6 @@ registration mends: it takes over a username whose owner is gone.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from ..engine.variants import GAMES
@@ -49,7 +48,7 @@ async def _all_rooms(store: PlayerStore, player_id: str) -> list[str]:
     mark: str | None = None
     while True:
         page, more = await store.history(player_id, mark, PAGE)
-        marks = [mark for mark, _ in json.loads(page)]
+        marks = [mark for mark, _ in page]
         rooms += [mark.split(":", 1)[1] for mark in marks]
         if not more or not marks:
             return rooms

@@ -8,7 +8,6 @@ a sign-in never holds the event loop.  See :mod:`.recording` for :meth:`record_r
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import secrets
 from dataclasses import dataclass
@@ -269,9 +268,8 @@ class PlayerService:
         )  # both at once: one round trip on Redis
         if not exists[0]:
             raise PlayerNotFound(player_id)
-        pairs = json.loads(page)
-        races = [history_entry(mark, stored) for mark, stored in pairs if stored is not None]
-        return HistoryPage(races, encode_cursor(pairs[-1][0]) if more and pairs else None)
+        races = [history_entry(mark, stored) for mark, stored in page if stored]
+        return HistoryPage(races, encode_cursor(page[-1][0]) if more and page else None)
 
     async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[BoardEntry]:
         """The game's registered, non-provisional players by rating, from place ``offset + 1``."""

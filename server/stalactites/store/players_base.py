@@ -107,9 +107,11 @@ class PlayerRace:
     finished_at: int
     won: bool  # first place, the deal cleared
     elapsed_ms: int
-    entry_json: str  # the history entry, a JSON array (:func:`stalactites.players.races.
-    # player_race`): the store keeps it with the ordinals (μ - 3σ) before and after appended
-    # (null for an unrated race), a value short enough for Redis's compact encodings
+    entry: str  # the history entry ``GAME|PLACE|PLAYERS|STATUS|ELAPSED_MS|CARDS|STEP``
+    # (:func:`stalactites.players.races.player_race`): the store keeps
+    # ``ENTRY|ORDINAL_BEFORE|ORDINAL_AFTER|DEAL`` (μ - 3σ to 6 digits, empty unrated), a value
+    # short enough (under 64 bytes) for Redis's compact encoding of a player's history
+    deal: str
     before: Rating | None = None  # rated races: what it was rated from, and to
     after: Rating | None = None
 
@@ -212,10 +214,11 @@ class PlayerStore(Protocol):
         """Apply it once: rating, statistics (the median winning time too), history entry."""
         ...
 
-    async def history(self, player_id: str, before: str | None, limit: int) -> tuple[str, bool]:
-        """Up to ``limit`` history entries older than the mark ``before``, newest first, as
-        one JSON array of ``[mark, stored entry]`` (one decoding for the page), and whether
-        there may be more."""
+    async def history(
+        self, player_id: str, before: str | None, limit: int
+    ) -> tuple[list[tuple[str, str]], bool]:
+        """Up to ``limit`` history entries older than the mark ``before``, newest first, each
+        ``(mark, stored entry)``, and whether there may be more."""
         ...
 
     # leaderboards

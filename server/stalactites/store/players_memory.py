@@ -161,11 +161,11 @@ class MemoryPlayerStore:
         if race.room_id in player.history:
             return Applied.ALREADY
         record = player.record
-        change: list[float | None] = [None, None]
+        change = "|"
         if race.before is not None and race.after is not None:
             current = record.ratings.get(race.game, Rating())
             moved = moved_rating(current, race.before, race.after)
-            change = [_short(current.ordinal), _short(moved.ordinal)]
+            change = f"{current.ordinal:.6g}|{moved.ordinal:.6g}"  # as apply.lua keeps them
             ratings = {**record.ratings, race.game: moved}
             record = replace(record, ratings=ratings, board_version=record.board_version + 1)
         key = f"{race.game}:{race.step}"
@@ -175,18 +175,18 @@ class MemoryPlayerStore:
         stats = _counted(record.stats.get(key, Stats()), race, times)
         player.record = replace(record, stats={**record.stats, key: stats})
         bisect.insort(player.marks, history_mark(race.finished_at, race.room_id))
-        stored = [*json.loads(race.entry_json), *change]
-        player.history[race.room_id] = json.dumps(stored, separators=(",", ":"))
+        player.history[race.room_id] = f"{race.entry}|{change}|{race.deal}"
         return Applied.APPLIED
 
-    async def history(self, player_id: str, before: str | None, limit: int) -> tuple[str, bool]:
+    async def history(
+        self, player_id: str, before: str | None, limit: int
+    ) -> tuple[list[tuple[str, str]], bool]:
         player = self._players.get(player_id)
         if player is None:
-            return "[]", False
+            return [], False
         end = len(player.marks) if before is None else bisect.bisect_left(player.marks, before)
         marks = player.marks[max(0, end - limit) : end][::-1]
-        page = [[mark, json.loads(player.history[mark.split(":", 1)[1]])] for mark in marks]
-        return json.dumps(page), end - limit > 0
+        return [(mark, player.history[mark.split(":", 1)[1]]) for mark in marks], end > limit
 
     async def sync_board(
         self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
@@ -243,8 +243,3 @@ def _counted(stats: Stats, race: PlayerRace, times: list[int]) -> Stats:
         best_ms=best,
         median_ms=median_of_middle(times[(len(times) - 1) // 2 : len(times) // 2 + 1]),
     )
-
-
-def _short(ordinal: float) -> float:
-    """An ordinal to 6 digits, as the Redis store keeps it in a history entry."""
-    return float(f"{ordinal:.6g}")

@@ -11,11 +11,10 @@ one Redis Cluster slot):
 * ``P{player:ID}:sessions`` hash: SHA-256 of a session token -> its expiry (unix ms).
 * ``P{player:ID}:races`` sorted set, all scored 0: the history's marks
   ``FINISHED_AT(13 digits):ROOM_ID``, so that lexical order is time order and a cursor is exact.
-* ``P{player:ID}:history`` hash: room id -> the entry, a JSON array ``[game, deal, place,
-  players, status, elapsed_ms, foundation_cards, step, rated, ordinal_before,
-  ordinal_after]`` (ordinals μ - 3σ to 6 digits, null unrated; see
-  :func:`stalactites.players.races.player_race`): under 64 bytes, so that Redis keeps the
-  hash of a player of up to 128 races in its compact encoding.
+* ``P{player:ID}:history`` hash: room id -> the entry ``GAME|PLACE|PLAYERS|STATUS|
+  ELAPSED_MS|CARDS|STEP|ORDINAL_BEFORE|ORDINAL_AFTER|DEAL`` (ordinals μ - 3σ to 6 digits,
+  empty unrated; see :func:`stalactites.players.races.history_entry`): under 64 bytes, so
+  that Redis keeps the hash of a player of up to 128 races in its compact encoding.
 * ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
 * ``P{username:KEY}`` string: the owner of a casefolded username.
 * ``P{name:KEY}`` string: a name given, by its skeleton, generated or chosen (never given
@@ -256,7 +255,7 @@ class RedisPlayerStore:
             [
                 race.room_id,
                 history_mark(race.finished_at, race.room_id),
-                race.entry_json,
+                race.entry,
                 race.game,
                 stats_key,
                 int(race.won),
@@ -266,14 +265,19 @@ class RedisPlayerStore:
                 repr(before.sigma),
                 repr(after.mu),
                 repr(after.sigma),
+                race.deal,
             ],
         )
         return Applied(answer)
 
-    async def history(self, player_id: str, before: str | None, limit: int) -> tuple[str, bool]:
+    async def history(
+        self, player_id: str, before: str | None, limit: int
+    ) -> tuple[list[tuple[str, str]], bool]:
         keys = self.keys(player_id)
-        page, more = await self._run["history"]([keys.races, keys.history], [before or "", limit])
-        return page, bool(more)
+        *page, more = await self._run["history"]([keys.races, keys.history], [before or "", limit])
+        return [
+            (mark, entry or "") for mark, entry in zip(page[::2], page[1::2], strict=True)
+        ], bool(more)
 
     # leaderboards
 

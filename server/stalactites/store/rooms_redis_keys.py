@@ -18,6 +18,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:analysis`` string: the finished room's analysis (JSON), kept as long as the
   room hash (``rooms/analysis.lua``: the first writer wins; every read or write sets its
   expiry to the room hash's).
+* ``P{room:ID}:archive`` string: a kept room's action stream, compacted
+  (:mod:`.rooms_archive`), in place of the action stream and the logs (``rooms/keep.lua``).
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 """
@@ -36,7 +38,17 @@ __all__ = ["RoomKeys", "commit_result", "room_row"]
 class RoomKeys:
     """The names of one room's keys."""
 
-    __slots__ = ("actions", "analysis", "bell", "events", "presence", "room", "tag", "watchers")
+    __slots__ = (
+        "actions",
+        "analysis",
+        "archive",
+        "bell",
+        "events",
+        "presence",
+        "room",
+        "tag",
+        "watchers",
+    )
 
     def __init__(self, prefix: str, room_id: str) -> None:
         self.tag = f"{prefix}{{room:{room_id}}}"
@@ -47,6 +59,7 @@ class RoomKeys:
         self.watchers = f"{self.tag}:watchers"
         self.bell = f"{self.tag}:bell"
         self.analysis = f"{self.tag}:analysis"
+        self.archive = f"{self.tag}:archive"
 
     def log(self, player_id: str) -> str:
         return f"{self.tag}:log:{player_id}"
