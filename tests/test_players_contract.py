@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 
@@ -31,7 +32,7 @@ from stalactites.players import (
     UsernameTaken,
 )
 from stalactites.players.names import skeleton
-from stalactites.players.races import Outcome
+from stalactites.players.races import Outcome, history_entry
 from stalactites.players.ratings import PROVISIONAL_RACES
 from stalactites.players.sessions import token_hash
 from stalactites.store.players_base import PlayerRecord
@@ -438,6 +439,20 @@ async def test_a_page_holds_1_to_100(service: PlayerService, limit: object) -> N
         await service.history(a.player_id, limit=limit)  # type: ignore[arg-type]
     with pytest.raises(BadLimit):
         await service.leaderboard("stalactites", limit=limit)  # type: ignore[arg-type]
+
+
+def test_history_entries_and_outcomes_stored_in_the_older_forms_are_still_read() -> None:
+    entry = {"room_id": "r1", "game": "stalactites", "deal": "ms:4", "finished_at": 7}
+    entry |= {"place": 1, "players": 2, "status": "won", "elapsed_ms": 60_000}
+    entry |= {"foundation_cards": 52, "step": "ones", "rated": True}
+    stored = json.dumps([entry, [25.0, 25 / 3], [27.0, 8.0]])
+    old = history_entry("0000000000007:r1", stored)
+    assert (old.room_id, old.rating_before, old.rating_after) == ("r1", 1000, 1075)
+    new = history_entry("0000000000007:r1", "stalactites|1|2|won|60000|52|ones|0|3|ms:4")
+    assert replace(new, rated=True, rating_before=1000, rating_after=1075) == old
+    outcome = Outcome.from_json(Outcome(race("r1", ("p.1", 1), ("p.2", 2)), {}, {}).to_json())
+    fields = {"result": asdict(outcome.result), "before": {}, "after": {}}
+    assert Outcome.from_json(json.dumps(fields)) == outcome
 
 
 async def test_statistics_count_races_wins_times_and_streaks_per_game_and_step(

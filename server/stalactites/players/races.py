@@ -192,6 +192,10 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
 
 def history_entry(mark: str, stored: str) -> HistoryEntry:
     """An entry of a history page from its mark and its stored text, the ratings as shown."""
+    if stored.startswith("["):  # stored before entries were compact: [entry, before, after]
+        data, *change = json.loads(stored)
+        shown = [None if r is None else displayed(Rating(r[0], r[1])) for r in change]
+        return HistoryEntry(**{**data, "rating_before": shown[0], "rating_after": shown[1]})
     finished_at, room_id = mark.split(":", 1)
     game, place, players, status, elapsed_ms, cards, step, before, after, deal = stored.split(
         "|", 9
