@@ -289,8 +289,12 @@ class RedisPlayerStore:
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
         keys = self._board_keys(game)
-        page = json.loads(await self._run["board_page"]([keys[0], keys[2]], [offset, limit]))
-        return [BoardLine(pid, score, shown) for pid, score, shown in page]
+        flat, lines = await self._run["board_page"]([keys[0], keys[2]], [offset, limit])
+        shown = json.loads(lines)
+        return [
+            BoardLine(pid, float(score), line)
+            for pid, score, line in zip(flat[::2], flat[1::2], shown, strict=True)
+        ]
 
     async def board_rank(self, game: str, player_id: str) -> int | None:
         key = self._board_keys(game)[0]
