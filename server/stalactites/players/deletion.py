@@ -47,7 +47,7 @@ async def _all_rooms(store: PlayerStore, player_id: str) -> list[str]:
     rooms: list[str] = []
     mark: str | None = None
     while True:
-        page, more = await store.history(player_id, mark, PAGE)
+        page, more = await store.history(player_id, mark, PAGE) or ([], False)
         marks = [mark for mark, _ in page]
         rooms += [mark.split(":", 1)[1] for mark in marks]
         if not more or not marks:

@@ -263,11 +263,10 @@ class PlayerService:
         mark = None if before is None else decode_cursor(before)
         if PLAYER_ID.fullmatch(player_id) is None:
             raise PlayerNotFound(player_id)
-        (page, more), exists = await asyncio.gather(
-            self.store.history(player_id, mark, limit), self.store.players_exist([player_id])
-        )  # both at once: one round trip on Redis
-        if not exists[0]:
+        found = await self.store.history(player_id, mark, limit)  # one script on Redis
+        if found is None:
             raise PlayerNotFound(player_id)
+        page, more = found
         races = [history_entry(mark, stored) for mark, stored in page if stored]
         return HistoryPage(races, encode_cursor(page[-1][0]) if more and page else None)
 

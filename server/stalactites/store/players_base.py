@@ -216,9 +216,10 @@ class PlayerStore(Protocol):
 
     async def history(
         self, player_id: str, before: str | None, limit: int
-    ) -> tuple[list[tuple[str, str]], bool]:
+    ) -> tuple[list[tuple[str, str]], bool] | None:
         """Up to ``limit`` history entries older than the mark ``before``, newest first, each
-        ``(mark, stored entry)``, and whether there may be more."""
+        ``(mark, stored entry)``, and whether there may be more; None for no such player
+        (one script on Redis)."""
         ...
 
     # leaderboards

@@ -180,10 +180,10 @@ class MemoryPlayerStore:
 
     async def history(
         self, player_id: str, before: str | None, limit: int
-    ) -> tuple[list[tuple[str, str]], bool]:
+    ) -> tuple[list[tuple[str, str]], bool] | None:
         player = self._players.get(player_id)
         if player is None:
-            return [], False
+            return None
         end = len(player.marks) if before is None else bisect.bisect_left(player.marks, before)
         marks = player.marks[max(0, end - limit) : end][::-1]
         return [(mark, player.history[mark.split(":", 1)[1]]) for mark in marks], end > limit

@@ -272,9 +272,14 @@ class RedisPlayerStore:
 
     async def history(
         self, player_id: str, before: str | None, limit: int
-    ) -> tuple[list[tuple[str, str]], bool]:
+    ) -> tuple[list[tuple[str, str]], bool] | None:
         keys = self.keys(player_id)
-        *page, more = await self._run["history"]([keys.races, keys.history], [before or "", limit])
+        answer = await self._run["history"](
+            [keys.races, keys.history, keys.player], [before or "", limit]
+        )
+        if answer == "no_player":
+            return None
+        *page, more = answer
         return [
             (mark, entry or "") for mark, entry in zip(page[::2], page[1::2], strict=True)
         ], bool(more)

@@ -1,8 +1,10 @@
 -- A page of a player's history, newest first.
 -- KEYS[1] the history order (sorted set of marks FINISHED_AT:ROOM_ID, all scored 0),
--- KEYS[2] the history (room id -> stored entry)
+-- KEYS[2] the history (room id -> stored entry), KEYS[3] the player's hash
 -- ARGV[1] the mark to read before ('' from the newest), ARGV[2] the page's size
--- Returns {mark, entry (false if gone), mark, entry, ..., 1 if there may be more else 0}.
+-- Returns {mark, entry (false if gone), mark, entry, ..., 1 if there may be more else 0}, or
+-- 'no_player'.
+if redis.call('EXISTS', KEYS[3]) == 0 then return 'no_player' end
 local top = '+'
 if ARGV[1] ~= '' then top = '(' .. ARGV[1] end
 local limit = tonumber(ARGV[2])
