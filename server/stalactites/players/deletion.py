@@ -48,8 +48,8 @@ async def _all_rooms(store: PlayerStore, player_id: str) -> list[str]:
     mark: str | None = None
     while True:
         page, more = await store.history(player_id, mark, PAGE) or ([], False)
-        marks = [mark for mark, _ in page]
-        rooms += [mark.split(":", 1)[1] for mark in marks]
+        marks = [each for each, _ in page]
+        rooms += [each.split(":", 1)[1] for each in marks]
         if not more or not marks:
             return rooms
         mark = marks[-1]

@@ -30,7 +30,7 @@ class _Player:
     record: PlayerRecord
     sessions: dict[str, int] = field(default_factory=dict)  # token hash -> expiry
     marks: list[str] = field(default_factory=list)  # history order, oldest first
-    history: dict[str, str] = field(default_factory=dict)  # room id -> stored entry (JSON)
+    history: dict[str, str] = field(default_factory=dict)  # room id -> stored entry
     wins: dict[str, list[int]] = field(default_factory=dict)  # "GAME:STEP" -> winning times
 
 
