@@ -22,7 +22,17 @@ from stalactites.store.players_base import PlayerStore
 from stalactites.store.players_memory import MemoryPlayerStore
 from stalactites.store.players_redis import RedisPlayerStore
 
-__all__ = ["CHEAP", "Crash", "CrashingStore", "Stores", "anonymous", "api", "race", "recorded"]
+__all__ = [
+    "CHEAP",
+    "Crash",
+    "CrashingStore",
+    "InterleavingStore",
+    "Stores",
+    "anonymous",
+    "api",
+    "race",
+    "recorded",
+]
 
 CHEAP = Passwords(time_cost=1, memory_kib=8, parallelism=1)  # the real ones cost 0.1 s a hash
 
@@ -129,6 +139,23 @@ class CrashingStore:
             return await real(*args)
 
         return counted
+
+
+class InterleavingStore:
+    """A store whose every call first lets the other coroutines run (as a call to Redis
+    does), so that concurrent service calls interleave on the memory store too."""
+
+    def __init__(self, inner: PlayerStore) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        real = getattr(self._inner, name)
+
+        async def interleaved(*args: Any) -> Any:
+            await asyncio.sleep(0)
+            return await real(*args)
+
+        return interleaved
 
 
 def _api_call(

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import pytest
 
-from players_kit import Crash, CrashingStore, Stores, race
+from players_kit import Crash, CrashingStore, InterleavingStore, Stores, race
 from server_kit import REDIS_URL, ManualClock
 from stalactites.players import (
     AlreadyRegistered,
@@ -30,9 +31,11 @@ from stalactites.players import (
     RenameTooSoon,
     UsernameTaken,
 )
-from stalactites.players.races import Outcome
+from stalactites.players.names import skeleton
+from stalactites.players.races import Outcome, history_entry
 from stalactites.players.ratings import PROVISIONAL_RACES
 from stalactites.players.sessions import token_hash
+from stalactites.store.players_base import PlayerRecord
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -223,6 +226,44 @@ async def test_a_name_is_given_once_not_even_confusably(
     assert (await service.rename(bob.player_id, "bob")).name == "bob"  # refusals claimed nothing
 
 
+async def test_two_renames_of_one_player_at_once_give_one_name_and_claim_no_other(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    ann, bob = await service.create_anonymous(), await service.create_anonymous()
+    racing = stores.service(clock, InterleavingStore(service.store))  # type: ignore[arg-type]
+    names = ("Xavier", "Yolanda", "YOLANDA")
+    answers = await asyncio.gather(
+        *(racing.rename(ann.player_id, name) for name in names), return_exceptions=True
+    )
+    won = [answer.name for answer in answers if isinstance(answer, PlayerRecord)]
+    assert len(won) == 1
+    assert all(isinstance(a, RenameTooSoon) for a in answers if not isinstance(a, PlayerRecord))
+    assert (await service.profile(ann.player_id)).name == won[0]
+    clock.advance(24 * 3600)
+    for name in names:  # the refused renames' names were given up (the winner's kept)
+        if skeleton(name) != skeleton(won[0]):
+            assert (await service.rename(bob.player_id, name)).name == name
+            break
+    with pytest.raises(NameTaken):
+        await service.rename((await service.create_anonymous()).player_id, won[0])
+
+
+async def test_two_players_claiming_one_name_at_once_one_gets_it_the_other_may_rename(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    ann, bob = await service.create_anonymous(), await service.create_anonymous()
+    racing = stores.service(clock, InterleavingStore(service.store))  # type: ignore[arg-type]
+    answers = await asyncio.gather(
+        racing.rename(ann.player_id, "ann"),
+        racing.rename(bob.player_id, "\u0430nn"),  # Cyrillic а: the same skeleton
+        return_exceptions=True,
+    )
+    assert sorted(type(answer).__name__ for answer in answers) == ["NameTaken", "PlayerRecord"]
+    loser = bob if isinstance(answers[0], PlayerRecord) else ann
+    assert (await service.profile(loser.player_id)).name == loser.name
+    assert (await service.rename(loser.player_id, "Zed")).name == "Zed"  # no rename used up
+
+
 @pytest.mark.parametrize("name", ["", " ", "x" * 21, "a\u200bb", "tab\there", "deleted player"])
 async def test_a_display_name_is_1_to_20_visible_characters_not_reserved(
     service: PlayerService, name: str
@@ -400,6 +441,20 @@ async def test_a_page_holds_1_to_100(service: PlayerService, limit: object) -> N
         await service.leaderboard("stalactites", limit=limit)  # type: ignore[arg-type]
 
 
+def test_history_entries_and_outcomes_stored_in_the_older_forms_are_still_read() -> None:
+    entry = {"room_id": "r1", "game": "stalactites", "deal": "ms:4", "finished_at": 7}
+    entry |= {"place": 1, "players": 2, "status": "won", "elapsed_ms": 60_000}
+    entry |= {"foundation_cards": 52, "step": "ones", "rated": True}
+    stored = json.dumps([entry, [25.0, 25 / 3], [27.0, 8.0]])
+    old = history_entry("0000000000007:r1", stored)
+    assert (old.room_id, old.rating_before, old.rating_after) == ("r1", 1000, 1075)
+    new = history_entry("0000000000007:r1", "stalactites|1|2|won|60000|52|ones|0|3|ms:4")
+    assert replace(new, rated=True, rating_before=1000, rating_after=1075) == old
+    outcome = Outcome.from_json(Outcome(race("r1", ("p.1", 1), ("p.2", 2)), {}, {}).to_json())
+    fields = {"result": asdict(outcome.result), "before": {}, "after": {}}
+    assert Outcome.from_json(json.dumps(fields)) == outcome
+
+
 async def test_statistics_count_races_wins_times_and_streaks_per_game_and_step(
     service: PlayerService,
 ) -> None:
@@ -546,18 +601,25 @@ async def test_a_deleted_players_name_is_taken_out_of_their_races(
     assert [r.room_id for r in (await service.history(bob)).races] == ["r1"]
 
 
-async def test_a_deletion_a_crash_left_halfway_is_mended_by_the_next_readers(
-    service: PlayerService,
+async def test_a_deletion_a_crash_left_halfway_shows_no_deleted_player_and_finishes_later(
+    stores: Stores, service: PlayerService, clock: ManualClock
 ) -> None:
     alice, bob = await registered(service, "alice"), await registered(service, "bob")
     await settled(service, alice, bob, PROVISIONAL_RACES)
-    await service.store.delete_player(alice)  # then the process died: board and username left
+    dying = stores.service(clock, CrashingStore(service.store, "delete_player", 0))
+    with pytest.raises(Crash):
+        await dying.delete(alice)  # died between taking the lines off and the record
     board = await service.leaderboard("stalactites")
-    assert [(e.rank, e.player_id) for e in board] == [(2, bob)]
-    assert await service.store.board_size("stalactites") == 1  # the reader took alice off
+    assert [(e.rank, e.player_id) for e in board] == [(1, bob)]
+    await settled(service, alice, bob, 1)  # a race recorded meanwhile puts no line back
+    assert [e.player_id for e in await service.leaderboard("stalactites")] == [bob]
+    await service.delete(alice)  # asked again, it finishes
+    with pytest.raises(PlayerNotFound):
+        await service.profile(alice)
+    await service.store.delete_player(bob)  # then the process died: the username left
     newcomer = await service.create_anonymous()
-    await service.register(newcomer.player_id, "ALICE", "another horse")  # a gone owner's
-    assert (await service.profile("alice")).player_id == newcomer.player_id
+    await service.register(newcomer.player_id, "BOB", "another horse")  # a gone owner's
+    assert (await service.profile("bob")).player_id == newcomer.player_id
 
 
 async def test_a_race_of_a_deleted_player_is_recorded_for_the_others(

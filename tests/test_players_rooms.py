@@ -206,48 +206,53 @@ async def test_under_choice_each_players_own_step_is_recorded(any_server: Any) -
         assert list(profile["stats"]) == [f"stalactites:{step}"]
 
 
-async def test_a_kept_room_is_compacted_and_still_serves_its_view_record_and_verify(
+async def test_a_kept_room_is_archived_a_guests_log_too_and_serves_view_record_and_verify(
     redis_server: Any,
 ) -> None:
     base, prefix = redis_server.url, redis_server.config.redis_prefix
     room = await _room(base, deal=DEAL, step="ones")
-    ann, bob = await anonymous(base), await anonymous(base)
+    ann = await anonymous(base)
+    await _sit(base, room["room_id"], ann["token"])
+    status, guest = await _sit(base, room["room_id"], None, name="Guest")  # no session
     clients = []
-    for someone in (ann, bob):
-        await _sit(base, room["room_id"], someone["token"])
+    for token in (ann["token"], guest["token"]):
         client = await Client.open(redis_server.ws_url(room["room_id"]))
-        await client.hello(someone["token"])
+        await client.hello(token)
         clients.append(client)
     for client in clients:
         await client.send(type="ready")
     for client in clients:
         await client.expect("started")
-    await clients[1].send(type="resign")
-    for index, move in enumerate(LINE):
-        assert (await clients[0].move(f"m{index}", move))["type"] == "accepted"
-    await clients[0].expect("results")
+    await clients[0].send(type="resign")
+    for index, move in enumerate(LINE):  # the guest wins
+        assert (await clients[1].move(f"m{index}", move))["type"] == "accepted"
+    await clients[1].expect("results")
     await recorded(base, ann["player_id"])
     tag = f"{prefix}{{room:{room['room_id']}}}"
     client = redis.Redis.from_url(REDIS_URL)
     try:
-        ids = f"{tag}:ids:{ann['player_id']}"
+        ids = f"{tag}:ids:{guest['player_id']}"
         for key in (f"{tag}:events", ids):  # an hour's grace, then gone
             assert 0 < client.pttl(key) <= 3_600_000, key
-        kept = (f"{tag}:room", f"{tag}:actions", f"{tag}:log:{ann['player_id']}")
-        for key in kept:
+        for key in (f"{tag}:room", f"{tag}:archive"):  # kept for good
             assert client.pttl(key) == -1, key
+        for key in (f"{tag}:actions", f"{tag}:log:{guest['player_id']}"):  # in the archive
+            assert not client.exists(key), key
         client.delete(f"{tag}:events", ids)  # as when the grace is over
     finally:
         client.close()
     status, view, _ = await api("GET", f"{base}/api/rooms/{room['room_id']}")
     assert status == 200 and view["status"] == "finished"
-    status, record, _ = await api("GET", f"{base}/api/rooms/{room['room_id']}/record")
-    assert status == 200 and record["players"][0]["record"]["moves"] == LINE
     url = f"{base}/api/rooms/{room['room_id']}/record"
+    status, record, _ = await api("GET", url)
+    moves = {p["name"]: p["record"]["moves"] for p in record["players"]}
+    assert status == 200 and moves == {"Guest": LINE, ann["name"]: []}
     answer = await asyncio.to_thread(
         subprocess.run, [VERIFY, "verify", url], capture_output=True, text=True, timeout=60
     )
     assert (answer.returncode, answer.stderr) == (0, ""), answer.stdout
+    status, analysis, _ = await api("GET", f"{base}/api/rooms/{room['room_id']}/analysis")
+    assert status == 200, analysis
     fresh = await Client.open(redis_server.ws_url(room["room_id"]))  # a hello after the trim
-    welcome = await fresh.hello(ann["token"], last_seq=1)  # the events are gone
+    welcome = await fresh.hello(guest["token"], last_seq=1)  # the events are gone
     assert welcome["room"]["status"] == "finished"

@@ -4,7 +4,9 @@
 the persistent player behind it (``player_id`` None for a guest seat, which gets no history).
 A **win** is first place with the deal cleared (status ``won``); its elapsed time is a winning
 time.  A history page's cursor is opaque: base64url of the last entry's mark
-``FINISHED_AT(13 digits):ROOM_ID``.
+``FINISHED_AT(13 digits):ROOM_ID``.  A history entry is stored short, its fields between
+``|`` (no field names, no room id or time: the mark has them), the ordinals μ - 3σ before
+and after put in by the store (:func:`player_race`, :func:`history_entry`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ __all__ = [
     "encode_cursor",
     "history_entry",
     "player_race",
-    "race_mark",
 ]
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -104,22 +105,52 @@ class Outcome:
         return displayed(self.before[player_id]), displayed(self.after[player_id])
 
     def to_json(self) -> str:
-        def rows(ratings: dict[str, Rating]) -> dict[str, list[float]]:
-            return {pid: [r.mu, r.sigma, r.races] for pid, r in ratings.items()}
+        """Compact, as it is kept for as long as histories point at it: ``[room_id, game,
+        deal, finished_at, rated, [[player_id, name, place, status, elapsed_ms,
+        foundation_cards, step, before, after], ...]]``, each rating ``[mu, sigma, races]``
+        or null (exact: the recording rates from them)."""
+        r = self.result
 
-        data = {"result": asdict(self.result), "before": rows(self.before)}
-        data["after"] = rows(self.after)
-        return json.dumps(data, separators=(",", ":"))
+        def rating(table: dict[str, Rating], pid: str | None) -> list[float] | None:
+            found = table.get(pid) if pid is not None else None
+            return None if found is None else [found.mu, found.sigma, found.races]
+
+        seats: list[list[Any]] = [
+            [p.player_id, p.name, p.place, p.status, p.elapsed_ms, p.foundation_cards, p.step]
+            + [rating(self.before, p.player_id), rating(self.after, p.player_id)]
+            for p in r.players
+        ]
+        data = [r.room_id, r.game, r.deal, r.finished_at, int(r.rated), seats]
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> Outcome:
+        """From :meth:`to_json` (or the object with field names stored before it)."""
         data = json.loads(text)
+        if isinstance(data, dict):
+            return cls._from_fields(data)
+        room_id, game, deal, finished_at, rated, seats = data
+        players, before, after = [], {}, {}
+        for *fields, was, now in seats:
+            players.append(RacePlayer(*fields))
+            if was is not None and now is not None:
+                before[fields[0]], after[fields[0]] = _rating(was), _rating(now)
+        result = RaceResult(room_id, game, deal, finished_at, bool(rated), tuple(players))
+        return cls(result, before, after)
+
+    @classmethod
+    def _from_fields(cls, data: dict[str, Any]) -> Outcome:
         result = RaceResult.from_json(json.dumps(data["result"]))
 
         def rows(raw: dict[str, list[float]]) -> dict[str, Rating]:
-            return {pid: Rating(mu, sigma, int(races)) for pid, (mu, sigma, races) in raw.items()}
+            return {pid: _rating(row) for pid, row in raw.items()}
 
         return cls(result, rows(data["before"]), rows(data["after"]))
+
+
+def _rating(row: list[float]) -> Rating:
+    mu, sigma, races = row
+    return Rating(mu, sigma, int(races))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,21 +174,8 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
     """What :meth:`PlayerStore.apply_race` applies for one seat of the race."""
     result = outcome.result
     assert seat.player_id is not None
-    entry: dict[str, Any] = {
-        "room_id": result.room_id,
-        "game": result.game,
-        "deal": result.deal,
-        "finished_at": result.finished_at,
-        "place": seat.place,
-        "players": len(result.players),
-        "status": seat.status,
-        "elapsed_ms": seat.elapsed_ms,
-        "foundation_cards": seat.foundation_cards,
-        "step": seat.step,
-        "rated": result.rated,
-        "rating_before": None,
-        "rating_after": None,
-    }
+    fields = (result.game, seat.place, len(result.players), seat.status, seat.elapsed_ms)
+    entry = "|".join(str(field) for field in (*fields, seat.foundation_cards, seat.step))
     return PlayerRace(
         room_id=result.room_id,
         game=result.game,
@@ -165,20 +183,42 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
         finished_at=result.finished_at,
         won=seat.place == 1 and seat.status == "won",
         elapsed_ms=seat.elapsed_ms,
-        entry_json=json.dumps(entry, separators=(",", ":")),
+        entry=entry,  # the order of history_entry's, the ratings and the deal put in after
+        deal=result.deal,
         before=outcome.before.get(seat.player_id),
         after=outcome.after.get(seat.player_id),
     )
 
 
-def history_entry(stored: str) -> HistoryEntry:
-    """A stored entry, ``[entry, before, after]`` (ratings as ``[mu, sigma]`` or null), with the
-    ratings as shown."""
-    data, *change = json.loads(stored)
-    for side, rating in zip(("rating_before", "rating_after"), change, strict=True):
-        if rating is not None:
-            data[side] = displayed(Rating(float(rating[0]), float(rating[1])))
-    return HistoryEntry(**data)
+def history_entry(mark: str, stored: str) -> HistoryEntry:
+    """An entry of a history page from its mark and its stored text, the ratings as shown."""
+    if stored.startswith("["):  # stored before entries were compact: [entry, before, after]
+        data, *change = json.loads(stored)
+        shown = [None if r is None else displayed(Rating(r[0], r[1])) for r in change]
+        return HistoryEntry(**{**data, "rating_before": shown[0], "rating_after": shown[1]})
+    finished_at, room_id = mark.split(":", 1)
+    game, place, players, status, elapsed_ms, cards, step, before, after, deal = stored.split(
+        "|", 9
+    )
+    return HistoryEntry(
+        room_id,
+        game,
+        deal,
+        int(finished_at),
+        int(place),
+        int(players),
+        status,
+        int(elapsed_ms),
+        int(cards),
+        step,
+        before != "",
+        _shown(before) if before else None,
+        _shown(after) if after else None,
+    )
+
+
+def _shown(ordinal: str) -> int:
+    return displayed(Rating(mu=float(ordinal), sigma=0.0))
 
 
 def encode_cursor(mark: str) -> str:
@@ -196,8 +236,3 @@ def decode_cursor(cursor: object) -> str:
     if _MARK.fullmatch(mark) is None:
         raise BadCursor(f"not a cursor: {cursor!r}")
     return mark
-
-
-def race_mark(finished_at: int, room_id: str) -> str:
-    """A history entry's place in the order: newest first is the marks' reverse order."""
-    return f"{finished_at:013d}:{room_id}"

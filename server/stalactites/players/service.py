@@ -8,16 +8,15 @@ a sign-in never holds the event loop.  See :mod:`.recording` for :meth:`record_r
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..clock import Clock
 from ..engine.variants import GAMES
 from ..store.players_base import (
-    DELETED_VERSION,
     BoardLine,
+    Claim,
     PlayerRecord,
     PlayerStore,
     Rating,
@@ -134,7 +133,7 @@ class PlayerService:
         player_id = "p." + secrets.token_hex(8)
         for _ in range(20):
             name = generated_name()
-            if await self.store.claim_name(skeleton(name), player_id):
+            if await self.store.claim_name(skeleton(name), player_id) is not Claim.TAKEN:
                 break
         else:  # twenty names in use: the space is 10^8, so this is a broken store
             raise RuntimeError("no generated name was free")
@@ -208,14 +207,19 @@ class PlayerService:
         Cyrillic "аnn" alike) is claimed for good, and a name whose skeleton was ever given,
         generated or chosen, is :class:`NameTaken` (but a player may respell their own).
         The day is checked before the claim (a refused rename claims nothing) and again,
-        atomically, with the rename itself."""
+        atomically, with the rename itself; a rename refused there (another rename of the
+        player's won the day meanwhile) gives up the name it claimed, unless it is the name
+        the player has now."""
         clean = check_display_name(name)
         record = await self._player(player_id)
         now, every = self._clock.now_ms(), self._rename_every_ms
         if record.renamed_ms is not None and now < record.renamed_ms + every:
             raise RenameTooSoon(record.renamed_ms + every)
-        mine = skeleton(clean) == skeleton(record.name)  # "braveotter12" for "BraveOtter12"
-        if not mine and not await self.store.claim_name(skeleton(clean), player_id):
+        key = skeleton(clean)
+        claim = Claim.THEIRS
+        if key != skeleton(record.name):  # "braveotter12" for "BraveOtter12": theirs
+            claim = await self.store.claim_name(key, player_id)
+        if claim is Claim.TAKEN:
             raise NameTaken(f"{clean!r} is taken (or confusable with a name given before)")
         try:
             retry_at = await self.store.rename(
@@ -223,9 +227,11 @@ class PlayerService:
             )
         except KeyError:
             raise PlayerNotFound(player_id) from None
-        if retry_at is not None:
-            raise RenameTooSoon(retry_at)
         renamed = await self._player(player_id)
+        if retry_at is not None:
+            if claim is Claim.NEW and skeleton(renamed.name) != key:
+                await self.store.release_name(key, player_id)
+            raise RenameTooSoon(retry_at)
         await recording.sync_boards(self.store, player_id, tuple(renamed.ratings))
         return renamed
 
@@ -240,9 +246,7 @@ class PlayerService:
         """By player id or by username; :class:`PlayerNotFound`."""
         record = await self._find(who)
         ratings = {game: _view(record.ratings.get(game, Rating())) for game in sorted(GAMES)}
-        keys = sorted(record.stats)
-        medians = await self.store.median_times(record.player_id, keys)
-        stats = {key: replace(record.stats[key], median_ms=medians[key]) for key in keys}
+        stats = {key: record.stats[key] for key in sorted(record.stats)}
         return Profile(
             record.player_id,
             record.name,
@@ -259,14 +263,12 @@ class PlayerService:
         mark = None if before is None else decode_cursor(before)
         if PLAYER_ID.fullmatch(player_id) is None:
             raise PlayerNotFound(player_id)
-        page, exists = await asyncio.gather(
-            self.store.history(player_id, mark, limit), self.store.players_exist([player_id])
-        )  # both at once: one round trip on Redis
-        if not exists[0]:
+        found = await self.store.history(player_id, mark, limit)  # one script on Redis
+        if found is None:
             raise PlayerNotFound(player_id)
-        entries, last = page
-        races = [history_entry(entry) for entry in entries]
-        return HistoryPage(races, None if last is None else encode_cursor(last))
+        page, more = found
+        races = [history_entry(mark, stored) for mark, stored in page if stored]
+        return HistoryPage(races, encode_cursor(page[-1][0]) if more and page else None)
 
     async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[BoardEntry]:
         """The game's registered, non-provisional players by rating, from place ``offset + 1``."""
@@ -275,21 +277,21 @@ class PlayerService:
         _check_limit(limit)
         if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
             raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
-        lines = await self.store.board_page(game, offset, limit)
-        alive = await self.store.players_exist([line.player_id for line in lines])
-        entries = []
-        for rank, (line, exists) in enumerate(zip(lines, alive, strict=True), offset + 1):
-            if not exists:  # deleted while its line was being taken off: take it off
-                await self.store.sync_board(line.player_id, game, DELETED_VERSION, None)
-                continue
-            entries.append(await self._board_entry(game, rank, line))
+        lines = await self.store.board_page(game, offset, limit)  # (no deleted player's:
+        entries = []  # a deletion takes its lines off first, see .deletion)
+        for rank, line in enumerate(lines, offset + 1):
+            if (shown := line.shown) is not None:  # what the line shows, kept beside it
+                name, rating, races = shown["name"], shown["rating"], shown["races"]
+                entries.append(BoardEntry(rank, line.player_id, name, rating, races))
+            elif (entry := await self._board_entry(game, rank, line)) is not None:
+                entries.append(entry)
         return entries
 
-    async def _board_entry(self, game: str, rank: int, line: BoardLine) -> BoardEntry:
-        if line.shown:  # what the line shows, kept beside the board
-            shown = json.loads(line.shown)
-            return BoardEntry(rank, line.player_id, shown["name"], shown["rating"], shown["races"])
-        record = await self._player(line.player_id)  # a line set before lines showed anything
+    async def _board_entry(self, game: str, rank: int, line: BoardLine) -> BoardEntry | None:
+        """The entry of a line set before lines showed anything (None: its player is gone)."""
+        record = await self.store.load_player(line.player_id)
+        if record is None:
+            return None
         rating = record.ratings.get(game, Rating())
         return BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
 

@@ -16,17 +16,19 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 __all__ = [
     "DELETED_VERSION",
     "Applied",
     "BoardLine",
+    "Claim",
     "PlayerRace",
     "PlayerRecord",
     "PlayerStore",
     "Rating",
     "Stats",
+    "history_mark",
     "median_of_middle",
     "moved_rating",
 ]
@@ -61,6 +63,11 @@ def median_of_middle(middle: list[int]) -> int | None:
     return sum(middle) // len(middle) if middle else None
 
 
+def history_mark(finished_at: int, room_id: str) -> str:
+    """A history entry's place in the order: newest first is the marks' reverse order."""
+    return f"{finished_at:013d}:{room_id}"
+
+
 @dataclass(frozen=True, slots=True)
 class Stats:
     """One game and step's statistics (winning times in ms)."""
@@ -70,7 +77,7 @@ class Stats:
     streak: int = 0  # wins in a row, up to the newest race
     best_streak: int = 0
     best_ms: int | None = None
-    median_ms: int | None = None  # filled in by the profile (:meth:`PlayerStore.median_times`)
+    median_ms: int | None = None  # kept up to date by :meth:`PlayerStore.apply_race`
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +107,19 @@ class PlayerRace:
     finished_at: int
     won: bool  # first place, the deal cleared
     elapsed_ms: int
-    entry_json: str  # the history entry, its rating_before and rating_after null: the store
-    # keeps ``[entry, before, after]``, each rating ``[mu, sigma]`` or null
+    entry: str  # the history entry ``GAME|PLACE|PLAYERS|STATUS|ELAPSED_MS|CARDS|STEP``
+    # (:func:`stalactites.players.races.player_race`): the store keeps
+    # ``ENTRY|ORDINAL_BEFORE|ORDINAL_AFTER|DEAL`` (μ - 3σ to 6 digits, empty unrated), a value
+    # short enough (under 64 bytes) for Redis's compact encoding of a player's history
+    deal: str
     before: Rating | None = None  # rated races: what it was rated from, and to
     after: Rating | None = None
+
+
+class Claim(enum.Enum):
+    NEW = "new"  # claimed by this call
+    THEIRS = "theirs"  # the player's already
+    TAKEN = "taken"  # someone else's (or claimed before claims named their owner)
 
 
 class Applied(enum.Enum):
@@ -116,26 +132,25 @@ class Applied(enum.Enum):
 class BoardLine:
     player_id: str
     ordinal: float
-    shown: str = ""  # what the page shows of the player (JSON name, rating, races; "": unknown)
+    shown: dict[str, Any] | None = None  # what the page shows of the player (name, rating,
+    # races; None: unknown)
 
 
 class PlayerStore(Protocol):
     # identity
     async def create_player(self, record: PlayerRecord) -> None: ...
-    async def load_player(self, player_id: str) -> PlayerRecord | None:
-        """The record (its statistics without median times: :meth:`median_times`)."""
-        ...
+    async def load_player(self, player_id: str) -> PlayerRecord | None: ...
 
     async def players_exist(self, player_ids: list[str]) -> list[bool]:
         """Whether each player has a record (one pipelined batch on Redis)."""
         ...
 
-    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
-        """The median winning time of each "GAME:STEP" (None: no win)."""
+    async def claim_name(self, key: str, player_id: str) -> Claim:
+        """Take a name (by its skeleton) for the player, for good."""
         ...
 
-    async def claim_name(self, key: str, player_id: str) -> bool:
-        """Take a generated name (by its key) for good; False if it is someone's."""
+    async def release_name(self, key: str, player_id: str) -> None:
+        """Give a name claimed by the player up (one a refused rename claimed, never used)."""
         ...
 
     async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
@@ -195,12 +210,16 @@ class PlayerStore(Protocol):
         """The race is recorded everywhere: its outcome says so, it is no longer pending."""
         ...
 
-    async def apply_race(self, player_id: str, race: PlayerRace) -> Applied: ...
+    async def apply_race(self, player_id: str, race: PlayerRace) -> Applied:
+        """Apply it once: rating, statistics (the median winning time too), history entry."""
+        ...
+
     async def history(
         self, player_id: str, before: str | None, limit: int
-    ) -> tuple[list[str], str | None]:
-        """Up to ``limit`` history entries (JSON) older than the mark ``before``, newest first,
-        and the mark of the last one if there may be more."""
+    ) -> tuple[list[tuple[str, str]], bool] | None:
+        """Up to ``limit`` history entries older than the mark ``before``, newest first, each
+        ``(mark, stored entry)``, and whether there may be more; None for no such player
+        (one script on Redis)."""
         ...
 
     # leaderboards
@@ -213,7 +232,7 @@ class PlayerStore(Protocol):
         ...
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
-        """A page of the board, each line with what it shows: one read."""
+        """A page of the board, each line with what it shows: one read, one decoding."""
         ...
 
     async def board_rank(self, game: str, player_id: str) -> int | None:

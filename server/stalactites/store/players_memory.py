@@ -12,10 +12,12 @@ from dataclasses import dataclass, field, replace
 from .players_base import (
     Applied,
     BoardLine,
+    Claim,
     PlayerRace,
     PlayerRecord,
     Rating,
     Stats,
+    history_mark,
     median_of_middle,
     moved_rating,
 )
@@ -28,14 +30,14 @@ class _Player:
     record: PlayerRecord
     sessions: dict[str, int] = field(default_factory=dict)  # token hash -> expiry
     marks: list[str] = field(default_factory=list)  # history order, oldest first
-    history: dict[str, str] = field(default_factory=dict)  # room id -> entry JSON
+    history: dict[str, str] = field(default_factory=dict)  # room id -> stored entry
     wins: dict[str, list[int]] = field(default_factory=dict)  # "GAME:STEP" -> winning times
 
 
 class MemoryPlayerStore:
     def __init__(self) -> None:
         self._players: dict[str, _Player] = {}
-        self._names: set[str] = set()
+        self._names: dict[str, str] = {}  # a name's skeleton -> who claimed it
         self._usernames: dict[str, str] = {}
         self._pending: dict[str, str] = {}
         self._outcomes: dict[str, tuple[str, bool]] = {}
@@ -53,16 +55,16 @@ class MemoryPlayerStore:
         player = self._players.get(player_id)
         return None if player is None else player.record
 
-    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
-        player = self._players.get(player_id)
-        wins = {} if player is None else player.wins
-        return {key: _median(wins.get(key, [])) for key in stats_keys}
+    async def claim_name(self, key: str, player_id: str) -> Claim:
+        owner = self._names.get(key)
+        if owner is None:
+            self._names[key] = player_id
+            return Claim.NEW
+        return Claim.THEIRS if owner == player_id else Claim.TAKEN
 
-    async def claim_name(self, key: str, player_id: str) -> bool:
-        if key in self._names:
-            return False
-        self._names.add(key)
-        return True
+    async def release_name(self, key: str, player_id: str) -> None:
+        if self._names.get(key) == player_id:
+            del self._names[key]
 
     async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
         player = self._players[player_id]
@@ -159,35 +161,32 @@ class MemoryPlayerStore:
         if race.room_id in player.history:
             return Applied.ALREADY
         record = player.record
-        change: list[list[float] | None] = [None, None]
+        change = "|"
         if race.before is not None and race.after is not None:
             current = record.ratings.get(race.game, Rating())
             moved = moved_rating(current, race.before, race.after)
-            change = [[current.mu, current.sigma], [moved.mu, moved.sigma]]
+            change = f"{current.ordinal:.6g}|{moved.ordinal:.6g}"  # as apply.lua keeps them
             ratings = {**record.ratings, race.game: moved}
             record = replace(record, ratings=ratings, board_version=record.board_version + 1)
         key = f"{race.game}:{race.step}"
-        stats = _counted(record.stats.get(key, Stats()), race)
-        player.record = replace(record, stats={**record.stats, key: stats})
+        times = player.wins.setdefault(key, [])
         if race.won:
-            bisect.insort(player.wins.setdefault(key, []), race.elapsed_ms)
-        mark = f"{race.finished_at:013d}:{race.room_id}"
-        bisect.insort(player.marks, mark)
-        stored = [json.loads(race.entry_json), *change]
-        player.history[race.room_id] = json.dumps(stored, separators=(",", ":"))
+            bisect.insort(times, race.elapsed_ms)
+        stats = _counted(record.stats.get(key, Stats()), race, times)
+        player.record = replace(record, stats={**record.stats, key: stats})
+        bisect.insort(player.marks, history_mark(race.finished_at, race.room_id))
+        player.history[race.room_id] = f"{race.entry}|{change}|{race.deal}"
         return Applied.APPLIED
 
     async def history(
         self, player_id: str, before: str | None, limit: int
-    ) -> tuple[list[str], str | None]:
+    ) -> tuple[list[tuple[str, str]], bool] | None:
         player = self._players.get(player_id)
         if player is None:
-            return [], None
+            return None
         end = len(player.marks) if before is None else bisect.bisect_left(player.marks, before)
         marks = player.marks[max(0, end - limit) : end][::-1]
-        entries = [player.history[mark.split(":", 1)[1]] for mark in marks]
-        more = end - limit > 0
-        return entries, marks[-1] if more and marks else None
+        return [(mark, player.history[mark.split(":", 1)[1]]) for mark in marks], end > limit
 
     async def sync_board(
         self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
@@ -197,7 +196,7 @@ class MemoryPlayerStore:
             return
         versions[player_id] = version
         board = self._boards.setdefault(game, {})
-        lines = self._lines.setdefault(game, {})
+        lines = self._lines.setdefault(game, {})  # (kept as the Redis store keeps them)
         if ordinal is None:
             board.pop(player_id, None)
             lines.pop(player_id, None)
@@ -221,13 +220,17 @@ class MemoryPlayerStore:
         board = self._boards.get(game, {})
         order = sorted(board.items(), key=lambda item: (item[1], item[0]), reverse=True)
         lines = self._lines.get(game, {})
-        return [BoardLine(pid, ordinal, lines.get(pid, "")) for pid, ordinal in order]
+        return [
+            BoardLine(pid, ordinal, json.loads(lines[pid]) if lines.get(pid) else None)
+            for pid, ordinal in order
+        ]
 
     async def close(self) -> None:
         return None
 
 
-def _counted(stats: Stats, race: PlayerRace) -> Stats:
+def _counted(stats: Stats, race: PlayerRace, times: list[int]) -> Stats:
+    """The statistics with the race counted (``times``: the winning times, the race's in)."""
     streak = stats.streak + 1 if race.won else 0
     best = stats.best_ms
     if race.won and (best is None or race.elapsed_ms < best):
@@ -238,9 +241,5 @@ def _counted(stats: Stats, race: PlayerRace) -> Stats:
         streak=streak,
         best_streak=max(stats.best_streak, streak),
         best_ms=best,
+        median_ms=median_of_middle(times[(len(times) - 1) // 2 : len(times) // 2 + 1]),
     )
-
-
-def _median(times: list[int]) -> int | None:
-    middle = times[(len(times) - 1) // 2 : len(times) // 2 + 1]
-    return median_of_middle(middle)

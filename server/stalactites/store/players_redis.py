@@ -6,15 +6,19 @@ one Redis Cluster slot):
 * ``P{player:ID}:player`` hash: ``name``, ``created``, ``renamed``, ``username``,
   ``password`` (argon2id PHC string), ``board`` (the leaderboard version), per game
   ``rating:GAME`` = ``mu|sigma|races``, per game and step ``stats:GAME:STEP`` =
-  ``races|wins|streak|best_streak|best_ms`` (-1: none).
+  ``races|wins|streak|best_streak|best_ms|median_ms`` (-1: none; kept up to date by
+  ``apply.lua``, so that a profile is one ``HGETALL``).
 * ``P{player:ID}:sessions`` hash: SHA-256 of a session token -> its expiry (unix ms).
 * ``P{player:ID}:races`` sorted set, all scored 0: the history's marks
   ``FINISHED_AT(13 digits):ROOM_ID``, so that lexical order is time order and a cursor is exact.
-* ``P{player:ID}:history`` hash: room id -> ``[entry, before, after]`` (JSON).
+* ``P{player:ID}:history`` hash: room id -> the entry ``GAME|PLACE|PLAYERS|STATUS|
+  ELAPSED_MS|CARDS|STEP|ORDINAL_BEFORE|ORDINAL_AFTER|DEAL`` (ordinals μ - 3σ to 6 digits,
+  empty unrated; see :func:`stalactites.players.races.history_entry`): under 64 bytes, so
+  that Redis keeps the hash of a player of up to 128 races in its compact encoding.
 * ``P{player:ID}:wins:GAME:STEP`` sorted set: room id scored by the winning time (the median).
 * ``P{username:KEY}`` string: the owner of a casefolded username.
 * ``P{name:KEY}`` string: a name given, by its skeleton, generated or chosen (never given
-  twice; not whose).
+  twice): the player id that claimed it (``1``: claimed before claims named their owner).
 * ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
   room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
   for good: histories point at it.
@@ -34,17 +38,19 @@ and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from .cluster import ClusterPipe
 from .players_base import (
     Applied,
     BoardLine,
+    Claim,
     PlayerRace,
     PlayerRecord,
     Rating,
     Stats,
-    median_of_middle,
+    history_mark,
 )
 from .resp import Address, Pipe, Script
 from .scripts import lua
@@ -56,14 +62,14 @@ _SCRIPTS = (
     "apply",
     "board",
     "board_page",
+    "claim_name",
     "claim_outcome",
     "claim_username",
     "delete",
     "finish",
     "history",
-    "medians",
     "register",
-    "release_username",
+    "release_claim",
     "rename",
     "replace_outcome",
 )
@@ -114,7 +120,7 @@ class RedisPlayerStore:
         await self._call(key, "HSET", key, "name", record.name, "created", record.created_ms)
 
     async def players_exist(self, player_ids: list[str]) -> list[bool]:
-        keys = [self.keys(pid).player for pid in player_ids]
+        keys = [f"{self._prefix}{{player:{pid}}}:player" for pid in player_ids]  # (a page's)
         if keys and not self._cluster:  # one command when all exist (the keys span slots)
             if int(await self._call(keys[0], "EXISTS", *keys)) == len(keys):
                 return [True] * len(keys)
@@ -139,19 +145,12 @@ class RedisPlayerStore:
             stats={f[6:]: _stats(value) for f, value in data.items() if f.startswith("stats:")},
         )
 
-    async def median_times(self, player_id: str, stats_keys: list[str]) -> dict[str, int | None]:
-        if not stats_keys:
-            return {}
-        keys = self.keys(player_id)
-        middles = await self._run["medians"]([keys.wins(key) for key in stats_keys], [])
-        return {
-            key: median_of_middle([int(float(score)) for score in middle])
-            for key, middle in zip(stats_keys, middles, strict=True)
-        }
+    async def claim_name(self, key: str, player_id: str) -> Claim:
+        answer = await self._run["claim_name"]([f"{self._prefix}{{name:{key}}}"], [player_id])
+        return (Claim.TAKEN, Claim.THEIRS, Claim.NEW)[int(answer)]
 
-    async def claim_name(self, key: str, player_id: str) -> bool:
-        name = f"{self._prefix}{{name:{key}}}"
-        return bool(await self._call(name, "SET", name, 1, "NX"))  # whose: not kept
+    async def release_name(self, key: str, player_id: str) -> None:
+        await self._run["release_claim"]([f"{self._prefix}{{name:{key}}}"], [player_id])
 
     async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
         answer = await self._run["rename"]([self.keys(player_id).player], [name, now_ms, every_ms])
@@ -171,7 +170,7 @@ class RedisPlayerStore:
         return str(owner)
 
     async def release_username(self, key: str, player_id: str) -> None:
-        await self._run["release_username"]([self._username(key)], [player_id])
+        await self._run["release_claim"]([self._username(key)], [player_id])
 
     async def register(self, player_id: str, username: str, password_hash: str) -> str:
         keys = [self.keys(player_id).player]
@@ -255,8 +254,8 @@ class RedisPlayerStore:
             [keys.player, keys.races, keys.history, keys.wins(stats_key)],
             [
                 race.room_id,
-                f"{race.finished_at:013d}:{race.room_id}",
-                race.entry_json,
+                history_mark(race.finished_at, race.room_id),
+                race.entry,
                 race.game,
                 stats_key,
                 int(race.won),
@@ -266,17 +265,24 @@ class RedisPlayerStore:
                 repr(before.sigma),
                 repr(after.mu),
                 repr(after.sigma),
+                race.deal,
             ],
         )
         return Applied(answer)
 
     async def history(
         self, player_id: str, before: str | None, limit: int
-    ) -> tuple[list[str], str | None]:
+    ) -> tuple[list[tuple[str, str]], bool] | None:
         keys = self.keys(player_id)
-        page = await self._run["history"]([keys.races, keys.history], [before or "", limit])
-        *entries, last = page
-        return [entry for entry in entries if entry != "null"], last or None
+        answer = await self._run["history"](
+            [keys.races, keys.history, keys.player], [before or "", limit]
+        )
+        if answer == "no_player":
+            return None
+        *page, more = answer
+        return [
+            (mark, entry or "") for mark, entry in zip(page[::2], page[1::2], strict=True)
+        ], bool(more)
 
     # leaderboards
 
@@ -288,10 +294,11 @@ class RedisPlayerStore:
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
         keys = self._board_keys(game)
-        flat = await self._run["board_page"]([keys[0], keys[2]], [offset, limit])
+        flat, lines = await self._run["board_page"]([keys[0], keys[2]], [offset, limit])
+        shown = json.loads(lines)
         return [
-            BoardLine(pid, float(score), shown or "")
-            for pid, score, shown in zip(flat[::3], flat[1::3], flat[2::3], strict=True)
+            BoardLine(pid, float(score), line)
+            for pid, score, line in zip(flat[::2], flat[1::2], shown, strict=True)
         ]
 
     async def board_rank(self, game: str, player_id: str) -> int | None:
@@ -313,5 +320,10 @@ def _rating(value: str) -> Rating:
 
 
 def _stats(value: str) -> Stats:
-    races, wins, streak, best_streak, best = (int(part) for part in value.split("|"))
-    return Stats(races, wins, streak, best_streak, None if best < 0 else best)
+    races, wins, streak, best_streak, best, *median = (int(part) for part in value.split("|"))
+    middle = median[0] if median else -1  # (none kept by records of before medians were)
+    return Stats(races, wins, streak, best_streak, _time(best), _time(middle))
+
+
+def _time(ms: int) -> int | None:
+    return None if ms < 0 else ms

@@ -21,6 +21,7 @@ from .. import room_events
 from .cluster import ClusterPipe
 from .doorbells import Doorbells
 from .resp import Address, Pipe, ReplyError, Script
+from .rooms_archive import actions_of, archived, log_of
 from .rooms_base import (
     ActionRow,
     Bell,
@@ -81,6 +82,8 @@ class RedisStore:
         self._announce, self._lease = self._script("announce"), self._script("lease", True)
         self._open_round = self._script("open_round", True)
         self._keep = self._script("keep", True)
+        self._read_log = self._script("read_log", True)  # (a kept room's: from its archive)
+        self._read_actions = self._script("read_actions", True)
         self._keep_analysis = self._script("analysis", True)
         self._board_verdict = self._script("board_verdict", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
@@ -244,15 +247,25 @@ class RedisStore:
         return answer
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
+        """Kept for good, its actions archived (``rooms/keep.lua``): every player's that
+        acted, a guest's too, beside ``player_ids``."""
         keys = self.keys(room_id)
-        kept = [keys.room, keys.events, keys.actions, keys.analysis]
-        kept += [keys.log(player_id) for player_id in player_ids]
-        kept += [keys.ids(player_id) for player_id in player_ids]  # expire: moves are over
-        await self._keep(kept, [KEPT_TTL_MS, KEPT_GRACE_MS, len(player_ids)])
+        for _ in range(5):  # (a finished room's stream no longer grows: once is the rule)
+            stream = await self._pipe.call_at(keys.actions, "LRANGE", keys.actions, 0, -1)
+            actors = list(dict.fromkeys([item.split("|", 2)[1] for item in stream] + player_ids))
+            kept = [keys.room, keys.events, keys.actions, keys.analysis, keys.archive]
+            kept += [keys.log(pid) for pid in actors]
+            kept += [keys.ids(pid) for pid in actors]  # expire: moves are over
+            archive = archived(stream) if stream else ""
+            args = [KEPT_TTL_MS, KEPT_GRACE_MS, len(actors), archive, len(stream)]
+            if int(await self._keep(kept, args)) >= 0:
+                return
+        raise StoreError(f"room {room_id}'s actions kept changing while it was being kept")
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
-        key = self.keys(room_id).log(player_id)
-        return cast(list[str], await self._pipe.call_at(key, "LRANGE", key, start, -1))
+        keys = self.keys(room_id)
+        archived_, items = await self._read_log([keys.log(player_id), keys.archive], [start])
+        return log_of(items, player_id)[start:] if archived_ else cast(list[str], items)
 
     async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
         key = self.keys(room_id).ids(player_id)
@@ -280,8 +293,10 @@ class RedisStore:
     # Spectators and room lists.
 
     async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
-        key = self.keys(room_id).actions
-        items = await self._pipe.call_at(key, "LRANGE", key, start, -1)
+        keys = self.keys(room_id)
+        archived_, items = await self._read_actions([keys.actions, keys.archive], [start])
+        if archived_:
+            return actions_of(items)[start:]
         rows = []
         for item in items:
             at, pid, action = cast(str, item).split("|", 2)

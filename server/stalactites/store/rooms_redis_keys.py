@@ -21,6 +21,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
 * ``P{room:ID}:verdicts`` hash: position digest -> whether that board, shown to spectators,
   can still be won (``rooms/board_verdict.lua``: the first writer wins; it expires with the
   room hash, or an hour after its last write if that is sooner).
+* ``P{room:ID}:archive`` string: a kept room's action stream, compacted
+  (:mod:`.rooms_archive`), in place of the action stream and the logs (``rooms/keep.lua``).
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 """
@@ -42,6 +44,7 @@ class RoomKeys:
     __slots__ = (
         "actions",
         "analysis",
+        "archive",
         "bell",
         "events",
         "presence",
@@ -61,6 +64,7 @@ class RoomKeys:
         self.bell = f"{self.tag}:bell"
         self.analysis = f"{self.tag}:analysis"
         self.verdicts = f"{self.tag}:verdicts"
+        self.archive = f"{self.tag}:archive"
 
     def log(self, player_id: str) -> str:
         return f"{self.tag}:log:{player_id}"
