@@ -8,13 +8,14 @@ import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
 import { errorText } from "./api.js";
 import { moveWords } from "./board.js";
-import { replace, toast } from "./dom.js";
+import { clearToasts, replace, toast } from "./dom.js";
 import { elapsedText, ordinal, t } from "./i18n.js";
 import { scheduled } from "./render.js";
 import { newMoveId, pendingMove, savePendingMove, saveRoomSeat } from "./storage.js";
 import { checkReveal } from "./fairness.js";
 import { refreshMe } from "./session.js";
 import { raceShell, renderRace } from "./racerender.js";
+import { celebrate } from "./motion.js";
 import * as race from "./racestate.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
@@ -36,7 +37,7 @@ export class RacePage {
     this.renderer = scheduled(() => this.render());
     this.controls = new MoveControls(this.els.boardHost, {
       legal: () => race.offered(this.s),
-      move: (text) => this.play(text),
+      move: (text, dropped) => this.play(text, dropped),
       changed: () => this.renderer.now(),
       undo: this.does.undo,
       ready: this.does.ready,
@@ -55,6 +56,8 @@ export class RacePage {
   }
 
   destroy() {
+    // Its toasts are about this race; one that says why the page went (the room is gone) stays.
+    if (!this.leavingWithNews) clearToasts();
     document.title = t("app.name");
     clearInterval(this.ticker);
     this.renderer.stop();
@@ -148,18 +151,32 @@ export class RacePage {
    * move of this tab's is on its way (its answer, or the resync after it, brings the board). */
   synced(f) {
     if (this.s.board.inflight) return;
-    this.update((s) => s.board.confirm(f.state, f.legal, f.status));
+    this.update((s) => {
+      s.board.confirm(f.state, f.legal, f.status);
+      if (s.note.bad) race.setNote(s, null); // the board has moved on from what was refused
+    });
   }
 
   finished(f) {
     this.update((s) => race.applyPlayer(s, f));
-    if (f.player_id !== this.s.you) return;
+    if (f.player_id !== this.s.you) return this.othersNews(f);
     const params = { place: f.place ? ordinal(f.place) : "—", time: elapsedText(f.elapsed_ms) };
     const how = t(f.status === "won" ? "note.youWon" : "note.yourRaceOver", params);
     toast(how, "good", 5000);
+    if (f.status === "won") celebrate(this.els.boardHost);
     if (this.s.room?.status !== "finished") {
       this.update((s) => race.setNote(s, `${how} ${t("note.othersRacing")}`));
     }
+  }
+
+  /** Another racer finished (won, resigned, got stuck): say so beside the board and in a toast. */
+  othersNews(f) {
+    const name = this.s.players.find((p) => p.player_id === f.player_id)?.name ?? "?";
+    const key = { won: "note.otherWon", resigned: "note.otherResigned", lost: "note.otherStuck" };
+    const place = f.place ? ordinal(f.place) : "—";
+    const text = t(key[f.status] ?? "note.otherFinished", { name, place });
+    toast(text, f.status === "won" ? "good" : "info", 5000);
+    this.update((s) => (s.news = text));
   }
 
   results(f) {
@@ -179,6 +196,7 @@ export class RacePage {
       // The store lost this room (it expired or was wiped): nothing to race here any more.
       this.conn.close();
       saveRoomSeat(this.s.roomId, null);
+      this.leavingWithNews = true;
       location.hash = "#/";
       return;
     }
@@ -191,11 +209,14 @@ export class RacePage {
 
   // The player's actions.
 
-  play(text) {
+  play(text, dropped = false) {
     const verdict = this.s.board.play(text, newMoveId());
     if (verdict === "send") this.sendInflight();
     this.act((s) => {
-      if (verdict) s.arrival = { move: text, at: serverNow() };
+      if (!verdict) return;
+      s.dropped = dropped;
+      s.arrival = { move: text, at: serverNow() };
+      if (s.note.bad) race.setNote(s, null); // a refusal is old news once the next move is made
     });
   }
 
