@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from browser_kit import browser as browser  # the fixtures
 from browser_kit import (
+    DEAL,
+    STEP,
     click_move,
+    engine_board,
+    expect_board,
     join_room,
     new_room,
     ready,
@@ -23,10 +27,12 @@ from browser_kit import (
     top_card,
     wait_racing,
 )
+from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import line as line
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url
+from stalactites.engine.stalactites import Stalactites
 
 
 def pile(page: Page, name: str):  # type: ignore[no-untyped-def]
@@ -186,3 +192,167 @@ def test_the_race_page_looks_like_a_card_table(
             page = race_page(new_page, server_url, game, (width, height))
             page.screenshot(path=f"test-output/race-{game}-{width}x{height}.png")
             shot(page, f"race-{game}-{width}x{height}-full")
+
+
+# Motion: cards glide, unless the player asked for reduced motion.
+
+COUNT_ANIMATIONS = """() => {
+    window.glides = 0;
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+        if (this.matches('.card[data-card]')) window.glides += 1;
+        return animate.apply(this, args);
+    };
+}"""
+
+
+def test_a_card_glides_to_where_it_goes_and_stays_still_with_reduced_motion(
+    browser: Browser, server_url: str, line: list[str]
+) -> None:
+    for motion, glides in (("no-preference", True), ("reduce", False)):
+        context = browser.new_context(
+            viewport={"width": 1366, "height": 768}, reduced_motion=motion
+        )
+        page = context.new_page()
+        page.add_init_script(f"({COUNT_ANIMATIONS})()")
+        room = new_room(server_url, seats=1)
+        page.goto(f"{server_url}/#/room/{room}")
+        join_room(page, "Solo")
+        ready(page)
+        wait_racing(page)
+        page.keyboard.press(line[0].split("-")[0][1:])
+        page.keyboard.press(line[0].split("-")[1][0])
+        settled(page)
+        count = page.evaluate("window.glides")
+        assert (count > 0) == glides, (motion, count)
+        spring = page.evaluate(
+            """() => { const el = document.createElement('div'); el.className = 'card spring';
+                document.querySelector('.board').append(el);
+                const name = getComputedStyle(el).animationName; el.remove(); return name; }"""
+        )
+        assert (spring == "none") == (not glides), (motion, spring)
+        context.close()
+
+
+# Foundations drawn as piles.
+
+
+def test_a_foundation_shows_its_base_under_its_top_and_the_card_it_takes_next(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    page, _ = start_solo(new_page, server_url)
+    move = next(m for m in line if m.split("-")[1].startswith("f"))
+    dst = move.split("-")[1]
+    base = pile(page, dst).locator(".card").first.get_attribute("data-card")
+    assert base is not None
+    rank = "A23456789TJQK"
+    step = {"ones": 1, "twos": 2}[STEP]
+    wanted = rank[(rank.index(base[0]) + step) % 13]
+    label = {"T": "10"}.get(wanted, wanted)
+    expect(pile(page, dst).locator(".next")).to_have_text(f"next {label}")
+    click_move(page, move)
+    cards = pile(page, dst).locator(".card")
+    expect(cards).to_have_count(2)
+    expect(cards.first).to_have_attribute("data-card", base)
+    expect(cards.first).to_have_class(re.compile(r"\bbase\b"))
+    # The base peeks out above the top card, which lies over it.
+    first, top = cards.first.bounding_box(), cards.last.bounding_box()
+    assert first is not None and top is not None
+    assert first["y"] < top["y"] < first["y"] + first["height"]
+    then = rank[(rank.index(wanted) + step) % 13]
+    expect(pile(page, dst).locator(".next")).to_have_text(f"next {({'T': '10'}).get(then, then)}")
+    expect(pile(page, dst)).to_have_attribute("aria-label", re.compile("takes the .* next"))
+
+
+# Touch: a finger drags a card, and a double tap sends it home.
+
+
+def touch_drag(page: Page, src: Any, dst: Any) -> None:
+    """Drag with a finger (touch events through the DevTools protocol, as a phone sends)."""
+    a, b = src.bounding_box(), dst.bounding_box()
+    assert a is not None and b is not None
+    session = page.context.new_cdp_session(page)
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    send = lambda kind, x, y: session.send(  # noqa: E731
+        "Input.dispatchTouchEvent",
+        {"type": kind, "touchPoints": [{"x": x, "y": y}] if kind != "touchEnd" else []},
+    )
+    send("touchStart", x0, y0)
+    for k in range(1, 11):
+        send("touchMove", x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10)
+    send("touchEnd", x1, y1)
+    session.detach()
+
+
+def test_a_finger_drags_a_card_and_a_double_tap_sends_one_to_its_foundation(
+    browser: Browser, server_url: str, line: list[str]
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    room = new_room(server_url, seats=1)
+    page.goto(f"{server_url}/#/room/{room}")
+    join_room(page, "Thumb")
+    ready(page)
+    wait_racing(page)
+    game = Stalactites(DEAL, step=STEP)
+    src, dst = line[0].split("-")
+    touch_drag(page, top_card(page, src), pile(page, dst))
+    settled(page)
+    game.push(line[0])
+    expect_board(page, engine_board(game))
+    # A column whose card a foundation takes: the double tap sends it to the first that does.
+    home = sorted(
+        str(m) for m in game.generate_legal_moves() if str(m)[0] == "t" and "-f" in str(m)
+    )
+    src = home[0].split("-")[0]
+    card = top_card(page, src)
+    card.tap()
+    card.tap()
+    settled(page)
+    game.push(next(m for m in home if m.startswith(f"{src}-")))
+    expect_board(page, engine_board(game))
+    shot(page, "race-touch")
+    context.close()
+
+
+# Auto-play: a card the foundations take, when no choice is lost by it, goes by itself.
+
+
+def squadron_solo(new_page: Callable[..., Page], server_url: str, autoplay: bool) -> Page:
+    room = new_room(server_url, seats=1, game="squadron", step=None, autoplay=autoplay)
+    page = new_page(f"/#/room/{room}")
+    join_room(page, "Solo")
+    ready(page)
+    wait_racing(page)
+    return page
+
+
+def foundation_count(page: Page) -> int:
+    return page.locator(".board-host .pile-f .card").count()
+
+
+def test_auto_play_sends_an_ace_home_by_itself_only_where_the_room_allows_it(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    on = squadron_solo(new_page, server_url, autoplay=True)
+    expect(on.locator(".race-settings")).to_contain_text("auto-play")
+    deals = 0
+    while foundation_count(on) == 0:
+        assert deals < 61, "no ace came from the stock"
+        on.locator('.board-host .pile[data-pile="s"]').click()
+        deals += 1
+        settled(on)
+    expect(on.locator(".board-host .pile-f .card").first).to_have_attribute(
+        "data-card", re.compile("^A")
+    )
+    off = squadron_solo(new_page, server_url, autoplay=False)
+    for _ in range(deals):
+        off.locator('.board-host .pile[data-pile="s"]').click()
+        settled(off)
+    expect(off.locator('.board-host .pile[data-pile="w"] .card').last).to_have_attribute(
+        "data-card", re.compile("^A")
+    )
+    assert foundation_count(off) == 0

@@ -16,6 +16,7 @@ import { checkReveal } from "./fairness.js";
 import { refreshMe } from "./session.js";
 import { raceShell, renderRace } from "./racerender.js";
 import { celebrate } from "./motion.js";
+import { safeToFoundation } from "./foundations.js";
 import * as race from "./racestate.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
@@ -99,7 +100,10 @@ export class RacePage {
     const handler = {
       welcome: () => this.welcome(f),
       countdown: () => this.update((s) => race.applyCountdown(s, f)),
-      started: () => this.update((s) => race.applyStarted(s, f)),
+      started: () => {
+        this.update((s) => race.applyStarted(s, f));
+        this.autoPlay();
+      },
       accepted: () => this.accepted(f),
       rejected: () => this.rejected(f),
       synced: () => this.synced(f),
@@ -122,7 +126,7 @@ export class RacePage {
     if (again) {
       this.s.board.inflight.resent = true;
       this.conn.send(again);
-    }
+    } else this.autoPlay();
   }
 
   accepted(f) {
@@ -131,6 +135,17 @@ export class RacePage {
     this.update((s) => race.setNote(s, race.stuck(s) ? t("note.stuck") : null, true));
     this.sendQueued();
     this.controls.flushKeys();
+    this.autoPlay();
+  }
+
+  /** The auto-play assist (a room setting): a card the foundations take, when playing it
+   * loses no choice (foundations.js), is played as the player would, and so on after it. */
+  autoPlay() {
+    if (!this.s.room?.autoplay || !race.live(this.s) || this.s.board.inflight) return;
+    const state = this.s.board.shown();
+    if (!state) return;
+    const safe = race.offered(this.s).moves.find((m) => safeToFoundation(state, m));
+    if (safe) this.play(safe.text);
   }
 
   rejected(f) {

@@ -167,6 +167,7 @@ export function settingsText(room) {
     parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
   if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
+  if (room.autoplay) parts.push(t("settings.autoplay"));
   if (room.rated) parts.push(t("settings.rated"));
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));

@@ -528,4 +528,5 @@ export default {
   "note.otherResigned": "{name} has resigned.",
   "note.otherStuck": "{name} is out of moves.",
   "race.news": "race news",
+  "settings.autoplay": "auto-play to the foundations",
 };

@@ -535,4 +535,5 @@ export default {
   "note.otherResigned": "{name} жарыстан бас тартты.",
   "note.otherStuck": "{name} жүрісі таусылды.",
   "race.news": "жарыс жаңалықтары",
+  "settings.autoplay": "үймелерге өздігінен салу",
 };

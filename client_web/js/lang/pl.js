@@ -564,4 +564,5 @@ export default {
   "note.otherResigned": "{name} rezygnuje z wyścigu.",
   "note.otherStuck": "{name} nie ma już ruchów.",
   "race.news": "wieści z wyścigu",
+  "settings.autoplay": "samoczynne odkładanie na stosy",
 };
