@@ -356,3 +356,31 @@ def test_auto_play_sends_an_ace_home_by_itself_only_where_the_room_allows_it(
         "data-card", re.compile("^A")
     )
     assert foundation_count(off) == 0
+
+
+# A hint from the solver, in solo practice only.
+
+
+def test_a_solo_player_asks_for_a_hint_and_plays_it(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    page, _ = start_solo(new_page, server_url)
+    page.get_by_role("button", name="Hint (h)").click()
+    note = page.locator(".move-note")
+    expect(note).to_contain_text("Hint: the ")
+    lit = page.locator(".board-host .pile.hint")
+    expect(lit).to_have_count(2)
+    piles = sorted(str(lit.nth(i).get_attribute("data-pile")) for i in range(2))
+    # A Stalactites move leaves a column (for a cell or a foundation) or a cell (for a
+    # foundation): "c" < "f" < "t" in the sort, so the source is the last of the two unless
+    # they are a cell and a foundation.
+    src, dst = (piles[0], piles[1]) if piles[1][0] == "f" else (piles[1], piles[0])
+    click_move(page, f"{src}-{dst}")
+    expect(lit).to_have_count(0)
+    expect(note).to_have_text("")
+
+
+def test_a_race_with_others_offers_no_hint(new_page: Callable[..., Page], server_url: str) -> None:
+    page = race_page(new_page, server_url, "stalactites", (1366, 768))
+    expect(page.get_by_role("button", name="Resign")).to_be_visible()
+    expect(page.get_by_role("button", name="Hint (h)")).to_have_count(0)

@@ -13,7 +13,7 @@ export class MoveControls {
   /**
    * host: the element the board is drawn in (in place: its cards stay the same elements).
    * hooks: legal() -> LegalIndex, move(text, dropped), changed() (redraw), busy() (a move awaits
-   * its answer: keys typed meanwhile wait for it), and key actions: undo(), ready(),
+   * its answer: keys typed meanwhile wait for it), and key actions: undo(), hint(), ready(),
    * declare(step), help().
    */
   constructor(host, hooks) {
@@ -262,6 +262,7 @@ export class MoveControls {
       d: () => this.play(hooks.legal().find("s", "w")),
       Escape: () => this.clear(),
       u: hooks.undo,
+      h: hooks.hint,
       Backspace: hooks.undo,
       o: hooks.declare && (() => hooks.declare("ones")),
       t: hooks.declare && (() => hooks.declare("twos")),

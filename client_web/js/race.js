@@ -6,7 +6,7 @@
 import { serverNow, syncClock } from "./clock.js";
 import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
-import { errorText } from "./api.js";
+import { askHint, errorText } from "./api.js";
 import { moveWords } from "./board.js";
 import { clearToasts, replace, toast } from "./dom.js";
 import { elapsedText, ordinal, t } from "./i18n.js";
@@ -29,6 +29,7 @@ export class RacePage {
     this.does = {
       declare: (step) => this.declare(step),
       undo: () => this.undo(),
+      hint: () => this.hint(),
       resign: () => this.resign(),
       keys: () => this.toggleKeys(),
       results: () => this.showEnd(true),
@@ -41,6 +42,7 @@ export class RacePage {
       move: (text, dropped) => this.play(text, dropped),
       changed: () => this.renderer.now(),
       undo: this.does.undo,
+      hint: this.does.hint,
       ready: this.does.ready,
       declare: this.does.declare,
       help: this.does.keys,
@@ -230,6 +232,7 @@ export class RacePage {
     this.act((s) => {
       if (!verdict) return;
       s.dropped = dropped;
+      s.hint = null;
       s.arrival = { move: text, at: serverNow() };
       if (s.note.bad) race.setNote(s, null); // a refusal is old news once the next move is made
     });
@@ -257,6 +260,24 @@ export class RacePage {
     if (!this.s.room?.undo || !race.racing(this.s)) return;
     if (this.s.board.undo(newMoveId())) this.sendInflight();
     this.renderer.now(); // shows the undo as pending until the server's board comes
+  }
+
+  /** Ask the solver for the next move (solo rooms only; the server refuses it elsewhere). */
+  async hint() {
+    if (this.s.room?.seats !== 1 || !race.live(this.s) || this.s.hinting) return;
+    this.act((s) => (s.hinting = true));
+    try {
+      const { move } = await askHint(this.s.roomId, this.s.seat.token);
+      const words = move ? moveWords(move, this.s.board.shown()) : null;
+      this.update((s) => {
+        s.hint = move;
+        race.setNote(s, move ? t("note.hint", { move: words }) : t("note.noHint"));
+      });
+    } catch (error) {
+      this.update((s) => race.setNote(s, errorText(error), true));
+    } finally {
+      this.update((s) => (s.hinting = false));
+    }
   }
 
   ready() {

@@ -80,11 +80,19 @@ export function renderRace(els, s, { view, does, now }) {
   patch(els.commitment, commitmentLine(s.room));
   const guide = s.seat.guide ? guideStep(s.board.state) : null;
   drawGuide(els.guide, guide, me(s)?.status);
-  drawBoard(els.boardHost, s, guide && racing(s) ? { ...view, hint: guide.hint } : view, now);
+  drawBoard(els.boardHost, s, { ...view, hint: hintPiles(s, guide) }, now);
   patch(els.side, sideView(s));
   patch(els.actions, actionsView(actionsOf(s), does));
   drawOverlay(els, overlayContent(s, does, now));
   drawClock(els.clock, s.room, now);
+}
+
+/** The piles to light up: the solver's hint asked for, else the guided first game's. */
+function hintPiles(s, guide) {
+  if (!racing(s)) return undefined;
+  const asked = s.hint ? parseMove(s.hint) : null;
+  if (asked) return new Set([asked.src, asked.dst]);
+  return guide?.hint;
 }
 
 function drawGuide(el, step, status) {
@@ -142,6 +150,8 @@ function actionsOf(s) {
     step: s.board.state?.step,
     playing: live(s),
     undo: s.room?.undo,
+    solo: s.room?.seats === 1,
+    hinting: s.hinting,
     finished: status === "finished",
   };
 }

@@ -529,4 +529,9 @@ export default {
   "note.otherStuck": "{name} is out of moves.",
   "race.news": "race news",
   "settings.autoplay": "auto-play to the foundations",
+  "race.hint": "Hint (h)",
+  "note.hint": "Hint: {move}.",
+  "note.noHint": "The solver finds no move that brings more cards home.",
+  "error.hint_solo_only": "Hints are for solo practice only, never in a race with others.",
+  "keys.hint": "a hint from the solver (solo practice rooms)",
 };

@@ -565,4 +565,9 @@ export default {
   "note.otherStuck": "{name} nie ma już ruchów.",
   "race.news": "wieści z wyścigu",
   "settings.autoplay": "samoczynne odkładanie na stosy",
+  "race.hint": "Podpowiedź (h)",
+  "note.hint": "Podpowiedź: {move}.",
+  "note.noHint": "Solver nie widzi ruchu, który odłoży więcej kart na stosy.",
+  "error.hint_solo_only": "Podpowiedzi są tylko w grze w pojedynkę, nigdy w wyścigu z innymi.",
+  "keys.hint": "podpowiedź solvera (pokoje do gry w pojedynkę)",
 };
