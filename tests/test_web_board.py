@@ -185,11 +185,33 @@ def race_page(
 
 
 def test_the_race_page_looks_like_a_card_table(
-    new_page: Callable[..., Page], server_url: str
+    new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
     for game in ("stalactites", "squadron"):
         for width, height in ((1366, 768), (390, 844)):
             page = race_page(new_page, server_url, game, (width, height))
+            if game == "stalactites":  # a few cards home: foundations as piles, a lead
+                for move in line[:5]:
+                    click_move(page, move)
+                expect(page.locator(".racer.you .racer-gap")).to_have_text(
+                    re.compile(r"you lead by \d+ cards?")
+                )
+            else:
+                for _ in range(3):
+                    page.locator('.board-host .pile[data-pile="s"]').click()
+                    settled(page)
+            # Nothing below the fold on a laptop: the whole board and the race's buttons.
+            if width > 1000:
+                for name in ("Undo (u)", "Resign"):
+                    box = page.get_by_role("button", name=name).bounding_box()
+                    assert box is not None and box["y"] + box["height"] <= height, (game, name)
+                board = page.locator(".board-host .board").bounding_box()
+                assert board is not None and board["y"] + board["height"] <= height, game
+            else:  # a phone: the board fills the width, with cards big enough to tap
+                board = page.locator(".board-host .board").bounding_box()
+                assert board is not None and board["width"] >= width - 24, game
+                card = top_card(page, "t1").bounding_box()
+                assert card is not None and card["width"] >= 34 and card["height"] >= 44, game
             page.screenshot(path=f"test-output/race-{game}-{width}x{height}.png")
             shot(page, f"race-{game}-{width}x{height}-full")
 
