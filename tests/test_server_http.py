@@ -48,13 +48,11 @@ async def test_squadron_rooms_have_no_step_and_no_undo_by_default(server: InProc
     assert (room["game"], room["step"], room["undo"]) == ("squadron", None, False)
 
 
-async def test_auto_play_is_on_in_a_solo_room_and_off_in_a_race_unless_set(
-    server: InProcessServer,
-) -> None:
+async def test_auto_play_is_off_unless_the_room_asks_for_it(server: InProcessServer) -> None:
     for body, autoplay in (
-        ({"seats": 1}, True),
+        ({"seats": 1}, False),
         ({"seats": 2}, False),
-        ({"seats": 1, "autoplay": False}, False),
+        ({"seats": 1, "autoplay": True}, True),
         ({"seats": 3, "autoplay": True}, True),
     ):
         status, room = await http("POST", f"{server.url}/api/rooms", body)

@@ -60,11 +60,11 @@ class CreateRoom(BaseModel):
         "default 30 with two or more seats, 0 for a solo room",
     )
 
-    autoplay: bool | None = Field(
-        default=None,
+    autoplay: bool = Field(
+        default=False,
         description="the auto-play assist: the client plays a card to the foundations by itself "
         "when no choice is lost by it (each such move is sent and checked like any other); "
-        "default on in a solo room, off in a race with others",
+        "off unless asked for, in a solo room as in a race",
     )
     rated: bool = Field(
         default=False,
@@ -208,7 +208,7 @@ class RoomSettings(BaseModel):
             spectator_delay_s=_delay(body),
             salt=salt,
             rated=body.rated and certified,
-            autoplay=body.seats == 1 if body.autoplay is None else body.autoplay,
+            autoplay=body.autoplay,
         )
 
 
