@@ -406,3 +406,62 @@ def test_a_race_with_others_offers_no_hint(new_page: Callable[..., Page], server
     page = race_page(new_page, server_url, "stalactites", (1366, 768))
     expect(page.get_by_role("button", name="Resign")).to_be_visible()
     expect(page.get_by_role("button", name="Hint (h)")).to_have_count(0)
+
+
+# A win is celebrated.
+
+WATCH_CONFETTI = """() => {
+    window.celebrated = false;
+    new MutationObserver((changes) => {
+        if (changes.some((c) => [...c.addedNodes].some((n) => n.classList?.contains('confetti'))))
+            window.celebrated = true;
+    }).observe(document.documentElement, { childList: true, subtree: true });
+}"""
+
+
+def test_a_won_race_is_celebrated(browser: Browser, server_url: str, line: list[str]) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.add_init_script(f"window.addEventListener('DOMContentLoaded', {WATCH_CONFETTI})")
+    room = new_room(server_url, seats=1)
+    page.goto(f"{server_url}/#/room/{room}")
+    join_room(page, "Winner")
+    ready(page)
+    wait_racing(page)
+    for move in line:
+        click_move(page, move)
+    expect(page.locator(".overlay-card")).to_contain_text("You finished 1st")
+    page.wait_for_function("window.celebrated === true")
+    shot(page, "race-won")
+    context.close()
+
+
+# Opponents: how far ahead, and a notice when one finishes.
+
+
+def test_a_racer_sees_who_is_ahead_by_how_many_cards_and_hears_when_one_resigns(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    room = new_room(server_url, seats=2)
+    mine = new_page(f"/#/room/{room}")
+    join_room(mine, "Ada")
+    theirs = new_page(f"/#/room/{room}")
+    join_room(theirs, "Grace")
+    ready(theirs)
+    ready(mine)
+    wait_racing(mine)
+    wait_racing(theirs)
+    home = [m for m in line[:8] if "-f" in m][:2]
+    for move in line[: line.index(home[-1]) + 1]:
+        click_move(theirs, move)
+    grace = mine.locator(".racer", has_text="Grace")
+    expect(grace.locator(".racer-gap")).to_have_text(re.compile(r"^\d+ cards? ahead of you$"))
+    expect(mine.locator(".racer.you .racer-gap")).to_have_text(
+        re.compile(r"^\d+ cards? behind the leader$")
+    )
+    # Never the other racer's cards: only this player's board is drawn.
+    expect(mine.locator(".board")).to_have_count(1)
+    theirs.on("dialog", lambda dialog: dialog.accept())
+    theirs.get_by_role("button", name="Resign").click()
+    expect(mine.locator(".race-news")).to_have_text("Grace has resigned.")
+    shot(mine, "race-opponent-resigned")
