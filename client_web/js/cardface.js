@@ -9,10 +9,26 @@ const NS = "http://www.w3.org/2000/svg";
 
 // Suit shapes in a 100 × 100 box.
 const SUIT_SHAPES = {
-  h: [["path", { d: "M50 90C22 68 4 50 4 31 4 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 25 10 25 26 0 19-18 37-46 59Z" }]],
+  h: [
+    [
+      "path",
+      {
+        d:
+          "M50 90C22 68 4 50 4 31 4 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 25 10 " +
+          "25 26 0 19-18 37-46 59Z",
+      },
+    ],
+  ],
   d: [["path", { d: "M50 3 87 50 50 97 13 50Z" }]],
   s: [
-    ["path", { d: "M50 3C38 22 6 38 6 60c0 13 10 22 22 22 8 0 14-4 18-9-1 9-5 17-12 23h32c-7-6-11-14-12-23 4 5 10 9 18 9 12 0 22-9 22-22C94 38 62 22 50 3Z" }],
+    [
+      "path",
+      {
+        d:
+          "M50 3C38 22 6 38 6 60c0 13 10 22 22 22 8 0 14-4 18-9-1 9-5 17-12 23h32c-7-6-11-14-12" +
+          "-23 4 5 10 9 18 9 12 0 22-9 22-22C94 38 62 22 50 3Z",
+      },
+    ],
   ],
   c: [
     ["circle", { cx: "50", cy: "27", r: "21" }],
@@ -53,7 +69,9 @@ const COURT_MARKS = {
     ["circle", { class: "mark", cx: "22", cy: "39", r: "2" }],
     ["circle", { class: "mark", cx: "42", cy: "39", r: "2" }],
   ],
-  J: [["path", { class: "mark", d: "M22 47c1-8 8-13 22-15-5 3-8 7-9 11 3-2 6-2 9-2-5 2-9 4-11 6Z" }]],
+  J: [
+    ["path", { class: "mark", d: "M22 47c1-8 8-13 22-15-5 3-8 7-9 11 3-2 6-2 9-2-5 2-9 4-11 6Z" }],
+  ],
 };
 
 let spriteMade = false;
@@ -62,7 +80,8 @@ let spriteMade = false;
 function ensureSprite() {
   if (spriteMade || !globalThis.document?.body) return;
   spriteMade = true;
-  const svg = svgEl("svg", { class: "suit-sprite", "aria-hidden": "true", width: "0", height: "0" });
+  const attrs = { class: "suit-sprite", "aria-hidden": "true", width: "0", height: "0" };
+  const svg = svgEl("svg", attrs);
   for (const [suit, shapes] of Object.entries(SUIT_SHAPES)) {
     const symbol = svgEl("symbol", { id: `suit-${suit}`, viewBox: "0 0 100 100" });
     for (const [tag, attrs] of shapes) symbol.append(svgEl(tag, attrs));
