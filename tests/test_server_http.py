@@ -48,6 +48,17 @@ async def test_squadron_rooms_have_no_step_and_no_undo_by_default(server: InProc
     assert (room["game"], room["step"], room["undo"]) == ("squadron", None, False)
 
 
+async def test_auto_play_is_off_unless_the_room_asks_for_it(server: InProcessServer) -> None:
+    for body, autoplay in (
+        ({"seats": 1}, False),
+        ({"seats": 2}, False),
+        ({"seats": 1, "autoplay": True}, True),
+        ({"seats": 3, "autoplay": True}, True),
+    ):
+        status, room = await http("POST", f"{server.url}/api/rooms", body)
+        assert status == 201 and room["autoplay"] is autoplay, body
+
+
 async def test_a_room_keeps_the_settings_it_was_given(server: InProcessServer) -> None:
     body = {
         "game": "stalactites",
@@ -82,6 +93,7 @@ async def test_a_room_keeps_the_settings_it_was_given(server: InProcessServer) -
         ({"time_limit_s": 59}, "time_limit_s"),
         ({"time_limit_s": 7201}, "time_limit_s"),
         ({"undo": "yes"}, "undo"),
+        ({"autoplay": 1}, "autoplay"),
         ({"countdown_s": 31}, "countdown_s"),
         ({"countdown_s": -1}, "countdown_s"),
         ({"colour": "red"}, "colour"),

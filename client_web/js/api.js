@@ -15,6 +15,7 @@ export class ApiError extends Error {
 
 const KNOWN_CODES = new Set([
   "bad_message",
+  "hint_solo_only",
   "unauthorized",
   "room_not_found",
   "room_full",
@@ -108,6 +109,8 @@ export const createRoom = (settings) => api("POST", "/api/rooms", settings);
 export const joinRoom = (id, name) =>
   api("POST", `/api/rooms/${encodeURIComponent(id)}/players`, { name });
 export const listRooms = (status) => api("GET", `/api/rooms?status=${encodeURIComponent(status)}`);
+export const askHint = (id, token) =>
+  api("POST", `/api/rooms/${encodeURIComponent(id)}/hint`, { token });
 export const getRecord = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/record`);
 
 export const getTournament = (id) => api("GET", `/api/tournaments/${encodeURIComponent(id)}`);

@@ -1,10 +1,13 @@
-// Drawing one board state: Stalactites (8 columns, 2 cells, 4 foundations with the base
-// card turned sideways) or Squadron (10 columns, 3 cells, 8 foundations, stock, waste).
+// Drawing one board state: Stalactites (8 columns, 2 cells, 4 foundations, each a pile with
+// its base card showing under its top card) or Squadron (10 columns, 3 cells, 8 foundations,
+// stock, waste). Every foundation says the card it takes next (foundations.js).
 // Every pile carries data-pile="t3" and every card data-pile and data-index, which is all
 // the move controls need to know.
 
 import { cardInfo, cardLabel } from "./cards.js";
+import { cardFace } from "./cardface.js";
 import { h } from "./dom.js";
+import { nextCard } from "./foundations.js";
 import { parseMove, pileCards } from "./moves.js";
 import { t } from "./i18n.js";
 
@@ -32,7 +35,9 @@ function stalactitesTop(state, view) {
     class: "group foundations",
     "aria-label": t("board.foundations"),
   });
-  (state.foundations ?? []).forEach((pile, i) => foundations.append(baseFoundation(pile, i, view)));
+  (state.foundations ?? []).forEach((pile, i) =>
+    foundations.append(foundation(state, pile, i, view)),
+  );
   return h("div", { class: "row top" }, foundations, cells(state, view));
 }
 
@@ -60,33 +65,40 @@ function squadronTop(state, view) {
 
 function squadronFoundations(state, view) {
   const row = h("div", { class: "group foundations", "aria-label": t("board.foundations") });
-  (state.foundations ?? []).forEach((pile, i) => {
-    const name = `f${i + 1}`;
-    const box = pileBox(name, view, "pile-f");
-    box.setAttribute("aria-label", describe(name, pile));
-    if (pile.length) box.append(cardEl(pile[pile.length - 1], name, pile.length - 1, view));
-    else box.append(emptyMark(t("card.rank.A")));
-    if (pile.length) box.append(h("span", { class: "badge" }, `${pile.length}`));
-    row.append(box);
-  });
+  (state.foundations ?? []).forEach((pile, i) => row.append(foundation(state, pile, i, view)));
   return h("div", { class: "row" }, row);
 }
 
-function baseFoundation(pile, i, view) {
+/**
+ * A foundation as a pile: its first card at the bottom (peeking out above the rest), its
+ * top card on top, the edges of the cards between, and under it the card it takes next.
+ */
+function foundation(state, pile, i, view) {
   const name = `f${i + 1}`;
-  const box = pileBox(name, view, "pile-f pile-base");
-  box.setAttribute("aria-label", describe(name, pile, true));
-  if (pile.length) {
-    const base = cardEl(pile[0], name, 0, view, 1, pile.length === 1);
-    base.classList.add("sideways");
+  const box = pileBox(name, view, "pile-f");
+  const next = nextCard(state, i);
+  box.setAttribute("aria-label", describe(name, pile, state.game !== "squadron", next));
+  box.style.setProperty("--depth", String(Math.min(Math.max(pile.length - 2, 0), 4)));
+  if (!pile.length) box.append(emptyMark(next?.label ?? ""));
+  if (pile.length > 1) {
+    const base = cardEl(pile[0], name, 0, view, 1, false);
+    base.classList.add("base");
     base.title = t("board.began", { card: cardInfo(pile[0])?.name ?? pile[0] });
     box.append(base);
   }
-  if (pile.length > 1) {
-    box.append(cardEl(pile[pile.length - 1], name, pile.length - 1, view));
+  if (pile.length) {
+    const top = cardEl(pile[pile.length - 1], name, pile.length - 1, view);
+    if (pile.length > 1) top.classList.add("over-base");
+    box.append(top);
   }
   const full = pile.length >= 13;
-  box.append(h("span", { class: `badge${full ? " full" : ""}` }, full ? "13 ✓" : `${pile.length}`));
+  // What it takes next, under it (an empty one says so on its slot).
+  const label = full
+    ? "✓ 13"
+    : next && pile.length
+      ? [h("span", { class: "next-word" }, t("board.nextWord")), " ", next.label]
+      : "";
+  box.append(h("span", { class: `next${full ? " full" : ""}`, "aria-hidden": "true" }, label));
   return box;
 }
 
@@ -145,25 +157,19 @@ function cardEl(code, pile, index, view, length = index + 1, top = true) {
   const classes = ["card", `suit-${info.suit}`];
   if (view.movable?.(pile, count)) classes.push("movable");
   const sel = view.selected;
-  if (sel && sel.pile === pile && count <= sel.count) classes.push("selected");
+  if (sel && sel.pile === pile && count <= (sel.count ?? 1)) classes.push("selected");
   if (top && inRun(view.landed, "dst", pile, count)) classes.push("landed");
   if (top && inRun(view.refused, "src", pile, count)) classes.push("spring");
-  return h(
-    "div",
-    {
-      class: classes.join(" "),
-      dataset: { pile, index: String(index), card: code },
-      "aria-label": info.name,
-      key: code,
-    },
-    h(
-      "span",
-      { class: "corner" },
-      h("span", { class: "rank" }, info.rank),
-      h("span", { class: "suit" }, info.symbol),
-    ),
-    h("span", { class: "pip", "aria-hidden": "true" }, info.symbol),
-  );
+  const card = h("div", {
+    class: classes.join(" "),
+    dataset: { pile, index: String(index), card: code },
+    "aria-label": info.name,
+    key: code,
+  });
+  const face = cardFace(code, info.rank);
+  face._sig = `${code}${info.rank}`; // patch() leaves a drawn face as it is
+  card.append(face);
+  return card;
 }
 
 /** Whether a card `count` from the top of `pile` is in the run `move` took to or from it. */
@@ -176,13 +182,17 @@ function emptyMark(text) {
   return h("div", { class: "slot", style: { "--len": String(Math.max(4, text.length)) } }, text);
 }
 
-function describe(name, cards, base = false) {
+function describe(name, cards, base = false, next = null) {
   const what = pileName(name);
-  if (!cards.length) return t("board.empty", { pile: what });
-  const top = cardInfo(cards[cards.length - 1])?.name ?? cards[cards.length - 1];
-  const text = t("board.pile", { pile: what, n: cards.length, top });
-  if (!base) return text;
-  return `${text}, ${t("board.began", { card: cardInfo(cards[0])?.name ?? cards[0] })}`;
+  const parts = [];
+  if (!cards.length) parts.push(t("board.empty", { pile: what }));
+  else {
+    const top = cardInfo(cards[cards.length - 1])?.name ?? cards[cards.length - 1];
+    parts.push(t("board.pile", { pile: what, n: cards.length, top }));
+    if (base) parts.push(t("board.began", { card: cardInfo(cards[0])?.name ?? cards[0] }));
+  }
+  if (next) parts.push(t("board.next", { card: next.words }));
+  return parts.join(", ");
 }
 
 /** A pile's name as players say it: "column 3", "cell 1", "the stock". */

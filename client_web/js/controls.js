@@ -5,14 +5,15 @@
 import { h } from "./dom.js";
 
 const DRAG_THRESHOLD = 6;
+const DOUBLE_TAP_MS = 400; // a second tap on the same card this soon is a double tap
 const MAX_TYPED_AHEAD = 16;
 const MOVE_KEYS = new Set([..."1234567890qwexfcd", "enter", " "]);
 
 export class MoveControls {
   /**
    * host: the element the board is drawn in (in place: its cards stay the same elements).
-   * hooks: legal() -> LegalIndex, move(text), changed() (redraw), busy() (a move awaits
-   * its answer: keys typed meanwhile wait for it), and key actions: undo(), ready(),
+   * hooks: legal() -> LegalIndex, move(text, dropped), changed() (redraw), busy() (a move awaits
+   * its answer: keys typed meanwhile wait for it), and key actions: undo(), hint(), ready(),
    * declare(step), help().
    */
   constructor(host, hooks) {
@@ -24,7 +25,7 @@ export class MoveControls {
     this.typedAhead = [];
     this.listeners = [
       [host, "pointerdown", (e) => this.pointerDown(e)],
-      [host, "dblclick", (e) => this.doubleClick(spotOf(e.target))],
+      [host, "dblclick", (e) => this.dblclick(e)],
       [window, "pointermove", (e) => this.pointerMove(e)],
       [window, "pointerup", (e) => this.pointerUp(e)],
       [window, "pointercancel", () => this.cancelDrag(false)],
@@ -43,7 +44,7 @@ export class MoveControls {
     const legal = this.hooks.legal();
     const sel = this.selection;
     return {
-      selected: sel,
+      selected: sel && { pile: sel.pile, count: sel.count ?? longestRun(legal, sel.pile) },
       targets: sel ? legal.targets(sel.pile, sel.count ?? undefined) : new Set(),
       movable: (pile, count) => legal.canMove(pile, count),
       hover: this.hovered,
@@ -64,9 +65,10 @@ export class MoveControls {
     if (this.selection) this.select(null);
   }
 
-  play(move) {
+  /** Make a move (or, with none, only redraw); `dropped` when a drag put its cards there. */
+  play(move, dropped = false) {
     this.selection = null;
-    if (move) this.hooks.move(move.text);
+    if (move) this.hooks.move(move.text, dropped);
     else this.hooks.changed();
   }
 
@@ -89,6 +91,28 @@ export class MoveControls {
    * card clicked twice is one element): send it to a foundation that takes it, or else to a
    * free cell. Its two clicks have picked the card up and put it down again by then.
    */
+  dblclick(event) {
+    // A finger's double tap has been handled at its second pointerup (see tapped()).
+    if (event.timeStamp - (this.lastTap?.sentAt ?? -Infinity) < DOUBLE_TAP_MS * 2) return;
+    this.doubleClick(spotOf(event.target));
+  }
+
+  /**
+   * A tap of a finger: a second tap on the same card soon after the first sends it where a
+   * double click would (touch screens do not all send dblclick, and never for a pen).
+   */
+  tapped(event, press) {
+    const last = this.lastTap;
+    const same = last && last.pile === press.pile && last.count === press.count;
+    if (same && event.timeStamp - last.at < DOUBLE_TAP_MS) {
+      this.lastTap = { sentAt: event.timeStamp };
+      this.doubleClick(press);
+      return true;
+    }
+    this.lastTap = { pile: press.pile, count: press.count, at: event.timeStamp };
+    return false;
+  }
+
   doubleClick(spot) {
     if (!spot?.count || spot.pile === "s") return;
     const legal = this.hooks.legal();
@@ -162,14 +186,16 @@ export class MoveControls {
     this.press = null;
     if (!press) return;
     if (!press.drag) {
-      if (spotOf(event.target)?.pile === press.pile) this.click(press.pile, press.count);
+      if (spotOf(event.target)?.pile !== press.pile) return;
+      if (event.pointerType !== "mouse" && press.count && this.tapped(event, press)) return;
+      this.click(press.pile, press.count);
       return;
     }
     const name = pileAt(event.clientX, event.clientY)?.dataset.pile;
     const legal = this.hooks.legal();
     const move = name && name !== press.pile ? legal.find(press.pile, name, press.count) : null;
     this.endDrag(press.drag, !move);
-    this.play(move);
+    this.play(move, true);
   }
 
   cancelDrag(animate) {
@@ -236,6 +262,7 @@ export class MoveControls {
       d: () => this.play(hooks.legal().find("s", "w")),
       Escape: () => this.clear(),
       u: hooks.undo,
+      h: hooks.hint,
       Backspace: hooks.undo,
       o: hooks.declare && (() => hooks.declare("ones")),
       t: hooks.declare && (() => hooks.declare("twos")),
@@ -270,6 +297,11 @@ export class MoveControls {
     const move = legal.findKind(sel.pile, "f", count) ?? legal.findKind(sel.pile, "c", count);
     this.play(move ?? legal.from(sel.pile, count)[0]);
   }
+}
+
+/** A key picks a pile, not a run: it shows as the longest run that can leave the pile. */
+function longestRun(legal, pile) {
+  return Math.max(1, ...legal.from(pile).map((m) => m.count));
 }
 
 /** The pile and run length a pointer event landed on (a card, or an empty pile). */

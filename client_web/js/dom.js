@@ -62,3 +62,8 @@ export function toast(message, kind = "info", ms = 3500) {
   setTimeout(() => item.classList.add("toast-out"), ms);
   setTimeout(() => item.remove(), ms + 400);
 }
+
+/** Take every toast away at once (a page left: its messages are about it). */
+export function clearToasts() {
+  document.getElementById("toasts")?.replaceChildren();
+}

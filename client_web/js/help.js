@@ -15,6 +15,7 @@ const KEYS = [
   ["d", "keys.deal"],
   ["o  /  t", "keys.step"],
   ["keys.undoKeys", "keys.undo"],
+  ["h", "keys.hint"],
   ["r", "keys.ready"],
   ["Esc", "keys.drop"],
   ["?", "keys.toggle"],

@@ -6,15 +6,17 @@
 import { serverNow, syncClock } from "./clock.js";
 import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
-import { errorText } from "./api.js";
+import { askHint, errorText } from "./api.js";
 import { moveWords } from "./board.js";
-import { replace, toast } from "./dom.js";
+import { clearToasts, replace, toast } from "./dom.js";
 import { elapsedText, ordinal, t } from "./i18n.js";
 import { scheduled } from "./render.js";
 import { newMoveId, pendingMove, savePendingMove, saveRoomSeat } from "./storage.js";
 import { checkReveal } from "./fairness.js";
 import { refreshMe } from "./session.js";
 import { raceShell, renderRace } from "./racerender.js";
+import { celebrate } from "./motion.js";
+import { safeToFoundation } from "./foundations.js";
 import * as race from "./racestate.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
@@ -27,6 +29,7 @@ export class RacePage {
     this.does = {
       declare: (step) => this.declare(step),
       undo: () => this.undo(),
+      hint: () => this.hint(),
       resign: () => this.resign(),
       keys: () => this.toggleKeys(),
       results: () => this.showEnd(true),
@@ -36,9 +39,10 @@ export class RacePage {
     this.renderer = scheduled(() => this.render());
     this.controls = new MoveControls(this.els.boardHost, {
       legal: () => race.offered(this.s),
-      move: (text) => this.play(text),
+      move: (text, dropped) => this.play(text, dropped),
       changed: () => this.renderer.now(),
       undo: this.does.undo,
+      hint: this.does.hint,
       ready: this.does.ready,
       declare: this.does.declare,
       help: this.does.keys,
@@ -55,6 +59,8 @@ export class RacePage {
   }
 
   destroy() {
+    // Its toasts are about this race; one that says why the page went (the room is gone) stays.
+    if (!this.leavingWithNews) clearToasts();
     document.title = t("app.name");
     clearInterval(this.ticker);
     this.renderer.stop();
@@ -96,7 +102,10 @@ export class RacePage {
     const handler = {
       welcome: () => this.welcome(f),
       countdown: () => this.update((s) => race.applyCountdown(s, f)),
-      started: () => this.update((s) => race.applyStarted(s, f)),
+      started: () => {
+        this.update((s) => race.applyStarted(s, f));
+        this.autoPlay();
+      },
       accepted: () => this.accepted(f),
       rejected: () => this.rejected(f),
       synced: () => this.synced(f),
@@ -119,7 +128,7 @@ export class RacePage {
     if (again) {
       this.s.board.inflight.resent = true;
       this.conn.send(again);
-    }
+    } else this.autoPlay();
   }
 
   accepted(f) {
@@ -128,6 +137,17 @@ export class RacePage {
     this.update((s) => race.setNote(s, race.stuck(s) ? t("note.stuck") : null, true));
     this.sendQueued();
     this.controls.flushKeys();
+    this.autoPlay();
+  }
+
+  /** The auto-play assist (a room setting): a card the foundations take, when playing it
+   * loses no choice (foundations.js), is played as the player would, and so on after it. */
+  autoPlay() {
+    if (!this.s.room?.autoplay || !race.live(this.s) || this.s.board.inflight) return;
+    const state = this.s.board.shown();
+    if (!state) return;
+    const safe = race.offered(this.s).moves.find((m) => safeToFoundation(state, m));
+    if (safe) this.play(safe.text);
   }
 
   rejected(f) {
@@ -148,18 +168,32 @@ export class RacePage {
    * move of this tab's is on its way (its answer, or the resync after it, brings the board). */
   synced(f) {
     if (this.s.board.inflight) return;
-    this.update((s) => s.board.confirm(f.state, f.legal, f.status));
+    this.update((s) => {
+      s.board.confirm(f.state, f.legal, f.status);
+      if (s.note.bad) race.setNote(s, null); // the board has moved on from what was refused
+    });
   }
 
   finished(f) {
     this.update((s) => race.applyPlayer(s, f));
-    if (f.player_id !== this.s.you) return;
+    if (f.player_id !== this.s.you) return this.othersNews(f);
     const params = { place: f.place ? ordinal(f.place) : "—", time: elapsedText(f.elapsed_ms) };
     const how = t(f.status === "won" ? "note.youWon" : "note.yourRaceOver", params);
     toast(how, "good", 5000);
+    if (f.status === "won") celebrate(this.els.boardHost);
     if (this.s.room?.status !== "finished") {
       this.update((s) => race.setNote(s, `${how} ${t("note.othersRacing")}`));
     }
+  }
+
+  /** Another racer finished (won, resigned, got stuck): say so beside the board and in a toast. */
+  othersNews(f) {
+    const name = this.s.players.find((p) => p.player_id === f.player_id)?.name ?? "?";
+    const key = { won: "note.otherWon", resigned: "note.otherResigned", lost: "note.otherStuck" };
+    const place = f.place ? ordinal(f.place) : "—";
+    const text = t(key[f.status] ?? "note.otherFinished", { name, place });
+    toast(text, f.status === "won" ? "good" : "info", 5000);
+    this.update((s) => (s.news = text));
   }
 
   results(f) {
@@ -179,6 +213,7 @@ export class RacePage {
       // The store lost this room (it expired or was wiped): nothing to race here any more.
       this.conn.close();
       saveRoomSeat(this.s.roomId, null);
+      this.leavingWithNews = true;
       location.hash = "#/";
       return;
     }
@@ -191,11 +226,15 @@ export class RacePage {
 
   // The player's actions.
 
-  play(text) {
+  play(text, dropped = false) {
     const verdict = this.s.board.play(text, newMoveId());
     if (verdict === "send") this.sendInflight();
     this.act((s) => {
-      if (verdict) s.arrival = { move: text, at: serverNow() };
+      if (!verdict) return;
+      s.dropped = dropped;
+      s.hint = null;
+      s.arrival = { move: text, at: serverNow() };
+      if (s.note.bad) race.setNote(s, null); // a refusal is old news once the next move is made
     });
   }
 
@@ -221,6 +260,24 @@ export class RacePage {
     if (!this.s.room?.undo || !race.racing(this.s)) return;
     if (this.s.board.undo(newMoveId())) this.sendInflight();
     this.renderer.now(); // shows the undo as pending until the server's board comes
+  }
+
+  /** Ask the solver for the next move (solo rooms only; the server refuses it elsewhere). */
+  async hint() {
+    if (this.s.room?.seats !== 1 || !race.live(this.s) || this.s.hinting) return;
+    this.act((s) => (s.hinting = true));
+    try {
+      const { move } = await askHint(this.s.roomId, this.s.seat.token);
+      const words = move ? moveWords(move, this.s.board.shown()) : null;
+      this.update((s) => {
+        s.hint = move;
+        race.setNote(s, move ? t("note.hint", { move: words }) : t("note.noHint"));
+      });
+    } catch (error) {
+      this.update((s) => race.setNote(s, errorText(error), true));
+    } finally {
+      this.update((s) => (s.hinting = false));
+    }
   }
 
   ready() {

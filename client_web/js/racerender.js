@@ -2,6 +2,7 @@
 // brings every part up to date in place (render.js's patch), run at most once a frame.
 
 import { renderBoard } from "./board.js";
+import { cardPlaces, glide } from "./motion.js";
 import { h } from "./dom.js";
 import { clockText, t } from "./i18n.js";
 import { keysTable } from "./help.js";
@@ -79,11 +80,19 @@ export function renderRace(els, s, { view, does, now }) {
   patch(els.commitment, commitmentLine(s.room));
   const guide = s.seat.guide ? guideStep(s.board.state) : null;
   drawGuide(els.guide, guide, me(s)?.status);
-  drawBoard(els.boardHost, s, guide && racing(s) ? { ...view, hint: guide.hint } : view, now);
+  drawBoard(els.boardHost, s, { ...view, hint: hintPiles(s, guide) }, now);
   patch(els.side, sideView(s));
   patch(els.actions, actionsView(actionsOf(s), does));
   drawOverlay(els, overlayContent(s, does, now));
   drawClock(els.clock, s.room, now);
+}
+
+/** The piles to light up: the solver's hint asked for, else the guided first game's. */
+function hintPiles(s, guide) {
+  if (!racing(s)) return undefined;
+  const asked = s.hint ? parseMove(s.hint) : null;
+  if (asked) return new Set([asked.src, asked.dst]);
+  return guide?.hint;
 }
 
 function drawGuide(el, step, status) {
@@ -100,7 +109,15 @@ function drawBoard(host, s, view, now) {
   }
   const marks = { ...view, landed: recent(s.arrival, ARRIVAL_MS, now) };
   marks.refused = recent(s.refusal, REFUSAL_MS, now);
+  // The cards glide only when the board changed (not for a selection or the clock), and not
+  // after a drop: a dragged card is already where it goes.
+  const sig = JSON.stringify(state);
+  const moved = host._drawn !== undefined && host._drawn !== sig;
+  const before = moved && !s.dropped ? cardPlaces(host) : [];
+  host._drawn = sig;
+  s.dropped = false;
   patch(host, renderBoard(state, marks));
+  glide(host, before);
 }
 
 /** The move of {move, at} while it is younger than `ms`, else null. */
@@ -117,7 +134,10 @@ function sideView(s) {
   const watching = s.room?.spectators ?? 0;
   return [
     h("h2", {}, t("race.racers")),
-    racersPanel(players, { game: s.room?.game, you: s.you }),
+    s.news
+      ? h("p", { class: "race-news", role: "status", "aria-label": t("race.news") }, s.news)
+      : null,
+    racersPanel(players, { game: s.room?.game, you: s.you, gaps: s.room?.status !== "waiting" }),
     watching ? h("p", { class: "watchers muted" }, t("common.watching", { n: watching })) : null,
   ];
 }
@@ -130,6 +150,8 @@ function actionsOf(s) {
     step: s.board.state?.step,
     playing: live(s),
     undo: s.room?.undo,
+    solo: s.room?.seats === 1,
+    hinting: s.hinting,
     finished: status === "finished",
   };
 }

@@ -34,6 +34,10 @@ export function raceState(roomId, seat, saved = null) {
     badSeat: null, // the server's message when it refused this browser's seat
     arrival: null, // {move, at}: the cards that just landed, marked for a moment
     refusal: null, // {move, at}: the cards that sprang back, and where they were sent
+    hint: null, // the solver's move asked for (solo rooms), lit until the next move
+    hinting: false, // a hint asked for and not yet answered
+    news: null, // the last word of another racer finishing, shown beside the board
+    dropped: false, // the last move was a drop: its cards are where they go, no glide
   };
 }
 

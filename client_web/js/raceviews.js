@@ -6,7 +6,7 @@ import { ordinal, t } from "./i18n.js";
 import { resultsTable } from "./widgets.js";
 import { revealView } from "./fairness.js";
 
-/** Buttons under the board. `does` holds the handlers: declare, undo, resign, keys, results. */
+/** Buttons by the board. `does` holds the handlers: declare, undo, hint, resign, keys, results. */
 export function actionsView(view, does) {
   const buttons = [];
   if (view.canDeclare) {
@@ -29,6 +29,12 @@ export function actionsView(view, does) {
   }
   if (view.playing && view.undo) {
     buttons.push(h("button", { class: "btn", onclick: does.undo }, t("race.undo")));
+  }
+  if (view.playing && view.solo) {
+    const busy = Boolean(view.hinting);
+    buttons.push(
+      h("button", { class: "btn", onclick: does.hint, disabled: busy }, t("race.hint")),
+    );
   }
   if (view.playing) {
     buttons.push(h("button", { class: "btn btn-quiet", onclick: does.resign }, t("race.resign")));

@@ -10,11 +10,36 @@ export function statusText(status) {
 }
 
 /** Every racer's progress as a bar of foundation cards, with moves and place. */
-export function racersPanel(players, { game, you = null } = {}) {
+export function racersPanel(players, { game, you = null, gaps = false } = {}) {
   const total = cardTotal(game);
   const list = h("ol", { class: "racers", "aria-label": t("racers.label") });
-  for (const p of players) list.append(racerItem(p, total, you));
+  for (const p of players) {
+    const item = racerItem(p, total, you);
+    if (gaps && players.length > 1) item.append(gapLine(p, players, you));
+    list.append(item);
+  }
   return list;
+}
+
+/** How far a racer is from you (or, for you, from the best of the others), in cards. */
+function gapLine(p, players, you) {
+  const cards = (q) => q?.foundation_cards ?? 0;
+  const mine = players.find((q) => q.player_id === you);
+  const others = players.filter((q) => q.player_id !== you);
+  let text;
+  if (p.player_id === you) {
+    const best = Math.max(...others.map(cards));
+    const d = cards(p) - best;
+    if (d > 0) text = t("racers.youLead", { n: d });
+    else text = d < 0 ? t("racers.youTrail", { n: -d }) : t("racers.youLevel");
+  } else {
+    const d = cards(p) - cards(mine);
+    if (d > 0) text = t("racers.ahead", { n: d });
+    else text = d < 0 ? t("racers.behind", { n: -d }) : t("racers.level");
+  }
+  const d = p.player_id === you ? 0 : cards(p) - cards(mine);
+  const kind = d > 0 ? "ahead" : d < 0 ? "behind" : "level";
+  return h("div", { class: `racer-gap gap-${kind}` }, text);
 }
 
 /** One racer: name, tags, status, the bar, cards, moves and time. */
@@ -142,6 +167,7 @@ export function settingsText(room) {
     parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
   if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
+  if (room.autoplay) parts.push(t("settings.autoplay"));
   if (room.rated) parts.push(t("settings.rated"));
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));

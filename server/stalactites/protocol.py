@@ -81,6 +81,7 @@ ErrorCode = Literal[
     "name_confusable",
     "session_required",
     "not_finished",
+    "hint_solo_only",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -118,6 +119,8 @@ ERROR_CODES: dict[str, str] = {
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
     "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
+    "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
+    "are for solo practice, never for a race with others)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -268,6 +271,11 @@ class RoomView(Frame):
     seats: int
     time_limit_s: int
     undo: bool
+    autoplay: bool = Field(
+        default=False,
+        description="the auto-play assist is on: the client plays cards to the foundations by "
+        "itself when no choice is lost by it, sending each move as the player would",
+    )
     countdown_s: int
     certified: bool = Field(description="the deal was certified winnable by the solver")
     rated: bool = Field(

@@ -19,11 +19,11 @@ from pydantic import BaseModel
 from . import protocol as p
 from . import tournament_protocol_doc
 from .analysis import models as analysis
-from .rooms.settings import CreateRoom, TakeSeat
+from .rooms.settings import AskHint, CreateRoom, TakeSeat
 
 __all__ = ["main", "render"]
 
-BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat]
+BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat, AskHint]
 CLIENT_MODELS: list[type[BaseModel]] = [
     p.Hello,
     p.Ready,
@@ -301,6 +301,13 @@ ROUTES = [
         "`GET /api/rooms/{room_id}/analysis`",
         "200 the [analysis](#the-analysis) once the race has finished; 409 `not_finished` "
         "before; 404 `room_not_found`",
+    ),
+    (
+        "`POST /api/rooms/{room_id}/hint` with an [AskHint](#askhint) body (the seat's token)",
+        '200 `{"move"}`: the solver\'s next move for that board (notation), null when no line '
+        "brings more cards home; searched in a solver worker process with a budget.  403 "
+        "`hint_solo_only` in a room of more than one seat; 401 `unauthorized`; 409 "
+        "`not_started` outside the race, `already_finished` for a finished player",
     ),
 ]
 

@@ -21,6 +21,7 @@ HTTP_STATUS: dict[str, int] = {
     "already_seated": 409,
     "name_confusable": 409,
     "session_required": 401,
+    "hint_solo_only": 403,
     "internal": 500,
 }
 

@@ -18,6 +18,7 @@ __all__ = [
     "SALT_BYTES",
     "CreateRoom",
     "JoinRoom",
+    "AskHint",
     "TakeSeat",
     "RoomSettings",
     "new_salt",
@@ -59,6 +60,12 @@ class CreateRoom(BaseModel):
         "default 30 with two or more seats, 0 for a solo room",
     )
 
+    autoplay: bool = Field(
+        default=False,
+        description="the auto-play assist: the client plays a card to the foundations by itself "
+        "when no choice is lost by it (each such move is sent and checked like any other); "
+        "off unless asked for, in a solo room as in a race",
+    )
     rated: bool = Field(
         default=False,
         description="rate the race: two seats or more, the server's certified deal (no "
@@ -118,6 +125,14 @@ class TakeSeat(BaseModel):
         return None if value is None else printable_name(value)
 
 
+class AskHint(BaseModel):
+    """``POST /api/rooms/{room_id}/hint``: the seat's token (as in the socket's hello)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str = Field(min_length=1, max_length=128)
+
+
 def printable_name(value: str) -> str:
     if not value.strip():
         raise ValueError("a name needs a visible character")
@@ -143,6 +158,7 @@ class RoomSettings(BaseModel):
     spectator_delay_s: int | None = None  # None: the default for the number of seats
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
+    autoplay: bool = False  # the client's auto-play assist to the foundations is on
 
     @property
     def commitment(self) -> str | None:
@@ -192,6 +208,7 @@ class RoomSettings(BaseModel):
             spectator_delay_s=_delay(body),
             salt=salt,
             rated=body.rated and certified,
+            autoplay=body.autoplay,
         )
 
 

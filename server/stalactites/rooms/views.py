@@ -67,6 +67,7 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         seats=settings.seats,
         time_limit_s=settings.time_limit_s,
         undo=settings.undo,
+        autoplay=settings.autoplay,
         countdown_s=settings.countdown_s,
         certified=settings.certified,
         rated=settings.rated,

@@ -17,8 +17,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms import CreateRoom, RoomError
+from ...rooms.hints import room_hint
 from ...rooms.listing import list_rooms, parse_cursor
-from ...rooms.settings import TakeSeat
+from ...rooms.settings import AskHint, TakeSeat
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited
 from ..players.session_http import bad_origin, request_token, session_player
@@ -28,6 +29,7 @@ from .room_socket import room_socket
 __all__ = [
     "create_room",
     "get_analysis",
+    "get_hint",
     "get_record",
     "get_room",
     "join_room",
@@ -51,6 +53,7 @@ def room_routes(max_body: int) -> list[BaseRoute]:
         Route(f"{base}/{{room_id}}", get_room),
         Route(f"{base}/{{room_id}}/record", get_record),
         Route(f"{base}/{{room_id}}/analysis", get_analysis),
+        Route(f"{base}/{{room_id}}/hint", get_hint, methods=["POST"], max_body_size=max_body),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
     ]
 
@@ -145,6 +148,17 @@ async def get_analysis(request: Request) -> Response:
     """The analysis (JSON text as kept in the store), once the race has finished."""
     analysis = await process_of(request).analyses.get(request.path_params["room_id"])
     return Response(analysis, media_type="application/json")
+
+
+async def get_hint(request: Request) -> JSONResponse:
+    """``POST /api/rooms/{room_id}/hint`` with the seat's token: the solver's next move for
+    that board (solo practice rooms only; computed in a solver worker)."""
+    body = await _body(request, AskHint)
+    if isinstance(body, JSONResponse):
+        return body
+    rooms = process_of(request).rooms
+    move = await room_hint(rooms, request.path_params["room_id"], body.token)
+    return JSONResponse({"move": move})
 
 
 async def room_error(request: Request, exc: Exception) -> JSONResponse:
