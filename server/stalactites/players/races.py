@@ -26,6 +26,7 @@ __all__ = [
     "Outcome",
     "RacePlayer",
     "RaceResult",
+    "RoundOf",
     "decode_cursor",
     "encode_cursor",
     "history_entry",
@@ -50,6 +51,15 @@ class RacePlayer:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundOf:
+    """The tournament round a race was (its history entries say so)."""
+
+    tournament_id: str
+    name: str  # the tournament's
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
 class RaceResult:
     room_id: str
     game: str
@@ -57,6 +67,7 @@ class RaceResult:
     finished_at: int  # unix ms
     rated: bool
     players: tuple[RacePlayer, ...]
+    tournament: RoundOf | None = None  # a tournament round's race
 
     def check(self) -> RaceResult:
         """Itself, or :class:`BadRace` saying what is wrong."""
@@ -85,7 +96,8 @@ class RaceResult:
     def from_json(cls, text: str) -> RaceResult:
         data = json.loads(text)
         players = tuple(RacePlayer(**p) for p in data.pop("players"))
-        return cls(players=players, **data)
+        of = data.pop("tournament", None)
+        return cls(players=players, tournament=None if of is None else RoundOf(**of), **data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +149,7 @@ class HistoryEntry:
     rated: bool
     rating_before: int | None
     rating_after: int | None
+    tournament: dict[str, Any] | None = None  # a round: {"tournament_id", "name", "round"}
 
 
 def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
@@ -158,6 +171,8 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
         "rating_before": None,
         "rating_after": None,
     }
+    if result.tournament is not None:
+        entry["tournament"] = asdict(result.tournament)
     return PlayerRace(
         room_id=result.room_id,
         game=result.game,

@@ -20,6 +20,7 @@ __all__ = [
     "JoinRoom",
     "TakeSeat",
     "RoomSettings",
+    "RoundOf",
     "new_salt",
 ]
 
@@ -126,6 +127,16 @@ def printable_name(value: str) -> str:
     return value
 
 
+class RoundOf(BaseModel):
+    """The tournament round a room is (a round's room only): shown on its players' histories."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tournament_id: str
+    name: str  # the tournament's
+    round: int  # 1 the first
+
+
 class RoomSettings(BaseModel):
     """What a room keeps about itself (stored as JSON; never changes after creation)."""
 
@@ -143,6 +154,7 @@ class RoomSettings(BaseModel):
     spectator_delay_s: int | None = None  # None: the default for the number of seats
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
+    round_of: RoundOf | None = None  # a tournament round's room: which tournament and round
 
     @property
     def commitment(self) -> str | None:
