@@ -315,6 +315,12 @@ PLAYER_ROUTES = [
         "password and an unknown username alike); 429 `rate_limited` with `Retry-After`",
     ),
     (
+        "`GET /api/session`",
+        '200 `{"player"}`: the signed-in player\'s profile (as `GET /api/me`), or null without '
+        "a live session (a stale cookie is cleared): who am I, with no failed request before "
+        "a session exists (the web client asks this)",
+    ),
+    (
         "`DELETE /api/session` (`?everywhere=1`: every session of the player)",
         "204 (also without a session); the cookie is cleared",
     ),

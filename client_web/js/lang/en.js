@@ -323,6 +323,8 @@ export default {
   "unit.minutes": "{n} min",
   "num.group": ",",
   "num.decimal": ".",
+  "date.months": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
+  "date.format": "{month} {day}, {year}, {time}",
   "list.and": "and",
   "page.notFound": "Page not found",
   "rules.title": "How to play {game}",

@@ -327,6 +327,8 @@ export default {
   "unit.minutes": "{n} мин",
   "num.group": "\u00a0",
   "num.decimal": ",",
+  "date.months": "қаң. ақп. нау. сәу. мам. мау. шіл. там. қыр. қаз. қар. жел.",
+  "date.format": "{year} ж. {day} {month}, {time}",
   "list.and": "және",
   "page.notFound": "Бет табылмады",
   "rules.title": "{game}: қалай ойнайды",

@@ -348,6 +348,8 @@ export default {
   "unit.minutes": "{n} min",
   "num.group": "\u00a0",
   "num.decimal": ",",
+  "date.months": "sty lut mar kwi maj cze lip sie wrz paź lis gru",
+  "date.format": "{day} {month} {year}, {time}",
   "list.and": "i",
   "page.notFound": "Nie ma takiej strony",
   "rules.title": "Jak grać: {game}",
