@@ -460,6 +460,8 @@ export default {
     one: "{game} rating: from {first} to {last} over {n} rated race",
     other: "{game} rating: from {first} to {last} over {n} rated races",
   },
+  "profile.chartTable": "Rating race by race",
+  "profile.round": "{name}, round {n}",
   "profile.gameStep": "Game",
   "profile.racesN": "Races",
   "profile.wins": "Wins",

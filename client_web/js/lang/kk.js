@@ -467,6 +467,8 @@ export default {
     one: "{game} рейтингі: {n} рейтингтік жарыста {first}-ден {last}-ге дейін",
     other: "{game} рейтингі: {n} рейтингтік жарыста {first}-ден {last}-ге дейін",
   },
+  "profile.chartTable": "Рейтинг жарыс сайын",
+  "profile.round": "{name}, {n}-раунд",
   "profile.gameStep": "Ойын",
   "profile.racesN": "Жарыстар",
   "profile.wins": "Жеңістер",

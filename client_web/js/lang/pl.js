@@ -496,6 +496,8 @@ export default {
     many: "Ranking w grze {game}: od {first} do {last} w {n} wyścigach rankingowych",
     other: "Ranking w grze {game}: od {first} do {last} w {n} wyścigu rankingowego",
   },
+  "profile.chartTable": "Ranking wyścig po wyścigu",
+  "profile.round": "{name}, runda {n}",
   "profile.gameStep": "Gra",
   "profile.racesN": "Wyścigi",
   "profile.wins": "Wygrane",
