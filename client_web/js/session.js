@@ -6,7 +6,6 @@
 // Pages read `me()` and listen with `onPlayer(fn)`; the header is one such listener.
 
 import { api } from "./api.js";
-import { hadPlayer, saveHadPlayer } from "./storage.js";
 
 let current = null; // the signed-in player's profile, or null
 let asked = null; // the request under way
@@ -23,7 +22,6 @@ export function onPlayer(fn) {
 
 function set(profile) {
   current = profile;
-  saveHadPlayer(Boolean(profile));
   for (const fn of listeners) fn(current);
   return current;
 }
@@ -43,7 +41,7 @@ export async function refreshMe() {
 export function ensurePlayer() {
   if (current) return Promise.resolve(current);
   asked ??= (async () => {
-    const found = hadPlayer() ? await refreshMe().catch(() => null) : null;
+    const found = await refreshMe().catch(() => null);
     if (found) return found;
     try {
       await api("POST", "/api/session", {});

@@ -132,6 +132,7 @@ export default {
   "error.tournament_not_found": "There is no such tournament. The link may be old or mistyped.",
   "error.tournament_full": "The tournament is full.",
   "error.already_started": "The tournament has already started.",
+  "error.already_entered": "You have entered this tournament already (perhaps on another device).",
   "error.network": "The server cannot be reached. Check your connection.",
   "error.not_found": "Not found.",
   "error.conflict": "That is no longer possible.",

@@ -135,6 +135,7 @@ export default {
   "error.tournament_not_found": "Мұндай турнир жоқ. Сілтеме ескі не қате жазылған болуы мүмкін.",
   "error.tournament_full": "Турнирде бос орын жоқ.",
   "error.already_started": "Турнир басталып кетті.",
+  "error.already_entered": "Сіз бұл турнирге қатысушы болып жазылғансыз (мүмкін, басқа құрылғыдан).",
   "error.network": "Серверге қосылу мүмкін емес. Байланысты тексеріңіз.",
   "error.not_found": "Табылмады.",
   "error.conflict": "Бұл енді мүмкін емес.",

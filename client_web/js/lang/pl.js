@@ -151,6 +151,7 @@ export default {
   "error.tournament_not_found": "Nie ma takiego turnieju. Link może być stary albo źle przepisany.",
   "error.tournament_full": "Turniej jest pełny.",
   "error.already_started": "Turniej już się zaczął.",
+  "error.already_entered": "Ten turniej ma już Twoje zgłoszenie (może z innego urządzenia).",
   "error.network": "Nie można połączyć się z serwerem. Sprawdź połączenie.",
   "error.not_found": "Nie znaleziono.",
   "error.conflict": "To już nie jest możliwe.",
