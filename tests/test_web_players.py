@@ -276,8 +276,8 @@ def test_deleting_the_account_asks_first_and_then_the_player_is_gone(
     visitor: Callable[..., Page], server_url: str
 ) -> None:
     page = visitor("/#/me")
+    expect(page.locator(".profile-name")).to_be_visible()  # the page has its player
     gone = player_of(page)["player_id"]
-    expect(page.locator(".profile-name")).to_be_visible()
     page.locator("details.danger summary").click()
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name="Delete my account").click()
