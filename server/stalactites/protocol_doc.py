@@ -350,8 +350,10 @@ PLAYER_ROUTES = [
         "`GET /api/players/{player_id}/races[?limit=N][&before=CURSOR]`",
         '200 `{"races": [{"room_id", "game", "deal", "finished_at", "place", "players", '
         '"status", "elapsed_ms", "foundation_cards", "step", "rated", "rating_before", '
-        '"rating_after"}], "next"}`, newest first, `limit` 1-100 (20); `next` is the next '
-        "page's `before` (null at the end); 422 `bad_limit`, `bad_cursor`; 404",
+        '"rating_after", "tournament"}], "next"}`, newest first (`tournament`: '
+        '`{"tournament_id", "name", "round"}` for a tournament round, else null), `limit` '
+        "1-100 (20); `next` is the next page's `before` (null at the end); 422 `bad_limit`, "
+        "`bad_cursor`; 404",
     ),
     (
         "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`)",
