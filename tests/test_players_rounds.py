@@ -1,4 +1,5 @@
-"""Tournament rounds on players' histories, over real websockets on both stores: an entrant
+"""Tournament rounds on players' histories, over real websockets on both stores (and two
+processes on Redis, one killed mid-round): an entrant
 who enters with a session is that player in every round (the round's seat, a hello by the
 session, each finished round in their history and statistics, saying which tournament and
 round); an entrant without one stays a guest; bad entries are refused and change nothing."""
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from players_kit import anonymous, api, recorded
-from server_kit import Client, play, resign, winning_line
+from server_kit import Client, ProcessServer, play, resign, winning_line
 from tournament_kit import Watcher, new_tournament, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -157,3 +158,31 @@ async def test_a_stranger_session_has_no_seat_in_a_round(any_server: Any) -> Non
     stranger = await Client.open(any_server.ws_url(shown["current_round"]["room_id"]))
     await stranger.send(type="hello", token=eve["token"])
     assert (await stranger.recv())["code"] == "unauthorized"
+
+
+async def test_a_round_on_two_processes_one_killed_is_in_the_history_once(
+    spawn: type[ProcessServer],
+) -> None:
+    one, two = spawn(), spawn()
+    ann = await anonymous(one.url)
+    settings = {**SETTINGS, "rounds": 1, "deals": [DEAL]}
+    tournament_id, admin = await new_tournament(one.url, **settings)
+    status, ann_entry = await _enter(two.url, tournament_id, ann["token"])
+    assert status == 201 and ann_entry["player_id"] == ann["player_id"]
+    status, bob_entry = await _enter(one.url, tournament_id, None, name="Bob")
+    assert status == 201
+    status, shown, _ = await start(one.url, tournament_id, f"Bearer {admin}")
+    assert status == 200, shown
+    room_id = shown["current_round"]["room_id"]
+    ann_seat = await seat_in_round(one, room_id, ann["token"])  # by her session
+    await play(ann_seat, LINE[: len(LINE) // 2], "a")
+    one.kill()  # the process that began the round
+    ann_seat = await seat_in_round(two, room_id, ann["token"])
+    await play(ann_seat, LINE[len(LINE) // 2 :], "b")
+    await resign(await seat_in_round(two, room_id, bob_entry["token"]))
+    races = await recorded(two.url, ann["player_id"])
+    assert [(race["room_id"], race["status"], race["tournament"]["round"]) for race in races] == [
+        (room_id, "won", 1)
+    ]
+    status, profile, _ = await api("GET", f"{two.url}/api/players/{ann['player_id']}")
+    assert status == 200 and profile["stats"]["stalactites:ones"]["races"] == 1
