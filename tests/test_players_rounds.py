@@ -1,8 +1,8 @@
-"""Tournament rounds on players' histories, over real websockets on both stores (and two
-processes on Redis, one killed mid-round): an entrant
-who enters with a session is that player in every round (the round's seat, a hello by the
-session, each finished round in their history and statistics, saying which tournament and
-round); an entrant without one stays a guest; bad entries are refused and change nothing."""
+"""Tournament rounds on players' histories, over real websockets on both stores (and on two
+processes on Redis, one killed mid-round): an entrant who enters with a session is that
+player in every round (the round's seat, a hello by the session, each finished round in
+their history and statistics, saying which tournament and round); an entrant without one
+stays a guest; bad entries are refused and change nothing."""
 
 from __future__ import annotations
 
