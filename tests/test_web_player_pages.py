@@ -180,3 +180,22 @@ def test_a_rated_room_says_rated_on_its_lobby_row(
     expect(row.locator(".tag-rated")).to_have_text("rated")
     expect(page.locator(f'.room-item[data-room="{unrated}"] .tag-rated')).to_have_count(0)
     shot(page, f"players-lobby-rated-{size}")
+
+
+def test_entering_a_tournament_from_the_page_enters_the_signed_in_player(
+    signed_in: Callable[..., Page], server_url: str
+) -> None:
+    made = post(f"{server_url}/api/tournaments", {"name": "Spring Cup", "rounds": 1})
+    page = signed_in(None, f"/#/tournament/{made['tournament_id']}", "en", "390")
+    field = page.locator(".tournament input[name=name]")
+    expect(field).to_have_attribute("placeholder", re.compile(r"\w"))  # the page has its player
+    me = page.request.get(f"{server_url}/api/session").json()["player"]
+    expect(field).to_have_attribute("placeholder", me["name"])
+    page.get_by_role("button", name="Enter the tournament").click()  # no name typed
+    expect(page.locator(".tournament .ok")).to_be_visible()
+    shown = page.request.get(f"{server_url}/api/tournaments/{made['tournament_id']}").json()
+    assert [(s["player_id"], s["name"]) for s in shown["standings"]] == [
+        (me["player_id"], me["name"])
+    ]
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["390"]["width"]
+    shot(page, "players-tournament-entered-390")
