@@ -52,7 +52,8 @@ class RacePlayer:
 
 @dataclass(frozen=True, slots=True)
 class RoundOf:
-    """The tournament round a race was (its history entries say so)."""
+    """The tournament round a race was: kept in its room's settings (``round_of``) and said
+    by its players' history entries."""
 
     tournament_id: str
     name: str  # the tournament's

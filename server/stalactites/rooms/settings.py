@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
+from ..players.races import RoundOf
 from .rating import unrateable
 
 __all__ = [
@@ -20,7 +21,6 @@ __all__ = [
     "JoinRoom",
     "TakeSeat",
     "RoomSettings",
-    "RoundOf",
     "new_salt",
 ]
 
@@ -127,16 +127,6 @@ def printable_name(value: str) -> str:
     return value
 
 
-class RoundOf(BaseModel):
-    """The tournament round a room is (a round's room only): shown on its players' histories."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    tournament_id: str
-    name: str  # the tournament's
-    round: int  # 1 the first
-
-
 class RoomSettings(BaseModel):
     """What a room keeps about itself (stored as JSON; never changes after creation)."""
 
@@ -155,6 +145,7 @@ class RoomSettings(BaseModel):
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
     round_of: RoundOf | None = None  # a tournament round's room: which tournament and round
+    # (the players' RoundOf: what its players' history entries say)
 
     @property
     def commitment(self) -> str | None:

@@ -16,10 +16,11 @@ import json
 import secrets
 
 from ..clock import Clock
+from ..players.races import RoundOf
 from ..protocol import PlayerView, Standing
 from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board
-from ..rooms.settings import RoomSettings, RoundOf, new_salt
+from ..rooms.settings import RoomSettings, new_salt
 from ..store import NewPlayer, NewRoom, ProgressRow, RoomRow, RoundRoom, Store
 from ..store.tournaments_base import EntrantRow
 from ..tournament_protocol import RoundLine

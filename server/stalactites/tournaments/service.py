@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..players.races import RoundOf
 from ..protocol import Standing
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal
-from ..rooms.settings import RoundOf
 from ..store.tournaments_base import (
     EnterResult,
     NewEntrant,

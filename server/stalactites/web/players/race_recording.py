@@ -27,7 +27,6 @@ import logging
 from ...clock import Clock
 from ...engine import Stalactites
 from ...players import PlayerService, RacePlayer, RaceResult
-from ...players.races import RoundOf
 from ...protocol import Standing
 from ...rooms import RoomService
 from ...rooms.boards import rebuild
@@ -131,8 +130,6 @@ def race_result(
         )
         for line in standings
     )
-    of = settings.round_of
-    tournament = None if of is None else RoundOf(of.tournament_id, of.name, of.round)
     return RaceResult(
-        row.room_id, settings.game, settings.deal, now, settings.rated, players, tournament
+        row.room_id, settings.game, settings.deal, now, settings.rated, players, settings.round_of
     )
