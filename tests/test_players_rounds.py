@@ -88,9 +88,14 @@ async def test_an_entrant_with_a_session_has_every_round_in_their_history(
     assert status == 200 and profile["ratings"]["stalactites"]["races"] == 0  # unrated
     ones = profile["stats"]["stalactites:ones"]
     assert (ones["races"], ones["wins"], ones["streak"]) == (2, 1, 0)
-    for room_id in (first, second):  # the history's replay link: the record is kept
+    for number, room_id in enumerate((first, second), 1):  # the replay link: the room kept
         status, record, _ = await api("GET", f"{base}/api/rooms/{room_id}/record")
         assert status == 200 and record["room_id"] == room_id
+        status, room, _ = await api("GET", f"{base}/api/rooms/{room_id}")
+        named = {"tournament_id": tournament_id, "name": "Cup", "round": number}
+        assert status == 200 and room["tournament"] == named
+    status, room, _ = await api("POST", f"{base}/api/rooms", {})
+    assert status == 201 and room["tournament"] is None  # a room that is no round
     status, _, _ = await api("GET", f"{base}/api/players/{bob_entry['player_id']}")
     assert status == 404  # the guest has no profile and no history
 

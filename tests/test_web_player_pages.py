@@ -167,6 +167,12 @@ def test_the_profile_charts_the_rating_with_its_races_in_a_table_and_dates_in_th
     check_page(page, lang)
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     shot(page, f"players-chart-{lang}-{size}")
+    if size == "1366":  # the round's replay names its tournament and round
+        round_line.locator("a[href^='#/replay/']").click()
+        expect(page.locator("body")).to_have_attribute("data-page", "replay")
+        expect(page.locator("#app")).to_contain_text("Winter Cup")
+        check_page(page, lang)
+        shot(page, f"players-round-replay-{lang}-1366")
 
 
 @pytest.mark.parametrize("size", ["1366", "390"])

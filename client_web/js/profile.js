@@ -167,7 +167,7 @@ function roundOf(race) {
     h(
       "a",
       { href: `#/tournament/${encodeURIComponent(round.tournament_id)}` },
-      t("profile.round", { name: round.name, n: round.round }),
+      t("settings.round", { name: round.name, n: round.round }),
     ),
   );
 }

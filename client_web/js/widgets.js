@@ -143,6 +143,9 @@ export function settingsText(room) {
   if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
   if (room.rated) parts.push(t("settings.rated"));
+  if (room.tournament) {
+    parts.push(t("settings.round", { name: room.tournament.name, n: room.tournament.round }));
+  }
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   }

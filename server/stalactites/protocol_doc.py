@@ -52,6 +52,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
 ]
 OBJECT_MODELS: list[type[BaseModel]] = [
     p.RoomView,
+    p.RoundOfView,
     p.PlayerView,
     p.Standing,
     p.StalactitesBoard,

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import PlayerStatus, PlayerView, RoomView, SquadronBoard, StalactitesBoard, Welcome
+from ..protocol import (
+    PlayerStatus,
+    PlayerView,
+    RoomView,
+    RoundOfView,
+    SquadronBoard,
+    StalactitesBoard,
+    Welcome,
+)
 from ..store import PlayerRow, RoomRow
 from .errors import RoomError
 from .settings import RoomSettings
@@ -62,6 +70,7 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         countdown_s=settings.countdown_s,
         certified=settings.certified,
         rated=settings.rated,
+        tournament=_round_of(settings),
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,
@@ -103,3 +112,10 @@ def welcome_frame(
         legal=legal or [],
         boards=boards,
     )
+
+
+def _round_of(settings: RoomSettings) -> RoundOfView | None:
+    of = settings.round_of
+    if of is None:
+        return None
+    return RoundOfView(tournament_id=of.tournament_id, name=of.name, round=of.round)
