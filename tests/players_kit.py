@@ -17,6 +17,7 @@ from typing import Any
 
 import redis
 
+from server_kit import Client
 from stalactites.players import Passwords, PlayerService, RacePlayer, RaceResult
 from stalactites.store.players_base import PlayerStore
 from stalactites.store.players_memory import MemoryPlayerStore
@@ -31,6 +32,7 @@ __all__ = [
     "anonymous",
     "api",
     "race",
+    "race_rated",
     "recorded",
 ]
 
@@ -206,3 +208,34 @@ async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, 
         if len(page["races"]) >= races or time.monotonic() > deadline:
             return list(page["races"])
         await asyncio.sleep(0.02)
+
+
+async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> None:
+    """These players (their sessions, Bearer) race ``races`` rated rooms over websockets,
+    each resigning (the first to resign, in turn each one, placed last), until every race is
+    in every history."""
+    ws = base.replace("http", "ws", 1)
+    for number in range(races):
+        status, room, _ = await api("POST", f"{base}/api/rooms", {"rated": True, "countdown_s": 0})
+        assert status == 201, room
+        clients = []
+        for made in sessions:
+            url = f"{base}/api/rooms/{room['room_id']}/players"
+            status, seat, _ = await api("POST", url, {}, made["token"])
+            assert status == 201, seat
+            client = await Client.open(f"{ws}/ws/rooms/{room['room_id']}")
+            await client.hello(made["token"])
+            clients.append(client)
+        for client in clients:
+            await client.send(type="ready")
+        for client in clients:
+            await client.expect("started")
+        first = clients[number % len(clients)]
+        for client in (first, *[c for c in clients if c is not first]):
+            await client.send(type="resign")
+            await client.expect("finished", player_id=client.you, status="resigned")
+        await clients[0].expect("results")
+        for client in clients:
+            await client.ws.close()
+    for made in sessions:
+        await recorded(base, made["player_id"], races)

@@ -127,6 +127,20 @@ async def test_a_bad_or_dead_token_is_no_session(any_server: Any, token: str) ->
     assert (await api("POST", f"{base}/api/accounts", body, token=token))[0] == 401
 
 
+async def test_who_am_i_answers_200_with_the_player_or_null(any_server: Any) -> None:
+    base = any_server.url
+    status, answer, headers = await api("GET", f"{base}/api/session")
+    assert (status, answer) == (200, {"player": None}) and "set-cookie" not in headers
+    made = (await api("POST", f"{base}/api/session", {}))[1]
+    status, answer, _ = await api("GET", f"{base}/api/session", token=made["token"])
+    _, me, _ = await api("GET", f"{base}/api/me", token=made["token"])
+    assert status == 200 and answer == {"player": me}
+    stale = {"Cookie": "stalactites_session=p.0000000000000000~" + "A" * 43}
+    status, answer, headers = await api("GET", f"{base}/api/session", headers=stale)
+    assert (status, answer) == (200, {"player": None})
+    assert 'stalactites_session=""' in headers["set-cookie"]  # the stale cookie cleared
+
+
 async def test_bad_cursors_limits_games_and_unknown_players(any_server: Any) -> None:
     base = any_server.url
     made = await anonymous(base)

@@ -109,6 +109,21 @@ async def test_entrants_are_seated_in_order_until_the_tournament_is_full(
     assert [line.player_id for line in await tstore.standings("t1")] == ["bob", "ann"]
 
 
+async def test_a_player_id_enters_once_and_a_second_entry_changes_nothing(
+    tstore: TournamentStore,
+) -> None:
+    await make(tstore)
+    assert await enter(tstore, "p.00000000000000aa") is EnterResult.ENTERED
+    again = NewEntrant("p.00000000000000aa", "Other", "hash-other", '{"points": 0}', 5)
+    assert await tstore.enter("t1", again, 10, TTL) is EnterResult.ALREADY_ENTERED
+    row = await tstore.load("t1")
+    assert row is not None
+    assert [(e.name, e.token_hash, e.seat) for e in row.entrants] == [
+        ("P.00000000000000Aa", "hash-p.00000000000000aa", 1)
+    ]
+    assert len(await tstore.standings("t1")) == 1
+
+
 async def test_no_one_enters_once_the_first_round_has_begun(tstore: TournamentStore) -> None:
     await make(tstore)
     await enter(tstore, "ann")

@@ -28,8 +28,7 @@ from browser_kit import Console, check_page, post, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
-from players_kit import anonymous, api, recorded
-from server_kit import Client
+from players_kit import anonymous, api, race_rated, recorded
 
 LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 DESKTOP = {"width": 1366, "height": 768}
@@ -277,8 +276,8 @@ def test_deleting_the_account_asks_first_and_then_the_player_is_gone(
     visitor: Callable[..., Page], server_url: str
 ) -> None:
     page = visitor("/#/me")
+    expect(page.locator(".profile-name")).to_be_visible()  # the page has its player
     gone = player_of(page)["player_id"]
-    expect(page.locator(".profile-name")).to_be_visible()
     page.locator("details.danger summary").click()
     page.once("dialog", lambda dialog: dialog.dismiss())
     page.get_by_role("button", name="Delete my account").click()
@@ -381,32 +380,7 @@ async def rated_races(base: str, usernames: list[str], races: int) -> list[str]:
         body = {"username": username, "password": PASSWORD}
         status, answer, _ = await api("POST", f"{base}/api/accounts", body, made["token"])
         assert status == 201, answer
-    ws = base.replace("http", "ws", 1)
-    for number in range(races):
-        status, room, _ = await api("POST", f"{base}/api/rooms", {"rated": True, "countdown_s": 0})
-        assert status == 201, room
-        clients = []
-        for made in players:
-            status, seat, _ = await api(
-                "POST", f"{base}/api/rooms/{room['room_id']}/players", {}, made["token"]
-            )
-            assert status == 201, seat
-            client = await Client.open(f"{ws}/ws/rooms/{room['room_id']}")
-            await client.hello(made["token"])
-            clients.append(client)
-        for client in clients:
-            await client.send(type="ready")
-        for client in clients:
-            await client.expect("started")
-        loser = clients[number % 2]  # each wins some; the one resigning first is second
-        for client in (loser, *[c for c in clients if c is not loser]):
-            await client.send(type="resign")
-            await client.expect("finished", player_id=client.you, status="resigned")
-        await clients[0].expect("results")
-        for client in clients:
-            await client.ws.close()
-    for made in players:
-        await recorded(base, made["player_id"], races)
+    await race_rated(base, players, races)
     return [made["player_id"] for made in players]
 
 

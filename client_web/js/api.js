@@ -31,6 +31,7 @@ const KNOWN_CODES = new Set([
   "tournament_not_found",
   "tournament_full",
   "already_started",
+  "already_entered",
   "network",
   "not_found",
   "conflict",

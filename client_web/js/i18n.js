@@ -126,9 +126,36 @@ export function elapsedText(ms) {
   return `${num(minutes)}:${shown}`;
 }
 
-/** A moment (unix milliseconds) as a date and time. */
+/** A moment (unix milliseconds) as a date and time in the language: Intl's medium date and
+ * short time where Intl knows the language's month names, else the catalogue's own. */
 export function dateTime(ms) {
+  if (!hasDateWords(current)) return catalogueDate(ms);
   return new Intl.DateTimeFormat(current, { dateStyle: "medium", timeStyle: "short" }).format(
     new Date(ms),
   );
+}
+
+const dateWords = new Map();
+
+/** Whether this browser's Intl has the language's date words. Chromium's ICU has none for
+ * Kazakh: it answers with the root pattern ("2025 M12 1 11:53", a month "M01"). */
+export function hasDateWords(lang) {
+  if (!dateWords.has(lang)) {
+    const month = new Intl.DateTimeFormat(lang, { month: "short" }).format(new Date(2020, 0, 15));
+    dateWords.set(lang, !/^M\d{1,2}$/.test(month));
+  }
+  return dateWords.get(lang);
+}
+
+/** A moment in the catalogue's `date.format` with its `date.months` (local time, 24 h). */
+export function catalogueDate(ms) {
+  const d = new Date(ms);
+  const months = CATALOGUES[current]["date.months"].split(" ");
+  const time = `${num(d.getHours(), two())}:${num(d.getMinutes(), two())}`;
+  return t("date.format", {
+    day: String(d.getDate()),
+    month: months[d.getMonth()],
+    year: String(d.getFullYear()),
+    time,
+  });
 }

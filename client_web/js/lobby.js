@@ -322,7 +322,8 @@ function roomItem(room, status) {
     h(
       "div",
       {},
-      h("strong", {}, settingsText(room)),
+      h("strong", {}, settingsText({ ...room, rated: false })),
+      room.rated ? h("span", { class: "tag tag-rated" }, t("settings.rated")) : null,
       h("div", { class: "muted" }, seats, names ? ": " : "", names, watching),
     ),
     action,

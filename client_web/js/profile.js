@@ -4,10 +4,11 @@
 // scheduled render, patched in place.
 
 import { errorText } from "./api.js";
-import { ratingSeries, scaleSeries } from "./chart.js";
+import { ratingRows, ratingSeries } from "./chart.js";
 import { h, replace } from "./dom.js";
 import { dateTime, elapsedText, num, ordinal, t } from "./i18n.js";
 import { accountView } from "./account.js";
+import { chartTable, chartView } from "./ratingchart.js";
 import { patch, scheduled } from "./render.js";
 import { ensurePlayer, me, onPlayer, profileOf, racesOf, seen } from "./session.js";
 import { gameName, ratingChange, statusText, stepText } from "./widgets.js";
@@ -149,53 +150,25 @@ function ratingsView(s) {
             : null,
         ),
         chartView(ratingSeries(s.chart, game), game),
+        chartTable(ratingRows(s.chart, game)),
         h("a", { href: `#/leaderboard/${game}` }, t("profile.board")),
       );
     }),
   );
 }
 
-const BOX = { width: 260, height: 110, pad: 14 };
-
-/** The rating history as a line in an SVG (numbers through Intl on its ticks). */
-export function chartView(values, game) {
-  if (values.length < 2) return h("p", { class: "muted chart-empty" }, t("profile.noChart"));
-  const { points, ticks } = scaleSeries(values, { ...BOX, pad: BOX.pad });
-  const svg = (tag, attrs, ...children) => {
-    const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-    el.append(...children);
-    return el;
-  };
-  const label = t("profile.chartLabel", {
-    game: gameName(game),
-    first: values[0],
-    last: values[values.length - 1],
-    n: values.length - 1,
-  });
-  return svg(
-    "svg",
-    {
-      class: "chart",
-      viewBox: `0 0 ${BOX.width + 36} ${BOX.height}`,
-      role: "img",
-      "aria-label": label,
-    },
-    ...ticks.map((tick) =>
-      svg("line", { class: "chart-grid", x1: 36, x2: BOX.width + 36, y1: tick.y, y2: tick.y }),
+/** Where a race was: a tournament's round (a link to the tournament), else nothing. */
+function roundOf(race) {
+  const round = race.tournament;
+  if (!round) return null;
+  return h(
+    "div",
+    { class: "muted history-round" },
+    h(
+      "a",
+      { href: `#/tournament/${encodeURIComponent(round.tournament_id)}` },
+      t("settings.round", { name: round.name, n: round.round }),
     ),
-    ...ticks.map((tick) =>
-      svg(
-        "text",
-        { class: "chart-tick", x: 32, y: tick.y + 4, "text-anchor": "end" },
-        num(tick.value),
-      ),
-    ),
-    svg("polyline", {
-      class: "chart-line",
-      points: points.map(([x, y]) => `${x + 36},${y}`).join(" "),
-    }),
-    ...points.map(([x, y]) => svg("circle", { class: "chart-dot", cx: x + 36, cy: y, r: 2.5 })),
   );
 }
 
@@ -293,7 +266,7 @@ function racesTable(races) {
             "tr",
             { key: r.room_id, dataset: { room: r.room_id } },
             h("td", {}, dateTime(r.finished_at)),
-            h("td", {}, gameName(r.game)),
+            h("td", {}, gameName(r.game), roundOf(r)),
             h(
               "td",
               {},

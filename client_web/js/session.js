@@ -1,10 +1,11 @@
 // Who this browser is: the player of its session (issue 13). The session itself is an
 // HttpOnly cookie the server sets and this page never reads; the page only asks who it is
-// (GET /api/me), and on a first visit gets a new anonymous player (POST /api/session {}).
+// (GET /api/session: 200 with the player or null, so no failed request shows in the console
+// before a session exists), and on a first visit gets a new anonymous player
+// (POST /api/session {}).
 // Pages read `me()` and listen with `onPlayer(fn)`; the header is one such listener.
 
-import { api, ApiError } from "./api.js";
-import { hadPlayer, saveHadPlayer } from "./storage.js";
+import { api } from "./api.js";
 
 let current = null; // the signed-in player's profile, or null
 let asked = null; // the request under way
@@ -21,7 +22,6 @@ export function onPlayer(fn) {
 
 function set(profile) {
   current = profile;
-  saveHadPlayer(Boolean(profile));
   for (const fn of listeners) fn(current);
   return current;
 }
@@ -33,19 +33,15 @@ export function seen(profile) {
 
 /** The signed-in player, asked again of the server (null when there is no live session). */
 export async function refreshMe() {
-  try {
-    return set(await api("GET", "/api/me"));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return set(null);
-    throw error;
-  }
+  const answer = await api("GET", "/api/session");
+  return set(answer?.player ?? null);
 }
 
 /** The player of this browser: its session's, else a new anonymous one. */
 export function ensurePlayer() {
   if (current) return Promise.resolve(current);
   asked ??= (async () => {
-    const found = hadPlayer() ? await refreshMe().catch(() => null) : null;
+    const found = await refreshMe().catch(() => null);
     if (found) return found;
     try {
       await api("POST", "/api/session", {});

@@ -28,11 +28,6 @@ export const guideOffered = () => read("guide.offered") === true;
 export const saveGuideOffered = () => write("guide.offered", true);
 export const saveName = (name) => write("name", name);
 
-/** Whether this browser has had a player (the session is an HttpOnly cookie it never sees):
- * without one, asking who it is would only be a 401, so it asks for a new player at once. */
-export const hadPlayer = () => read("player") === true;
-export const saveHadPlayer = (had) => write("player", had ? true : null);
-
 /** {player_id, token, tournament?} for a room this browser has a seat in. */
 export const roomSeat = (roomId) => read(`room.${roomId}`);
 export const saveRoomSeat = (roomId, seat) => write(`room.${roomId}`, seat);

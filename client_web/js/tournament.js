@@ -10,6 +10,7 @@ import { h, replace, toast } from "./dom.js";
 import { clockText, t } from "./i18n.js";
 import { patch, scheduled, setData, setText } from "./render.js";
 import { nameForm } from "./forms.js";
+import { ensurePlayer } from "./session.js";
 import { saveRoomSeat, saveTournamentSeat, tournamentSeat } from "./storage.js";
 import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
 
@@ -60,7 +61,11 @@ export class TournamentPage {
 
   async load() {
     try {
-      this.data = await getTournament(this.id);
+      // With a player (a session), the entry is the player's: every round in their history.
+      [this.data, this.player] = await Promise.all([
+        getTournament(this.id),
+        this.player === undefined ? ensurePlayer() : this.player,
+      ]);
     } catch (error) {
       if (this.data) return; // keep showing what the socket keeps up to date
       this.parts = null;
@@ -200,13 +205,14 @@ export class TournamentPage {
   }
 
   joinForm() {
-    return nameForm(t("tour.enter"), async (name) => {
+    const enter = async (name) => {
       const seat = await joinTournament(this.id, name);
       this.seat = { player_id: seat.player_id, token: seat.token };
       saveTournamentSeat(this.id, this.seat);
       await this.load();
       this.connect(); // hello again, now as an entrant
-    });
+    };
+    return nameForm(t("tour.enter"), enter, this.player ?? null);
   }
 
   async start() {

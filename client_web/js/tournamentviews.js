@@ -20,7 +20,7 @@ export function standingsTable(rows, you) {
   if (!rows.length) return h("p", { class: "muted standings-empty" }, t("tour.noStandings"));
   const sorted = [...rows].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
   const head = ["tour.rank", "tour.player", "tour.points", "tour.roundsWon", "tour.totalTime"];
-  return h(
+  const table = h(
     "table",
     { class: "results standings" },
     h(
@@ -52,6 +52,7 @@ export function standingsTable(rows, you) {
       ),
     ),
   );
+  return h("div", { class: "table-scroll" }, table); // a phone scrolls it, not the page
 }
 
 /** Every round begun: the winner and points once finished, a link to watch or replay. */

@@ -169,6 +169,9 @@ export function settingsText(room) {
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
   if (room.autoplay) parts.push(t("settings.autoplay"));
   if (room.rated) parts.push(t("settings.rated"));
+  if (room.tournament) {
+    parts.push(t("settings.round", { name: room.tournament.name, n: room.tournament.round }));
+  }
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   }

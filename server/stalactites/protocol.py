@@ -48,6 +48,7 @@ __all__ = [
     "Results",
     "RoomStatus",
     "RoomView",
+    "RoundOfView",
     "ServerFrame",
     "Spectators",
     "Standing",
@@ -262,6 +263,14 @@ class PlayerView(Frame):
     elapsed_ms: int | None = Field(description="from the start to the player's finish")
 
 
+class RoundOfView(Frame):
+    """The tournament round a room is (its players' history entries say the same)."""
+
+    tournament_id: str
+    name: str = Field(description="the tournament's name")
+    round: int = Field(description="1 the first")
+
+
 class RoomView(Frame):
     """The public view of a room (``GET /api/rooms/{room_id}`` answers exactly this)."""
 
@@ -282,6 +291,9 @@ class RoomView(Frame):
         default=False,
         description="a rated room: every seat a player with a session; ratings change once "
         "its results are final (docs/players.md)",
+    )
+    tournament: RoundOfView | None = Field(
+        default=None, description="a tournament round's room: which tournament and round"
     )
     deal_chosen: bool = Field(
         description="the room's creator (or a tournament's organiser) chose the deal, and may "

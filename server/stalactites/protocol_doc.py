@@ -53,6 +53,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
 ]
 OBJECT_MODELS: list[type[BaseModel]] = [
     p.RoomView,
+    p.RoundOfView,
     p.PlayerView,
     p.Standing,
     p.StalactitesBoard,
@@ -323,6 +324,12 @@ PLAYER_ROUTES = [
         "password and an unknown username alike); 429 `rate_limited` with `Retry-After`",
     ),
     (
+        "`GET /api/session`",
+        '200 `{"player"}`: the signed-in player\'s profile (as `GET /api/me`), or null without '
+        "a live session (a stale cookie is cleared): who am I, with no failed request before "
+        "a session exists (the web client asks this)",
+    ),
+    (
         "`DELETE /api/session` (`?everywhere=1`: every session of the player)",
         "204 (also without a session); the cookie is cleared",
     ),
@@ -352,8 +359,10 @@ PLAYER_ROUTES = [
         "`GET /api/players/{player_id}/races[?limit=N][&before=CURSOR]`",
         '200 `{"races": [{"room_id", "game", "deal", "finished_at", "place", "players", '
         '"status", "elapsed_ms", "foundation_cards", "step", "rated", "rating_before", '
-        '"rating_after"}], "next"}`, newest first, `limit` 1-100 (20); `next` is the next '
-        "page's `before` (null at the end); 422 `bad_limit`, `bad_cursor`; 404",
+        '"rating_after", "tournament"}], "next"}`, newest first (`tournament`: '
+        '`{"tournament_id", "name", "round"}` for a tournament round, else null), `limit` '
+        "1-100 (20); `next` is the next page's `before` (null at the end); 422 `bad_limit`, "
+        "`bad_cursor`; 404",
     ),
     (
         "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`)",

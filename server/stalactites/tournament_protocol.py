@@ -49,6 +49,7 @@ TournamentErrorCode = Literal[
     "tournament_not_found",
     "tournament_full",
     "already_started",
+    "already_entered",
     "rate_limited",
     "internal",
 ]
@@ -56,11 +57,12 @@ TournamentErrorCode = Literal[
 TOURNAMENT_ERROR_CODES: dict[str, str] = {
     "bad_message": "a body or frame that is not JSON, too large, of an unknown type or with "
     "wrong fields",
-    "unauthorized": "a bad admin token (HTTP 401), or a bad hello on the tournament socket "
-    "(then closed with 1008)",
+    "unauthorized": "a bad admin token (HTTP 401), an entry with a session that is not alive "
+    "(HTTP 401), or a bad hello on the tournament socket (then closed with 1008)",
     "tournament_not_found": "no tournament has this id",
     "tournament_full": "the tournament has max_players entrants",
     "already_started": "entering or starting a tournament that has already started",
+    "already_entered": "a player with a session entering a tournament they have entered already",
     "rate_limited": "too many tournaments (and rooms) created, or entries (and seats) taken, from "
     "one client address: HTTP 429 with Retry-After",
     "internal": "the server failed; try again",

@@ -32,6 +32,12 @@ Each round is a room (see above) with every entrant seated and the race already 
 entrant says `hello` on `/ws/rooms/{room_id}` with the tournament token and plays.  The
 entrant token, like a room token, is 256 random bits stored only as a hash; the admin token
 too, compared in constant time.
+
+An entrant who entered with a player's session (`Authorization: Bearer`, or the web
+client's cookie) is that player in every round: the round room's seat has the player's id,
+a `hello` may carry the session instead of the tournament token, and each finished round is
+in the player's history (unrated, with `"tournament": {"tournament_id", "name", "round"}`)
+and counts in their statistics.  An entrant without a session is a guest, as before.
 """
 
 SOCKET = """\
@@ -53,9 +59,12 @@ ROUTES = [
         '201 `{"tournament_id", "admin_token"}` (the admin token is shown only here)',
     ),
     (
-        '`POST /api/tournaments/{id}/players` with `{"name"}` (1-24 characters)',
-        '201 `{"player_id", "token"}`; 404 `tournament_not_found`; 409 `tournament_full` or '
-        "`already_started`",
+        '`POST /api/tournaments/{id}/players` with `{"name"}` (1-24 characters; optional with '
+        "a player's session, the player's own name by default)",
+        '201 `{"player_id", "token"}` (with a session, `player_id` is the player\'s own); 404 '
+        "`tournament_not_found`; 409 `tournament_full`, `already_started` or `already_entered` "
+        "(a second entry of the same player); 401 `unauthorized` (a session not alive); 403 "
+        "`bad_origin`; 422 `bad_message` (`field` `name`: a guest entry needs a name)",
     ),
     (
         "`POST /api/tournaments/{id}/start` with `Authorization: Bearer <admin_token>`",

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { niceStep, ratingSeries, scaleSeries } from "../../client_web/js/chart.js";
+import { niceStep, ratingRows, ratingSeries, scaleSeries } from "../../client_web/js/chart.js";
 
 const race = (finished_at, before, after, extra = {}) => ({
   game: "stalactites",
@@ -64,4 +64,16 @@ test("one value, or values all alike, sit in the middle of a range of at least m
     [50, 50],
   );
   assert.deepEqual(scaleSeries([], { width: 1, height: 1 }).points, []);
+});
+
+test("the rows to read are the series' races, oldest first, with each change", () => {
+  const races = [
+    race(3, 1010, 1004, { room_id: "c" }),
+    race(1, 1000, 1012, { room_id: "a" }),
+    race(4, null, null, { rated: false, room_id: "d" }),
+  ];
+  assert.deepEqual(ratingRows(races, "stalactites"), [
+    { at: 1, before: 1000, after: 1012, room: "a" },
+    { at: 3, before: 1010, after: 1004, room: "c" },
+  ]);
 });

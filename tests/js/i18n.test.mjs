@@ -9,9 +9,11 @@ import { afterEach, test } from "node:test";
 import {
   CATALOGUES,
   LANGUAGES,
+  catalogueDate,
   clockText,
   dateTime,
   elapsedText,
+  hasDateWords,
   list,
   num,
   ordinal,
@@ -181,4 +183,21 @@ test("a missing key is reported and falls back to English, then to the key", () 
     console.error = error;
   }
   assert.deepEqual(errors, ["missing text: pl.race.over", "missing text: pl.no.such.key"]);
+});
+
+test("dates use Intl where it has the language's month names, else the catalogue's", () => {
+  const moment = new Date(2025, 11, 1, 9, 5).getTime();
+  assert.equal(hasDateWords("en"), true);
+  const intl = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+  assert.equal(dateTime(moment), intl.format(moment));
+  const fallback = {
+    en: "Dec 1, 2025, 09:05",
+    pl: "1 gru 2025, 09:05",
+    kk: "2025 ж. 1 жел., 09:05",
+  };
+  for (const lang of LANGUAGES) {
+    setLanguage(lang);
+    assert.equal(catalogueDate(moment), fallback[lang], lang);
+    assert.equal(CATALOGUES[lang]["date.months"].split(" ").length, 12, lang);
+  }
 });

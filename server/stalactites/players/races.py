@@ -28,6 +28,7 @@ __all__ = [
     "Outcome",
     "RacePlayer",
     "RaceResult",
+    "RoundOf",
     "decode_cursor",
     "encode_cursor",
     "history_entry",
@@ -51,6 +52,16 @@ class RacePlayer:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundOf:
+    """The tournament round a race was: kept in its room's settings (``round_of``) and said
+    by its players' history entries."""
+
+    tournament_id: str
+    name: str  # the tournament's
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
 class RaceResult:
     room_id: str
     game: str
@@ -58,6 +69,7 @@ class RaceResult:
     finished_at: int  # unix ms
     rated: bool
     players: tuple[RacePlayer, ...]
+    tournament: RoundOf | None = None  # a tournament round's race
 
     def check(self) -> RaceResult:
         """Itself, or :class:`BadRace` saying what is wrong."""
@@ -86,7 +98,8 @@ class RaceResult:
     def from_json(cls, text: str) -> RaceResult:
         data = json.loads(text)
         players = tuple(RacePlayer(**p) for p in data.pop("players"))
-        return cls(players=players, **data)
+        of = data.pop("tournament", None)
+        return cls(players=players, tournament=None if of is None else RoundOf(**of), **data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +133,9 @@ class Outcome:
             + [rating(self.before, p.player_id), rating(self.after, p.player_id)]
             for p in r.players
         ]
-        data = [r.room_id, r.game, r.deal, r.finished_at, int(r.rated), seats]
+        data: list[Any] = [r.room_id, r.game, r.deal, r.finished_at, int(r.rated), seats]
+        if r.tournament is not None:  # a tournament round's: [..., seats, round_of]
+            data.append(asdict(r.tournament))
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -129,13 +144,16 @@ class Outcome:
         data = json.loads(text)
         if isinstance(data, dict):
             return cls._from_fields(data)
-        room_id, game, deal, finished_at, rated, seats = data
+        room_id, game, deal, finished_at, rated, seats, *of = data
         players, before, after = [], {}, {}
         for *fields, was, now in seats:
             players.append(RacePlayer(*fields))
             if was is not None and now is not None:
                 before[fields[0]], after[fields[0]] = _rating(was), _rating(now)
-        result = RaceResult(room_id, game, deal, finished_at, bool(rated), tuple(players))
+        tournament = RoundOf(**of[0]) if of else None
+        result = RaceResult(
+            room_id, game, deal, finished_at, bool(rated), tuple(players), tournament
+        )
         return cls(result, before, after)
 
     @classmethod
@@ -168,6 +186,7 @@ class HistoryEntry:
     rated: bool
     rating_before: int | None
     rating_after: int | None
+    tournament: dict[str, Any] | None = None  # a round: {"tournament_id", "name", "round"}
 
 
 def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
@@ -176,6 +195,8 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
     assert seat.player_id is not None
     fields = (result.game, seat.place, len(result.players), seat.status, seat.elapsed_ms)
     entry = "|".join(str(field) for field in (*fields, seat.foundation_cards, seat.step))
+    if result.tournament is not None:  # after the step: history_entry reads it from both ends
+        entry += "|" + json.dumps(asdict(result.tournament), separators=(",", ":"))
     return PlayerRace(
         room_id=result.room_id,
         game=result.game,
@@ -197,9 +218,9 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         shown = [None if r is None else displayed(Rating(r[0], r[1])) for r in change]
         return HistoryEntry(**{**data, "rating_before": shown[0], "rating_after": shown[1]})
     finished_at, room_id = mark.split(":", 1)
-    game, place, players, status, elapsed_ms, cards, step, before, after, deal = stored.split(
-        "|", 9
-    )
+    game, place, players, status, elapsed_ms, cards, rest = stored.split("|", 6)
+    head, before, after, deal = rest.rsplit("|", 3)  # head: STEP, or STEP|ROUND_OF (JSON)
+    step, *round_of = head.split("|", 1)
     return HistoryEntry(
         room_id,
         game,
@@ -214,6 +235,7 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         before != "",
         _shown(before) if before else None,
         _shown(after) if after else None,
+        json.loads(round_of[0]) if round_of else None,
     )
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
+from ..players.races import RoundOf
 from .rating import unrateable
 
 __all__ = [
@@ -159,6 +160,8 @@ class RoomSettings(BaseModel):
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
     autoplay: bool = False  # the client's auto-play assist to the foundations is on
+    round_of: RoundOf | None = None  # a tournament round's room: which tournament and round
+    # (the players' RoundOf: what its players' history entries say)
 
     @property
     def commitment(self) -> str | None:

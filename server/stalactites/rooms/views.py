@@ -9,6 +9,7 @@ from ..protocol import (
     PlayerView,
     PositionVerdict,
     RoomView,
+    RoundOfView,
     SquadronBoard,
     StalactitesBoard,
     Welcome,
@@ -71,6 +72,7 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         countdown_s=settings.countdown_s,
         certified=settings.certified,
         rated=settings.rated,
+        tournament=_round_of(settings),
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,
@@ -115,3 +117,10 @@ def welcome_frame(
         boards=boards,
         board_verdicts=board_verdicts,
     )
+
+
+def _round_of(settings: RoomSettings) -> RoundOfView | None:
+    of = settings.round_of
+    if of is None:
+        return None
+    return RoundOfView(tournament_id=of.tournament_id, name=of.name, round=of.round)

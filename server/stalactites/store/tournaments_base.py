@@ -62,6 +62,7 @@ class EnterResult(enum.Enum):
     NOT_FOUND = "tournament_not_found"
     FULL = "tournament_full"
     STARTED = "already_started"
+    ALREADY_ENTERED = "already_entered"  # this player id is an entrant already
 
 
 class StartResult(enum.Enum):
@@ -149,7 +150,7 @@ class TournamentStore(Protocol):
     async def enter(
         self, tournament_id: str, entrant: NewEntrant, max_players: int, ttl_ms: int
     ) -> EnterResult:
-        """Add an entrant while the tournament is scheduled and has room."""
+        """Add an entrant while the tournament is scheduled and has room, once per player id."""
         ...
 
     async def request_start(self, tournament_id: str, now_ms: int, ttl_ms: int) -> StartResult:

@@ -115,6 +115,8 @@ class MemoryTournamentStore:
             return EnterResult.NOT_FOUND
         if found.status != "scheduled":
             return EnterResult.STARTED
+        if any(row.player_id == entrant.player_id for row in found.entrants):
+            return EnterResult.ALREADY_ENTERED
         if len(found.entrants) >= max_players:
             return EnterResult.FULL
         seat = len(found.entrants) + 1

@@ -12,6 +12,7 @@ HTTP_STATUS: dict[str, int] = {
     "tournament_not_found": 404,
     "tournament_full": 409,
     "already_started": 409,
+    "already_entered": 409,
     "rate_limited": 429,
     "internal": 500,
 }

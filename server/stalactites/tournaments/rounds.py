@@ -2,7 +2,9 @@
 
 A round is a room opened whole (:class:`~stalactites.store.rooms_base.RoundRoom`): its
 players are the tournament's entrants, seated under their tournament player ids and token
-hashes (so the tournament token is accepted on the room's socket) and ready, so the race
+hashes (so the tournament token is accepted on the room's socket) and ready (an entrant who
+entered with a session has the player's own id, so the round is recorded on that player as
+any room's race is, :mod:`stalactites.web.players.race_recording`), so the race
 starts at the round start without anyone sending ``ready``.  It is never in a room list and
 seats no one else (``seats_reserved``).  Its results become the
 round's lines, with points (:mod:`.points`).
@@ -14,6 +16,7 @@ import json
 import secrets
 
 from ..clock import Clock
+from ..players.races import RoundOf
 from ..protocol import PlayerView, Standing
 from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board
@@ -51,10 +54,15 @@ def tournament_of_room(room_id: str) -> str | None:
 
 
 def round_settings(
-    settings: TournamentSettings, deal: str, certified: bool, solution: dict[str, list[str]] | None
+    settings: TournamentSettings,
+    deal: str,
+    certified: bool,
+    solution: dict[str, list[str]] | None,
+    round_of: RoundOf | None = None,
 ) -> RoomSettings:
     """The room settings of a round: the tournament's game, the round's deal under a fresh
-    salt (its commitment is published as the round starts), one seat each."""
+    salt (its commitment is published as the round starts), one seat each, never rated; which
+    round it is goes on its players' histories."""
     stalactites = settings.game == "stalactites"
     return RoomSettings(
         game=settings.game,
@@ -67,6 +75,7 @@ def round_settings(
         certified=certified,
         solution=solution,
         salt=new_salt(),
+        round_of=round_of,
     )
 
 

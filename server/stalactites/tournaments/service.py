@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..players.races import RoundOf
 from ..protocol import Standing
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal
@@ -113,10 +114,15 @@ class TournamentService:
         await self.store.create(new, self.ttl_ms(body.starts_at))
         return TournamentCreated(tournament_id=tournament_id, admin_token=admin_token)
 
-    async def enter(self, tournament_id: str, name: str) -> TournamentEntry:
+    async def enter(
+        self, tournament_id: str, name: str, owner: str | None = None
+    ) -> TournamentEntry:
+        """A new entrant: a guest (a random id), or the player ``owner`` (a player id, from a
+        session), whose every round is then their own seat and in their history."""
         row = await self.load(tournament_id)
         settings = TournamentSettings.model_validate_json(row.settings_json)
-        player_id, token = secrets.token_hex(8), secrets.token_urlsafe(32)
+        player_id = secrets.token_hex(8) if owner is None else owner
+        token = secrets.token_urlsafe(32)
         zero = Total(player_id, name)
         entrant = NewEntrant(player_id, name, token_hash(token), line_json(zero), score(zero))
         result = await self.store.enter(
@@ -128,6 +134,8 @@ class TournamentService:
             raise TournamentError("tournament_full", "the tournament has all the players it takes")
         if result is EnterResult.STARTED:
             raise TournamentError("already_started", "the tournament has started: no more entries")
+        if result is EnterResult.ALREADY_ENTERED:
+            raise TournamentError("already_entered", "you have entered this tournament already")
         return TournamentEntry(player_id=player_id, token=token)
 
     async def start(self, tournament_id: str, admin_token: str) -> None:
@@ -230,7 +238,8 @@ class TournamentService:
             return
         chosen = await self._deal(settings, number)
         room_id = round_room_id(row.tournament_id, number)
-        room = round_settings(settings, chosen.deal, chosen.certified, chosen.solution)
+        of = RoundOf(tournament_id=row.tournament_id, name=settings.name, round=number)
+        room = round_settings(settings, chosen.deal, chosen.certified, chosen.solution, of)
         starts_at, ends_at = await open_round_room(
             self.rooms.store, self.clock, room_id, room, row.entrants, self.config.room_ttl_s * 1000
         )

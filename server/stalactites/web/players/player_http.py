@@ -39,6 +39,7 @@ def player_routes(max_body: int) -> list[BaseRoute]:
     return [
         Route("/api/session", new_session, methods=["POST"], max_body_size=max_body),
         Route("/api/session", end_session, methods=["DELETE"]),
+        Route("/api/session", who_am_i, methods=["GET"]),
         Route("/api/accounts", register, methods=["POST"], max_body_size=max_body),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me", delete_me, methods=["DELETE"]),
@@ -112,6 +113,22 @@ async def end_session(request: Request) -> Response:
     response = Response(status_code=204)
     forget_cookie(request, response)
     return response
+
+
+async def who_am_i(request: Request) -> Response:
+    """``{"player": PROFILE or null}``, 200 either way: a page asks who it is without a failed
+    request before it has a session.  A cookie that is no longer a live session is cleared."""
+    player = await session_player(request, changing=False)
+    assert not isinstance(player, JSONResponse)  # (a read is never refused for its Origin)
+    if player is None:
+        response = JSONResponse({"player": None})
+        token, from_cookie = request_token(request)
+        if token is not None and from_cookie:
+            forget_cookie(request, response)
+        return response
+    return JSONResponse(
+        {"player": _profile(await process_of(request).players.profile(player.player_id))}
+    )
 
 
 async def _signed_in(request: Request, changing: bool) -> PlayerRecord | JSONResponse:

@@ -1,7 +1,9 @@
 """Rooms' races recorded on their players: ratings in the results, histories, kept rooms.
 
 When a race with persistent players (seats whose id is a player's, :mod:`...rooms.seats`)
-ends, three steps, by whichever process ends it:
+ends, a room's or a tournament round's (an entrant with a session has the player's id as
+their seat; the room's ``round_of`` names the round for the history), three steps, by
+whichever process ends it:
 
 1. :meth:`RaceRecorder.rate`, the room service's rater, called just before the results are
    stored: the race is made pending and its outcome fixed in the players' store (the first
@@ -67,13 +69,14 @@ class RaceRecorder:
         ``step:ones``/``step:twos`` in their log, or by their first foundation play)."""
         if settings.game != "stalactites" or settings.step != "choice":
             return {}
+        ids = [line.player_id for line in standings if is_persistent(line.player_id)]
+        # At once: a tournament round may have hundreds of players with a session.
+        logs = await asyncio.gather(*(self.rooms.store.read_log(row.room_id, pid) for pid in ids))
         steps = {}
-        for line in standings:
-            if is_persistent(line.player_id):
-                log = await self.rooms.store.read_log(row.room_id, line.player_id)
-                board = rebuild(settings, log)
-                name = board.step_name if isinstance(board, Stalactites) else None
-                steps[line.player_id] = name if name in ("ones", "twos") else "none"
+        for player_id, log in zip(ids, logs, strict=True):
+            board = rebuild(settings, log)
+            name = board.step_name if isinstance(board, Stalactites) else None
+            steps[player_id] = name if name in ("ones", "twos") else "none"
         return steps
 
     def finished(self, room_id: str) -> None:
@@ -127,4 +130,6 @@ def race_result(
         )
         for line in standings
     )
-    return RaceResult(row.room_id, settings.game, settings.deal, now, settings.rated, players)
+    return RaceResult(
+        row.room_id, settings.game, settings.deal, now, settings.rated, players, settings.round_of
+    )

@@ -17,10 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ...rooms import JoinRoom
+from ...rooms.settings import TakeSeat
 from ...tournaments import CreateTournament, TournamentError
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited
+from ..players.session_http import request_token, session_player
 from ..process import process_of
 from .tournament_socket import tournament_socket
 
@@ -110,15 +111,25 @@ async def create_tournament(request: Request) -> JSONResponse:
 
 @_answers_errors
 async def enter_tournament(request: Request) -> JSONResponse:
+    """A guest entry (``{"name"}``), or with a session the player's own (``name`` optional)."""
     refused = limited(request, process_of(request).limits.joins, JOINS)
     if refused is not None:
         return refused
+    player = await session_player(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
     try:
-        body = JoinRoom.model_validate(await _json_body(request))
+        body = TakeSeat.model_validate(await _json_body(request))
     except ValidationError as error:
         raise _invalid(error) from None
+    if player is None and request_token(request)[0] is not None:
+        raise TournamentError("unauthorized", "this session is not alive")
+    name = body.name or (player.name if player else None)
+    if name is None:
+        raise TournamentError("bad_message", "name: a guest entry needs a name", "name")
+    owner = player.player_id if player else None
     tournament_id = request.path_params["tournament_id"]
-    entry = await process_of(request).tournaments.enter(tournament_id, body.name)
+    entry = await process_of(request).tournaments.enter(tournament_id, name, owner)
     return JSONResponse(entry.model_dump(), status_code=201)
 
 
