@@ -49,6 +49,7 @@ const KNOWN_CODES = new Set([
   "retry",
   "room_gone",
   "idle",
+  "not_finished",
 ]);
 const FIELDS = new Set([
   "deal",
@@ -109,6 +110,7 @@ export const joinRoom = (id, name) =>
   api("POST", `/api/rooms/${encodeURIComponent(id)}/players`, { name });
 export const listRooms = (status) => api("GET", `/api/rooms?status=${encodeURIComponent(status)}`);
 export const getRecord = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/record`);
+export const getAnalysis = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/analysis`);
 
 export const getTournament = (id) => api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
 export const createTournament = (settings) => api("POST", "/api/tournaments", settings);
