@@ -26,6 +26,18 @@ export class AnalysisView {
     this.draw();
   }
 
+  /** The width the chart has to fill, in pixels. */
+  width() {
+    const style = getComputedStyle(this.el);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return Math.floor((this.el.clientWidth || 680) - (padding || 0));
+  }
+
+  /** Draw again for a new width (the chart is drawn at its size). */
+  resized() {
+    if (this.state.data && Math.abs(this.width() - (this.drawnWidth ?? 0)) > 8) this.draw();
+  }
+
   /** {loading: true} | {error: text} | {data: analysis} */
   show(state) {
     this.state = state;
@@ -44,11 +56,18 @@ export class AnalysisView {
       patch(
         this.el,
         title,
-        timelineView({ timeline: data.timeline, names: this.names, total: this.total, endMs: this.endMs }),
+        timelineView({
+          timeline: data.timeline,
+          names: this.names,
+          total: this.total,
+          endMs: this.endMs,
+          width: this.width(),
+        }),
         h("div", { class: "analysis-racers" }, data.players.map((p) => this.racerView(p))),
       );
     }
     this.el.dataset.state = loading ? "loading" : error ? "failed" : "ready";
+    this.drawnWidth = this.width();
   }
 
   racerView(p) {
@@ -87,9 +106,8 @@ export class AnalysisView {
       this.draw();
     };
     const kept = line[0] ? parseMove(line[0]) : null;
-    const played = parseMove(tp.action);
     const next = line[k] ? parseMove(line[k]) : null;
-    const view = k === 0 ? marks(played, kept) : marks(null, next);
+    const view = marks(k === 0 ? kept : next);
     const board = boards[k] ?? boards.findLast(Boolean);
     const when = tp.at_ms == null ? "" : raceTime(tp.at_ms);
     return h(
@@ -128,11 +146,11 @@ export class AnalysisView {
   }
 }
 
-/** The board's marks: the move played (its card lifted) and the better move's destination. */
-function marks(played, better) {
+/** The board's marks: the next move of the winning line, its card lifted and its place lit. */
+function marks(move) {
   return {
-    selected: (played ?? better) ? { pile: (played ?? better).src, count: 1 } : null,
-    targets: new Set(better ? [better.dst] : []),
+    selected: move ? { pile: move.src, count: 1 } : null,
+    targets: new Set(move ? [move.dst] : []),
   };
 }
 

@@ -25,7 +25,9 @@ export class ReplayPage {
     this.runs = []; // {player_id, name, steps, timed}
     this.frame = null;
     this.keys = (e) => this.key(e);
+    this.resize = () => this.analysis?.resized();
     document.addEventListener("keydown", this.keys);
+    window.addEventListener("resize", this.resize);
     replace(app, h("section", { class: "panel" }, h("p", {}, t("common.loading"))));
     this.load();
   }
@@ -33,6 +35,7 @@ export class ReplayPage {
   destroy() {
     this.gone = true;
     document.removeEventListener("keydown", this.keys);
+    window.removeEventListener("resize", this.resize);
     if (this.frame) cancelAnimationFrame(this.frame);
   }
 
@@ -113,7 +116,7 @@ export class ReplayPage {
         this.analysis.el,
         h(
           "section",
-          { class: "replay-clock", "aria-labelledby": "replay-title" },
+          { class: "panel replay-clock", "aria-labelledby": "replay-title" },
           h("h2", { id: "replay-title" }, t("replay.byClock")),
           this.controlsBar(),
           h("p", { class: "muted replay-keys" }, t("replay.keys")),
@@ -242,10 +245,12 @@ export class ReplayPage {
   /** Bring the page up to the clock; while playing, again next frame. */
   draw(force = false) {
     if (this.gone) return;
-    const ms = this.head.tick(performance.now());
+    const wall = performance.now();
+    const ms = this.head.tick(wall);
     const playing = this.head.playing;
     setText(this.readout, t("replay.clock", { now: raceTime(ms), total: raceTime(this.head.duration) }));
     this.readout.dataset.ms = String(Math.round(ms));
+    this.readout.dataset.wall = String(Math.round(wall)); // the page's clock when it was read
     this.slider.value = String(Math.round(ms));
     this.slider.setAttribute("aria-valuetext", raceTime(ms));
     setText(this.playButton, playing ? t("replay.pause") : t("replay.play"));

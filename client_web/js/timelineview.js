@@ -7,9 +7,9 @@ import { h } from "./dom.js";
 import { clockText, num, t } from "./i18n.js";
 import { cardsAt, timelineChart } from "./timeline.js";
 
-const BOX = { width: 640, height: 220, pad: 0 };
 const LEFT = 34; // room for the cards' ticks
 const BOTTOM = 22; // room for the time's ticks
+const TOP = 8;
 export const COLOURS = ["#ffc83d", "#7fd3ff", "#ff8fc8", "#b6f36b", "#ffa45c", "#c9a7ff"];
 
 /** Race time as m:ss, whole seconds down (0:00 until a second has passed). */
@@ -17,12 +17,15 @@ export const raceTime = (ms) => clockText(Math.floor(Math.max(0, ms) / 1000) * 1
 
 /**
  * The timeline figure. `racers` are the analysis's timeline racers, `names` a Map from player
- * id to name, `total` the cards a finished board holds, `endMs` where the clock ends.
+ * id to name, `total` the cards a finished board holds, `endMs` where the clock ends, `width`
+ * the figure's width in pixels (the chart is drawn at its own size, so its words stay
+ * readable on a phone).
  */
-export function timelineView({ timeline, names, total, endMs }) {
+export function timelineView({ timeline, names, total, endMs, width }) {
   const racers = timeline?.racers ?? [];
   if (!racers.length) return null;
-  const chart = timelineChart(racers, { ...BOX, endMs, total });
+  const box = { width: Math.max(240, width) - LEFT - 8, height: width < 560 ? 150 : 210 };
+  const chart = timelineChart(racers, { ...box, endMs, total });
   const name = (id) => names.get(id) ?? id;
   const first = timeline.first_to_lose_win;
   const firstRacer = racers.find((r) => r.player_id === first);
@@ -33,7 +36,7 @@ export function timelineView({ timeline, names, total, endMs }) {
     "figure",
     { class: "timeline" },
     h("h3", {}, t("analysis.timeline")),
-    chartSvg(chart, racers, name, caption),
+    chartSvg(chart, box, racers, name, caption),
     h(
       "ul",
       { class: "timeline-legend" },
@@ -52,49 +55,66 @@ export function timelineView({ timeline, names, total, endMs }) {
   );
 }
 
-function chartSvg(chart, racers, name, caption) {
-  const width = BOX.width + LEFT;
-  const height = BOX.height + BOTTOM;
+function chartSvg(chart, box, racers, name, caption) {
+  const width = box.width + LEFT + 8;
+  const height = box.height + BOTTOM + TOP;
   const grid = chart.yTicks.map((tick) => [
     svg("line", { class: "chart-grid", x1: LEFT, x2: width, y1: tick.y, y2: tick.y }),
-    svg("text", { class: "chart-tick", x: LEFT - 4, y: tick.y + 4, "text-anchor": "end" }, num(tick.value)),
+    svg(
+      "text",
+      { class: "chart-tick", x: LEFT - 5, y: tick.y + 4, "text-anchor": "end" },
+      num(tick.value),
+    ),
   ]);
   const times = chart.xTicks.map((tick) =>
     svg(
       "text",
-      { class: "chart-tick", x: tick.x + LEFT, y: height - 6, "text-anchor": "middle" },
+      {
+        class: "chart-tick",
+        x: tick.x + LEFT,
+        y: box.height + BOTTOM - 4,
+        "text-anchor": tick.x + LEFT > width - 20 ? "end" : tick.x === 0 ? "start" : "middle",
+      },
       raceTime(tick.ms),
     ),
   );
-  const lines = chart.lines.map((line, i) => {
-    const colour = COLOURS[i % COLOURS.length];
-    const points = line.points.map(([x, y]) => `${x + LEFT},${y}`).join(" ");
-    const parts = [svg("polyline", { class: "timeline-line", points, stroke: colour })];
-    if (line.lost) {
-      const [x, y] = line.lost;
-      const who = name(racers[i].player_id);
-      const mark = svg("g", { class: "timeline-lost", "data-player": line.player_id });
-      mark.append(
-        svg("title", {}, t("analysis.lostAt", { name: who, time: raceTime(racers[i].lost_win_at_ms) })),
-        svg("circle", { cx: x + LEFT, cy: y, r: 7, fill: "#0a3528", stroke: colour }),
-        svg("path", { d: cross(x + LEFT, y, 3.5), stroke: colour }),
-      );
-      parts.push(mark);
-    }
-    return parts;
-  });
+  const lines = chart.lines.map((line, i) => racerLine(line, racers[i], COLOURS[i % COLOURS.length], name));
+  const plot = svg("g", { transform: `translate(0 ${TOP})` }, ...grid.flat(), ...times, ...lines.flat());
   return svg(
     "svg",
     {
       class: "chart timeline-chart",
       viewBox: `0 0 ${width} ${height}`,
+      width,
+      height,
       role: "img",
       "aria-label": `${t("analysis.timelineAlt")} ${caption}`,
     },
-    ...grid.flat(),
-    ...times,
-    ...lines.flat(),
+    plot,
   );
+}
+
+/** One racer's step line, and the mark where they lost the win. */
+function racerLine(line, racer, colour, name) {
+  const points = line.points.map(([x, y]) => `${x + LEFT},${y}`).join(" ");
+  const parts = [svg("polyline", { class: "timeline-line", points, stroke: colour })];
+  if (line.lost) {
+    const [x, y] = line.lost;
+    const said = t("analysis.lostAt", {
+      name: name(racer.player_id),
+      time: raceTime(racer.lost_win_at_ms),
+    });
+    parts.push(
+      svg(
+        "g",
+        { class: "timeline-lost", "data-player": line.player_id },
+        svg("title", {}, said),
+        svg("circle", { cx: x + LEFT, cy: y, r: 7, fill: "#0a3528", stroke: colour }),
+        svg("path", { d: cross(x + LEFT, y, 3.5), stroke: colour }),
+      ),
+    );
+  }
+  return parts;
 }
 
 const cross = (x, y, r) => `M${x - r},${y - r}L${x + r},${y + r}M${x - r},${y + r}L${x + r},${y - r}`;
