@@ -48,10 +48,28 @@ export class AnalysisView {
     const { loading, error, data } = this.state;
     const title = h("h2", { id: "analysis-title" }, t("analysis.title"));
     if (loading) {
-      patch(this.el, title, h("p", { class: "analysis-loading", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("analysis.loading")));
+      patch(
+        this.el,
+        title,
+        h(
+          "p",
+          { class: "analysis-loading", role: "status" },
+          h("span", { class: "spinner", "aria-hidden": "true" }),
+          t("analysis.loading"),
+        ),
+      );
     } else if (error) {
-      const retry = h("button", { class: "btn", onclick: () => this.onRetry() }, t("analysis.retry"));
-      patch(this.el, title, h("p", { class: "analysis-error", role: "alert" }, t("analysis.failed", { reason: error })), retry);
+      const retry = h(
+        "button",
+        { class: "btn", onclick: () => this.onRetry() },
+        t("analysis.retry"),
+      );
+      patch(
+        this.el,
+        title,
+        h("p", { class: "analysis-error", role: "alert" }, t("analysis.failed", { reason: error })),
+        retry,
+      );
     } else {
       patch(
         this.el,
@@ -63,7 +81,11 @@ export class AnalysisView {
           endMs: this.endMs,
           width: this.width(),
         }),
-        h("div", { class: "analysis-racers" }, data.players.map((p) => this.racerView(p))),
+        h(
+          "div",
+          { class: "analysis-racers" },
+          data.players.map((p) => this.racerView(p)),
+        ),
       );
     }
     this.el.dataset.state = loading ? "loading" : error ? "failed" : "ready";
@@ -95,7 +117,11 @@ export class AnalysisView {
     if (!tp) {
       const verdicts = p.verdicts ?? [];
       const key =
-        verdicts[0] === "lost" ? "lostFromStart" : verdicts.includes("unknown") ? "undecided" : "noTurning";
+        verdicts[0] === "lost"
+          ? "lostFromStart"
+          : verdicts.includes("unknown")
+            ? "undecided"
+            : "noTurning";
       return h("p", { class: "analysis-verdict", dataset: { verdict: key } }, t(`analysis.${key}`));
     }
     const line = tp.continuation ?? [];
@@ -114,7 +140,14 @@ export class AnalysisView {
       "section",
       { class: "turning-point" },
       h("h4", {}, t("analysis.turningPoint")),
-      h("p", {}, t(when ? "analysis.turningText" : "analysis.turningUntimed", { n: tp.action_index, time: when })),
+      h(
+        "p",
+        {},
+        t(when ? "analysis.turningText" : "analysis.turningUntimed", {
+          n: tp.action_index,
+          time: when,
+        }),
+      ),
       h(
         "dl",
         { class: "analysis-moves" },
@@ -123,17 +156,30 @@ export class AnalysisView {
         kept ? h("dt", {}, t("analysis.kept")) : null,
         kept ? h("dd", { class: "kept-move" }, line[0]) : null,
       ),
-      board ? h("div", { class: "turning-board" }, renderBoard(board, { compact: true, ...view })) : null,
+      board
+        ? h("div", { class: "turning-board" }, renderBoard(board, { compact: true, ...view }))
+        : null,
       line.length ? this.stepper(k, line, go) : null,
       tp.at_ms != null
-        ? h("button", { class: "btn btn-quiet jump-turning", onclick: () => this.onJump(Math.max(0, tp.at_ms - 1)) }, t("analysis.showInReplay"))
+        ? h(
+            "button",
+            {
+              class: "btn btn-quiet jump-turning",
+              onclick: () => this.onJump(Math.max(0, tp.at_ms - 1)),
+            },
+            t("analysis.showInReplay"),
+          )
         : null,
     );
   }
 
   stepper(k, line, go) {
     const button = (label, text, to, off) =>
-      h("button", { class: "btn", "aria-label": label, onclick: () => go(to), disabled: off }, text);
+      h(
+        "button",
+        { class: "btn", "aria-label": label, onclick: () => go(to), disabled: off },
+        text,
+      );
     return h(
       "div",
       { class: "line-stepper" },
@@ -141,7 +187,9 @@ export class AnalysisView {
       button(t("analysis.lineBack"), "◀", k - 1, k === 0),
       h("output", { class: "line-counter" }, t("analysis.line", { k, n: line.length })),
       button(t("analysis.lineForward"), "▶", k + 1, k >= line.length),
-      k < line.length ? h("span", { class: "line-next" }, t("analysis.next", { move: line[k] })) : null,
+      k < line.length
+        ? h("span", { class: "line-next" }, t("analysis.next", { move: line[k] }))
+        : null,
     );
   }
 }
@@ -167,7 +215,8 @@ export function accuracyText(accuracy) {
 /** The player's moves against the fewest any win needs ("at most" when that is a bound). */
 export function movesText(p) {
   const fewest = p.fewest_moves ?? {};
-  if (fewest.value === null || fewest.value === undefined) return t("analysis.noWinKnown", { n: p.moves });
+  if (fewest.value === null || fewest.value === undefined)
+    return t("analysis.noWinKnown", { n: p.moves });
   const key = fewest.exact ? "analysis.movesAgainst" : "analysis.movesAgainstAtMost";
   return t(key, { n: p.moves, fewest: fewest.value });
 }

@@ -7,14 +7,14 @@
 // click, draws them in place (the boards only when some board's action changed).
 
 import { errorText, getAnalysis, getRecord, getRoom } from "./api.js";
-import { renderBoard, cardTotal } from "./board.js";
+import { cardTotal } from "./board.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { patch, setText } from "./render.js";
-import { parseMove } from "./moves.js";
-import { actionsOf, Playhead, runOf, SPEEDS, stepAt } from "./timeline.js";
+import { Playhead, SPEEDS, stepAt } from "./timeline.js";
 import { raceTime } from "./timelineview.js";
-import { actionText, AnalysisView } from "./analysisview.js";
+import { AnalysisView } from "./analysisview.js";
+import { replayBoard, runsOf, scrollToCurrent } from "./replayviews.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
 export class ReplayPage {
@@ -132,7 +132,10 @@ export class ReplayPage {
 
   /** Play and pause, the speeds, the time slider and its readout, whose boards, the jumps. */
   controlsBar() {
-    this.playButton = h("button", { class: "btn btn-primary replay-play", onclick: () => this.toggle() });
+    this.playButton = h("button", {
+      class: "btn btn-primary replay-play",
+      onclick: () => this.toggle(),
+    });
     this.speeds = SPEEDS.map((speed) =>
       h(
         "button",
@@ -176,9 +179,17 @@ export class ReplayPage {
       h(
         "div",
         { class: "replay-transport" },
-        h("button", { class: "btn", onclick: () => this.seek(0), "aria-label": t("replay.toStart") }, t("replay.start")),
+        h(
+          "button",
+          { class: "btn", onclick: () => this.seek(0), "aria-label": t("replay.toStart") },
+          t("replay.start"),
+        ),
         this.playButton,
-        h("div", { class: "replay-speeds", role: "group", "aria-label": t("replay.speeds") }, this.speeds),
+        h(
+          "div",
+          { class: "replay-speeds", role: "group", "aria-label": t("replay.speeds") },
+          this.speeds,
+        ),
         who,
       ),
       h("div", { class: "replay-time" }, this.slider, this.readout),
@@ -203,10 +214,15 @@ export class ReplayPage {
     this.draw();
   }
 
-  /** Show the race at `ms`, paused, with the replay in view. */
-  jump(ms) {
+  /** Show the race at `ms`, paused. */
+  pause(ms) {
     this.head.pause(performance.now());
     this.seek(ms);
+  }
+
+  /** Show the race at `ms`, paused, with the replay in view. */
+  jump(ms) {
+    this.pause(ms);
     this.boards.scrollIntoView?.({ block: "start" });
   }
 
@@ -233,8 +249,7 @@ export class ReplayPage {
       this.toggle();
     } else if (event.key in moves) {
       event.preventDefault();
-      this.head.pause(performance.now());
-      this.seek(moves[event.key]());
+      this.pause(moves[event.key]());
     }
   }
 
@@ -248,19 +263,28 @@ export class ReplayPage {
     const wall = performance.now();
     const ms = this.head.tick(wall);
     const playing = this.head.playing;
-    setText(this.readout, t("replay.clock", { now: raceTime(ms), total: raceTime(this.head.duration) }));
+    setText(
+      this.readout,
+      t("replay.clock", { now: raceTime(ms), total: raceTime(this.head.duration) }),
+    );
     this.readout.dataset.ms = String(Math.round(ms));
     this.readout.dataset.wall = String(Math.round(wall)); // the page's clock when it was read
     this.slider.value = String(Math.round(ms));
     this.slider.setAttribute("aria-valuetext", raceTime(ms));
     setText(this.playButton, playing ? t("replay.pause") : t("replay.play"));
     this.playButton.setAttribute("aria-pressed", String(playing));
-    for (const b of this.speeds) b.setAttribute("aria-pressed", String(Number(b.dataset.speed) === this.head.speed));
+    for (const b of this.speeds)
+      b.setAttribute("aria-pressed", String(Number(b.dataset.speed) === this.head.speed));
     const shown = this.shown();
     const sig = `${this.focus}|${shown.map((r) => stepAt(r.steps, ms).index).join(",")}`;
     if (force || sig !== this.sig) {
       this.sig = sig;
-      patch(this.boards, shown.map((run) => this.boardOf(run, ms)));
+      const compact = this.focus === "all" && this.runs.length > 1;
+      const view = { game: this.game, compact, onPick: (at) => this.pause(at) };
+      patch(
+        this.boards,
+        shown.map((run) => replayBoard(run, ms, view)),
+      );
       this.boards.classList.toggle("single", shown.length === 1);
       for (const list of this.boards.querySelectorAll(".action-list")) scrollToCurrent(list);
       patch(this.jumps, this.jumpButtons());
@@ -279,98 +303,14 @@ export class ReplayPage {
       jumps.map(([run, tp]) =>
         h(
           "button",
-          { class: "btn btn-quiet replay-jump", dataset: { player: run.player_id }, onclick: () => this.jump(Math.max(0, tp.at_ms - 1)) },
+          {
+            class: "btn btn-quiet replay-jump",
+            dataset: { player: run.player_id },
+            onclick: () => this.jump(Math.max(0, tp.at_ms - 1)),
+          },
           t("replay.turningOf", { name: run.name }),
         ),
       ),
     ];
   }
-
-  boardOf(run, ms) {
-    const step = stepAt(run.steps, ms);
-    const total = cardTotal(this.game);
-    const last = step.index > 0 ? step : null;
-    const head = h(
-      "header",
-      { class: "replay-head" },
-      h("strong", { class: "replay-name" }, run.name),
-      " ",
-      step.cards == null
-        ? null
-        : h("span", { class: "replay-cards", dataset: { cards: String(step.cards) } }, t("replay.cards", { n: step.cards, total })),
-      last
-        ? h("span", { class: "last-move" }, " ", t("replay.last", { action: actionText(last.action), time: raceTime(last.at_ms) }))
-        : null,
-    );
-    const move = last ? parseMove(last.action) : null;
-    const body = step.state
-      ? renderBoard(step.state, {
-          compact: this.focus === "all" && this.runs.length > 1,
-          targets: new Set(move ? [move.dst] : []),
-        })
-      : h("p", { class: "muted" }, t("replay.unknownBoard"));
-    return h(
-      "article",
-      { class: "replay-board", dataset: { player: run.player_id }, key: run.player_id },
-      head,
-      body,
-      actionList(run, step.index, (at) => this.jump(at)),
-    );
-  }
-}
-
-/** A racer's actions with their times: the current one marked, undone ones struck through. */
-function actionList(run, current, onPick) {
-  const items = run.steps.slice(1).map((s) =>
-    h(
-      "li",
-      {
-        class: [s.index === current ? "current" : "", s.index > current ? "later" : "", s.undone ? "undone" : ""].join(" ").trim(),
-        dataset: { index: String(s.index) },
-        key: String(s.index),
-      },
-      h(
-        "button",
-        { class: "action-pick", onclick: () => onPick(s.at_ms), "aria-label": t("replay.pick", { action: actionText(s.action), time: raceTime(s.at_ms) }) },
-        h("span", { class: "action-time" }, raceTime(s.at_ms)),
-        " ",
-        h("span", { class: "action-text" }, actionText(s.action)),
-        s.undone ? h("span", { class: "action-undone" }, " ", t("replay.undone")) : null,
-      ),
-    ),
-  );
-  return h(
-    "div",
-    { class: "replay-actions" },
-    h("h3", {}, t("replay.actions", { n: items.length })),
-    items.length ? h("ol", { class: "action-list" }, items) : h("p", { class: "muted" }, t("replay.noActions")),
-  );
-}
-
-/** Scroll a list (only the list, not the page) to its current item. */
-function scrollToCurrent(list) {
-  const item = list.querySelector("li.current");
-  if (!item) {
-    list.scrollTop = 0;
-    return;
-  }
-  const top = item.offsetTop; // the list is positioned: offsets are within it
-  if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
-    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-  }
-}
-
-/** Each player's run from a record answer: their timed actions and the boards along them. */
-function runsOf(data, room) {
-  const names = new Map((room?.players ?? []).map((p) => [p.player_id, p.name]));
-  const initial = data?.initial_state ?? null;
-  return (data?.players ?? []).map((entry, i) => {
-    const { actions, timed } = actionsOf(entry);
-    return {
-      player_id: entry.player_id ?? `p${i + 1}`,
-      name: entry.name ?? names.get(entry.player_id) ?? t("replay.racer", { n: i + 1 }),
-      steps: runOf(initial, actions),
-      timed,
-    };
-  });
 }

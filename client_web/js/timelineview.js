@@ -48,7 +48,12 @@ export function timelineView({ timeline, names, total, endMs, width }) {
           name(r.player_id),
         ),
       ),
-      h("li", { class: "lost-key" }, h("span", { class: "cross", "aria-hidden": "true" }, "✕"), t("analysis.lostMark")),
+      h(
+        "li",
+        { class: "lost-key" },
+        h("span", { class: "cross", "aria-hidden": "true" }, "✕"),
+        t("analysis.lostMark"),
+      ),
     ),
     h("figcaption", { class: "timeline-caption", id: "timeline-caption" }, caption),
     tableView(racers, name, endMs),
@@ -78,8 +83,16 @@ function chartSvg(chart, box, racers, name, caption) {
       raceTime(tick.ms),
     ),
   );
-  const lines = chart.lines.map((line, i) => racerLine(line, racers[i], COLOURS[i % COLOURS.length], name));
-  const plot = svg("g", { transform: `translate(0 ${TOP})` }, ...grid.flat(), ...times, ...lines.flat());
+  const lines = chart.lines.map((line, i) =>
+    racerLine(line, racers[i], COLOURS[i % COLOURS.length], name),
+  );
+  const plot = svg(
+    "g",
+    { transform: `translate(0 ${TOP})` },
+    ...grid.flat(),
+    ...times,
+    ...lines.flat(),
+  );
   return svg(
     "svg",
     {
@@ -117,7 +130,8 @@ function racerLine(line, racer, colour, name) {
   return parts;
 }
 
-const cross = (x, y, r) => `M${x - r},${y - r}L${x + r},${y + r}M${x - r},${y + r}L${x + r},${y - r}`;
+const cross = (x, y, r) =>
+  `M${x - r},${y - r}L${x + r},${y + r}M${x - r},${y + r}L${x + r},${y - r}`;
 
 /** The chart's figures as a table: cards at the end, the last card's time, the lost win. */
 function tableView(racers, name, endMs) {
@@ -130,7 +144,11 @@ function tableView(racers, name, endMs) {
       h("th", { scope: "row" }, name(r.player_id)),
       h("td", { class: "num" }, num(cardsAt(r, endMs ?? last[0]))),
       h("td", { class: "num" }, raceTime(last[0])),
-      h("td", { class: "num" }, lost === null || lost === undefined ? t("analysis.never") : raceTime(lost)),
+      h(
+        "td",
+        { class: "num" },
+        lost === null || lost === undefined ? t("analysis.never") : raceTime(lost),
+      ),
     );
   });
   return h(
@@ -149,7 +167,9 @@ function tableView(racers, name, endMs) {
           h(
             "tr",
             {},
-            ["racer", "cards", "last", "lost"].map((c) => h("th", { scope: "col" }, t(`analysis.col.${c}`))),
+            ["racer", "cards", "last", "lost"].map((c) =>
+              h("th", { scope: "col" }, t(`analysis.col.${c}`)),
+            ),
           ),
         ),
         h("tbody", {}, rows),

@@ -109,18 +109,39 @@ test("a line of moves is drawn board by board from the board it starts on", () =
 
 test("the timeline is a step line per racer, held to the end, with the lost win on it", () => {
   const racers = [
-    { player_id: "a", foundation: [[0, 4], [1000, 5], [3000, 6]], lost_win_at_ms: null },
-    { player_id: "b", foundation: [[0, 4], [2000, 5]], lost_win_at_ms: 2500 },
+    {
+      player_id: "a",
+      foundation: [
+        [0, 4],
+        [1000, 5],
+        [3000, 6],
+      ],
+      lost_win_at_ms: null,
+    },
+    {
+      player_id: "b",
+      foundation: [
+        [0, 4],
+        [2000, 5],
+      ],
+      lost_win_at_ms: 2500,
+    },
   ];
   const chart = timelineChart(racers, { width: 400, height: 100, pad: 0, endMs: 4000, total: 52 });
-  assert.deepEqual(chart.lines[0].points.map(([x]) => x), [0, 100, 100, 300, 300, 400]);
+  assert.deepEqual(
+    chart.lines[0].points.map(([x]) => x),
+    [0, 100, 100, 300, 300, 400],
+  );
   const ys = chart.lines[0].points.map(([, y]) => y);
   assert.ok(ys[0] > ys[2] && ys[2] > ys[4], "more cards are higher");
   assert.equal(chart.lines[0].lost, null);
   assert.deepEqual(chart.lines[1].lost, [250, chart.y(5)]);
   assert.equal(cardsAt(racers[1], 1999), 4);
   assert.equal(chart.xTicks[0].ms, 0);
-  assert.ok(chart.xTicks.every((tick) => tick.ms % 1000 === 0), "ticks on whole seconds");
+  assert.ok(
+    chart.xTicks.every((tick) => tick.ms % 1000 === 0),
+    "ticks on whole seconds",
+  );
   assert.equal(chart.yTicks.at(-1).value <= 52, true);
 });
 

@@ -268,7 +268,8 @@ export default {
   "replay.none": "No replay yet",
   "replay.title": "Results and replay: {settings}",
   "replay.byClock": "Replay by the race clock",
-  "replay.keys": "Keys: space plays and pauses, ← and → go to the previous and next action, Home and End jump.",
+  "replay.keys":
+    "Keys: space plays and pauses, ← and → go to the previous and next action, Home and End jump.",
   "replay.noLayout":
     "The server sent no starting layout for this race, so the boards cannot be drawn: each racer's actions are listed with their times.",
   "replay.untimed":

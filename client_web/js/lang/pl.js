@@ -288,11 +288,11 @@ export default {
   "replay.none": "Jeszcze nie ma powtórki",
   "replay.title": "Wyniki i powtórka: {settings}",
   "replay.byClock": "Powtórka według zegara wyścigu",
-  "replay.keys": "Klawisze: spacja odtwarza i wstrzymuje, ← i → do poprzedniej i następnej akcji, Home i End na początek i koniec.",
+  "replay.keys":
+    "Klawisze: spacja odtwarza i wstrzymuje, ← i → do poprzedniej i następnej akcji, Home i End na początek i koniec.",
   "replay.noLayout":
     "Serwer nie przysłał początkowego układu tego wyścigu, więc nie da się narysować kart: akcje każdego gracza są wypisane z czasami.",
-  "replay.untimed":
-    "Ten wyścig zapisano, zanim akcje miały czasy: ruchy są pokazane co sekundę.",
+  "replay.untimed": "Ten wyścig zapisano, zanim akcje miały czasy: ruchy są pokazane co sekundę.",
   "replay.whose": "czyj układ",
   "replay.all": "Wszystkie układy",
   "replay.start": "« Początek",
