@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from browser_kit import (
     DEAL,
     SHOTS,
     STEP,
+    Console,
     board_of,
     check_page,
     click_move,
@@ -272,4 +273,34 @@ def test_the_results_page_reads_well_on_a_desktop_and_a_phone(
         page.locator(f".{part}").screenshot(path=str(SHOTS / f"results-{part}-{size}-{lang}.png"))
     overflow = page.evaluate(WIDER)
     assert overflow == [], f"wider than the {size} screen: {overflow}"
+    context.close()
+
+
+def test_the_analysis_says_it_is_being_made_and_why_it_failed_then_tries_again(
+    new_page: Callable[..., Page], race: dict[str, Any], browser: Browser, console: Console
+) -> None:
+    console.allow("status of 500")  # the failure made here, as the browser logs it
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    held: list[Route] = []
+    context.route("**/analysis", held.append)
+    page = new_page(f"/#/replay/{race['room']}", context=context)
+    section = page.locator(".analysis")
+    expect(section.locator(".analysis-loading")).to_have_text(
+        "The solver is analysing every board of the race…"
+    )
+    expect(section).to_have_attribute("data-state", "loading")
+    expect(page.locator(".replay-board")).to_have_count(2)  # the replay does not wait for it
+    held.pop().fulfill(
+        status=500,
+        content_type="application/json",
+        body=json.dumps({"code": "internal", "message": "the server failed"}),
+    )
+    expect(section).to_have_attribute("data-state", "failed")
+    expect(section.locator(".analysis-error")).to_have_text(
+        "The analysis could not be made: The server had a problem. Try again."
+    )
+    context.unroute("**/analysis")
+    section.get_by_role("button", name="Try again").click()
+    expect(section).to_have_attribute("data-state", "ready")
+    expect(section.locator(".analysis-racer")).to_have_count(2)
     context.close()

@@ -128,6 +128,7 @@ export default {
   "error.retry": "Your other tab moved at the same time: play the move again.",
   "error.room_gone": "This room is gone: back to the lobby.",
   "error.idle": "Disconnected after a long silence.",
+  "error.not_finished": "The analysis is shown once the race has finished.",
   "error.internal": "The server had a problem. Try again.",
   "error.tournament_not_found": "There is no such tournament. The link may be old or mistyped.",
   "error.tournament_full": "The tournament is full.",

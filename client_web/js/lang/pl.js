@@ -147,6 +147,7 @@ export default {
   "error.retry": "Twoja druga karta wykonała ruch w tej samej chwili: zagraj ten ruch jeszcze raz.",
   "error.room_gone": "Tego pokoju już nie ma: wracasz do lobby.",
   "error.idle": "Rozłączono po długiej ciszy.",
+  "error.not_finished": "Analiza pojawi się, gdy wyścig się skończy.",
   "error.internal": "Serwer miał kłopot. Spróbuj jeszcze raz.",
   "error.tournament_not_found": "Nie ma takiego turnieju. Link może być stary albo źle przepisany.",
   "error.tournament_full": "Turniej jest pełny.",
