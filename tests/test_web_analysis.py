@@ -282,7 +282,7 @@ def test_the_analysis_says_it_is_being_made_and_why_it_failed_then_tries_again(
     console.allow("status of 500")  # the failure made here, as the browser logs it
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     held: list[Route] = []
-    context.route("**/analysis", held.append)
+    context.route("**/analysis", lambda route: held.append(route))
     page = new_page(f"/#/replay/{race['room']}", context=context)
     section = page.locator(".analysis")
     expect(section.locator(".analysis-loading")).to_have_text(
