@@ -102,20 +102,24 @@ def watch_the_replay(page: Page, line: list[str]) -> None:
     page.wait_for_url(re.compile(r"#/replay/"))
     board = page.locator(".replay-board", has=page.locator("strong", has_text=re.compile("^Ada$")))
     expect(board).to_be_visible()
-    ada = f'.replay-board[data-player="{board.get_attribute("data-player")}"]'
+    player = board.get_attribute("data-player")
+    ada = f'.replay-board[data-player="{player}"]'
     game = Stalactites(DEAL, step=STEP)
-    assert board_of(page, ada) == engine_board(game), "move 0 is the deal"
+    assert board_of(page, ada) == engine_board(game), "0:00 is the deal"
+    page.locator(".replay-whose").select_option(player)
     for move in line[:3]:
         page.keyboard.press("ArrowRight")
         game.push(move)
-    expect(page.locator(".replay-counter")).to_have_text(f"move 3 of {len(line)}")
+    expect(page.locator(f"{ada} .action-list li.current")).to_have_attribute("data-index", "3")
     assert board_of(page, ada) == engine_board(game)
     page.keyboard.press("End")
     for move in line[3:]:
         game.push(move)
+    expect(page.locator(f"{ada} .replay-cards")).to_have_attribute("data-cards", "52")
     assert board_of(page, ada) == engine_board(game), "the last move wins"
-    page.locator(".replay-back").click()
+    page.keyboard.press("ArrowLeft")
     game.pop()
+    expect(page.locator(f"{ada} .replay-cards")).to_have_attribute("data-cards", "51")
     assert board_of(page, ada) == engine_board(game)
     shot(page, "replay")
 

@@ -51,6 +51,7 @@ const KNOWN_CODES = new Set([
   "retry",
   "room_gone",
   "idle",
+  "not_finished",
 ]);
 const FIELDS = new Set([
   "deal",
@@ -113,6 +114,7 @@ export const listRooms = (status) => api("GET", `/api/rooms?status=${encodeURICo
 export const askHint = (id, token) =>
   api("POST", `/api/rooms/${encodeURIComponent(id)}/hint`, { token });
 export const getRecord = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/record`);
+export const getAnalysis = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/analysis`);
 
 export const getTournament = (id) => api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
 export const createTournament = (settings) => api("POST", "/api/tournaments", settings);

@@ -1,34 +1,42 @@
-// The replay viewer: a finished room's records, stepped forward and back, one board or all
-// side by side. The record answer carries the deal's starting layout (`initial_state`, with
-// Squadron's stock in order); each board is drawn by moving cards as its record says, so the
-// client still judges nothing. The step and whose board are the page's state; one render,
-// run at once on each key or click, draws the boards in place.
+// A finished race's page, #/replay/ID: the results, the solver's analysis (analysisview.js)
+// and the replay by the race clock. Every board is drawn as it stood at the same race-clock
+// time, from the deal's starting layout and each racer's timed actions in the record
+// (timeline.js), played at 1x, 2x, 4x or 8x, or set by the time slider; each racer's actions
+// are listed with their times, undone moves marked. The clock and the boards are the page's
+// state; one render, run each animation frame while playing and at once on each key or
+// click, draws them in place (the boards only when some board's action changed).
 
-import { errorText, getRecord, getRoom } from "./api.js";
-import { renderBoard } from "./board.js";
+import { errorText, getAnalysis, getRecord, getRoom } from "./api.js";
+import { cardTotal } from "./board.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { patch, scheduled, setText } from "./render.js";
-import { applyMove, dealFromStock, parseMove } from "./moves.js";
+import { patch, setText } from "./render.js";
+import { Playhead, SPEEDS, stepAt } from "./timeline.js";
+import { raceTime } from "./timelineview.js";
+import { AnalysisView } from "./analysisview.js";
+import { replayBoard, runsOf, scrollToCurrent } from "./replayviews.js";
 import { resultsTable, settingsText } from "./widgets.js";
 
 export class ReplayPage {
   constructor(app, roomId) {
     this.app = app;
     this.roomId = roomId;
-    this.step = 0;
     this.focus = "all";
-    this.lines = []; // {player_id, name, moves: [text], states: [state] | null}
-    this.renderer = scheduled(() => this.draw());
+    this.runs = []; // {player_id, name, steps, timed}
+    this.frame = null;
     this.keys = (e) => this.key(e);
+    this.resize = () => this.analysis?.resized();
     document.addEventListener("keydown", this.keys);
+    window.addEventListener("resize", this.resize);
     replace(app, h("section", { class: "panel" }, h("p", {}, t("common.loading"))));
     this.load();
   }
 
   destroy() {
+    this.gone = true;
     document.removeEventListener("keydown", this.keys);
-    this.renderer.stop();
+    window.removeEventListener("resize", this.resize);
+    if (this.frame) cancelAnimationFrame(this.frame);
   }
 
   async load() {
@@ -52,171 +60,257 @@ export class ReplayPage {
       );
       return;
     }
+    if (this.gone) return;
     this.room = room;
-    this.lines = linesOf(data, room);
-    this.longest = Math.max(0, ...this.lines.map((l) => l.moves.length));
-    this.build();
-    this.renderer.now();
+    this.game = data?.game ?? room?.game;
+    this.runs = runsOf(data, room);
+    const ends = (data?.players ?? []).map((p) => p.elapsed_ms ?? 0);
+    const last = this.runs.flatMap((r) => r.steps.map((s) => s.at_ms));
+    this.head = new Playhead(Math.max(0, ...ends, ...last));
+    this.analysis = new AnalysisView({
+      names: new Map(this.runs.map((r) => [r.player_id, r.name])),
+      runs: new Map(this.runs.map((r) => [r.player_id, r.steps])),
+      total: cardTotal(this.game),
+      endMs: this.head.duration,
+      onJump: (ms) => this.jump(ms),
+      onRetry: () => this.loadAnalysis(),
+    });
+    this.build(data);
+    this.draw();
+    this.loadAnalysis();
   }
 
-  build() {
+  async loadAnalysis() {
+    this.analysis.show({ loading: true });
+    try {
+      const data = await getAnalysis(this.roomId);
+      this.turning = new Map(data.players.map((p) => [p.player_id, p.turning_point]));
+      this.analysis.show({ data });
+    } catch (error) {
+      this.analysis.show({ error: errorText(error) });
+    }
+    if (!this.gone) this.draw(true);
+  }
+
+  build(data) {
     this.boards = h("div", { class: "replay-boards" });
     const title = this.room
       ? t("replay.title", { settings: settingsText(this.room) })
       : t("join.replay");
-    const standings = this.room?.standings ?? this.room?.players;
+    const standings = this.room?.standings ?? data?.players;
+    const untimed = this.runs.some((r) => !r.timed);
     replace(
       this.app,
       h(
-        "section",
+        "div",
         { class: "replay" },
         h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
-        this.controlsBar(),
-        h("p", { class: "muted" }, t("replay.keys")),
-        this.lines.some((l) => l.states)
-          ? null
-          : h("p", { class: "delay-note" }, t("replay.noLayout")),
-        this.boards,
         standings?.length
           ? h(
-              "details",
-              { class: "panel" },
-              h("summary", {}, t("race.results")),
-              resultsTable(standings, { game: this.room?.game }),
+              "section",
+              { class: "panel replay-results" },
+              h("h2", {}, t("race.results")),
+              h("div", { class: "table-scroll" }, resultsTable(standings, { game: this.game })),
             )
           : null,
+        this.analysis.el,
+        h(
+          "section",
+          { class: "panel replay-clock", "aria-labelledby": "replay-title" },
+          h("h2", { id: "replay-title" }, t("replay.byClock")),
+          this.controlsBar(),
+          h("p", { class: "muted replay-keys" }, t("replay.keys")),
+          untimed ? h("p", { class: "delay-note" }, t("replay.untimed")) : null,
+          this.runs.some((r) => r.steps[0].state)
+            ? null
+            : h("p", { class: "delay-note" }, t("replay.noLayout")),
+          this.boards,
+        ),
       ),
     );
   }
 
-  /** The buttons, the counter, the slider and the choice of board. */
+  /** Play and pause, the speeds, the time slider and its readout, whose boards, the jumps. */
   controlsBar() {
-    this.counter = h("output", { class: "replay-counter" });
+    this.playButton = h("button", {
+      class: "btn btn-primary replay-play",
+      onclick: () => this.toggle(),
+    });
+    this.speeds = SPEEDS.map((speed) =>
+      h(
+        "button",
+        {
+          class: "btn replay-speed",
+          dataset: { speed: String(speed) },
+          "aria-label": t("replay.speedLabel", { n: speed }),
+          onclick: () => this.setSpeed(speed),
+        },
+        t("replay.speed", { n: speed }),
+      ),
+    );
+    this.readout = h("output", { class: "replay-readout", "aria-live": "off" });
     this.slider = h("input", {
+      class: "replay-slider",
       type: "range",
       min: "0",
-      max: String(this.longest),
+      max: String(Math.ceil(this.head.duration)),
+      step: "100",
       value: "0",
-      "aria-label": t("replay.moveNumber"),
-      oninput: (e) => this.go(Number(e.target.value)),
+      "aria-label": t("replay.time"),
+      oninput: (e) => this.seek(Number(e.target.value)),
     });
     const who = h(
       "select",
       {
+        class: "replay-whose",
         "aria-label": t("replay.whose"),
         onchange: (e) => {
           this.focus = e.target.value;
-          this.renderer.now();
+          this.draw(true);
         },
       },
       h("option", { value: "all" }, t("replay.all")),
-      this.lines.map((l) => h("option", { value: l.player_id }, l.name)),
+      this.runs.map((r) => h("option", { value: r.player_id }, r.name)),
     );
-    const button = (more, label, text, to) =>
-      h("button", { class: `btn${more}`, onclick: () => this.go(to()), "aria-label": label }, text);
+    this.jumps = h("div", { class: "replay-jumps" });
     return h(
       "div",
       { class: "replay-controls" },
-      button("", t("replay.firstMove"), t("replay.start"), () => 0),
-      button(" replay-back", t("replay.backOne"), "◀", () => this.step - 1),
-      this.counter,
-      button(" replay-forward", t("replay.forwardOne"), "▶", () => this.step + 1),
-      button("", t("replay.lastMove"), t("replay.end"), () => this.longest),
-      this.slider,
-      who,
+      h(
+        "div",
+        { class: "replay-transport" },
+        h(
+          "button",
+          { class: "btn", onclick: () => this.seek(0), "aria-label": t("replay.toStart") },
+          t("replay.start"),
+        ),
+        this.playButton,
+        h(
+          "div",
+          { class: "replay-speeds", role: "group", "aria-label": t("replay.speeds") },
+          this.speeds,
+        ),
+        who,
+      ),
+      h("div", { class: "replay-time" }, this.slider, this.readout),
+      this.jumps,
     );
   }
 
-  go(step) {
-    this.step = Math.max(0, Math.min(this.longest, step));
-    this.renderer.now();
+  toggle() {
+    const wall = performance.now();
+    if (this.head.playing) this.head.pause(wall);
+    else this.head.play(wall);
+    this.draw();
+  }
+
+  setSpeed(speed) {
+    this.head.setSpeed(speed, performance.now());
+    this.draw();
+  }
+
+  seek(ms) {
+    this.head.seek(ms, performance.now());
+    this.draw();
+  }
+
+  /** Show the race at `ms`, paused. */
+  pause(ms) {
+    this.head.pause(performance.now());
+    this.seek(ms);
+  }
+
+  /** Show the race at `ms`, paused, with the replay in view. */
+  jump(ms) {
+    this.pause(ms);
+    this.boards.scrollIntoView?.({ block: "start" });
+  }
+
+  /** The race time of the next action of the boards shown, or just before the last shown. */
+  neighbour(direction) {
+    const now = this.head.ms;
+    const times = this.shown().flatMap((r) => r.steps.slice(1).map((s) => s.at_ms));
+    if (direction > 0) return Math.min(this.head.duration, ...times.filter((ms) => ms > now));
+    return Math.max(0, ...times.filter((ms) => ms <= now)) - 1;
   }
 
   key(event) {
-    if (event.target?.tagName === "INPUT" || event.target?.tagName === "SELECT") return;
+    if (!this.head) return;
+    const tag = event.target?.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || (tag === "BUTTON" && event.key === " ")) return;
     const moves = {
-      ArrowRight: this.step + 1,
-      ArrowLeft: this.step - 1,
-      Home: 0,
-      End: this.longest,
+      ArrowRight: () => this.neighbour(1),
+      ArrowLeft: () => this.neighbour(-1),
+      Home: () => 0,
+      End: () => this.head.duration,
     };
-    if (!(event.key in moves)) return;
-    event.preventDefault();
-    this.go(moves[event.key]);
+    if (event.key === " ") {
+      event.preventDefault();
+      this.toggle();
+    } else if (event.key in moves) {
+      event.preventDefault();
+      this.pause(moves[event.key]());
+    }
   }
 
-  draw() {
-    setText(this.counter, t("replay.counter", { n: this.step, total: this.longest }));
-    this.slider.value = String(this.step);
-    const shown =
-      this.focus === "all" ? this.lines : this.lines.filter((l) => l.player_id === this.focus);
-    patch(
-      this.boards,
-      shown.map((line) => this.boardOf(line)),
+  shown() {
+    return this.focus === "all" ? this.runs : this.runs.filter((r) => r.player_id === this.focus);
+  }
+
+  /** Bring the page up to the clock; while playing, again next frame. */
+  draw(force = false) {
+    if (this.gone) return;
+    const wall = performance.now();
+    const ms = this.head.tick(wall);
+    const playing = this.head.playing;
+    setText(
+      this.readout,
+      t("replay.clock", { now: raceTime(ms), total: raceTime(this.head.duration) }),
     );
-    this.boards.classList.toggle("single", shown.length === 1);
+    this.readout.dataset.ms = String(Math.round(ms));
+    this.readout.dataset.wall = String(Math.round(wall)); // the page's clock when it was read
+    this.slider.value = String(Math.round(ms));
+    this.slider.setAttribute("aria-valuetext", raceTime(ms));
+    setText(this.playButton, playing ? t("replay.pause") : t("replay.play"));
+    this.playButton.setAttribute("aria-pressed", String(playing));
+    for (const b of this.speeds)
+      b.setAttribute("aria-pressed", String(Number(b.dataset.speed) === this.head.speed));
+    const shown = this.shown();
+    const sig = `${this.focus}|${shown.map((r) => stepAt(r.steps, ms).index).join(",")}`;
+    if (force || sig !== this.sig) {
+      this.sig = sig;
+      const compact = this.focus === "all" && this.runs.length > 1;
+      const view = { game: this.game, compact, onPick: (at) => this.pause(at) };
+      patch(
+        this.boards,
+        shown.map((run) => replayBoard(run, ms, view)),
+      );
+      this.boards.classList.toggle("single", shown.length === 1);
+      for (const list of this.boards.querySelectorAll(".action-list")) scrollToCurrent(list);
+      patch(this.jumps, this.jumpButtons());
+    }
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = playing ? requestAnimationFrame(() => this.draw()) : null;
   }
 
-  boardOf(line) {
-    const k = Math.min(this.step, line.moves.length);
-    const last = k > 0 ? line.moves[k - 1] : null;
-    const known = line.states ? Math.min(k, line.states.length - 1) : -1;
-    const state = known >= 0 ? line.states[known] : null;
-    const head = h(
-      "header",
-      { class: "replay-head" },
-      h("strong", {}, line.name),
-      h("span", { class: "muted" }, " ", t("replay.moves", { n: k, total: line.moves.length })),
-      last ? h("span", { class: "last-move" }, " ", t("replay.last", { move: last })) : null,
-      state && known < k ? h("span", { class: "muted" }, " ", t("replay.drawnBefore")) : null,
-    );
-    const body = state
-      ? renderBoard(state, {
-          compact: this.focus === "all" && this.lines.length > 1,
-          targets: last ? new Set([parseMove(last)?.dst]) : new Set(),
-        })
-      : h(
-          "ol",
-          { class: "move-list", start: "1" },
-          line.moves.map((m, i) => h("li", { class: i < k ? "done" : "" }, m)),
-        );
-    const props = {
-      class: "replay-board",
-      dataset: { player: line.player_id },
-      key: line.player_id,
-    };
-    return h("article", props, head, body);
+  jumpButtons() {
+    const jumps = this.runs
+      .map((r) => [r, this.turning?.get(r.player_id)])
+      .filter(([, tp]) => tp?.at_ms != null);
+    if (!jumps.length) return [];
+    return [
+      h("span", { class: "muted" }, t("replay.jumpTo")),
+      jumps.map(([run, tp]) =>
+        h(
+          "button",
+          {
+            class: "btn btn-quiet replay-jump",
+            dataset: { player: run.player_id },
+            onclick: () => this.jump(Math.max(0, tp.at_ms - 1)),
+          },
+          t("replay.turningOf", { name: run.name }),
+        ),
+      ),
+    ];
   }
-}
-
-/** Each player's line (and the solver's) from a record answer, with the boards along it. */
-function linesOf(data, room) {
-  const names = new Map((room?.players ?? []).map((p) => [p.player_id, p.name]));
-  const lines = (data?.players ?? []).map((entry, i) => ({
-    player_id: entry.player_id ?? `p${i + 1}`,
-    name: entry.name ?? names.get(entry.player_id) ?? t("replay.racer", { n: i + 1 }),
-    moves: entry.record?.moves ?? entry.moves ?? [],
-    states: null,
-  }));
-  for (const [step, moves] of Object.entries(data?.solution ?? {})) {
-    const name = step === "play" ? t("replay.solver") : t(`replay.solver.${step}`);
-    lines.push({ player_id: `solver-${step}`, name, moves, states: null });
-  }
-  const initial = data?.initial_state ?? null;
-  for (const line of lines) line.states = initial ? statesAlong(initial, line.moves) : null;
-  return lines;
-}
-
-/** The board after each move, from the starting layout; it stops where a card is unknown. */
-function statesAlong(initial, moves) {
-  const states = [initial];
-  let state = initial;
-  for (const text of moves) {
-    const move = parseMove(text);
-    const next = move?.src === "s" ? dealFromStock(state) : move && applyMove(state, move);
-    if (!next) break;
-    states.push(next);
-    state = next;
-  }
-  return states;
 }

@@ -1,0 +1,252 @@
+// The analysis part of a finished race's page (GET /api/rooms/{id}/analysis, made by the
+// server's solver once the race is over): the race timeline (timelineview.js), then each
+// racer's accuracy, moves against the fewest a win needs, slowest moves and turning point,
+// with the board before it, the move played, a move that would have kept it winnable, and
+// the winning line from there to step through on a board. The client judges nothing: every
+// verdict and number here is the server's.
+
+import { renderBoard } from "./board.js";
+import { h } from "./dom.js";
+import { num, t } from "./i18n.js";
+import { parseMove } from "./moves.js";
+import { patch } from "./render.js";
+import { boardsAlong } from "./timeline.js";
+import { raceTime, timelineView } from "./timelineview.js";
+
+export class AnalysisView {
+  /**
+   * `names`: player id to name; `runs`: player id to their run (timeline.js's steps, for the
+   * actions' texts and times); `onJump(ms)`: show the replay at this race time.
+   */
+  constructor({ names, runs, total, endMs, onJump, onRetry }) {
+    Object.assign(this, { names, runs, total, endMs, onJump, onRetry });
+    this.el = h("section", { class: "panel analysis", "aria-labelledby": "analysis-title" });
+    this.lineAt = new Map(); // player id -> how far along the winning line the board is
+    this.state = { loading: true };
+    this.draw();
+  }
+
+  /** The width the chart has to fill, in pixels. */
+  width() {
+    const style = getComputedStyle(this.el);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return Math.floor((this.el.clientWidth || 680) - (padding || 0));
+  }
+
+  /** Draw again for a new width (the chart is drawn at its size). */
+  resized() {
+    if (this.state.data && Math.abs(this.width() - (this.drawnWidth ?? 0)) > 8) this.draw();
+  }
+
+  /** {loading: true} | {error: text} | {data: analysis} */
+  show(state) {
+    this.state = state;
+    this.draw();
+  }
+
+  draw() {
+    const { loading, error, data } = this.state;
+    const title = h("h2", { id: "analysis-title" }, t("analysis.title"));
+    if (loading) {
+      patch(
+        this.el,
+        title,
+        h(
+          "p",
+          { class: "analysis-loading", role: "status" },
+          h("span", { class: "spinner", "aria-hidden": "true" }),
+          t("analysis.loading"),
+        ),
+      );
+    } else if (error) {
+      const retry = h(
+        "button",
+        { class: "btn", onclick: () => this.onRetry() },
+        t("analysis.retry"),
+      );
+      patch(
+        this.el,
+        title,
+        h("p", { class: "analysis-error", role: "alert" }, t("analysis.failed", { reason: error })),
+        retry,
+      );
+    } else {
+      patch(
+        this.el,
+        title,
+        timelineView({
+          timeline: data.timeline,
+          names: this.names,
+          total: this.total,
+          endMs: this.endMs,
+          width: this.width(),
+        }),
+        h(
+          "div",
+          { class: "analysis-racers" },
+          data.players.map((p) => this.racerView(p)),
+        ),
+      );
+    }
+    this.el.dataset.state = loading ? "loading" : error ? "failed" : "ready";
+    this.drawnWidth = this.width();
+  }
+
+  racerView(p) {
+    const name = this.names.get(p.player_id) ?? p.name;
+    return h(
+      "article",
+      { class: "analysis-racer", dataset: { player: p.player_id }, key: p.player_id },
+      h("h3", {}, name),
+      h(
+        "dl",
+        { class: "analysis-stats" },
+        stat("accuracy", accuracyText(p.accuracy)),
+        stat("moves", movesText(p)),
+        p.time_after_turning_point_ms != null
+          ? stat("timeAfter", raceTime(p.time_after_turning_point_ms))
+          : null,
+      ),
+      slowestView(p, this.runs.get(p.player_id) ?? []),
+      this.turningView(p),
+    );
+  }
+
+  turningView(p) {
+    const tp = p.turning_point;
+    if (!tp) {
+      const verdicts = p.verdicts ?? [];
+      const key =
+        verdicts[0] === "lost"
+          ? "lostFromStart"
+          : verdicts.includes("unknown")
+            ? "undecided"
+            : "noTurning";
+      return h("p", { class: "analysis-verdict", dataset: { verdict: key } }, t(`analysis.${key}`));
+    }
+    const line = tp.continuation ?? [];
+    const boards = boardsAlong(tp.position, line);
+    const k = Math.min(this.lineAt.get(p.player_id) ?? 0, line.length);
+    const go = (to) => {
+      this.lineAt.set(p.player_id, Math.max(0, Math.min(line.length, to)));
+      this.draw();
+    };
+    const kept = line[0] ? parseMove(line[0]) : null;
+    const next = line[k] ? parseMove(line[k]) : null;
+    const view = marks(k === 0 ? kept : next);
+    const board = boards[k] ?? boards.findLast(Boolean);
+    const when = tp.at_ms == null ? "" : raceTime(tp.at_ms);
+    return h(
+      "section",
+      { class: "turning-point" },
+      h("h4", {}, t("analysis.turningPoint")),
+      h(
+        "p",
+        {},
+        t(when ? "analysis.turningText" : "analysis.turningUntimed", {
+          n: tp.action_index,
+          time: when,
+        }),
+      ),
+      h(
+        "dl",
+        { class: "analysis-moves" },
+        h("dt", {}, t("analysis.played")),
+        h("dd", { class: "played-move" }, tp.action),
+        kept ? h("dt", {}, t("analysis.kept")) : null,
+        kept ? h("dd", { class: "kept-move" }, line[0]) : null,
+      ),
+      board
+        ? h("div", { class: "turning-board" }, renderBoard(board, { compact: true, ...view }))
+        : null,
+      line.length ? this.stepper(k, line, go) : null,
+      tp.at_ms != null
+        ? h(
+            "button",
+            {
+              class: "btn btn-quiet jump-turning",
+              onclick: () => this.onJump(Math.max(0, tp.at_ms - 1)),
+            },
+            t("analysis.showInReplay"),
+          )
+        : null,
+    );
+  }
+
+  stepper(k, line, go) {
+    const button = (label, text, to, off) =>
+      h(
+        "button",
+        { class: "btn", "aria-label": label, onclick: () => go(to), disabled: off },
+        text,
+      );
+    return h(
+      "div",
+      { class: "line-stepper" },
+      button(t("analysis.lineStart"), "«", 0, k === 0),
+      button(t("analysis.lineBack"), "◀", k - 1, k === 0),
+      h("output", { class: "line-counter" }, t("analysis.line", { k, n: line.length })),
+      button(t("analysis.lineForward"), "▶", k + 1, k >= line.length),
+      k < line.length
+        ? h("span", { class: "line-next" }, t("analysis.next", { move: line[k] }))
+        : null,
+    );
+  }
+}
+
+/** The board's marks: the next move of the winning line, its card lifted and its place lit. */
+function marks(move) {
+  return {
+    selected: move ? { pile: move.src, count: 1 } : null,
+    targets: new Set(move ? [move.dst] : []),
+  };
+}
+
+function stat(key, value) {
+  return [h("dt", {}, t(`analysis.${key}`)), h("dd", { class: `stat-${key}` }, value)];
+}
+
+/** A share from 0 to 1 as a whole percentage ("—" when no move was played from a winnable board). */
+export function accuracyText(accuracy) {
+  if (accuracy === null || accuracy === undefined) return t("analysis.accuracyNone");
+  return num(accuracy, { style: "percent", maximumFractionDigits: 0 });
+}
+
+/** The player's moves against the fewest any win needs ("at most" when that is a bound). */
+export function movesText(p) {
+  const fewest = p.fewest_moves ?? {};
+  if (fewest.value === null || fewest.value === undefined)
+    return t("analysis.noWinKnown", { n: p.moves });
+  const key = fewest.exact ? "analysis.movesAgainst" : "analysis.movesAgainstAtMost";
+  return t(key, { n: p.moves, fewest: fewest.value });
+}
+
+function slowestView(p, steps) {
+  const times = p.times_ms ?? [];
+  if (!times.length || !p.slowest?.length) return null;
+  const items = p.slowest.map((index) => {
+    const ms = times[index - 1] ?? 0;
+    const seconds = num(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const step = steps[index];
+    const action = step ? actionText(step.action) : "?";
+    const time = raceTime(step?.at_ms ?? 0);
+    return h(
+      "li",
+      { dataset: { index: String(index) } },
+      t("analysis.slowMove", { n: index, action, seconds, time }),
+    );
+  });
+  return h(
+    "div",
+    { class: "analysis-slowest" },
+    h("h4", {}, t("analysis.slowest")),
+    h("ol", {}, items),
+  );
+}
+
+/** An action as the lists show it: a move's notation, or undo and step declarations in words. */
+export function actionText(action) {
+  if (action === "undo") return t("replay.action.undo");
+  if (action?.startsWith("step:")) return t(`race.building.${action.slice(5)}`);
+  return action ?? "";
+}
