@@ -62,10 +62,8 @@ def test_one_move_is_counted_as_one_move(
     expect(page.locator("body")).not_to_contain_text(one_moves)
     page.on("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Resign").click()
-    page.get_by_role("link", name="Watch the replay").click()
-    expect(page.locator(".replay-head").first).to_contain_text("1")
-    page.keyboard.press("End")
-    expect(page.locator(".replay-head").first).to_contain_text("moves: 1/1")
+    page.get_by_role("link", name="Results, analysis and replay").click()
+    expect(page.locator(".replay-actions h3").first).to_have_text("1 action")
     expect(page.locator("body")).not_to_contain_text(one_moves)
 
 
@@ -160,7 +158,7 @@ def test_a_toast_does_not_follow_you_onto_the_replay(
     page.on("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Resign").click()
     expect(page.locator(".toast")).to_have_count(1)
-    page.get_by_role("link", name="Watch the replay").click()
+    page.get_by_role("link", name="Results, analysis and replay").click()
     expect(page).to_have_url(re.compile(f"#/replay/{room}"))
     expect(page.locator(".toast")).to_have_count(0)
 
