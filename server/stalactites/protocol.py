@@ -78,6 +78,9 @@ ErrorCode = Literal[
     "name_confusable",
     "session_required",
     "not_finished",
+    "run_not_found",
+    "own_run",
+    "not_certified",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -114,7 +117,13 @@ ERROR_CODES: dict[str, str] = {
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
-    "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
+    "not_finished": "an analysis asked for before the race has finished (it would be a hint); "
+    "over HTTP, 409: a ghost asked of a race that has not finished",
+    "run_not_found": "over HTTP, 404: a ghost asked of a seat the room does not have, or a run "
+    "without its actions' times",
+    "own_run": "over HTTP, 409: a ghost asked of one's own run",
+    "not_certified": "over HTTP, 409: a ghost asked of a run on a deal the server did not "
+    "certify (a chosen deal)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -250,6 +259,11 @@ class PlayerView(Frame):
     status: PlayerStatus
     place: int | None = Field(description="final place; a winner's is known when they win")
     elapsed_ms: int | None = Field(description="from the start to the player's finish")
+    ghost_of: str | None = Field(
+        default=None,
+        description="a ghost's seat: the name of the player whose recorded run it replays "
+        "(shown as 'ghost of NAME'); null for a live player",
+    )
 
 
 class RoomView(Frame):
@@ -306,6 +320,9 @@ class Standing(Frame):
     foundation_cards: int
     moves: int
     elapsed_ms: int
+    ghost_of: str | None = Field(
+        default=None, description="a ghost's line: whose recorded run it replayed"
+    )
     rated: bool = Field(default=False, description="the race changed this player's rating")
     rating_before: int | None = Field(
         default=None, description="the player's shown rating before the race (rated races)"
@@ -419,6 +436,11 @@ class Progress(Frame):
     foundation_cards: int
     moves: int
     status: PlayerStatus
+    at_ms: int | None = Field(
+        default=None,
+        description="the race clock when the action was stored: ms since the race's start "
+        "(as the record's `at_ms`)",
+    )
 
 
 class ProgressBatch(Frame):

@@ -57,6 +57,7 @@ class RaceResult:
     finished_at: int  # unix ms
     rated: bool
     players: tuple[RacePlayer, ...]
+    ghost: dict[str, Any] | None = None  # a ghost race: whose ghost (name, original time...)
 
     def check(self) -> RaceResult:
         """Itself, or :class:`BadRace` saying what is wrong."""
@@ -137,6 +138,8 @@ class HistoryEntry:
     rated: bool
     rating_before: int | None
     rating_after: int | None
+    ghost: dict[str, Any] | None = None  # a ghost race: name, room_id, player_id, status,
+    # elapsed_ms (the original run's time)
 
 
 def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
@@ -158,6 +161,8 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
         "rating_before": None,
         "rating_after": None,
     }
+    if result.ghost is not None:
+        entry["ghost"] = result.ghost
     return PlayerRace(
         room_id=result.room_id,
         game=result.game,

@@ -21,6 +21,9 @@ HTTP_STATUS: dict[str, int] = {
     "already_seated": 409,
     "name_confusable": 409,
     "session_required": 401,
+    "run_not_found": 404,
+    "own_run": 409,
+    "not_certified": 409,
     "internal": 500,
 }
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
+from .ghost_seat import GhostSeat
 from .rating import unrateable
 
 __all__ = [
@@ -143,6 +144,7 @@ class RoomSettings(BaseModel):
     spectator_delay_s: int | None = None  # None: the default for the number of seats
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
+    ghost: GhostSeat | None = None  # a seat replaying a recorded run (stalactites.ghosts)
 
     @property
     def commitment(self) -> str | None:

@@ -22,10 +22,11 @@ from starlette.requests import HTTPConnection
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..ghosts import GhostReplay, GhostService
 from ..players import PlayerService
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
-from ..store import open_player_store, open_store
+from ..store import open_ghost_store, open_player_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -83,6 +84,11 @@ class Process:
         self.races = RaceRecorder(self.players, self.rooms, clock)
         self.rooms.rater = self.races.rate
         self.rooms.add_finish_listener(self.races.finished)
+        # Ghost races: runs indexed as races are recorded, ghosts replayed by room streams.
+        self.ghost_store = open_ghost_store(url, prefix, cluster)
+        self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
+        self.ghost_replay = GhostReplay(self.rooms, self.play)
+        self.races.on_recorded(self.ghosts.index_race)
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
             AddressBuckets(config.signin_username_rate, config.signin_username_burst),
@@ -91,7 +97,9 @@ class Process:
         self._resume: asyncio.Task[None] | None = None
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
-        return RoomHooks(stream.stream_id, self.rooms.current, self.clock)
+        return RoomHooks(
+            stream.stream_id, self.rooms.current, self.clock, self.ghost_replay.advance
+        )
 
     def _standings(self, stream: Stream[StandingsFeed]) -> StandingsFeed:
         return StandingsFeed(stream.stream_id, self.tournaments, stream.subscribers)
@@ -117,6 +125,7 @@ class Process:
         await self.spectator_count.close()
         await self.rooms.close()
         await self.player_store.close()
+        await self.ghost_store.close()
         await self.store.close()
         self.solver.close()
 

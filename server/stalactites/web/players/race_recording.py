@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from ...clock import Clock
 from ...engine import Stalactites
@@ -36,11 +37,18 @@ __all__ = ["RaceRecorder"]
 
 log = logging.getLogger(__name__)
 
+Recorded = Callable[[RaceResult], Awaitable[None]]
+"""Told of each race once it is recorded on its players (the ghosts' index)."""
+
 
 class RaceRecorder:
     def __init__(self, players: PlayerService, rooms: RoomService, clock: Clock) -> None:
         self.players, self.rooms, self.clock = players, rooms, clock
         self._results: dict[str, RaceResult] = {}
+        self._recorded: list[Recorded] = []
+
+    def on_recorded(self, listener: Recorded) -> None:
+        self._recorded.append(listener)
 
     async def rate(
         self, row: RoomRow, settings: RoomSettings, standings: list[Standing], now: int
@@ -85,6 +93,11 @@ class RaceRecorder:
         ids = [seat.player_id for seat in result.players if seat.player_id is not None]
         await self.rooms.store.keep_room(result.room_id, ids)
         await self.players.record_race(result)
+        for listener in self._recorded:
+            try:
+                await listener(result)
+            except Exception:  # an index is a hint: the race is recorded whatever it says
+                log.exception("room %s: a listener of its recording failed", result.room_id)
 
     async def resume(self) -> int:
         """Record the races left pending (their rooms kept first); how many there were."""
@@ -127,4 +140,7 @@ def race_result(
         )
         for line in standings
     )
-    return RaceResult(row.room_id, settings.game, settings.deal, now, settings.rated, players)
+    ghost = None if settings.ghost is None else settings.ghost.history()
+    return RaceResult(
+        row.room_id, settings.game, settings.deal, now, settings.rated, players, ghost
+    )

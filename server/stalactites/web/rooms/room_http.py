@@ -26,6 +26,7 @@ from ..process import process_of
 from .room_socket import room_socket
 
 __all__ = [
+    "body_of",
     "create_room",
     "get_analysis",
     "get_record",
@@ -61,7 +62,7 @@ def _unprocessable(field: str | None, message: str) -> JSONResponse:
     )
 
 
-async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
+async def body_of(request: Request, model: type[Body]) -> Body | JSONResponse:
     """The request's JSON body as ``model``, or a 422 answer naming the field at fault."""
     raw = await request.body()
     try:
@@ -83,7 +84,7 @@ async def create_room(request: Request) -> JSONResponse:
     refused = bad_origin(request, request_token(request)[1])
     if refused is not None:
         return refused
-    body = await _body(request, CreateRoom)
+    body = await body_of(request, CreateRoom)
     if isinstance(body, JSONResponse):
         return body
     view = await process_of(request).rooms.create(body)
@@ -97,7 +98,7 @@ async def join_room(request: Request) -> JSONResponse:
     player = await session_player(request, changing=True)
     if isinstance(player, JSONResponse):
         return player
-    body = await _body(request, TakeSeat)
+    body = await body_of(request, TakeSeat)
     if isinstance(body, JSONResponse):
         return body
     if player is None and request_token(request)[0] is not None:

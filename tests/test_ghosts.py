@@ -1,0 +1,74 @@
+"""Ghost races on one server, both stores: a ghost keeps its run's times, is labelled a
+ghost everywhere, is unrated and goes into the racer's history; bad asks get clear codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ghosts_kit import TOLERANCE_MS, ghost_race, ghost_times, source_run
+from players_kit import anonymous, api, recorded
+from server_kit import Client
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+
+async def test_a_ghost_plays_its_run_at_its_recorded_times_and_is_labelled(
+    any_server: Any,
+) -> None:
+    run = await source_run(any_server, moves=5)
+    racer = await anonymous(any_server.url)
+    status, answer = await ghost_race(any_server, run, racer)
+    assert status == 201, answer
+    room = answer["room"]
+    assert room["rated"] is False and room["certified"] is True
+    ghost = next(p for p in room["players"] if p["player_id"] != racer["player_id"])
+    assert ghost["ghost_of"] == run.player["name"] and ghost["ready"] and ghost["connected"]
+    client = await Client.open(any_server.ws_url(answer["room_id"]))
+    welcome = await client.hello(answer["token"])
+    assert [p["ghost_of"] for p in welcome["room"]["players"]].count(run.player["name"]) == 1
+    await client.send(type="ready")
+    await client.expect("started")
+    finished = await client.expect("finished", player_id=ghost["player_id"], timeout=20)
+    assert finished["status"] == "resigned"
+    times = ghost_times(client.frames, ghost["player_id"])
+    recorded_times = [*run.times, run.line["elapsed_ms"]]
+    assert len(times) == len(recorded_times)
+    for got, wanted in zip(times, recorded_times, strict=True):
+        assert wanted <= got <= wanted + TOLERANCE_MS, (times, recorded_times)
+    await client.send(type="resign")
+    results = await client.expect("results")
+    lines = {line["player_id"]: line for line in results["standings"]}
+    assert lines[ghost["player_id"]]["ghost_of"] == run.player["name"]
+    assert not any(line["rated"] for line in lines.values())
+    history = await recorded(any_server.url, racer["player_id"])
+    entry = history[0]
+    assert entry["room_id"] == answer["room_id"] and entry["rated"] is False
+    assert entry["ghost"]["name"] == run.player["name"]
+    assert entry["ghost"]["elapsed_ms"] == run.line["elapsed_ms"]
+    assert entry["ghost"]["room_id"] == run.room_id
+
+
+async def test_a_ghost_is_refused_with_a_code_for_each_reason(any_server: Any) -> None:
+    run = await source_run(any_server, moves=1)
+    racer = await anonymous(any_server.url)
+    base = f"{any_server.url}/api/rooms"
+    ask = {"player_id": run.player["player_id"]}
+    cases = [
+        (f"{base}/nosuchroom/ghost", ask, racer["token"], 404, "room_not_found"),
+        (f"{base}/{run.room_id}/ghost", {"player_id": "p.0"}, racer["token"], 404, "run_not_found"),
+        (f"{base}/{run.room_id}/ghost", ask, run.player["token"], 409, "own_run"),
+        (f"{base}/{run.room_id}/ghost", ask, None, 401, "session_required"),
+        (f"{base}/{run.room_id}/ghost", {"seat": 1}, racer["token"], 422, "bad_message"),
+    ]
+    for url, body, token, want_status, code in cases:
+        status, answer, _ = await api("POST", url, body, token)
+        assert (status, answer["code"]) == (want_status, code), (url, body, answer)
+    status, room, _ = await api("POST", base, {"countdown_s": 0, "seats": 1}, racer["token"])
+    status, seat, _ = await api("POST", f"{base}/{room['room_id']}/players", {}, racer["token"])
+    status, answer, _ = await api("POST", f"{base}/{room['room_id']}/ghost", ask, racer["token"])
+    assert (status, answer["code"]) == (409, "not_finished")
+    chosen = await source_run(any_server, moves=0, deal="ms:4")
+    status, answer = await ghost_race(any_server, chosen, racer)
+    assert (status, answer["code"]) == (409, "not_certified")
