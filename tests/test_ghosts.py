@@ -3,6 +3,7 @@ ghost everywhere, is unrated and goes into the racer's history; bad asks get cle
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -72,3 +73,28 @@ async def test_a_ghost_is_refused_with_a_code_for_each_reason(any_server: Any) -
     chosen = await source_run(any_server, moves=0, deal="ms:4")
     status, answer = await ghost_race(any_server, chosen, racer)
     assert (status, answer["code"]) == (409, "not_certified")
+
+
+async def _race_ghost(server: Any, player_id: str) -> Any:
+    """``GhostService.race_ghost`` as the quick-race queue calls it, on the server's loop."""
+    ghosts = server.app.state.process.ghosts
+    work = ghosts.race_ghost(player_id, "stalactites", "choice")
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, server.server.loop))
+
+
+@pytest.mark.own_server
+async def test_the_queue_gets_a_ghost_of_another_players_run_won_runs_first(
+    any_server: Any,
+) -> None:
+    racer = await anonymous(any_server.url)
+    assert await _race_ghost(any_server, racer["player_id"]) is None  # nothing indexed yet
+    run = await source_run(any_server, moves=2)
+    own = await source_run(any_server, moves=1)
+    matched = await _race_ghost(any_server, own.player["player_id"])
+    assert matched is not None  # never their own run: the other one
+    names = {view.ghost_of for view in matched.players}
+    assert names == {None, run.player["name"]}
+    status, view, _ = await api("GET", f"{any_server.url}/api/rooms/{matched.room_id}")
+    assert status == 200 and view["rated"] is False and view["seats"] == 2
+    client = await Client.open(any_server.ws_url(matched.room_id))
+    assert (await client.hello(matched.token))["you"] == own.player["player_id"]
