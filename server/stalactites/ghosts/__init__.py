@@ -8,7 +8,7 @@ room (:mod:`stalactites.web.ghosts.ghost_driver`).
 """
 
 from .replay import GhostReplay
-from .runs import ghost_seat, pool_of
+from .runs import RaceRun, ghost_seat, pool_of
 from .service import GhostService, Matched
 
-__all__ = ["GhostReplay", "GhostService", "Matched", "ghost_seat", "pool_of"]
+__all__ = ["GhostReplay", "GhostService", "Matched", "RaceRun", "ghost_seat", "pool_of"]

@@ -11,10 +11,22 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from ..rooms import RoomError
 from ..rooms.ghost_seat import GHOST_PREFIX, GhostSeat, TimedAction
 
-__all__ = ["ghost_seat", "new_seat_id", "pool_of"]
+__all__ = ["RaceRun", "ghost_seat", "new_seat_id", "pool_of"]
+
+
+class RaceRun(BaseModel):
+    """``POST /api/rooms/{room_id}/ghost``: race this run (with a player's session)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    player_id: str = Field(
+        min_length=1, max_length=40, description="the run's seat in the room (its player id)"
+    )
 
 
 def new_seat_id() -> str:

@@ -9,25 +9,17 @@ Refusals: 401 ``session_required``, 404 ``room_not_found`` / ``run_not_found``, 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
+from ...ghosts import RaceRun
 from ..limits import JOINS, limited
 from ..players.session_http import request_token, session_player
 from ..process import process_of
 from ..rooms.room_http import body_of
 
-__all__ = ["RaceRun", "ghost_routes", "race_this_run"]
-
-
-class RaceRun(BaseModel):
-    """The body of ``POST /api/rooms/{room_id}/ghost``."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    player_id: str = Field(min_length=1, max_length=40, description="the run's seat in the room")
+__all__ = ["ghost_routes", "race_this_run"]
 
 
 def ghost_routes(max_body: int) -> list[BaseRoute]:
