@@ -49,6 +49,10 @@ const KNOWN_CODES = new Set([
   "retry",
   "room_gone",
   "idle",
+  "run_not_found",
+  "own_run",
+  "not_certified",
+  "not_finished",
 ]);
 const FIELDS = new Set([
   "deal",
@@ -108,6 +112,8 @@ export const createRoom = (settings) => api("POST", "/api/rooms", settings);
 export const joinRoom = (id, name) =>
   api("POST", `/api/rooms/${encodeURIComponent(id)}/players`, { name });
 export const listRooms = (status) => api("GET", `/api/rooms?status=${encodeURIComponent(status)}`);
+export const raceGhost = (id, playerId) =>
+  api("POST", `/api/rooms/${encodeURIComponent(id)}/ghost`, { player_id: playerId });
 export const getRecord = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/record`);
 
 export const getTournament = (id) => api("GET", `/api/tournaments/${encodeURIComponent(id)}`);

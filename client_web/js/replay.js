@@ -11,6 +11,7 @@ import { t } from "./i18n.js";
 import { patch, scheduled, setText } from "./render.js";
 import { applyMove, dealFromStock, parseMove } from "./moves.js";
 import { resultsTable, settingsText } from "./widgets.js";
+import { runAction } from "./ghost.js";
 
 export class ReplayPage {
   constructor(app, roomId) {
@@ -82,7 +83,7 @@ export class ReplayPage {
               "details",
               { class: "panel" },
               h("summary", {}, t("race.results")),
-              resultsTable(standings, { game: this.room?.game }),
+              resultsTable(standings, { game: this.room?.game, action: runAction(this.room) }),
             )
           : null,
       ),

@@ -513,4 +513,13 @@ export default {
   "error.name_taken": "That name is taken, or looks like one that is. Choose another.",
   "error.bad_name": "A name is 1 to 20 characters.",
   "error.rename_too_soon": "You changed your name less than a day ago.",
+  "ghost.of": "ghost of {name}",
+  "ghost.hint": "A recorded run, replayed with its original timing",
+  "ghost.raceRun": "Race this run",
+  "ghost.column": "Race this run",
+  "ghost.raced": "against the ghost of {name} ({time})",
+  "error.run_not_found": "That run cannot be raced: no such player in this race, or it has no times.",
+  "error.own_run": "That run is your own: race someone else's.",
+  "error.not_certified": "Only runs on a deal the server dealt and certified can be raced.",
+  "error.not_finished": "That race has not finished yet.",
 };

@@ -549,4 +549,13 @@ export default {
   "error.name_taken": "To imię jest zajęte albo wygląda jak zajęte. Wybierz inne.",
   "error.bad_name": "Imię ma od 1 do 20 znaków.",
   "error.rename_too_soon": "Imię zmieniono mniej niż dobę temu.",
+  "ghost.of": "duch gracza {name}",
+  "ghost.hint": "Nagrany przebieg, odtwarzany w oryginalnym tempie",
+  "ghost.raceRun": "Ścigaj się z tym przebiegiem",
+  "ghost.column": "Ścigaj się z tym przebiegiem",
+  "ghost.raced": "z duchem gracza {name} ({time})",
+  "error.run_not_found": "Z tym przebiegiem nie można się ścigać: nie ma takiego gracza w tym wyścigu albo brak czasów.",
+  "error.own_run": "To twój własny przebieg: wybierz przebieg kogoś innego.",
+  "error.not_certified": "Ścigać się można tylko z przebiegami na rozdaniu, które serwer rozdał i potwierdził.",
+  "error.not_finished": "Ten wyścig jeszcze się nie skończył.",
 };
