@@ -4,6 +4,9 @@ ghost everywhere, is unrated and goes into the racer's history; bad asks get cle
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +16,8 @@ from players_kit import anonymous, api, recorded
 from server_kit import Client
 
 pytestmark = pytest.mark.usefixtures("close_clients")
+
+STALACTITES = str(Path(sys.executable).with_name("stalactites"))
 
 
 async def test_a_ghost_plays_its_run_at_its_recorded_times_and_is_labelled(
@@ -49,6 +54,11 @@ async def test_a_ghost_plays_its_run_at_its_recorded_times_and_is_labelled(
     assert entry["ghost"]["name"] == run.player["name"]
     assert entry["ghost"]["elapsed_ms"] == run.line["elapsed_ms"]
     assert entry["ghost"]["room_id"] == run.room_id
+    url = f"{any_server.url}/api/rooms/{answer['room_id']}/record"  # the ghost's times too
+    checked = await asyncio.to_thread(
+        subprocess.run, [STALACTITES, "verify", url], capture_output=True, text=True, timeout=60
+    )
+    assert (checked.returncode, checked.stderr) == (0, ""), checked.stdout
 
 
 async def test_a_ghost_is_refused_with_a_code_for_each_reason(any_server: Any) -> None:
