@@ -8,7 +8,7 @@ Then N other players each race that run's ghost at once (``POST /api/rooms/{id}/
 either process, the racer's socket on the other), and every ghost action's lateness is read
 from the racers' frames: the ``progress`` event's race-clock reading (``at_ms``) less the
 recorded one.  Printed: p50, p99 and the largest lateness over all ghost actions (the goal:
-every one within the 250 ms the tests hold it to), the servers' CPU time, the machine's load.
+every one within the 500 ms the tests hold it to), the servers' CPU time, the machine's load.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from benchkit import (  # noqa: E402
     start_server,
 )
 
-TOLERANCE_MS = 250
+TOLERANCE_MS = 500
 
 
 def call(method: str, url: str, body: Any = None, token: str | None = None) -> Any:

@@ -272,7 +272,8 @@ than `limit` while `next` is not null).
 A ghost is a recorded run of another player (a seat of a finished room on a certified deal),
 replayed by the server as a live opponent in a new room on the same deal: each of its actions
 is stored at the new race's start plus the action's original race-clock time (the record's
-`at_ms`), within 250 ms (the tolerance the tests hold it to; in practice a few ms), and a
+`at_ms`), never before it and within 500 ms after (the tolerance the tests hold it to; on
+a quiet machine a few tens of ms, see `bench/ghosts.py`), and a
 resigned run resigns at its original time.  To the other racers it is a seat like any: its
 [PlayerView](#playerview) and its [Standing](#standing) carry `ghost_of` (the original
 player's name: the client shows "ghost of NAME"), it is always `connected` and ready from the
