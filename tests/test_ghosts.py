@@ -14,6 +14,7 @@ import pytest
 from ghosts_kit import TOLERANCE_MS, ghost_race, ghost_times, source_run
 from players_kit import anonymous, api, recorded
 from server_kit import Client
+from stalactites.store import IndexedRun
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -108,3 +109,20 @@ async def test_the_queue_gets_a_ghost_of_another_players_run_won_runs_first(
     assert status == 200 and view["rated"] is False and view["seats"] == 2
     client = await Client.open(any_server.ws_url(matched.room_id))
     assert (await client.hello(matched.token))["you"] == own.player["player_id"]
+
+
+@pytest.mark.own_server
+async def test_the_queue_prefers_a_won_run_near_the_rating(any_server: Any) -> None:
+    runs = [await source_run(any_server, moves=1) for _ in range(2)]
+    # The later in the index's order (room|player) is marked won: were won runs not preferred,
+    # the earlier would be chosen (equal ratings, the order next).
+    first, second = sorted(runs, key=lambda run: f"{run.room_id}|{run.player['player_id']}")
+    process = any_server.app.state.process
+    rating = 1000  # an anonymous player's shown rating, as every runner's here
+    marked = IndexedRun(second.room_id, second.player["player_id"], rating, True)
+    work = process.ghost_store.add_run("stalactites:choice", marked)  # as if it had been won
+    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, any_server.server.loop))
+    racer = await anonymous(any_server.url)
+    matched = await _race_ghost(any_server, racer["player_id"])
+    assert {view.ghost_of for view in matched.players} == {None, second.player["name"]}
+    assert first.player["name"] != second.player["name"]
