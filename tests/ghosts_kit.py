@@ -33,7 +33,8 @@ class SourceRun:
 
 
 async def source_run(server: Any, moves: int, **settings: Any) -> SourceRun:
-    """A player's solo race on a certified deal: ``moves`` legal moves, one every ``GAP_S``,
+    """A player's solo race on a certified deal: ``moves`` legal moves (an undo when stuck),
+    one every ``GAP_S``,
     then a resignation; the room's record once it is in the player's history."""
     runner = await anonymous(server.url)
     body = {"countdown_s": 0, "seats": 1, **settings}
@@ -49,7 +50,11 @@ async def source_run(server: Any, moves: int, **settings: Any) -> SourceRun:
     legal = (await client.expect("started"))["legal"]
     for index in range(moves):
         await asyncio.sleep(GAP_S)  # the run's own pace: what the ghost must keep
-        answer = await client.move(f"s{index}", legal[0])
+        if legal:
+            answer = await client.move(f"s{index}", legal[0])
+        else:  # stuck: an undo is an action of the run too
+            await client.send(type="undo", id=f"s{index}")
+            answer = await client.answer(f"s{index}")
         assert answer["type"] == "accepted", answer
         legal = answer["legal"]
     await asyncio.sleep(GAP_S)

@@ -41,3 +41,16 @@ async def test_indexing_a_run_again_moves_it_and_keeps_one_entry(ghost_store: Gh
     assert await ghost_store.near("squadron", 1600, 1000, True, 9) == [
         IndexedRun("r", "p.1", 1700, True)
     ]
+
+
+async def test_ghost_races_due_come_most_overdue_first_until_dropped(
+    ghost_store: GhostStore,
+) -> None:
+    await ghost_store.set_due("late", 100)
+    await ghost_store.set_due("later", 300)
+    await ghost_store.set_due("latest", 200)
+    assert await ghost_store.due(250, 10) == ["late", "latest"]
+    assert await ghost_store.due(1000, 2) == ["late", "latest"]
+    await ghost_store.set_due("late", 900)  # next due later
+    await ghost_store.drop_due("latest")
+    assert await ghost_store.due(1000, 10) == ["later", "late"]

@@ -163,3 +163,36 @@ async def test_a_ghost_keeps_its_recorded_times_on_another_process_after_a_kill(
     entry = (await recorded(second.url, racer["player_id"]))[0]
     assert entry["ghost"]["name"] == run.player["name"] and entry["rated"] is False
     assert entry["ghost"]["elapsed_ms"] == run.line["elapsed_ms"]
+
+
+async def test_a_ghost_races_on_with_nobody_connected_after_its_process_is_killed(
+    spawn: type[ProcessServer],
+) -> None:
+    first, second = spawn(), spawn()
+    run = await source_run(first, moves=6)
+    racer = await anonymous(first.url)
+    status, answer = await ghost_race(first, run, racer)
+    assert status == 201, answer
+    room_id = answer["room_id"]
+    ghost_id = next(p["player_id"] for p in answer["room"]["players"] if p["ghost_of"])
+    here = await Client.open(first.ws_url(room_id))
+    await here.hello(answer["token"])
+    await here.send(type="ready")
+    await here.expect("started")
+    first.kill()  # the only process with a socket in the room: now nobody is connected
+    url = f"{second.url}/api/rooms/{room_id}"
+    while True:  # a room's view opens no stream: only the due list can move the ghost
+        status, view = await http("GET", url)
+        ghost = next(p for p in view["players"] if p["player_id"] == ghost_id)
+        if ghost["status"] != "playing":
+            break
+        await asyncio.sleep(0.1)
+    assert ghost["status"] == "resigned" and ghost["moves"] == run.line["moves"]
+    again = await Client.open(second.ws_url(room_id))
+    await again.hello(answer["token"], last_seq=here.last_seq)  # every event since, resumed
+    await again.send(type="resign")
+    await again.expect("results")
+    times, wanted = ghost_times(again.frames, ghost_id), [*run.times, run.line["elapsed_ms"]]
+    assert len(times) == len(wanted)
+    for got, due in zip(times, wanted, strict=True):
+        assert due <= got <= due + TOLERANCE_MS, (times, wanted)

@@ -6,11 +6,15 @@ the next one falls.  It keeps nothing: the ghost's place in its run is the lengt
 stored log, so any process may advance it, and two that do so at once apply each action once —
 an action goes through :class:`~stalactites.rooms.Play` with the client id ``gN`` (its index in
 the run), and the store answers a used id as a duplicate instead of applying it again.  A ghost
-whose process died is carried on by the next process to advance it (:mod:`...web.ghosts`).
+whose process died is carried on by the next process to advance it: every process serving the
+room times it precisely (:mod:`...web.ghosts.ghost_driver`), and every process, serving the
+room or not, polls the store's list of ghost races due (:meth:`GhostReplay.poll_forever`), so a
+ghost goes on with nobody connected and whichever processes die.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from ..protocol import DeclareStep, MoveFrame, Undo
@@ -18,10 +22,15 @@ from ..rooms import Play, RoomError, RoomService
 from ..rooms.boards import STEP_PREFIX, UNDO
 from ..rooms.ghost_seat import GhostSeat, TimedAction
 from ..rooms.play import ActionFrame
+from ..store import GhostStore
 
 __all__ = ["GhostReplay", "frame_of"]
 
 log = logging.getLogger(__name__)
+
+POLL_S = 0.25  # how often each process looks for ghost races due
+WAITING_RECHECK_MS = 5000  # a ghost race still waiting for its racer's ready: look again then
+BATCH = 50  # ghost races advanced in one poll
 
 
 def frame_of(index: int, timed: TimedAction) -> ActionFrame:
@@ -36,12 +45,57 @@ def frame_of(index: int, timed: TimedAction) -> ActionFrame:
 
 
 class GhostReplay:
-    def __init__(self, rooms: RoomService, play: Play) -> None:
-        self.rooms, self.play = rooms, play
+    def __init__(self, rooms: RoomService, play: Play, due: GhostStore) -> None:
+        self.rooms, self.play, self.due = rooms, play, due
+
+    async def poll_forever(self, period_s: float = POLL_S) -> None:
+        while True:
+            try:
+                await self.poll()
+            except Exception:
+                log.exception("polling the ghost races due failed; trying again")
+            await asyncio.sleep(period_s)
+
+    async def poll(self) -> int:
+        """Advance every ghost race due now; how many there were."""
+        rooms = await self.due.due(self.rooms.now(), BATCH)
+        for room_id in rooms:
+            await self.poll_room(room_id)
+        return len(rooms)
+
+    async def poll_room(self, room_id: str) -> None:
+        """Advance the ghost race and note when it is next due (or that nothing is)."""
+        try:
+            due = await self.advance(room_id)
+            if due is None:
+                due = await self._waiting(room_id)
+        except RoomError:  # the room is gone (expired)
+            due = None
+        if due is None:
+            await self.due.drop_due(room_id)
+        else:
+            await self.due.set_due(room_id, due)
+
+    async def _waiting(self, room_id: str) -> int | None:
+        """When to look again at a ghost race still waiting for its racer (None: it is not):
+        at the next poll while the racer is connected (they may say ready at any moment), else
+        in a few seconds."""
+        row = await self.rooms.load(room_id)
+        if row.status != "waiting":
+            return None
+        connected = any(player.connected for player in row.players)
+        return self.rooms.now() + (0 if connected else WAITING_RECHECK_MS)
 
     async def advance(self, room_id: str) -> int | None:
-        """Apply the ghost's due actions; when it is next due (unix ms), or None: no ghost, the
-        race not yet counting down, or the ghost's run over."""
+        """Apply the ghost's due actions; when it is next due (unix ms, noted in the store's
+        list of ghost races due), or None: no ghost, the race not yet counting down, or the
+        ghost's run over."""
+        due = await self._advance(room_id)
+        if due is not None:
+            await self.due.set_due(room_id, due)
+        return due
+
+    async def _advance(self, room_id: str) -> int | None:
         settings = await self.rooms.settings(room_id)
         ghost = settings.ghost
         if ghost is None:

@@ -84,6 +84,7 @@ class GhostService:
         await self._seat_ghost(room_id, settings, ghost)
         name = (await self.players.names_of([racer_id]))[racer_id]
         _, token = await self.rooms.join(room_id, name, racer_id)
+        await self.index.set_due(room_id, self.rooms.now())  # every process looks after it
         view = await self.rooms.view(room_id)
         return Matched(room_id, token, view.players)
 

@@ -2,9 +2,10 @@
 
 Keys (``P`` the configured prefix): ``P{ghosts:POOL}:won`` and ``P{ghosts:POOL}:other``,
 sorted sets of ``ROOM_ID|PLAYER_ID`` scored by the runner's rating; both of a pool in one
-slot.  Single commands only (``ZADD``; ``ZRANGE ... BYSCORE`` on each side of the rating), no
-script.  Nothing expires: the runs' rooms are kept for good, like the histories that point
-at them.
+slot; ``P{ghosts}:due``, a sorted set of ghost races' room ids scored by when each is next
+due (unix ms), dropped when it has nothing left due.  Single commands only (``ZADD``, ``ZREM``,
+``ZRANGE ... BYSCORE``), no script.  The runs never expire: their rooms are kept for good,
+like the histories that point at them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class RedisGhostStore:
         address = Address.parse(url).named("stalactites-ghosts")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
         self._prefix = prefix
+        self._due = f"{prefix}{{ghosts}}:due"
 
     def key(self, pool: str, won: bool) -> str:
         return f"{self._prefix}{{ghosts:{pool}}}:{'won' if won else 'other'}"
@@ -64,6 +66,18 @@ class RedisGhostStore:
             room_id, _, player_id = text.partition("|")
             runs.append(IndexedRun(room_id, player_id, int(float(score)), won))
         return runs
+
+    async def set_due(self, room_id: str, at_ms: int) -> None:
+        await self._pipe.call_at(self._due, "ZADD", self._due, at_ms, room_id)
+
+    async def drop_due(self, room_id: str) -> None:
+        await self._pipe.call_at(self._due, "ZREM", self._due, room_id)
+
+    async def due(self, now_ms: int, limit: int) -> list[str]:
+        found = await self._pipe.call_at(
+            self._due, "ZRANGE", self._due, "-inf", now_ms, "BYSCORE", "LIMIT", 0, limit
+        )
+        return [room.decode() if isinstance(room, bytes) else str(room) for room in found]
 
     async def close(self) -> None:
         await self._pipe.close()

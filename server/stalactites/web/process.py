@@ -87,7 +87,7 @@ class Process:
         # Ghost races: runs indexed as races are recorded, ghosts replayed by room streams.
         self.ghost_store = open_ghost_store(url, prefix, cluster)
         self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
-        self.ghost_replay = GhostReplay(self.rooms, self.play)
+        self.ghost_replay = GhostReplay(self.rooms, self.play, self.ghost_store)
         self.races.on_recorded(self.ghosts.index_race)
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
@@ -95,6 +95,7 @@ class Process:
         )
         self._upkeep: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
+        self._ghosts: asyncio.Task[None] | None = None
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         return RoomHooks(
@@ -108,6 +109,7 @@ class Process:
         self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
         resume = self.races.resume_forever(self.config.players_resume_s)
         self._resume = asyncio.create_task(resume, name="players-resume")
+        self._ghosts = asyncio.create_task(self.ghost_replay.poll_forever(), name="ghosts-due")
         self.solver.warm()
         self.scheduler.start()
 
@@ -116,7 +118,7 @@ class Process:
         await self.tournament_fanout.close()
         await self.scheduler.close()
         await self.tournament_store.close()
-        for task in (self._upkeep, self._resume):
+        for task in (self._upkeep, self._resume, self._ghosts):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
