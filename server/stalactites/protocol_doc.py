@@ -270,7 +270,8 @@ than `limit` while `next` is not null).
 ### Ghost races
 
 A ghost is a recorded run of another player (a seat of a finished room on a certified deal),
-replayed by the server as a live opponent in a new room on the same deal: each of its actions
+replayed by the server (whichever processes live, whether anyone is connected or not) as a live
+opponent in a new room on the same deal: each of its actions
 is stored at the new race's start plus the action's original race-clock time (the record's
 `at_ms`), never before it and within 500 ms after (the tolerance the tests hold it to; on
 a quiet machine a few tens of ms, see `bench/ghosts.py`), and a
