@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 POLL_S = 0.25  # how often each process looks for ghost races due
 WAITING_RECHECK_MS = 5000  # a ghost race still waiting for its racer's ready: look again then
+FRESH_MS = 600_000  # ...unless it is younger than this (or its racer is connected): every poll
 BATCH = 50  # ghost races advanced in one poll
 
 
@@ -78,13 +79,15 @@ class GhostReplay:
 
     async def _waiting(self, room_id: str) -> int | None:
         """When to look again at a ghost race still waiting for its racer (None: it is not):
-        at the next poll while the racer is connected (they may say ready at any moment), else
-        in a few seconds."""
+        at the next poll while it is new or its racer is connected (they may say ready at any
+        moment), else in a few seconds."""
         row = await self.rooms.load(room_id)
         if row.status != "waiting":
             return None
+        now = self.rooms.now()
+        fresh = now - row.created_ms < FRESH_MS
         connected = any(player.connected for player in row.players)
-        return self.rooms.now() + (0 if connected else WAITING_RECHECK_MS)
+        return now + (0 if fresh or connected else WAITING_RECHECK_MS)
 
     async def advance(self, room_id: str) -> int | None:
         """Apply the ghost's due actions; when it is next due (unix ms, noted in the store's
