@@ -27,7 +27,7 @@ from server_kit import (
     ProcessServer,
     make_config,
 )
-from stalactites.store import MemoryStore, Store
+from stalactites.store import GhostStore, MemoryStore, Store, open_ghost_store
 from stalactites.store.rooms_redis import RedisStore
 
 __all__ = ["REDIS_URL"]
@@ -64,6 +64,19 @@ def cluster() -> Iterator[LocalCluster]:
     """A three-master Redis Cluster of local ``redis-server`` processes, for the whole run."""
     with LocalCluster() as running:
         yield running
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
+async def ghost_store(
+    request: pytest.FixtureRequest, redis_prefix: str
+) -> AsyncIterator[GhostStore]:
+    """The ghosts' index: in memory, on the real Redis, or on the session's Redis Cluster."""
+    urls = {"memory": "memory://", "redis": REDIS_URL}
+    if request.param == "cluster":
+        urls["cluster"] = request.getfixturevalue("cluster").url
+    made = open_ghost_store(urls[request.param], redis_prefix, request.param == "cluster")
+    yield made
+    await made.close()
 
 
 @pytest.fixture(params=["memory", "redis"])

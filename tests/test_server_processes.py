@@ -1,5 +1,6 @@
 """Several real server processes on one real Redis: progress crosses processes, a process
-killed mid-race loses no accepted move, and two processes never both apply a player's move."""
+killed mid-race loses no accepted move, two processes never both apply a player's move, and a
+ghost keeps its recorded times on both processes and through a process killed mid-race."""
 
 from __future__ import annotations
 
@@ -8,7 +9,18 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, ProcessServer, http, new_room, player, start_race, winning_line
+from ghosts_kit import TOLERANCE_MS, ghost_race, ghost_times, source_run
+from players_kit import anonymous, recorded
+from server_kit import (
+    Client,
+    ProcessServer,
+    http,
+    new_room,
+    player,
+    spectator,
+    start_race,
+    winning_line,
+)
 from stalactites.engine import Stalactites
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -111,3 +123,76 @@ def once_only(game: Stalactites) -> str:
         if not again:
             return str(move)
     raise AssertionError("every legal move could be played twice")
+
+
+async def test_a_ghost_keeps_its_recorded_times_on_another_process_after_a_kill(
+    spawn: type[ProcessServer],
+) -> None:
+    first, second = spawn(), spawn()
+    run = await source_run(first, moves=8)
+    racer = await anonymous(second.url)
+    status, answer = await ghost_race(second, run, racer)
+    assert status == 201, answer
+    room_id = answer["room_id"]
+    ghost_id = next(p["player_id"] for p in answer["room"]["players"] if p["ghost_of"])
+    here = await Client.open(first.ws_url(room_id))
+    await here.hello(answer["token"])
+    there = await spectator(second, room_id)
+    await here.send(type="ready")
+    await there.expect("started")
+    for _ in range(3):  # the ghost is under way, replayed by both processes
+        await there.expect("progress", player_id=ghost_id)
+    first.kill()  # the racer's process: the other carries the ghost on
+    finished = await there.expect("finished", player_id=ghost_id, timeout=20)
+    assert finished["status"] == run.line["status"] == "resigned"
+    times, wanted = ghost_times(there.frames, ghost_id), [*run.times, run.line["elapsed_ms"]]
+    assert len(times) == len(wanted)  # each action once, though two processes replayed it
+    for got, due in zip(times, wanted, strict=True):
+        assert due <= got <= due + TOLERANCE_MS, (times, wanted)
+    again = await Client.open(second.ws_url(room_id))
+    await again.hello(answer["token"], last_seq=here.last_seq)
+    await again.send(type="resign")
+    results = await again.expect("results")
+    ghost = next(line for line in results["standings"] if line["player_id"] == ghost_id)
+    assert ghost["ghost_of"] == run.player["name"] and not ghost["rated"]
+    _, record = await http("GET", f"{second.url}/api/rooms/{room_id}/record")
+    ghost_record = next(p for p in record["players"] if p["player_id"] == ghost_id)
+    assert [a["action"] for a in ghost_record["actions"]] == [
+        a["action"] for a in run.line["actions"]
+    ]
+    entry = (await recorded(second.url, racer["player_id"]))[0]
+    assert entry["ghost"]["name"] == run.player["name"] and entry["rated"] is False
+    assert entry["ghost"]["elapsed_ms"] == run.line["elapsed_ms"]
+
+
+async def test_a_ghost_races_on_with_nobody_connected_after_its_process_is_killed(
+    spawn: type[ProcessServer],
+) -> None:
+    first, second = spawn(), spawn()
+    run = await source_run(first, moves=6)
+    racer = await anonymous(first.url)
+    status, answer = await ghost_race(first, run, racer)
+    assert status == 201, answer
+    room_id = answer["room_id"]
+    ghost_id = next(p["player_id"] for p in answer["room"]["players"] if p["ghost_of"])
+    here = await Client.open(first.ws_url(room_id))
+    await here.hello(answer["token"])
+    await here.send(type="ready")
+    await here.expect("started")
+    first.kill()  # the only process with a socket in the room: now nobody is connected
+    url = f"{second.url}/api/rooms/{room_id}"
+    while True:  # a room's view opens no stream: only the due list can move the ghost
+        status, view = await http("GET", url)
+        ghost = next(p for p in view["players"] if p["player_id"] == ghost_id)
+        if ghost["status"] != "playing":
+            break
+        await asyncio.sleep(0.1)
+    assert ghost["status"] == "resigned" and ghost["moves"] == run.line["moves"]
+    again = await Client.open(second.ws_url(room_id))
+    await again.hello(answer["token"], last_seq=here.last_seq)  # every event since, resumed
+    await again.send(type="resign")
+    await again.expect("results")
+    times, wanted = ghost_times(again.frames, ghost_id), [*run.times, run.line["elapsed_ms"]]
+    assert len(times) == len(wanted)
+    for got, due in zip(times, wanted, strict=True):
+        assert due <= got <= due + TOLERANCE_MS, (times, wanted)

@@ -51,6 +51,9 @@ const KNOWN_CODES = new Set([
   "retry",
   "room_gone",
   "idle",
+  "run_not_found",
+  "own_run",
+  "not_certified",
   "not_finished",
 ]);
 const FIELDS = new Set([
@@ -113,6 +116,8 @@ export const joinRoom = (id, name) =>
 export const listRooms = (status) => api("GET", `/api/rooms?status=${encodeURIComponent(status)}`);
 export const askHint = (id, token) =>
   api("POST", `/api/rooms/${encodeURIComponent(id)}/hint`, { token });
+export const raceGhost = (id, playerId) =>
+  api("POST", `/api/rooms/${encodeURIComponent(id)}/ghost`, { player_id: playerId });
 export const getRecord = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/record`);
 export const getAnalysis = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/analysis`);
 

@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import { dateTime, elapsedText, num, ordinal, t } from "./i18n.js";
 import { accountView } from "./account.js";
 import { chartTable, chartView } from "./ratingchart.js";
+import { raceRunButton } from "./ghost.js";
 import { patch, scheduled } from "./render.js";
 import { ensurePlayer, me, onPlayer, profileOf, racesOf, seen } from "./session.js";
 import { gameName, ratingChange, statusText, stepText } from "./widgets.js";
@@ -102,7 +103,7 @@ export class ProfilePage {
         t("page.older"),
       ),
     );
-    return [racesTable(races.list), pager];
+    return [racesTable(races.list, this.s.profile, this.own), pager];
   }
 }
 
@@ -232,7 +233,30 @@ function statsView(profile) {
   );
 }
 
-function racesTable(races) {
+/** The run "Race this run" races from a history entry: the profile's own run (someone else's
+ * profile), or on your own profile the ghost's original run you raced; null for neither. */
+export function runOfEntry(entry, profile, own) {
+  if (!own && profile.player_id !== me()?.player_id)
+    return { room: entry.room_id, player: profile.player_id };
+  if (entry.ghost) return { room: entry.ghost.room_id, player: entry.ghost.player_id };
+  return null;
+}
+
+function runButton(run) {
+  return run ? [" ", raceRunButton(run.room, run.player)] : null;
+}
+
+function ghostNote(entry) {
+  if (!entry.ghost) return null;
+  return h(
+    "span",
+    { class: "ghost-note muted" },
+    " · ",
+    t("ghost.raced", { name: entry.ghost.name, time: elapsedText(entry.ghost.elapsed_ms) }),
+  );
+}
+
+function racesTable(races, profile, own) {
   const head = [
     "profile.when",
     "lobby.game",
@@ -266,7 +290,7 @@ function racesTable(races) {
             "tr",
             { key: r.room_id, dataset: { room: r.room_id } },
             h("td", {}, dateTime(r.finished_at)),
-            h("td", {}, gameName(r.game), roundOf(r)),
+            h("td", {}, gameName(r.game), roundOf(r), ghostNote(r)),
             h(
               "td",
               {},
@@ -286,6 +310,7 @@ function racesTable(races) {
               "td",
               {},
               h("a", { href: `#/replay/${encodeURIComponent(r.room_id)}` }, t("profile.replay")),
+              runButton(runOfEntry(r, profile, own)),
             ),
           ),
         ),

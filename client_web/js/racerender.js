@@ -19,6 +19,7 @@ import {
 } from "./raceviews.js";
 import { gameName, racersPanel, settingsText } from "./widgets.js";
 import { commitmentLine } from "./fairness.js";
+import { runAction } from "./ghost.js";
 
 const ARRIVAL_MS = 600;
 const REFUSAL_MS = 800;
@@ -186,6 +187,7 @@ function overlayContent(s, does, now) {
     tournament: s.seat.tournament,
     reveal: s.revealed,
     onHide: () => does.showEnd(false),
+    action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
   });
 }
 

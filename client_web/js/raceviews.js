@@ -4,6 +4,7 @@
 import { h, toast } from "./dom.js";
 import { ordinal, t } from "./i18n.js";
 import { resultsTable } from "./widgets.js";
+import { racerName } from "./ghost.js";
 import { revealView } from "./fairness.js";
 
 /** Buttons by the board. `does` holds the handlers: declare, undo, hint, resign, keys, results. */
@@ -59,7 +60,7 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady })
     h(
       "li",
       {},
-      h("span", { class: "racer-name" }, p.name ?? "?"),
+      racerName(p),
       p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
       h(
         "span",
@@ -92,7 +93,16 @@ export function countdownView(seconds) {
 }
 
 /** Places, results and times, with the replay link and the way back. */
-export function endScreenView({ standings, game, you, roomId, tournament, reveal, onHide }) {
+export function endScreenView({
+  standings,
+  game,
+  you,
+  roomId,
+  tournament,
+  reveal,
+  onHide,
+  action = null,
+}) {
   const mine = standings.find((r) => r.player_id === you);
   const headline = mine?.place
     ? t("race.youFinished", { place: ordinal(mine.place) })
@@ -107,7 +117,7 @@ export function endScreenView({ standings, game, you, roomId, tournament, reveal
   );
   return [
     h("h2", {}, headline),
-    h("div", { class: "table-scroll" }, resultsTable(standings, { game, you })),
+    h("div", { class: "table-scroll" }, resultsTable(standings, { game, you, action })),
     revealView(reveal),
     h(
       "div",

@@ -16,6 +16,7 @@ import { raceTime } from "./timelineview.js";
 import { AnalysisView } from "./analysisview.js";
 import { replayBoard, runsOf, scrollToCurrent } from "./replayviews.js";
 import { resultsTable, settingsText } from "./widgets.js";
+import { runAction } from "./ghost.js";
 
 export class ReplayPage {
   constructor(app, roomId) {
@@ -110,7 +111,11 @@ export class ReplayPage {
               "section",
               { class: "panel replay-results" },
               h("h2", {}, t("race.results")),
-              h("div", { class: "table-scroll" }, resultsTable(standings, { game: this.game })),
+              h(
+                "div",
+                { class: "table-scroll" },
+                resultsTable(standings, { game: this.game, action: runAction(this.room) }),
+              ),
             )
           : null,
         this.analysis.el,

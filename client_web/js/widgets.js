@@ -3,6 +3,7 @@
 import { cardTotal } from "./board.js";
 import { h } from "./dom.js";
 import { elapsedText, num, ordinal, t } from "./i18n.js";
+import { racerName } from "./ghost.js";
 
 /** A racer's status (playing, won, lost, resigned, timeout, ready, not ready) in words. */
 export function statusText(status) {
@@ -64,7 +65,7 @@ function racerItem(p, total, you) {
         "aria-valuemin": "0",
         "aria-valuemax": String(total),
         "aria-valuenow": String(cards),
-        "aria-label": t("racers.bar", { name: p.name ?? "?", n: cards, total }),
+        "aria-label": t("racers.bar", { name: shownName(p), n: cards, total }),
       },
       h("div", { class: "bar-fill", style: { width: `${pct}%` } }),
     ),
@@ -80,12 +81,17 @@ function racerItem(p, total, you) {
   );
 }
 
+/** A racer's name as text: "ghost of NAME" for a ghost's seat. */
+function shownName(p) {
+  return p.ghost_of ? t("ghost.of", { name: p.ghost_of }) : (p.name ?? "?");
+}
+
 /** The racer's name, "you", "offline", and their place and status. */
 function racerLine(p, status, you) {
   return h(
     "div",
     { class: "racer-line" },
-    h("span", { class: "racer-name" }, p.name ?? "?"),
+    racerName(p),
     p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
     p.connected === false
       ? h("span", { class: "tag tag-off", title: t("racers.disconnected") }, t("racers.offline"))
@@ -112,8 +118,9 @@ export function ratingChange(before, after) {
   );
 }
 
-/** The final standings: place, name, result, cards, time (and the rating, when rated). */
-export function resultsTable(standings, { game, you = null } = {}) {
+/** The final standings: place, name, result, cards, time (and the rating, when rated);
+ * `action(row)`, when given, adds a last cell to each row (such as "Race this run"). */
+export function resultsTable(standings, { game, you = null, action = null } = {}) {
   const total = cardTotal(game);
   const rows = [...standings].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
   const rated = rows.some((r) => r.rated && r.rating_after != null);
@@ -132,6 +139,7 @@ export function resultsTable(standings, { game, you = null } = {}) {
         h("th", {}, t("results.cards")),
         h("th", {}, t("results.time")),
         rated ? h("th", {}, t("results.rating")) : null,
+        action ? h("th", {}, h("span", { class: "sr-only" }, t("ghost.column"))) : null,
       ),
     ),
     h(
@@ -146,13 +154,14 @@ export function resultsTable(standings, { game, you = null } = {}) {
             key: r.player_id,
           },
           h("td", { class: "place" }, r.place ? ordinal(r.place) : "—"),
-          h("td", {}, r.name ?? r.player_id ?? "?"),
+          h("td", {}, racerName(r)),
           h("td", {}, statusText(r.status)),
           h("td", {}, t("results.of", { n: r.foundation_cards ?? 0, total })),
           h("td", {}, elapsedText(r.elapsed_ms)),
           rated
             ? h("td", { class: "rating" }, ratingChange(r.rating_before, r.rating_after))
             : null,
+          action ? h("td", { class: "row-action" }, action(r)) : null,
         ),
       ),
     ),

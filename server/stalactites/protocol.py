@@ -83,6 +83,9 @@ ErrorCode = Literal[
     "session_required",
     "not_finished",
     "hint_solo_only",
+    "run_not_found",
+    "own_run",
+    "not_certified",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -119,9 +122,15 @@ ERROR_CODES: dict[str, str] = {
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
-    "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
     "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
     "are for solo practice, never for a race with others)",
+    "not_finished": "an analysis asked for before the race has finished (it would be a hint); "
+    "over HTTP, 409: a ghost asked of a race that has not finished",
+    "run_not_found": "over HTTP, 404: a ghost asked of a seat the room does not have, or a run "
+    "without its actions' times",
+    "own_run": "over HTTP, 409: a ghost asked of one's own run",
+    "not_certified": "over HTTP, 409: a ghost asked of a run on a deal the server did not "
+    "certify (a chosen deal)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -261,6 +270,11 @@ class PlayerView(Frame):
     status: PlayerStatus
     place: int | None = Field(description="final place; a winner's is known when they win")
     elapsed_ms: int | None = Field(description="from the start to the player's finish")
+    ghost_of: str | None = Field(
+        default=None,
+        description="a ghost's seat: the name of the player whose recorded run it replays "
+        "(shown as 'ghost of NAME'); null for a live player",
+    )
 
 
 class RoundOfView(Frame):
@@ -333,6 +347,9 @@ class Standing(Frame):
     foundation_cards: int
     moves: int
     elapsed_ms: int
+    ghost_of: str | None = Field(
+        default=None, description="a ghost's line: whose recorded run it replayed"
+    )
     rated: bool = Field(default=False, description="the race changed this player's rating")
     rating_before: int | None = Field(
         default=None, description="the player's shown rating before the race (rated races)"
@@ -451,6 +468,11 @@ class Progress(Frame):
     foundation_cards: int
     moves: int
     status: PlayerStatus
+    at_ms: int | None = Field(
+        default=None,
+        description="the race clock when the action was stored: ms since the race's start "
+        "(as the record's `at_ms`)",
+    )
 
 
 class ProgressBatch(Frame):

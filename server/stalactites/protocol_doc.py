@@ -19,11 +19,12 @@ from pydantic import BaseModel
 from . import protocol as p
 from . import tournament_protocol_doc
 from .analysis import models as analysis
+from .ghosts.runs import RaceRun
 from .rooms.settings import AskHint, CreateRoom, TakeSeat
 
 __all__ = ["main", "render"]
 
-BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat, AskHint]
+BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat, AskHint, RaceRun]
 CLIENT_MODELS: list[type[BaseModel]] = [
     p.Hello,
     p.Ready,
@@ -267,6 +268,24 @@ have a budget, and a position they could not decide is `unknown`, never a guess)
 `{"rooms": [RoomView, ...], "next"}`: up to `limit` rooms (1-100, default 20), and `next`, a
 cursor to pass as `after` for the next page, or null at the end (a page may hold fewer rooms
 than `limit` while `next` is not null).
+
+### Ghost races
+
+A ghost is a recorded run of another player (a seat of a finished room on a certified deal),
+replayed by the server (whichever processes live, whether anyone is connected or not) as a live
+opponent in a new room on the same deal: each of its actions
+is stored at the new race's start plus the action's original race-clock time (the record's
+`at_ms`), never before it and within 500 ms after (the tolerance the tests hold it to; on
+a quiet machine a few tens of ms, see `bench/ghosts.py`), and a
+resigned run resigns at its original time.  To the other racers it is a seat like any: its
+[PlayerView](#playerview) and its [Standing](#standing) carry `ghost_of` (the original
+player's name: the client shows "ghost of NAME"), it is always `connected` and ready from the
+start, its board is never sent during the race (only `progress`, whose `at_ms` is the race
+clock's reading), and spectators see its board `spectator_delay_s` behind like anyone's.
+Ghost races are never rated; the racer's history entry has `"ghost": {"name", "room_id",
+"player_id", "status", "elapsed_ms"}` (whose ghost, its run's room and seat, how and in what
+time the original run ended).  `POST /api/rooms/{room_id}/ghost` makes one for a chosen run
+("race this run"); the quick-race queue asks the server for one near the player's rating.
 """
 
 
@@ -309,6 +328,15 @@ ROUTES = [
         "brings more cards home; searched in a solver worker process with a budget.  403 "
         "`hint_solo_only` in a room of more than one seat; 401 `unauthorized`; 409 "
         "`not_started` outside the race, `already_finished` for a finished player",
+    ),
+    (
+        "`POST /api/rooms/{room_id}/ghost` with a [RaceRun](#racerun) body and a "
+        "[session](#players)",
+        '201 `{"room_id", "player_id", "token", "room"}`: a new room on the run\'s deal with '
+        "its [ghost](#ghost-races) seated and ready, the caller seated (`token`), `room` its "
+        "[RoomView](#roomview); 404 `room_not_found`, `run_not_found` (no such seat, a ghost's "
+        "seat, or a record without times); 409 `not_finished`, `own_run`, `not_certified`; 401 "
+        "`session_required`; 422 `bad_message`",
     ),
 ]
 
@@ -359,10 +387,10 @@ PLAYER_ROUTES = [
         "`GET /api/players/{player_id}/races[?limit=N][&before=CURSOR]`",
         '200 `{"races": [{"room_id", "game", "deal", "finished_at", "place", "players", '
         '"status", "elapsed_ms", "foundation_cards", "step", "rated", "rating_before", '
-        '"rating_after", "tournament"}], "next"}`, newest first (`tournament`: '
-        '`{"tournament_id", "name", "round"}` for a tournament round, else null), `limit` '
-        "1-100 (20); `next` is the next page's `before` (null at the end); 422 `bad_limit`, "
-        "`bad_cursor`; 404",
+        '"rating_after", "tournament", "ghost"}], "next"}`, newest first (`tournament`: '
+        '`{"tournament_id", "name", "round"}` for a tournament round, else null; `ghost` null '
+        "unless a [ghost race](#ghost-races)), `limit` 1-100 (20); `next` is the next page's "
+        "`before` (null at the end); 422 `bad_limit`, `bad_cursor`; 404",
     ),
     (
         "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`)",

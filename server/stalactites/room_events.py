@@ -65,16 +65,20 @@ def started_event(state: dict[str, Any], legal: list[str], ends_at: int) -> str:
     return _dump({"type": "started", "state": state, "legal": legal, "ends_at": ends_at})
 
 
-def progress_event(player_id: str, foundation_cards: int, moves: int, status: str) -> str:
-    return _dump(
-        {
-            "type": "progress",
-            "player_id": player_id,
-            "foundation_cards": foundation_cards,
-            "moves": moves,
-            "status": status,
-        }
-    )
+def progress_event(
+    player_id: str, foundation_cards: int, moves: int, status: str, at_ms: int | None = None
+) -> str:
+    """A player's progress; ``at_ms``: the race clock when it was stored (ms since the start)."""
+    event: dict[str, Any] = {
+        "type": "progress",
+        "player_id": player_id,
+        "foundation_cards": foundation_cards,
+        "moves": moves,
+        "status": status,
+    }
+    if at_ms is not None:
+        event["at_ms"] = at_ms
+    return _dump(event)
 
 
 def finished_event(player_id: str, place: int | None, elapsed_ms: int, status: str) -> str:

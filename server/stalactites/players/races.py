@@ -70,6 +70,7 @@ class RaceResult:
     rated: bool
     players: tuple[RacePlayer, ...]
     tournament: RoundOf | None = None  # a tournament round's race
+    ghost: dict[str, Any] | None = None  # a ghost race: whose ghost (name, original time...)
 
     def check(self) -> RaceResult:
         """Itself, or :class:`BadRace` saying what is wrong."""
@@ -90,6 +91,15 @@ class RaceResult:
         if self.rated and (len(self.players) < 2 or len(ids) != len(self.players)):
             raise BadRace("a rated race has two players or more, each with a session")
         return self
+
+    def extras(self) -> dict[str, Any]:
+        """What a tournament round's or a ghost race's entries say besides the race."""
+        extras: dict[str, Any] = {}
+        if self.tournament is not None:
+            extras["tournament"] = asdict(self.tournament)
+        if self.ghost is not None:
+            extras["ghost"] = self.ghost
+        return extras
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -134,8 +144,8 @@ class Outcome:
             for p in r.players
         ]
         data: list[Any] = [r.room_id, r.game, r.deal, r.finished_at, int(r.rated), seats]
-        if r.tournament is not None:  # a tournament round's: [..., seats, round_of]
-            data.append(asdict(r.tournament))
+        if r.extras():  # a tournament round's or a ghost race's: [..., seats, extras]
+            data.append(r.extras())
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -144,15 +154,23 @@ class Outcome:
         data = json.loads(text)
         if isinstance(data, dict):
             return cls._from_fields(data)
-        room_id, game, deal, finished_at, rated, seats, *of = data
+        room_id, game, deal, finished_at, rated, seats, *extras = data
         players, before, after = [], {}, {}
         for *fields, was, now in seats:
             players.append(RacePlayer(*fields))
             if was is not None and now is not None:
                 before[fields[0]], after[fields[0]] = _rating(was), _rating(now)
-        tournament = RoundOf(**of[0]) if of else None
+        more = extras[0] if extras else {}
+        of = more.get("tournament")
         result = RaceResult(
-            room_id, game, deal, finished_at, bool(rated), tuple(players), tournament
+            room_id,
+            game,
+            deal,
+            finished_at,
+            bool(rated),
+            tuple(players),
+            None if of is None else RoundOf(**of),
+            more.get("ghost"),
         )
         return cls(result, before, after)
 
@@ -187,6 +205,8 @@ class HistoryEntry:
     rating_before: int | None
     rating_after: int | None
     tournament: dict[str, Any] | None = None  # a round: {"tournament_id", "name", "round"}
+    ghost: dict[str, Any] | None = None  # a ghost race: name, room_id, player_id, status,
+    # elapsed_ms (the original run's time)
 
 
 def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
@@ -195,8 +215,9 @@ def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
     assert seat.player_id is not None
     fields = (result.game, seat.place, len(result.players), seat.status, seat.elapsed_ms)
     entry = "|".join(str(field) for field in (*fields, seat.foundation_cards, seat.step))
-    if result.tournament is not None:  # after the step: history_entry reads it from both ends
-        entry += "|" + json.dumps(asdict(result.tournament), separators=(",", ":"))
+    extras = result.extras()
+    if extras:  # after the step: history_entry reads it from both ends
+        entry += "|" + json.dumps(extras, separators=(",", ":"), ensure_ascii=False)
     return PlayerRace(
         room_id=result.room_id,
         game=result.game,
@@ -219,8 +240,9 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         return HistoryEntry(**{**data, "rating_before": shown[0], "rating_after": shown[1]})
     finished_at, room_id = mark.split(":", 1)
     game, place, players, status, elapsed_ms, cards, rest = stored.split("|", 6)
-    head, before, after, deal = rest.rsplit("|", 3)  # head: STEP, or STEP|ROUND_OF (JSON)
-    step, *round_of = head.split("|", 1)
+    head, before, after, deal = rest.rsplit("|", 3)  # head: STEP, or STEP|EXTRAS (JSON)
+    step, *extras = head.split("|", 1)
+    more = json.loads(extras[0]) if extras else {}
     return HistoryEntry(
         room_id,
         game,
@@ -235,7 +257,8 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         before != "",
         _shown(before) if before else None,
         _shown(after) if after else None,
-        json.loads(round_of[0]) if round_of else None,
+        more.get("tournament"),
+        more.get("ghost"),
     )
 
 

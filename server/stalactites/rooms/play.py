@@ -147,7 +147,9 @@ class Play:
             finish=finish,
             elapsed_ms=now - start,
             now_ms=now,
-            progress_event=room_events.progress_event(player_id, cards, moves, finish or "playing"),
+            progress_event=room_events.progress_event(
+                player_id, cards, moves, finish or "playing", now - start
+            ),
         )
 
     async def _settle(
@@ -228,10 +230,10 @@ class Play:
         if board_ is None:
             board_ = await self.rooms.reload(room_id, player_id)
         now, progress = self.rooms.now(), board_.progress
-        event = room_events.progress_event(
-            player_id, progress.foundation_cards, progress.moves, "resigned"
-        )
         elapsed = 0 if times is None else now - times[0]
+        event = room_events.progress_event(
+            player_id, progress.foundation_cards, progress.moves, "resigned", elapsed
+        )
         commit = Commit(
             room_id=room_id,
             player_id=player_id,

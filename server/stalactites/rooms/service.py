@@ -48,6 +48,7 @@ from .boards import Board, BoardCache, new_board, rebuild
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
+from .ghost_seat import label_standings
 from .records import room_record
 from .seats import check_seat, seat_refusal, skeleton
 from .settings import CreateRoom, RoomSettings, new_salt
@@ -191,11 +192,15 @@ class RoomService:
         settings = RoomSettings.resolve(
             body, chosen.deal, chosen.certified, chosen.solution, new_salt()
         )
+        return await self.view(await self.open(settings))
+
+    async def open(self, settings: RoomSettings) -> str:
+        """Make a room with these settings; its id."""
         room_id = secrets.token_urlsafe(9)
         room = NewRoom(room_id, settings.model_dump_json(), settings.seats, self.now())
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
         self._settings[room_id] = settings
-        return await self.view(room_id)
+        return room_id
 
     async def pick_deal(self, game: str, step: str | None) -> ChosenDeal:
         """A certified deal, picked in a worker process of :attr:`solver`."""
@@ -317,7 +322,7 @@ class RoomService:
                 for line in final.timed_out
             ]
         )
-        standings = final.standings
+        standings = label_standings(final.standings, settings.ghost)
         if self.rater is not None:
             standings = await self.rater(row, settings, standings, self.now())
         stored.append(room_events.results_event(standings, settings))

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
 from ..players.races import RoundOf
+from .ghost_seat import GhostSeat
 from .rating import unrateable
 
 __all__ = [
@@ -162,6 +163,7 @@ class RoomSettings(BaseModel):
     autoplay: bool = False  # the client's auto-play assist to the foundations is on
     round_of: RoundOf | None = None  # a tournament round's room: which tournament and round
     # (the players' RoundOf: what its players' history entries say)
+    ghost: GhostSeat | None = None  # a seat replaying a recorded run (stalactites.ghosts)
 
     @property
     def commitment(self) -> str | None:

@@ -16,6 +16,7 @@ from ..protocol import (
 )
 from ..store import PlayerRow, RoomRow
 from .errors import RoomError
+from .ghost_seat import label_view
 from .settings import RoomSettings
 
 __all__ = [
@@ -77,7 +78,9 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,
         status=row.status,  # type: ignore[arg-type]
-        players=[player_view(row.status, player) for player in row.players],
+        players=[
+            label_view(player_view(row.status, player), settings.ghost) for player in row.players
+        ],
         starts_at=row.starts_at,
         ends_at=row.ends_at,
         commitment=settings.commitment,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .ghosts_base import GhostStore, IndexedRun
 from .players_base import PlayerStore
 from .refusals import Refusal, refusal
 from .rooms_base import (
@@ -46,6 +47,8 @@ __all__ = [
     "EventBatch",
     "Finish",
     "FinishResult",
+    "GhostStore",
+    "IndexedRun",
     "Finisher",
     "JoinResult",
     "MemoryStore",
@@ -62,6 +65,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentStore",
+    "open_ghost_store",
     "open_player_store",
     "open_store",
     "open_tournament_store",
@@ -117,4 +121,17 @@ def open_player_store(url: str, prefix: str = "sr:", cluster: bool = False) -> P
         from .players_redis import RedisPlayerStore
 
         return RedisPlayerStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_ghost_store(url: str, prefix: str = "sr:", cluster: bool = False) -> GhostStore:
+    """The ghosts' index on the rooms' URL and key prefix (see :mod:`.ghosts_base`)."""
+    if url.startswith("memory://"):
+        from .ghosts_memory import MemoryGhostStore
+
+        return MemoryGhostStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .ghosts_redis import RedisGhostStore
+
+        return RedisGhostStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

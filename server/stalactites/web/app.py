@@ -18,6 +18,7 @@ from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..players import PlayerError
 from ..rooms import RoomError
+from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
 from .metrics import metrics_endpoint
@@ -49,6 +50,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         Route("/readyz", readyz),
         Route("/metrics", metrics_endpoint),
         *room_routes(body),
+        *ghost_routes(body),
         *tournament_routes(body),
         *player_routes(body),
     ]

@@ -22,10 +22,11 @@ from starlette.requests import HTTPConnection
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..ghosts import GhostReplay, GhostService
 from ..players import PlayerService
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
-from ..store import open_player_store, open_store
+from ..store import open_ghost_store, open_player_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -83,15 +84,23 @@ class Process:
         self.races = RaceRecorder(self.players, self.rooms, clock)
         self.rooms.rater = self.races.rate
         self.rooms.add_finish_listener(self.races.finished)
+        # Ghost races: runs indexed as races are recorded, ghosts replayed by room streams.
+        self.ghost_store = open_ghost_store(url, prefix, cluster)
+        self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
+        self.ghost_replay = GhostReplay(self.rooms, self.play, self.ghost_store)
+        self.races.on_recorded(self.ghosts.index_race)
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
             AddressBuckets(config.signin_username_rate, config.signin_username_burst),
         )
         self._upkeep: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
+        self._ghosts: asyncio.Task[None] | None = None
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
-        return RoomHooks(stream.stream_id, self.rooms.current, self.clock)
+        return RoomHooks(
+            stream.stream_id, self.rooms.current, self.clock, self.ghost_replay.advance
+        )
 
     def _standings(self, stream: Stream[StandingsFeed]) -> StandingsFeed:
         return StandingsFeed(stream.stream_id, self.tournaments, stream.subscribers)
@@ -100,6 +109,7 @@ class Process:
         self._upkeep = asyncio.create_task(self.upkeep(), name="upkeep")
         resume = self.races.resume_forever(self.config.players_resume_s)
         self._resume = asyncio.create_task(resume, name="players-resume")
+        self._ghosts = asyncio.create_task(self.ghost_replay.poll_forever(), name="ghosts-due")
         self.solver.warm()
         self.scheduler.start()
 
@@ -108,7 +118,7 @@ class Process:
         await self.tournament_fanout.close()
         await self.scheduler.close()
         await self.tournament_store.close()
-        for task in (self._upkeep, self._resume):
+        for task in (self._upkeep, self._resume, self._ghosts):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -117,6 +127,7 @@ class Process:
         await self.spectator_count.close()
         await self.rooms.close()
         await self.player_store.close()
+        await self.ghost_store.close()
         await self.store.close()
         self.solver.close()
 

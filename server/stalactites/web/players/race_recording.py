@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from ...clock import Clock
 from ...engine import Stalactites
@@ -38,11 +39,18 @@ __all__ = ["RaceRecorder"]
 
 log = logging.getLogger(__name__)
 
+Recorded = Callable[[RaceResult], Awaitable[None]]
+"""Told of each race once it is recorded on its players (the ghosts' index)."""
+
 
 class RaceRecorder:
     def __init__(self, players: PlayerService, rooms: RoomService, clock: Clock) -> None:
         self.players, self.rooms, self.clock = players, rooms, clock
         self._results: dict[str, RaceResult] = {}
+        self._recorded: list[Recorded] = []
+
+    def on_recorded(self, listener: Recorded) -> None:
+        self._recorded.append(listener)
 
     async def rate(
         self, row: RoomRow, settings: RoomSettings, standings: list[Standing], now: int
@@ -88,6 +96,11 @@ class RaceRecorder:
         ids = [seat.player_id for seat in result.players if seat.player_id is not None]
         await self.rooms.store.keep_room(result.room_id, ids)
         await self.players.record_race(result)
+        for listener in self._recorded:
+            try:
+                await listener(result)
+            except Exception:  # an index is a hint: the race is recorded whatever it says
+                log.exception("room %s: a listener of its recording failed", result.room_id)
 
     async def resume(self) -> int:
         """Record the races left pending (their rooms kept first); how many there were."""
@@ -130,6 +143,14 @@ def race_result(
         )
         for line in standings
     )
+    ghost = None if settings.ghost is None else settings.ghost.history()
     return RaceResult(
-        row.room_id, settings.game, settings.deal, now, settings.rated, players, settings.round_of
+        row.room_id,
+        settings.game,
+        settings.deal,
+        now,
+        settings.rated,
+        players,
+        settings.round_of,
+        ghost,
     )

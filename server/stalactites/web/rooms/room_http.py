@@ -27,6 +27,7 @@ from ..process import process_of
 from .room_socket import room_socket
 
 __all__ = [
+    "body_of",
     "create_room",
     "get_analysis",
     "get_hint",
@@ -64,7 +65,7 @@ def _unprocessable(field: str | None, message: str) -> JSONResponse:
     )
 
 
-async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
+async def body_of(request: Request, model: type[Body]) -> Body | JSONResponse:
     """The request's JSON body as ``model``, or a 422 answer naming the field at fault."""
     raw = await request.body()
     try:
@@ -86,7 +87,7 @@ async def create_room(request: Request) -> JSONResponse:
     refused = bad_origin(request, request_token(request)[1])
     if refused is not None:
         return refused
-    body = await _body(request, CreateRoom)
+    body = await body_of(request, CreateRoom)
     if isinstance(body, JSONResponse):
         return body
     view = await process_of(request).rooms.create(body)
@@ -100,7 +101,7 @@ async def join_room(request: Request) -> JSONResponse:
     player = await session_player(request, changing=True)
     if isinstance(player, JSONResponse):
         return player
-    body = await _body(request, TakeSeat)
+    body = await body_of(request, TakeSeat)
     if isinstance(body, JSONResponse):
         return body
     if player is None and request_token(request)[0] is not None:
@@ -153,7 +154,7 @@ async def get_analysis(request: Request) -> Response:
 async def get_hint(request: Request) -> JSONResponse:
     """``POST /api/rooms/{room_id}/hint`` with the seat's token: the solver's next move for
     that board (solo practice rooms only; computed in a solver worker)."""
-    body = await _body(request, AskHint)
+    body = await body_of(request, AskHint)
     if isinstance(body, JSONResponse):
         return body
     rooms = process_of(request).rooms

@@ -1,5 +1,6 @@
 """What a room's stream does in this process besides delivering its events: it keeps the
-room's deadline timer, and while spectators are connected here, their boards.
+room's deadline timer, its ghost's replay timer (a ghost race), and while spectators are
+connected here, their boards.
 
 A room's :class:`~stalactites.web.fanout.Stream` is made with a :class:`RoomHooks`: events
 that move a deadline restart the timer (:mod:`..deadlines`); news of events tells the
@@ -13,16 +14,21 @@ from __future__ import annotations
 from ...clock import Clock
 from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
 from ..fanout import Stream
+from ..ghosts.ghost_driver import Advance as GhostAdvance
+from ..ghosts.ghost_driver import GhostTimer
 from .spectator_boards import SpectatorBoards
 
 __all__ = ["RoomHooks", "RoomStream"]
 
 
 class RoomHooks:
-    """One room's deadline timer and spectators' boards."""
+    """One room's deadline timer, ghost timer and spectators' boards."""
 
-    def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
+    def __init__(
+        self, room_id: str, advance: Advance, clock: Clock, ghost: GhostAdvance | None = None
+    ) -> None:
         self.deadline = RoomDeadline(room_id, advance, clock)
+        self.ghost = None if ghost is None else GhostTimer(room_id, ghost, clock)
         self.boards: SpectatorBoards | None = None  # made by the first spectator's connection
 
     def news(self) -> None:
@@ -32,6 +38,8 @@ class RoomHooks:
     def kept(self, kind: str | None) -> None:
         if kind in DEADLINE_EVENTS:
             self.deadline.schedule()
+            if self.ghost is not None:
+                self.ghost.schedule()
         if kind == "started" and self.boards is not None:
             self.boards.race_started()
         if kind == "results" and self.boards is not None:
@@ -42,6 +50,8 @@ class RoomHooks:
 
     async def close(self) -> None:
         await self.deadline.close()
+        if self.ghost is not None:
+            await self.ghost.close()
         if self.boards is not None:
             await self.boards.close()
 

@@ -1,0 +1,133 @@
+"""Ghost races: a new room on a run's deal with the run's ghost seated, for one racer.
+
+:meth:`GhostService.race_this_run` makes the room of a chosen run (``POST
+/api/rooms/{room_id}/ghost``); :meth:`GhostService.race_ghost` chooses a run near the racer's
+rating (won runs first) from the index that :meth:`GhostService.index_race` keeps as races are
+recorded, and makes its room: the entry point of the quick-race queue when no human is matched.
+A ghost race is never rated; the racer's history says whose ghost it was (the room's settings
+keep the run, :class:`~stalactites.rooms.ghost_seat.GhostSeat`).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from .. import room_events
+from ..players import PlayerService, RaceResult, displayed
+from ..protocol import PlayerView
+from ..rooms import RoomError, RoomService
+from ..rooms.boards import new_board
+from ..rooms.ghost_seat import GhostSeat
+from ..rooms.seats import is_persistent, skeleton
+from ..rooms.service import token_hash
+from ..rooms.settings import RoomSettings, new_salt
+from ..store import GhostStore, IndexedRun, NewPlayer, ProgressRow
+from ..store.players_base import Rating
+from .runs import ghost_seat, new_seat_id, pool_of
+
+__all__ = ["WINDOWS", "GhostService", "Matched"]
+
+log = logging.getLogger(__name__)
+
+WINDOWS = (100, 250, 500, 1000, 100_000)  # rating windows tried in turn, won runs first in each
+CANDIDATES = 10  # runs looked at in one window
+
+
+@dataclass(frozen=True, slots=True)
+class Matched:
+    """A racer's seat in a new ghost race: the room, the racer's seat token, every seat."""
+
+    room_id: str
+    token: str
+    players: list[PlayerView]
+
+
+class GhostService:
+    def __init__(self, rooms: RoomService, players: PlayerService, index: GhostStore) -> None:
+        self.rooms, self.players, self.index = rooms, players, index
+
+    async def race_ghost(self, player_id: str, game: str, step: str | None) -> Matched | None:
+        """A ghost race for the player on a run of another player near their rating (won runs
+        preferred), or None when the index has none that can be raced."""
+        record = await self.players.store.load_player(player_id)
+        if record is None:
+            return None
+        rating = displayed(record.ratings.get(game, Rating()))
+        pool, tried = pool_of(game, step), set()
+        for window in WINDOWS:
+            for won in (True, False):
+                for run in await self.index.near(pool, rating, window, won, CANDIDATES):
+                    if run.player_id == player_id or run.member in tried:
+                        continue
+                    tried.add(run.member)
+                    try:
+                        return await self.race_this_run(run.room_id, run.player_id, player_id)
+                    except RoomError as error:  # gone, or not raceable after all
+                        log.info("ghost run %s skipped: %s", run.member, error.code)
+        return None
+
+    async def race_this_run(
+        self, source_room_id: str, source_player_id: str, racer_id: str
+    ) -> Matched:
+        """A new room on the run's deal with its ghost ready and the racer seated."""
+        source = await self.rooms.current(source_room_id)
+        if source.status != "finished":
+            raise RoomError("not_finished", "the race of that run has not finished")
+        record = await self.rooms.record(source_room_id)
+        ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id())
+        base = await self.rooms.settings(source_room_id)
+        settings = base.model_copy(
+            update={"seats": 2, "salt": new_salt(), "rated": False, "ghost": ghost}
+        )
+        room_id = await self.rooms.open(settings)
+        await self._seat_ghost(room_id, settings, ghost)
+        name = (await self.players.names_of([racer_id]))[racer_id]
+        _, token = await self.rooms.join(room_id, name, racer_id)
+        await self.index.set_due(room_id, self.rooms.now())  # every process looks after it
+        view = await self.rooms.view(room_id)
+        return Matched(room_id, token, view.players)
+
+    async def _seat_ghost(self, room_id: str, settings: RoomSettings, ghost: GhostSeat) -> None:
+        cards = new_board(settings).foundation_cards
+        view = PlayerView(
+            player_id=ghost.seat_id,
+            name=ghost.name,
+            connected=True,
+            ready=False,
+            foundation_cards=cards,
+            moves=0,
+            status="waiting",
+            place=None,
+            elapsed_ms=None,
+            ghost_of=ghost.name,
+        )
+        now, secret = self.rooms.now(), token_hash(new_salt())  # nobody holds its token
+        seat = NewPlayer(
+            ghost.seat_id,
+            ghost.name,
+            secret,
+            now,
+            ProgressRow(cards, 0, None),
+            room_events.player_event(view),
+            skeleton(ghost.name),
+        )
+        await self.rooms.store.join(room_id, seat)
+        ready = room_events.player_event(view.model_copy(update={"ready": True}))
+        await self.rooms.store.ready(room_id, ghost.seat_id, ready, now, now, "")  # never last
+
+    async def index_race(self, result: RaceResult) -> None:
+        """Index each persistent player's run of a recorded race on a certified deal."""
+        settings = await self.rooms.settings(result.room_id)
+        if not settings.certified:
+            return
+        pool = pool_of(settings.game, settings.step)
+        for seat in result.players:
+            if seat.player_id is None or not is_persistent(seat.player_id):
+                continue
+            record = await self.players.store.load_player(seat.player_id)
+            if record is None:
+                continue
+            rating = displayed(record.ratings.get(result.game, Rating()))
+            run = IndexedRun(result.room_id, seat.player_id, rating, seat.status == "won")
+            await self.index.add_run(pool, run)

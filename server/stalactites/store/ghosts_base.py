@@ -1,0 +1,51 @@
+"""The ghosts' store: the index of runs a ghost may be made of (see :mod:`stalactites.ghosts`).
+
+Runs are indexed by pool (a game and its step policy, ``stalactites:choice``, ``squadron``)
+and by whether they were won, each scored by the runner's shown rating when the race was
+recorded.  :meth:`GhostStore.near` answers the runs of a pool whose score is within a window
+of a rating, nearest first.  Indexing a run twice changes nothing but its score.
+
+The store also keeps when each ghost race is next due (:meth:`GhostStore.set_due`), so that
+every process can find the ghost races due, whether or not it serves their rooms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = ["GhostStore", "IndexedRun"]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedRun:
+    room_id: str
+    player_id: str  # the runner's seat, a persistent player's id
+    rating: int  # the runner's shown rating in the run's game when it was recorded
+    won: bool
+
+    @property
+    def member(self) -> str:
+        return f"{self.room_id}|{self.player_id}"
+
+
+class GhostStore(Protocol):
+    async def add_run(self, pool: str, run: IndexedRun) -> None:
+        """Index the run in ``pool`` (again: only its score changes)."""
+
+    async def near(
+        self, pool: str, rating: int, window: int, won: bool, limit: int
+    ) -> list[IndexedRun]:
+        """At most ``limit`` runs of ``pool`` (won or not) scored within ``window`` of
+        ``rating``, nearest first (ties by room id)."""
+
+    async def set_due(self, room_id: str, at_ms: int) -> None:
+        """Note that the ghost race ``room_id`` is next due at ``at_ms`` (unix ms)."""
+
+    async def drop_due(self, room_id: str) -> None:
+        """The ghost race has nothing left due."""
+
+    async def due(self, now_ms: int, limit: int) -> list[str]:
+        """At most ``limit`` ghost races due by ``now_ms``, the most overdue first."""
+
+    async def close(self) -> None: ...

@@ -1,0 +1,83 @@
+"""The ghosts' store in Redis, one node or a Redis Cluster (see :mod:`.ghosts_base`).
+
+Keys (``P`` the configured prefix): ``P{ghosts:POOL}:won`` and ``P{ghosts:POOL}:other``,
+sorted sets of ``ROOM_ID|PLAYER_ID`` scored by the runner's rating; both of a pool in one
+slot; ``P{ghosts}:due``, a sorted set of ghost races' room ids scored by when each is next
+due (unix ms), dropped when it has nothing left due.  Single commands only (``ZADD``, ``ZREM``,
+``ZRANGE ... BYSCORE``), no script.  The runs never expire: their rooms are kept for good,
+like the histories that point at them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cluster import ClusterPipe
+from .ghosts_base import IndexedRun
+from .resp import Address, Pipe
+
+__all__ = ["RedisGhostStore"]
+
+
+class RedisGhostStore:
+    def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
+        address = Address.parse(url).named("stalactites-ghosts")
+        self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
+        self._prefix = prefix
+        self._due = f"{prefix}{{ghosts}}:due"
+
+    def key(self, pool: str, won: bool) -> str:
+        return f"{self._prefix}{{ghosts:{pool}}}:{'won' if won else 'other'}"
+
+    async def add_run(self, pool: str, run: IndexedRun) -> None:
+        key = self.key(pool, run.won)
+        await self._pipe.call_at(key, "ZADD", key, run.rating, run.member)
+
+    async def near(
+        self, pool: str, rating: int, window: int, won: bool, limit: int
+    ) -> list[IndexedRun]:
+        key = self.key(pool, won)
+        above = await self._side(key, rating, rating + window, False, limit)
+        below = await self._side(key, rating - window, rating, True, limit)
+        runs = {run.member: run for run in [*above, *below]}.values()
+        ordered = sorted(runs, key=lambda run: (abs(run.rating - rating), run.member))
+        return ordered[:limit]
+
+    async def _side(
+        self, key: str, low: int, high: int, downwards: bool, limit: int
+    ) -> list[IndexedRun]:
+        bounds: list[Any] = [high, low, "REV"] if downwards else [low, high]
+        flat = await self._pipe.call_at(
+            key,
+            "ZRANGE",
+            key,
+            *bounds[:2],
+            "BYSCORE",
+            *bounds[2:],
+            "LIMIT",
+            0,
+            limit,
+            "WITHSCORES",
+        )
+        won = key.endswith(":won")
+        runs = []
+        for member, score in zip(flat[::2], flat[1::2], strict=True):
+            text = member.decode() if isinstance(member, bytes) else str(member)
+            room_id, _, player_id = text.partition("|")
+            runs.append(IndexedRun(room_id, player_id, int(float(score)), won))
+        return runs
+
+    async def set_due(self, room_id: str, at_ms: int) -> None:
+        await self._pipe.call_at(self._due, "ZADD", self._due, at_ms, room_id)
+
+    async def drop_due(self, room_id: str) -> None:
+        await self._pipe.call_at(self._due, "ZREM", self._due, room_id)
+
+    async def due(self, now_ms: int, limit: int) -> list[str]:
+        found = await self._pipe.call_at(
+            self._due, "ZRANGE", self._due, "-inf", now_ms, "BYSCORE", "LIMIT", 0, limit
+        )
+        return [room.decode() if isinstance(room, bytes) else str(room) for room in found]
+
+    async def close(self) -> None:
+        await self._pipe.close()

@@ -1,0 +1,128 @@
+"""Ghost races on one server, both stores: a ghost keeps its run's times, is labelled a
+ghost everywhere, is unrated and goes into the racer's history; bad asks get clear codes."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ghosts_kit import TOLERANCE_MS, ghost_race, ghost_times, source_run
+from players_kit import anonymous, api, recorded
+from server_kit import Client
+from stalactites.store import IndexedRun
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+STALACTITES = str(Path(sys.executable).with_name("stalactites"))
+
+
+async def test_a_ghost_plays_its_run_at_its_recorded_times_and_is_labelled(
+    any_server: Any,
+) -> None:
+    run = await source_run(any_server, moves=5)
+    racer = await anonymous(any_server.url)
+    status, answer = await ghost_race(any_server, run, racer)
+    assert status == 201, answer
+    room = answer["room"]
+    assert room["rated"] is False and room["certified"] is True
+    ghost = next(p for p in room["players"] if p["player_id"] != racer["player_id"])
+    assert ghost["ghost_of"] == run.player["name"] and ghost["ready"] and ghost["connected"]
+    client = await Client.open(any_server.ws_url(answer["room_id"]))
+    welcome = await client.hello(answer["token"])
+    assert [p["ghost_of"] for p in welcome["room"]["players"]].count(run.player["name"]) == 1
+    await client.send(type="ready")
+    await client.expect("started")
+    finished = await client.expect("finished", player_id=ghost["player_id"], timeout=20)
+    assert finished["status"] == "resigned"
+    times = ghost_times(client.frames, ghost["player_id"])
+    recorded_times = [*run.times, run.line["elapsed_ms"]]
+    assert len(times) == len(recorded_times)
+    for got, wanted in zip(times, recorded_times, strict=True):
+        assert wanted <= got <= wanted + TOLERANCE_MS, (times, recorded_times)
+    await client.send(type="resign")
+    results = await client.expect("results")
+    lines = {line["player_id"]: line for line in results["standings"]}
+    assert lines[ghost["player_id"]]["ghost_of"] == run.player["name"]
+    assert not any(line["rated"] for line in lines.values())
+    history = await recorded(any_server.url, racer["player_id"])
+    entry = history[0]
+    assert entry["room_id"] == answer["room_id"] and entry["rated"] is False
+    assert entry["ghost"]["name"] == run.player["name"]
+    assert entry["ghost"]["elapsed_ms"] == run.line["elapsed_ms"]
+    assert entry["ghost"]["room_id"] == run.room_id
+    url = f"{any_server.url}/api/rooms/{answer['room_id']}/record"  # the ghost's times too
+    checked = await asyncio.to_thread(
+        subprocess.run, [STALACTITES, "verify", url], capture_output=True, text=True, timeout=60
+    )
+    assert (checked.returncode, checked.stderr) == (0, ""), checked.stdout
+
+
+async def test_a_ghost_is_refused_with_a_code_for_each_reason(any_server: Any) -> None:
+    run = await source_run(any_server, moves=1)
+    racer = await anonymous(any_server.url)
+    base = f"{any_server.url}/api/rooms"
+    ask = {"player_id": run.player["player_id"]}
+    cases = [
+        (f"{base}/nosuchroom/ghost", ask, racer["token"], 404, "room_not_found"),
+        (f"{base}/{run.room_id}/ghost", {"player_id": "p.0"}, racer["token"], 404, "run_not_found"),
+        (f"{base}/{run.room_id}/ghost", ask, run.player["token"], 409, "own_run"),
+        (f"{base}/{run.room_id}/ghost", ask, None, 401, "session_required"),
+        (f"{base}/{run.room_id}/ghost", {"seat": 1}, racer["token"], 422, "bad_message"),
+    ]
+    for url, body, token, want_status, code in cases:
+        status, answer, _ = await api("POST", url, body, token)
+        assert (status, answer["code"]) == (want_status, code), (url, body, answer)
+    status, room, _ = await api("POST", base, {"countdown_s": 0, "seats": 1}, racer["token"])
+    status, seat, _ = await api("POST", f"{base}/{room['room_id']}/players", {}, racer["token"])
+    status, answer, _ = await api("POST", f"{base}/{room['room_id']}/ghost", ask, racer["token"])
+    assert (status, answer["code"]) == (409, "not_finished")
+    chosen = await source_run(any_server, moves=0, deal="ms:4")
+    status, answer = await ghost_race(any_server, chosen, racer)
+    assert (status, answer["code"]) == (409, "not_certified")
+
+
+async def _race_ghost(server: Any, player_id: str) -> Any:
+    """``GhostService.race_ghost`` as the quick-race queue calls it, on the server's loop."""
+    ghosts = server.app.state.process.ghosts
+    work = ghosts.race_ghost(player_id, "stalactites", "choice")
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, server.server.loop))
+
+
+@pytest.mark.own_server
+async def test_the_queue_gets_a_ghost_of_another_players_run_won_runs_first(
+    any_server: Any,
+) -> None:
+    racer = await anonymous(any_server.url)
+    assert await _race_ghost(any_server, racer["player_id"]) is None  # nothing indexed yet
+    run = await source_run(any_server, moves=2)
+    own = await source_run(any_server, moves=1)
+    matched = await _race_ghost(any_server, own.player["player_id"])
+    assert matched is not None  # never their own run: the other one
+    names = {view.ghost_of for view in matched.players}
+    assert names == {None, run.player["name"]}
+    status, view, _ = await api("GET", f"{any_server.url}/api/rooms/{matched.room_id}")
+    assert status == 200 and view["rated"] is False and view["seats"] == 2
+    client = await Client.open(any_server.ws_url(matched.room_id))
+    assert (await client.hello(matched.token))["you"] == own.player["player_id"]
+
+
+@pytest.mark.own_server
+async def test_the_queue_prefers_a_won_run_near_the_rating(any_server: Any) -> None:
+    runs = [await source_run(any_server, moves=1) for _ in range(2)]
+    # The later in the index's order (room|player) is marked won: were won runs not preferred,
+    # the earlier would be chosen (equal ratings, the order next).
+    first, second = sorted(runs, key=lambda run: f"{run.room_id}|{run.player['player_id']}")
+    process = any_server.app.state.process
+    rating = 1000  # an anonymous player's shown rating, as every runner's here
+    marked = IndexedRun(second.room_id, second.player["player_id"], rating, True)
+    work = process.ghost_store.add_run("stalactites:choice", marked)  # as if it had been won
+    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, any_server.server.loop))
+    racer = await anonymous(any_server.url)
+    matched = await _race_ghost(any_server, racer["player_id"])
+    assert {view.ghost_of for view in matched.players} == {None, second.player["name"]}
+    assert first.player["name"] != second.player["name"]
