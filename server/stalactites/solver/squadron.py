@@ -4,21 +4,21 @@ The search knows the stock order (it runs on the server).  No single method wins
 soon: a depth-first search (``squadron_depth``) wins most deals within a few thousand
 positions but can spend any budget below one bad early choice, and a best-first search
 (``squadron_best``) under each of three rankings wins many of those at once but stalls on
-others.  So the search runs them in turn, each from scratch with a slice of the budget, the
-slice doubling after every turn of all four, until one wins, the depth-first search proves the
-position lost, or the budget is spent.  Restarting costs at most twice the work of the method
-that wins, and a hard deal for one method is rarely hard for all of them.
+others.  So the four run side by side, taking turns of ``SLICE`` positions each (every search
+pauses and resumes where it was), until one wins, the depth-first search proves the position
+lost, or the budget is spent: a deal that one of them wins within n positions is won within
+about 4n, and a deal hard for one method is rarely hard for all of them.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..engine import Move, Pile, PileKind, Squadron
 from .result import Verdict
-from .squadron_best import WEIGHTS, BestFirstSearch, Weights
+from .squadron_best import WEIGHTS, BestFirstSearch
 from .squadron_board import (
     CELL_COLUMN,
     CELL_HOME,
@@ -36,11 +36,12 @@ from .squadron_depth import DepthFirstSearch
 __all__ = ["DEFAULT_STATES", "SquadronSearch", "play_line"]
 
 DEFAULT_STATES = 200_000
-FIRST_SLICE = 2000  # positions for each method in the first turn
+SLICE = 1000  # positions per turn
 # A best-first expansion tries every move of a position and scores each child: it costs about
 # as much time as this many depth-first positions, and counts as many against the budget.
 EXPANSION_COST = 3
-METHODS: tuple[Weights | None, ...] = (None, *WEIGHTS)  # None: the depth-first search
+
+Search = DepthFirstSearch | BestFirstSearch
 
 
 @dataclass(slots=True)
@@ -54,39 +55,51 @@ class SquadronSearch:
     states: int = 0
     line: list[SearchMove] = field(default_factory=list)
     best: list[SearchMove] = field(default_factory=list)  # reaching the most cards home
-    _best_home: int = -1
 
     def run(self) -> Verdict:
         budget = DEFAULT_STATES if self.max_states is None else self.max_states
         deadline = None if self.seconds is None else self.clock() + self.seconds
-        share = FIRST_SLICE
-        while True:
-            for method in METHODS:
-                left = min(share, budget - self.states)
-                if left <= 0 or (deadline is not None and self.clock() > deadline):
-                    return Verdict.UNKNOWN
-                verdict = self._turn(method, left, deadline)
-                if verdict is not Verdict.UNKNOWN:
-                    return verdict
-            share *= 2
+        depth = DepthFirstSearch(self.game, budget, deadline, self.clock)
+        searches: list[Search] = [depth]
+        for weights in WEIGHTS:
+            cap = max(1, budget // EXPANSION_COST)
+            searches.append(BestFirstSearch(self.game, cap, weights, deadline, self.clock, False))
+        try:
+            return self._turns(searches, budget, deadline)
+        finally:
+            self.best = depth.best
 
-    def _turn(self, method: Weights | None, states: int, deadline: float | None) -> Verdict:
-        """One method with ``states`` positions; ``lost`` only from the depth-first search."""
-        if method is None:
-            depth = DepthFirstSearch(self.game, states, deadline, self.clock)
-            verdict = depth.run()
-            self.states += depth.states
-            if depth.best_home > self._best_home:
-                self._best_home, self.best = depth.best_home, depth.best
-            self.line = depth.line
-            return verdict
-        best = BestFirstSearch(
-            self.game, max(1, states // EXPANSION_COST), method, deadline, self.clock, False
-        )
-        verdict = best.run()
-        self.states += best.states * EXPANSION_COST
-        self.line = best.line
-        return verdict if verdict is Verdict.WON else Verdict.UNKNOWN
+    def _turns(self, searches: list[Search], budget: int, deadline: float | None) -> Verdict:
+        running = [(search, search.steps()) for search in searches]
+        while running:
+            for entry in list(running):
+                search, steps = entry
+                cost = 1 if isinstance(search, DepthFirstSearch) else EXPANSION_COST
+                search.pause = search.states + max(1, min(SLICE, budget - self.states) // cost)
+                verdict = _resume(steps)
+                self.states = sum(_cost(s) for s in searches)
+                if verdict is Verdict.WON or (verdict is Verdict.LOST and cost == 1):
+                    self.line = search.line
+                    return verdict
+                if verdict is not None:
+                    running.remove(entry)  # out of budget, or exhausted proving nothing
+                if self.states >= budget or (deadline is not None and self.clock() > deadline):
+                    return Verdict.UNKNOWN
+        return Verdict.UNKNOWN
+
+
+def _resume(steps: Generator[None, None, Verdict]) -> Verdict | None:
+    """Run a search to its next pause (None) or to its end (its verdict)."""
+    try:
+        next(steps)
+    except StopIteration as stop:
+        verdict: Verdict = stop.value
+        return verdict
+    return None
+
+
+def _cost(search: Search) -> int:
+    return search.states * (1 if isinstance(search, DepthFirstSearch) else EXPANSION_COST)
 
 
 _SOURCE = {

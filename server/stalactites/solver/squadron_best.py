@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -35,6 +35,7 @@ from .squadron_board import (
     Board,
     SearchMove,
 )
+from .squadron_depth import finish
 from .squadron_moves import candidate_moves, constraint_after
 from .squadron_rules import ABOVE, COLUMNS, NONE
 
@@ -90,10 +91,16 @@ class BestFirstSearch:
     clock: Callable[[], float] = time.monotonic
     complete: bool = True
     states: int = 0
+    pause: int = 1 << 62  # :meth:`steps` pauses when ``states`` reaches it
     line: list[SearchMove] = field(default_factory=list)
     _parent: dict[bytes, Edge | None] = field(default_factory=dict)
 
     def run(self) -> Verdict:
+        return finish(self.steps())
+
+    def steps(self) -> Generator[None, None, Verdict]:
+        """The search, pausing (yielding) whenever ``states`` reaches ``pause``; its return
+        value is the verdict."""
         board = Board(self.game)
         root_safe = board.autoplay()
         if board.home == TOTAL:
@@ -104,6 +111,8 @@ class BestFirstSearch:
         heap: list[tuple[int, int, bytes]] = [(0, 0, root)]
         count = 0
         while heap:
+            if self.states >= self.pause:
+                yield
             if self._spent():
                 return Verdict.UNKNOWN
             _, _, key = heapq.heappop(heap)

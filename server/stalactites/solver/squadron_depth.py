@@ -20,7 +20,7 @@ only that round, when it also gives up nothing, may answer ``lost``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..engine import Squadron
@@ -34,7 +34,7 @@ from .squadron_board import (
 )
 from .squadron_moves import candidate_moves, constraint_after
 
-__all__ = ["DepthFirstSearch"]
+__all__ = ["DepthFirstSearch", "finish"]
 
 FIRST_STAGE = 1000
 STAGE_GROWTH = 4
@@ -68,15 +68,21 @@ class DepthFirstSearch:
     line: list[SearchMove] = field(default_factory=list)
     best: list[SearchMove] = field(default_factory=list)  # reaching the most cards home
     best_home: int = -1
+    pause: int = UNCAPPED  # :meth:`steps` pauses when ``states`` reaches it
     _budget: int = 0
     _gave_up: bool = False
     _complete: bool = True
 
     def run(self) -> Verdict:
+        return finish(self.steps())
+
+    def steps(self) -> Generator[None, None, Verdict]:
+        """The search, pausing (yielding) whenever ``states`` reaches ``pause``; its return
+        value is the verdict."""
         self._budget = self.max_states
         stage = FIRST_STAGE
         while True:
-            result = self._round(stage, complete=False)
+            result = yield from self._round(stage, complete=False)
             if result == WON:
                 return Verdict.WON
             if result == FAIL and not self._gave_up:
@@ -84,7 +90,7 @@ class DepthFirstSearch:
             if self._spent():
                 return Verdict.UNKNOWN
             stage *= STAGE_GROWTH
-        result = self._round(UNCAPPED, complete=True)
+        result = yield from self._round(UNCAPPED, complete=True)
         if result == WON:
             return Verdict.WON
         return Verdict.LOST if result == FAIL and not self._gave_up else Verdict.UNKNOWN
@@ -94,7 +100,7 @@ class DepthFirstSearch:
             return True
         return self.deadline is not None and self.clock() > self.deadline
 
-    def _round(self, stage: int, complete: bool) -> int:
+    def _round(self, stage: int, complete: bool) -> Generator[None, None, int]:
         """One depth-first search in which each deal may spend ``stage`` states below it."""
         board = Board(self.game)
         self._gave_up, self._complete = False, complete
@@ -102,6 +108,8 @@ class DepthFirstSearch:
         stack: list[Frame] = []
         result = self._enter(board, seen, stack, FREE, UNCAPPED)
         while stack and result != WON:
+            if self.states >= self.pause:
+                yield
             frame = stack[-1]
             if frame.applied is not None:
                 result = self._returned(board, frame, result)
@@ -170,6 +178,16 @@ class DepthFirstSearch:
         if self.deadline is None or self.states % CLOCK_EVERY:
             return False
         return self.clock() > self.deadline
+
+
+def finish(steps: Generator[None, None, Verdict]) -> Verdict:
+    """Run a search's :meth:`steps` through all its pauses; its verdict."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            verdict: Verdict = stop.value
+            return verdict
 
 
 def _close(board: Board, stack: list[Frame]) -> None:
