@@ -10,6 +10,15 @@ With ``--golden FILE`` it instead writes the golden verdicts file the tests comp
 (Stalactites, ms:1 ... ms:200, both steps)::
 
     .venv/bin/python bench/win_rates.py --golden tests/data/stalactites-verdicts.txt
+
+With ``--squadron-seconds S --deals FIRST:LAST --log FILE`` it runs only Squadron, giving each
+deal S seconds of this process's CPU time (so a loaded machine slows the run, not the
+verdicts), replays every won line through the engine, appends one line per deal to FILE (a
+rerun skips the deals already there, so blocks can run apart and be stopped), and prints the
+shares won, lost and undecided; ``--summarise FILE ...`` prints them for logs already made::
+
+    nice .venv/bin/python bench/win_rates.py --squadron-seconds 10 --deals 1:100 --log a.txt
+    .venv/bin/python bench/win_rates.py --summarise a.txt b.txt
 """
 
 from __future__ import annotations
@@ -23,8 +32,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from stalactites.engine import new_game
+from stalactites.engine import GameRecord, Squadron, Status, new_game, replay
 from stalactites.solver import Solution, Verdict, solve
+from stalactites.solver.squadron import SquadronSearch, play_line
 
 ROOT = Path(__file__).resolve().parent.parent
 STEPS = ("ones", "twos")
@@ -125,6 +135,64 @@ def squadron_section(outcomes: list[Outcome], last: int, budget: int) -> list[st
     ]
 
 
+def budget_solve(number: int, seconds: float) -> str:
+    """One log line: the deal, its verdict within ``seconds`` of CPU time, the positions, the
+    CPU seconds, and the length of the winning line (replayed to a win through the engine)."""
+    game = Squadron(f"ms:{number}")
+    started = time.process_time()
+    search = SquadronSearch(game, 10**12, seconds, time.process_time)
+    verdict = search.run()
+    spent = time.process_time() - started
+    moves = 0
+    if verdict is Verdict.WON:
+        line = [str(m) for m in play_line(new_game("squadron", f"ms:{number}"), search.line)]
+        result = replay(GameRecord("squadron", f"ms:{number}", None, tuple(line)))
+        if not (result.valid and result.status is Status.WON):
+            raise AssertionError(f"ms:{number}: the winning line does not replay to a win")
+        moves = len(line)
+    return f"ms:{number} {verdict.value} {search.states} {spent:.2f} {moves}"
+
+
+def budget_run(deals: str, seconds: float, log: Path) -> None:
+    first, _, last = deals.partition(":")
+    done = set(read_log(log)) if log.exists() else set()
+    with log.open("a", encoding="utf-8") as out:
+        for number in range(int(first), int(last or first) + 1):
+            if f"ms:{number}" not in done:
+                print(budget_solve(number, seconds), file=out, flush=True)
+    print("\n".join(summary([log])))
+
+
+def read_log(log: Path) -> dict[str, tuple[str, float]]:
+    """Deal -> (verdict, CPU seconds), from a ``--log`` file."""
+    rows = [line.split() for line in log.read_text(encoding="utf-8").splitlines() if line]
+    return {row[0]: (row[1], float(row[3])) for row in rows}
+
+
+def summary(logs: list[Path]) -> list[str]:
+    rows: dict[str, tuple[str, float]] = {}
+    for log in logs:
+        rows |= read_log(log)
+    total = len(rows)
+    counts = {v: sum(1 for verdict, _ in rows.values() if verdict == v.value) for v in Verdict}
+    decided = counts[Verdict.WON] + counts[Verdict.LOST]
+    slowest = sorted(seconds for verdict, seconds in rows.values() if verdict != "unknown")
+    lines = [
+        f"{total} deals: won {counts[Verdict.WON]} ({percent(counts[Verdict.WON], total)}), "
+        f"lost {counts[Verdict.LOST]} ({percent(counts[Verdict.LOST], total)}), "
+        f"undecided {counts[Verdict.UNKNOWN]} ({percent(counts[Verdict.UNKNOWN], total)}); "
+        f"decided {percent(decided, total)}",
+        "undecided: " + " ".join(sorted((d for d, r in rows.items() if r[0] == "unknown"), key=_n)),
+    ]
+    if slowest:
+        lines.append(f"decided: median {slowest[len(slowest) // 2]:.2f} s, max {slowest[-1]:.2f} s")
+    return lines
+
+
+def _n(deal: str) -> int:
+    return int(deal.partition(":")[2])
+
+
 def header(command: str, seconds: float) -> list[str]:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
@@ -161,7 +229,17 @@ def main() -> None:
     parser.add_argument("--squadron-states", type=int, default=300_000, metavar="N")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "win-rates.md")
     parser.add_argument("--golden", type=Path, metavar="FILE", help="write the golden file")
+    parser.add_argument("--squadron-seconds", type=float, metavar="S", help="CPU s per deal")
+    parser.add_argument("--deals", default="1:1000", metavar="FIRST:LAST")
+    parser.add_argument("--log", type=Path, metavar="FILE", help="with --squadron-seconds")
+    parser.add_argument("--summarise", type=Path, nargs="+", metavar="FILE")
     args = parser.parse_args()
+    if args.summarise:
+        print("\n".join(summary(args.summarise)))
+        return
+    if args.squadron_seconds is not None:
+        budget_run(args.deals, args.squadron_seconds, args.log or Path("squadron-budget.txt"))
+        return
     if args.golden is not None:
         write_golden(args.golden)
         return

@@ -11,6 +11,10 @@ import pytest
 from stalactites.engine import Card, GameRecord, NotationError, Squadron, Status, replay
 from stalactites.engine.cards import card
 from stalactites.solver import Verdict, hint, solve
+from stalactites.solver.squadron import SquadronSearch, play_line
+from stalactites.solver.squadron_best import WEIGHTS, BestFirstSearch, Weights
+from stalactites.solver.squadron_board import FREE, Board
+from stalactites.solver.squadron_depth import DepthFirstSearch
 
 SUIT_ORDER = (0, 3, 2, 1)  # a foundation pair per suit: clubs, spades, hearts, diamonds
 
@@ -132,6 +136,73 @@ def test_a_jammed_position_is_proven_lost(stock: bool) -> None:
     solution = solve(game)
     assert solution.verdict is Verdict.LOST
     assert not brute_force(game)
+
+
+def line_wins(game: Squadron, line: list[tuple[int, int, int, int]]) -> bool:
+    """Whether the search line, played through the engine on a copy of ``game``, wins it."""
+    copy_ = copy.deepcopy(game)
+    play_line(copy_, line)  # the engine checks every move
+    return copy_.status is Status.WON
+
+
+def test_the_key_ignores_the_order_of_the_columns_a_column_constraint_included() -> None:
+    game = Squadron("ms:4")
+    mirrored = copy.deepcopy(game)
+    mirrored.tableau.reverse()
+    board, other = Board(game), Board(mirrored)
+    assert board.key(FREE) == other.key(FREE)
+    for i in range(10):
+        assert board.key(i) == other.key(9 - i)
+        assert board.key(i) != board.key((i + 1) % 10)  # ms:4's columns all differ
+
+
+def test_a_key_restores_the_position_it_was_made_from() -> None:
+    game = Squadron("ms:1")
+    line = solve(game, max_states=50_000).moves
+    for moves in range(0, len(line), 25):
+        played = copy.deepcopy(game)
+        for move in line[:moves]:
+            played.push(move)
+        board = Board(played)
+        for constraint in (FREE, 10, 3):
+            key = board.key(constraint)
+            restored = Board(played)
+            found = restored.restore(key)
+            assert restored.key(found) == key
+            assert sorted(map(bytes, restored.cols)) == sorted(map(bytes, board.cols))
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_every_best_first_ranking_wins_a_deal_with_a_line_the_engine_replays(
+    weights: Weights,
+) -> None:
+    game = Squadron("ms:2")
+    search = BestFirstSearch(game, 3000, weights, complete=False)
+    assert search.run() is Verdict.WON
+    assert line_wins(game, search.line)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_an_exhaustive_best_first_search_agrees_with_a_brute_force(seed: int) -> None:
+    game = endgame(seed, cards_left=14)
+    search = BestFirstSearch(game, 10**6, WEIGHTS[0], complete=True)
+    verdict = search.run()
+    assert verdict is (Verdict.WON if brute_force(game) else Verdict.LOST)
+    if verdict is Verdict.WON:
+        assert line_wins(game, search.line)
+
+
+@pytest.mark.parametrize("stock", [False, True])
+def test_an_exhaustive_best_first_search_proves_a_jam_lost(stock: bool) -> None:
+    assert BestFirstSearch(clubs_jam(stock), 10**6).run() is Verdict.LOST
+
+
+def test_taking_turns_wins_a_deal_the_depth_first_search_misses_in_five_times_the_budget() -> None:
+    game = Squadron("ms:6")
+    assert DepthFirstSearch(game, 50_000).run() is Verdict.UNKNOWN
+    search = SquadronSearch(game, 10_000)
+    assert search.run() is Verdict.WON
+    assert line_wins(game, search.line)
 
 
 def test_a_small_budget_gives_unknown() -> None:

@@ -1,29 +1,24 @@
-"""Squadron, searched on a best-effort basis within a state budget.
+"""Squadron, searched on a best-effort basis within a state or time budget.
 
-The search knows the stock order (it runs on the server).  It is a depth-first search with a
-transposition table over a compact position (``squadron_board``), trying moves in the order of
-``squadron_moves``, with three sound reductions proven in ``docs/solver.md``:
-
-* a card that nothing still in play could lie on goes home at once (a "safe" move);
-* a card put in a cell from a column (or the waste) is followed at once by a move that needed
-  it gone: a move from or onto that column (or from the waste, or a deal);
-* columns are compared as a multiset, cells as a set, and a suit's two foundations as a pair.
-
-A plain depth-first search deals the whole stock early and then drowns in the endgame, so the
-search runs in rounds: in a round each stock deal may spend at most ``stage`` states below it
-before the search gives that deal up and tries the alternatives above it.  ``stage`` grows
-fourfold each round until the budget is spent.  These rounds never put a column's last card in
-a cell; if one of them gives up nothing, a last round with every move and no cap decides, and
-only that round, when it also gives up nothing, may answer ``lost``.
+The search knows the stock order (it runs on the server).  No single method wins every deal
+soon: a depth-first search (``squadron_depth``) wins most deals within a few thousand
+positions but can spend any budget below one bad early choice, and a best-first search
+(``squadron_best``) under each of three rankings wins many of those at once but stalls on
+others.  So the four run side by side, taking turns of ``SLICE`` positions each (every search
+pauses and resumes where it was), until one wins, the depth-first search proves the position
+lost, or the budget is spent: a deal that one of them wins within n positions is won within
+about 4n, and a deal hard for one method is rarely hard for all of them.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..engine import Move, Pile, PileKind, Squadron
 from .result import Verdict
+from .squadron_best import WEIGHTS, BestFirstSearch
 from .squadron_board import (
     CELL_COLUMN,
     CELL_HOME,
@@ -31,38 +26,22 @@ from .squadron_board import (
     COLUMN_COLUMN,
     COLUMN_HOME,
     DEAL,
-    FREE,
-    TOTAL,
-    WASTE,
     WASTE_CELL,
     WASTE_COLUMN,
     WASTE_HOME,
-    Board,
     SearchMove,
 )
-from .squadron_moves import candidate_moves
+from .squadron_depth import DepthFirstSearch
 
 __all__ = ["DEFAULT_STATES", "SquadronSearch", "play_line"]
 
 DEFAULT_STATES = 200_000
-FIRST_STAGE = 1000
-STAGE_GROWTH = 4
-CLOCK_EVERY = 256  # states between looks at the clock
+SLICE = 1000  # positions per turn
+# A best-first expansion tries every move of a position and scores each child: it costs about
+# as much time as this many depth-first positions, and counts as many against the budget.
+EXPANSION_COST = 3
 
-OPEN, WON, FAIL, GAVE_UP = 0, 1, 2, 3
-UNCAPPED = 1 << 62
-
-
-@dataclass(slots=True)
-class Frame:
-    """A node on the search path: its safe moves, its moves, and the one being tried."""
-
-    safe: list[SearchMove]
-    moves: list[SearchMove]
-    cap: int  # the state count past which this node gives up
-    index: int = 0
-    applied: SearchMove | None = None
-    info: int = 0
+Search = DepthFirstSearch | BestFirstSearch
 
 
 @dataclass(slots=True)
@@ -72,138 +51,55 @@ class SquadronSearch:
     game: Squadron
     max_states: int | None = None
     seconds: float | None = None
+    clock: Callable[[], float] = time.monotonic  # what ``seconds`` are measured on
     states: int = 0
     line: list[SearchMove] = field(default_factory=list)
     best: list[SearchMove] = field(default_factory=list)  # reaching the most cards home
-    _best_home: int = -1
-    _deadline: float | None = None
-    _budget: int = 0
-    _gave_up: bool = False
-    _complete: bool = True
 
     def run(self) -> Verdict:
-        self._budget = DEFAULT_STATES if self.max_states is None else self.max_states
-        if self.seconds is not None:
-            self._deadline = time.monotonic() + self.seconds
-        stage = FIRST_STAGE
-        while True:
-            result = self._round(stage, complete=False)
-            if result == WON:
-                return Verdict.WON
-            if result == FAIL and not self._gave_up:
-                break  # exhausted without the rare moves: the complete search decides
-            if self._spent():
-                return Verdict.UNKNOWN
-            stage *= STAGE_GROWTH
-        result = self._round(UNCAPPED, complete=True)
-        if result == WON:
-            return Verdict.WON
-        return Verdict.LOST if result == FAIL and not self._gave_up else Verdict.UNKNOWN
+        budget = DEFAULT_STATES if self.max_states is None else self.max_states
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        depth = DepthFirstSearch(self.game, budget, deadline, self.clock)
+        searches: list[Search] = [depth]
+        for weights in WEIGHTS:
+            cap = max(1, budget // EXPANSION_COST)
+            searches.append(BestFirstSearch(self.game, cap, weights, deadline, self.clock, False))
+        try:
+            return self._turns(searches, budget, deadline)
+        finally:
+            self.best = depth.best
 
-    def _spent(self) -> bool:
-        if self.states >= self._budget:
-            return True
-        return self._deadline is not None and time.monotonic() > self._deadline
-
-    def _round(self, stage: int, complete: bool) -> int:
-        """One depth-first search in which each deal may spend ``stage`` states below it."""
-        board = Board(self.game)
-        self._gave_up, self._complete = False, complete
-        seen: set[bytes] = set()
-        stack: list[Frame] = []
-        result = self._enter(board, seen, stack, FREE, UNCAPPED)
-        while stack and result != WON:
-            frame = stack[-1]
-            if frame.applied is not None:
-                result = self._returned(board, frame, result)
-                if result == GAVE_UP:
-                    _close(board, stack)
-                    continue
-            if self.states > frame.cap or self._out_of_budget():
-                result = GAVE_UP
-                _close(board, stack)
-            elif frame.index == len(frame.moves):
-                result = FAIL
-                _close(board, stack)
-            else:
-                result = self._descend(board, seen, stack, frame, stage)
-        if result == WON:
-            self.line = _line(stack)
-        return result
-
-    def _returned(self, board: Board, frame: Frame, result: int) -> int:
-        """Take back the move a child was searched under; a deal whose own stage ran out
-        counts as a failure (and the round is then no longer exhaustive)."""
-        move, frame.applied = frame.applied, None
-        assert move is not None
-        board.retract(move, frame.info)
-        if result == GAVE_UP and move[0] == DEAL and self.states <= frame.cap:
-            if not self._out_of_budget():
-                self._gave_up = True
-                return FAIL
-        return result
-
-    def _descend(
-        self, board: Board, seen: set[bytes], stack: list[Frame], frame: Frame, stage: int
-    ) -> int:
-        move = frame.moves[frame.index]
-        frame.index += 1
-        frame.info = board.apply(move)
-        frame.applied = move
-        cap = frame.cap
-        if move[0] == DEAL:
-            cap = min(cap, self.states + stage)
-        return self._enter(board, seen, stack, _constraint_after(board, move), cap)
-
-    def _enter(
-        self, board: Board, seen: set[bytes], stack: list[Frame], constraint: int, cap: int
-    ) -> int:
-        """Open a node: play its safe moves, then push it unless it is won or already seen."""
-        safe = board.autoplay()
-        if board.home == TOTAL:
-            stack.append(Frame(safe, [], cap))
-            return WON
-        key = board.key(constraint)
-        if key in seen or (constraint != FREE and board.key(FREE) in seen):
-            board.undo_autoplay(safe)
-            return FAIL
-        seen.add(key)
-        self.states += 1
-        if board.home > self._best_home:
-            self._best_home = board.home
-            self.best = _line(stack) + safe
-        stack.append(Frame(safe, candidate_moves(board, constraint, self._complete), cap))
-        return OPEN
-
-    def _out_of_budget(self) -> bool:
-        if self.states > self._budget:
-            return True
-        if self._deadline is None or self.states % CLOCK_EVERY:
-            return False
-        return time.monotonic() > self._deadline
+    def _turns(self, searches: list[Search], budget: int, deadline: float | None) -> Verdict:
+        running = [(search, search.steps()) for search in searches]
+        while running:
+            for entry in list(running):
+                search, steps = entry
+                cost = 1 if isinstance(search, DepthFirstSearch) else EXPANSION_COST
+                search.pause = search.states + max(1, min(SLICE, budget - self.states) // cost)
+                verdict = _resume(steps)
+                self.states = sum(_cost(s) for s in searches)
+                if verdict is Verdict.WON or (verdict is Verdict.LOST and cost == 1):
+                    self.line = search.line
+                    return verdict
+                if verdict is not None:
+                    running.remove(entry)  # out of budget, or exhausted proving nothing
+                if self.states >= budget or (deadline is not None and self.clock() > deadline):
+                    return Verdict.UNKNOWN
+        return Verdict.UNKNOWN
 
 
-def _close(board: Board, stack: list[Frame]) -> None:
-    frame = stack.pop()
-    board.undo_autoplay(frame.safe)
+def _resume(steps: Generator[None, None, Verdict]) -> Verdict | None:
+    """Run a search to its next pause (None) or to its end (its verdict)."""
+    try:
+        next(steps)
+    except StopIteration as stop:
+        verdict: Verdict = stop.value
+        return verdict
+    return None
 
 
-def _constraint_after(board: Board, move: SearchMove) -> int:
-    """What the next move must involve after ``move`` (see ``squadron_board``)."""
-    if move[0] == WASTE_CELL:
-        return WASTE
-    if move[0] == COLUMN_CELL and board.cols[move[1]]:
-        return move[1]
-    return FREE
-
-
-def _line(stack: list[Frame]) -> list[SearchMove]:
-    line: list[SearchMove] = []
-    for frame in stack:
-        line += frame.safe
-        if frame.applied is not None:
-            line.append(frame.applied)
-    return line
+def _cost(search: Search) -> int:
+    return search.states * (1 if isinstance(search, DepthFirstSearch) else EXPANSION_COST)
 
 
 _SOURCE = {

@@ -83,9 +83,33 @@ class Board:
             self.homeable[order[larger]] = True
 
     def key(self, constraint: int) -> bytes:
-        """The position (columns as a multiset, cells as a set) plus what must come next."""
+        """The position (columns as a multiset, cells as a set) plus what must come next.
+
+        A column constraint is keyed by the column's place among the sorted columns (columns
+        with equal cards are interchangeable), so the key never depends on the columns' order.
+        The key is also a full snapshot: :meth:`restore` rebuilds the position from it."""
+        columns = sorted(self.colb)
+        if 0 <= constraint < COLUMNS:
+            constraint = columns.index(self.colb[constraint])
         fixed = sorted(c + 1 for c in self.cells) + self.fnd + [self.left, constraint + 1]
-        return b"\xff".join(sorted(self.colb)) + b"\xfe" + bytes(fixed) + bytes(self.waste)
+        return b"\xff".join(columns) + b"\xfe" + bytes(fixed) + bytes(self.waste)
+
+    def restore(self, key: bytes) -> int:
+        """Set the position to the one ``key`` was made from (columns in sorted order, cells
+        sorted) and return its constraint, as an index into the restored columns."""
+        head, _, tail = key.partition(b"\xfe")
+        self.cols = [list(column) for column in head.split(b"\xff")]
+        cells = len(self.cells)
+        self.cells = [c - 1 for c in tail[:cells]]
+        self.fnd = list(tail[cells : cells + 8])
+        self.left = tail[cells + 8]
+        self.waste = list(tail[cells + 10 :])
+        self.home = sum(self.fnd)
+        for i in range(COLUMNS):
+            self.set_column(i)
+        for suit in range(4):
+            self.set_suit(suit)
+        return tail[cells + 9] - 1
 
     # Foundations.
 

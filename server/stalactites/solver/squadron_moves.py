@@ -24,7 +24,7 @@ from .squadron_board import (
 )
 from .squadron_rules import ABOVE, CAPACITY, NONE
 
-__all__ = ["PRIORITY", "candidate_moves"]
+__all__ = ["PRIORITY", "candidate_moves", "constraint_after"]
 
 PRIORITY = {
     "waste home": 100,
@@ -172,3 +172,13 @@ def _run_priority(n: int, run: int, height: int) -> int:
     if n == height:
         return _P["run empties column"]
     return _P["run on column"] if n == run else _P["part of run on column"]
+
+
+def constraint_after(board: Board, move: SearchMove) -> int:
+    """What the next move must involve after ``move`` (see ``squadron_board``): a waste card
+    put in a cell, the waste (or a deal); a column's card put in a cell, that column."""
+    if move[0] == WASTE_CELL:
+        return WASTE
+    if move[0] == COLUMN_CELL and board.cols[move[1]]:
+        return move[1]
+    return FREE
