@@ -462,4 +462,9 @@ def test_a_racer_sees_who_is_ahead_by_how_many_cards_and_hears_when_one_resigns(
     theirs.on("dialog", lambda dialog: dialog.accept())
     theirs.get_by_role("button", name="Resign").click()
     expect(mine.locator(".race-news")).to_have_text("Grace has resigned.")
+    # The one who resigned has no place yet (given once every racer is done), and is out:
+    # nobody is "ahead" of anyone by a resigned racer's cards.
+    expect(theirs.locator(".toast").first).to_contain_text("your place is known once")
+    expect(theirs.locator("body")).not_to_contain_text("— place")
+    expect(grace.locator(".racer-gap")).to_have_count(0)
     shot(mine, "race-opponent-resigned")

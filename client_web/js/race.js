@@ -177,8 +177,13 @@ export class RacePage {
   finished(f) {
     this.update((s) => race.applyPlayer(s, f));
     if (f.player_id !== this.s.you) return this.othersNews(f);
-    const params = { place: f.place ? ordinal(f.place) : "—", time: elapsedText(f.elapsed_ms) };
-    const how = t(f.status === "won" ? "note.youWon" : "note.yourRaceOver", params);
+    const time = elapsedText(f.elapsed_ms);
+    const how = f.place
+      ? t(f.status === "won" ? "note.youWon" : "note.yourRaceOver", {
+          place: ordinal(f.place),
+          time,
+        })
+      : t("note.yourRaceOverUnplaced", { time }); // a place is given once every racer is done
     toast(how, "good", 5000);
     if (f.status === "won") celebrate(this.els.boardHost);
     if (this.s.room?.status !== "finished") {

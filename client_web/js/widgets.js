@@ -16,7 +16,9 @@ export function racersPanel(players, { game, you = null, gaps = false } = {}) {
   const list = h("ol", { class: "racers", "aria-label": t("racers.label") });
   for (const p of players) {
     const item = racerItem(p, total, you);
-    if (gaps && players.length > 1) item.append(gapLine(p, players, you));
+    const out = (q) => q.status === "resigned"; // out of the race: nobody's gap
+    const racing = players.filter((q) => !out(q) || q.player_id === you);
+    if (gaps && racing.length > 1 && !out(p)) item.append(gapLine(p, racing, you));
     list.append(item);
   }
   return list;

@@ -207,6 +207,8 @@ export default {
   "note.stuck": "No move is left: undo a move, or resign.",
   "note.youWon": "You won: {place} place, {time}",
   "note.yourRaceOver": "Your race is over: {place} place, {time}",
+  "note.yourRaceOverUnplaced":
+    "Your race is over after {time}: your place is known once every racer has finished.",
   "note.othersRacing": "The others are still racing.",
   "note.noLonger": "Not possible any more: {move}.",
   "race.resignConfirm": "Resign this race? Your board stays as it is and counts as finished.",

@@ -210,6 +210,8 @@ export default {
   "note.stuck": "Бірде-бір жүріс қалмады: жүрісті қайтарыңыз не беріліңіз.",
   "note.youWon": "Жеңдіңіз: {place} орын, {time}",
   "note.yourRaceOver": "Жарысыңыз аяқталды: {place} орын, {time}",
+  "note.yourRaceOverUnplaced":
+    "Жарысыңыз {time} өткенде аяқталды: орныңыз барлық жарысушы аяқтағанда белгілі болады.",
   "note.othersRacing": "Басқалар әлі жарысып жатыр.",
   "note.noLonger": "Енді мүмкін емес: {move}.",
   "race.resignConfirm":

@@ -226,6 +226,8 @@ export default {
   "note.stuck": "Nie ma już żadnego ruchu: cofnij ruch albo się poddaj.",
   "note.youWon": "Wygrana: {place} miejsce, {time}",
   "note.yourRaceOver": "Twój wyścig się skończył: {place} miejsce, {time}",
+  "note.yourRaceOverUnplaced":
+    "Twój wyścig skończył się po {time}: miejsce poznasz, gdy skończą wszyscy.",
   "note.othersRacing": "Pozostali jeszcze grają.",
   "note.noLonger": "Już niemożliwe: {move}.",
   "race.resignConfirm":
