@@ -45,6 +45,7 @@ __all__ = [
     "Ready",
     "Rejected",
     "Resign",
+    "RematchEvent",
     "Results",
     "RoomStatus",
     "RoomView",
@@ -285,6 +286,12 @@ class RoomView(Frame):
         description="during the race spectators see each board as it was this long ago"
     )
     spectators: int = Field(description="spectators connected now")
+    private: bool = Field(
+        default=False, description="never in the room lists: joined by its link only"
+    )
+    rematch: str | None = Field(
+        default=None, description="the rematch room's id, once a seated player proposed one"
+    )
     status: RoomStatus
     players: list[PlayerView]
     starts_at: int | None = Field(description="unix ms, once the countdown has begun")
@@ -469,6 +476,18 @@ class Results(Frame):
     solution: dict[str, list[str]] | None
 
 
+class RematchEvent(Frame):
+    """Room event, after ``results``: a seated player proposed a rematch (``POST
+    /api/rooms/{room_id}/rematch``).  ``room_id`` is the new room (same settings, a new deal):
+    take a seat there to accept; a player who does not simply stays out.  Sent once per room
+    however many propose."""
+
+    type: Literal["rematch"]
+    seq: int
+    room_id: str = Field(description="the rematch room")
+    by: str = Field(description="the player id of whoever proposed it first")
+
+
 class BoardEvent(Frame):
     """To spectators only, no ``seq``: a player's board after one accepted action, sent the
     room's ``spectator_delay_s`` after it was accepted during the race (at once after the
@@ -525,6 +544,7 @@ ServerFrame = Annotated[
     | ProgressBatch
     | Finished
     | Results
+    | RematchEvent
     | BoardEvent
     | BoardVerdict
     | ErrorFrame
@@ -543,6 +563,7 @@ ROOM_EVENTS = (
     "progress_batch",
     "finished",
     "results",
+    "rematch",
 )
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "Rater",
     "RoomService",
     "player_row",
+    "new_room_id",
     "token_hash",
 ]
 
@@ -79,6 +80,10 @@ FinishListener = Callable[[str], None]
 Rater = Callable[[RoomRow, RoomSettings, list[Standing], int], Awaitable[list[Standing]]]
 """Given a race's final standings just before they are stored (with the time), gives them
 back with each persistent player's rating change (the players' outcome, fixed once)."""
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(9)
 
 
 def token_hash(token: str) -> str:
@@ -183,16 +188,28 @@ class RoomService:
 
     # Creating and joining.
 
-    async def create(self, body: CreateRoom) -> RoomView:
-        if body.deal is not None:
+    async def create(
+        self,
+        body: CreateRoom,
+        chosen: ChosenDeal | None = None,
+        room_id: str | None = None,
+        daily: str | None = None,
+    ) -> RoomView:
+        """A new room from ``body``; ``chosen``: its deal, picked already (the daily deal's
+        attempts), ``room_id`` fixed in advance, ``daily`` the attempt's tag (settings)."""
+        if chosen is None and body.deal is not None:
             chosen = ChosenDeal(body.deal, False, None)
-        else:
+        elif chosen is None:
             chosen = await self.pick_deal(body.game, body.step)
         settings = RoomSettings.resolve(
             body, chosen.deal, chosen.certified, chosen.solution, new_salt()
         )
-        room_id = secrets.token_urlsafe(9)
-        room = NewRoom(room_id, settings.model_dump_json(), settings.seats, self.now())
+        if daily is not None:
+            settings = settings.model_copy(update={"daily": daily})
+        room_id = room_id or new_room_id()
+        room = NewRoom(
+            room_id, settings.model_dump_json(), settings.seats, self.now(), not settings.private
+        )
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
         self._settings[room_id] = settings
         return await self.view(room_id)

@@ -59,6 +59,10 @@ class CreateRoom(BaseModel):
         "default 30 with two or more seats, 0 for a solo room",
     )
 
+    private: bool = Field(
+        default=False,
+        description="never listed in the lobby: joined by its link only",
+    )
     rated: bool = Field(
         default=False,
         description="rate the race: two seats or more, the server's certified deal (no "
@@ -143,6 +147,8 @@ class RoomSettings(BaseModel):
     spectator_delay_s: int | None = None  # None: the default for the number of seats
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
+    private: bool = False  # never listed: joined by its link only (rematches, daily attempts)
+    daily: str | None = None  # a daily deal's attempt: "game|date|official" or "...|practice"
 
     @property
     def commitment(self) -> str | None:
@@ -192,6 +198,7 @@ class RoomSettings(BaseModel):
             spectator_delay_s=_delay(body),
             salt=salt,
             rated=body.rated and certified,
+            private=body.private,
         )
 
 

@@ -18,6 +18,7 @@ from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..players import PlayerError
 from ..rooms import RoomError
+from .daily.daily_http import daily_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
 from .metrics import metrics_endpoint
@@ -51,6 +52,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *room_routes(body),
         *tournament_routes(body),
         *player_routes(body),
+        *daily_routes(),
     ]
     client = config.client_path
     if client.is_dir():
