@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from store_kit import END, START, T0, TTL, add, make_room, racing, ready
 from stalactites.store import Finish, Finisher, FinishResult, JoinResult, NewRoom, Store
+from store_kit import END, START, T0, TTL, add, make_room, racing, ready
 
 EVERY_STORE = pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)
 

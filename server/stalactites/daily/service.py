@@ -79,6 +79,7 @@ class DailyService:
         tag = f"{game}|{day.date}|{'official' if official else 'practice'}"
         body = CreateRoom.model_validate(
             {"game": game, "step": day.step, "seats": 1, "time_limit_s": TIME_LIMIT_S}
+            | {"countdown_s": 0}
             | {"private": True}
         )
         await self.rooms.create(body, chosen, room_id, tag)
