@@ -82,6 +82,7 @@ ErrorCode = Literal[
     "name_confusable",
     "session_required",
     "not_finished",
+    "no_daily",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -118,7 +119,10 @@ ERROR_CODES: dict[str, str] = {
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
-    "not_finished": "an analysis asked for before the race has finished (it would be a hint)",
+    "not_finished": "an analysis asked for before the race has finished (it would be a hint), "
+    "or a rematch proposed before it",
+    "no_daily": "over HTTP, 404: a daily deal asked for a game that has none (the games: "
+    "stalactites, squadron)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
