@@ -9,6 +9,7 @@ import { parseMove } from "./moves.js";
 import { patch, setData, setText } from "./render.js";
 import { canDeclare, live, me, racing } from "./racestate.js";
 import { guideStep, guideView } from "./guide.js";
+import { rematchView } from "./rematch.js";
 import {
   actionsView,
   badSeatView,
@@ -164,6 +165,7 @@ function overlayContent(s, does, now) {
     tournament: s.seat.tournament,
     reveal: s.revealed,
     onHide: () => does.showEnd(false),
+    rematch: rematchView(s, me(s)?.name ?? null),
   });
 }
 

@@ -86,7 +86,16 @@ export function countdownView(seconds) {
 }
 
 /** Places, results and times, with the replay link and the way back. */
-export function endScreenView({ standings, game, you, roomId, tournament, reveal, onHide }) {
+export function endScreenView({
+  standings,
+  game,
+  you,
+  roomId,
+  tournament,
+  reveal,
+  onHide,
+  rematch = null,
+}) {
   const mine = standings.find((r) => r.player_id === you);
   const headline = mine?.place
     ? t("race.youFinished", { place: ordinal(mine.place) })
@@ -106,6 +115,7 @@ export function endScreenView({ standings, game, you, roomId, tournament, reveal
     h(
       "div",
       { class: "end-actions" },
+      rematch,
       replay,
       back,
       h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),
