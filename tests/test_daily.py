@@ -59,6 +59,12 @@ async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days
     await board_until(server.url, "stalactites", first["date"], 1)
     _, archive, _ = await api("GET", f"{server.url}/api/daily/stalactites/archive")
     assert archive["days"] == []  # today is not archived: its deal is still secret
+    room_url = f"{server.url}/api/rooms/{first['room_id']}"
+    _, view, _ = await api("GET", room_url)
+    assert view["status"] == "finished" and view["deal"] is None  # not from its replay either
+    for part in ("record", "analysis"):
+        status, body, _ = await api("GET", f"{room_url}/{part}")
+        assert (status, body["code"]) == (409, "not_finished")
     _, me, _ = await api("GET", f"{server.url}/api/me", None, ann["token"])
     assert me["daily_streak"] == 1
     clock.advance(86_400)
@@ -69,6 +75,10 @@ async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days
     [day] = archive["days"]
     assert (day["date"], day["deal"], day["attempts"]) == (first["date"], results["deal"], 1)
     assert day["winner"] is None  # nobody won that day
+    _, view, _ = await api("GET", room_url)
+    assert view["deal"] == results["deal"]
+    status, record, _ = await api("GET", f"{room_url}/record")
+    assert (status, record["deal"]) == (200, results["deal"])
     clock.advance(2 * 86_400)
     _, me, _ = await api("GET", f"{server.url}/api/players/{ann['player_id']}")
     assert me["daily_streak"] == 0

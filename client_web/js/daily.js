@@ -44,7 +44,7 @@ export class DailyPage {
       const today = await dailyToday(this.game);
       replace(this.head, t("daily.date", { date: today.date }));
       const page = await dailyBoard(this.game, today.date);
-      replace(this.board, boardTable(page.entries));
+      replace(this.board, boardTable(page.entries), h("p", { class: "muted" }, t("daily.replaysLater")));
       const past = await dailyArchive(this.game);
       replace(this.archive, archiveList(past.days));
     } catch (error) {
@@ -68,10 +68,9 @@ function boardTable(entries) {
       h("td", {}, resultCell(entry)),
       h("td", {}, elapsedText(entry.elapsed_ms)),
       h("td", {}, num(entry.foundation_cards)),
-      h("td", {}, h("a", { href: entry.replay }, t("daily.replay"))),
     ),
   );
-  const head = ["#", t("daily.who"), t("daily.result"), t("daily.time"), t("daily.found"), ""];
+  const head = ["#", t("daily.who"), t("daily.result"), t("daily.time"), t("daily.found")];
   return h(
     "div",
     { class: "table-scroll" },

@@ -120,7 +120,7 @@ ERROR_CODES: dict[str, str] = {
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
     "not_finished": "an analysis asked for before the race has finished (it would be a hint), "
-    "or a rematch proposed before it",
+    "a rematch proposed before it, or a daily deal attempt's record before its day is over",
     "no_daily": "over HTTP, 404: a daily deal asked for a game that has none (the games: "
     "stalactites, squadron)",
 }

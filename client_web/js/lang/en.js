@@ -555,4 +555,5 @@ export default {
   "rematch.offered": "{name} offers a rematch.",
   "rematch.youOffered": "You offered a rematch.",
   "rematch.join": "Join the rematch",
+  "daily.replaysLater": "Replays of today's attempts open once the day is over (UTC): the deal stays secret until then.",
 };

@@ -562,4 +562,5 @@ export default {
   "rematch.offered": "{name} қайта ойынды ұсынады.",
   "rematch.youOffered": "Сіз қайта ойынды ұсындыңыз.",
   "rematch.join": "Қайта ойынға қосылу",
+  "daily.replaysLater": "Бүгінгі әрекеттердің қайталаулары күн біткенде (UTC) ашылады: оған дейін тарату құпия.",
 };

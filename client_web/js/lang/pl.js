@@ -591,4 +591,5 @@ export default {
   "rematch.offered": "{name} proponuje rewanż.",
   "rematch.youOffered": "Zaproponowano rewanż.",
   "rematch.join": "Dołącz do rewanżu",
+  "daily.replaysLater": "Powtórki dzisiejszych prób będą dostępne po końcu dnia (UTC): do tego czasu rozdanie pozostaje tajne.",
 };

@@ -184,7 +184,13 @@ class RoomService:
 
     async def view(self, room_id: str) -> RoomView:
         row = await self.current(room_id)
-        return room_view(row, self._settings[room_id])
+        return self._withheld(room_view(row, self._settings[room_id]))
+
+    def _withheld(self, view: RoomView) -> RoomView:
+        """The view without the deal while it is a daily deal's secret."""
+        if not self._settings[view.room_id].deal_withheld(self.now()):
+            return view
+        return view.model_copy(update={"deal": None, "salt": None, "solution": None})
 
     # Creating and joining.
 
@@ -387,7 +393,7 @@ class RoomService:
         called last, with nothing awaited after it)."""
         row = await self.current(room_id)
         resumed = await self._resumed(row, last_seq)
-        room = room_view(row, self._settings[room_id])
+        room = self._withheld(room_view(row, self._settings[room_id]))
         released, verdicts = boards(row)
         return welcome_frame(
             row, room, None, last_seq, resumed, boards=released, board_verdicts=verdicts
@@ -398,4 +404,6 @@ class RoomService:
         row = await self.current(room_id)
         if row.status != "finished":
             raise RoomError("not_started", "the records are shown once the race has finished")
+        if self._settings[room_id].deal_withheld(self.now()):
+            raise RoomError("not_finished", "a daily deal's records open once its day is over")
         return await room_record(row, self._settings[room_id], self.store)

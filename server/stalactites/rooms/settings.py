@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import secrets
 import unicodedata
 from typing import Literal
@@ -161,6 +162,15 @@ class RoomSettings(BaseModel):
         it: the server did not deal it, so it was not certified either.  Such a room is never
         rated (:func:`stalactites.rooms.rating.may_be_rated`)."""
         return not self.certified
+
+    def deal_withheld(self, now_ms: int) -> bool:
+        """A daily deal's attempt keeps its deal secret from others until its UTC day is over
+        (its replay, record and view), so that nobody learns the day's deal from another's
+        finished attempt; its player sees it in their results."""
+        if self.daily is None:
+            return False
+        day = datetime.datetime.fromtimestamp(now_ms / 1000, datetime.UTC).date().isoformat()
+        return self.daily.split("|")[1] >= day
 
     @property
     def delay_s(self) -> int:
