@@ -13,7 +13,7 @@ import pytest
 
 from daily_kit import attempt, board_until, resign_attempt
 from players_kit import anonymous, api
-from server_kit import REDIS_URL, InProcessServer, ManualClock, ProcessServer
+from server_kit import REDIS_URL, Client, InProcessServer, ManualClock, ProcessServer
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -62,6 +62,9 @@ async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days
     room_url = f"{server.url}/api/rooms/{first['room_id']}"
     _, view, _ = await api("GET", room_url)
     assert view["status"] == "finished" and view["deal"] is None  # not from its replay either
+    watcher = await Client.open(server.ws_url(first["room_id"]))
+    await watcher.send(type="hello", spectator=True)
+    assert (await watcher.expect("error"))["code"] == "unauthorized"
     for part in ("record", "analysis"):
         status, body, _ = await api("GET", f"{room_url}/{part}")
         assert (status, body["code"]) == (409, "not_finished")

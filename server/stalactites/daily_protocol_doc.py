@@ -36,7 +36,8 @@ server's secret (`STALACTITES_DAILY_SECRET`) and `game|date`, so every process w
 secret deals the same, and nobody can work it out in advance.  The deal's id is never in an
 answer during its day; the archive reveals it once the day is over.  So do the attempts'
 rooms: until their day is over (UTC) their view shows no `deal`, `salt` or `solution`
-and their record and analysis are 409 `not_finished` (each player still sees the deal in their own
+their record and analysis are 409 `not_finished`, and a spectator's `hello` is refused
+(`unauthorized`, close 1008) (each player still sees the deal in their own
 `results`), so a finished attempt does not give the day's deal away.
 
 A player's first attempt of a day (any player with a session, anonymous or registered) is
