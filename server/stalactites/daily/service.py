@@ -133,7 +133,15 @@ class DailyService:
         return days
 
     async def official_room(self, game: str, player_id: str) -> str | None:
-        return await self.store.official(game, self.today(game).date, player_id)
+        """The player's official attempt today; once finished, it is (again: once) put on the
+        board, in case the process that ended its race died before it could."""
+        found = await self.store.official(game, self.today(game).date, player_id)
+        if found is not None:
+            try:
+                await self._record(found)
+            except RoomError:  # its room is gone (expired): nothing to put on the board
+                pass
+        return found
 
     async def streak(self, player_id: str) -> int:
         days = await self.store.player_days(player_id)
