@@ -26,6 +26,7 @@ import {
 } from "./storage.js";
 import { ensurePlayer, onPlayer } from "./session.js";
 import { settingsText } from "./widgets.js";
+import { friendPanel, todayCard } from "./lobbydaily.js";
 
 const REFRESH_MS = 5000;
 const GAMES = () => [
@@ -52,6 +53,8 @@ export class LobbyPage {
         "div",
         { class: "lobby" },
         guideOffered() ? null : learnPanel(true),
+        todayCard(),
+        friendPanel(),
         h(
           "section",
           { class: "panel panel-create" },

@@ -10,9 +10,11 @@
 //   #/me               your own profile, with your account (sign in, register, sign out...)
 //   #/player/ID        a player's profile: ratings, statistics, races
 //   #/leaderboard/GAME a game's leaderboard
+//   #/daily/GAME       the daily deal: today's leaderboard and the archive
 // And the language: the one saved, else the browser's; the header's switch changes it and
 // draws the page again.
 
+import { DailyPage } from "./daily.js";
 import { h, replace } from "./dom.js";
 import { HelpPage } from "./help.js";
 import { CATALOGUES, LANGUAGES, num, pickLanguage, setLanguage, t } from "./i18n.js";
@@ -50,6 +52,7 @@ const ROUTES = [
   [/^#\/me$/, () => new ProfilePage(app, null)],
   [/^#\/player\/([^/]+)$/, (id) => new ProfilePage(app, id)],
   [/^#\/leaderboard\/(stalactites|squadron)$/, (game) => new LeaderboardPage(app, game)],
+  [/^#\/daily\/(stalactites|squadron)$/, (game) => new DailyPage(app, game)],
 ];
 
 function route() {

@@ -122,6 +122,10 @@ function headView(profile, mine) {
       mine ? h("span", { class: "tag" }, t("racers.you")) : null,
       " ",
       h("span", { class: "muted" }, t("profile.since", { date: dateTime(profile.member_since) })),
+      " ",
+      profile.daily_streak
+        ? h("span", { class: "tag daily-streak" }, t("daily.streak", { n: profile.daily_streak }))
+        : null,
     ),
   );
 }

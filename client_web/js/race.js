@@ -115,6 +115,7 @@ export class RacePage {
       progress_batch: () => this.update((s) => f.events.forEach((e) => race.applyPlayer(s, e))),
       finished: () => this.finished(f),
       results: () => this.results(f),
+      rematch: () => this.update((s) => (s.rematch = { room_id: f.room_id, by: f.by })),
       error: () => this.serverError(f),
     }[f?.type];
     if (handler) handler();

@@ -10,6 +10,7 @@ import { parseMove } from "./moves.js";
 import { patch, setData, setText } from "./render.js";
 import { canDeclare, live, me, racing } from "./racestate.js";
 import { guideStep, guideView } from "./guide.js";
+import { rematchView } from "./rematch.js";
 import {
   actionsView,
   badSeatView,
@@ -188,6 +189,7 @@ function overlayContent(s, does, now) {
     reveal: s.revealed,
     onHide: () => does.showEnd(false),
     action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
+    rematch: rematchView(s, me(s)?.name ?? null),
   });
 }
 

@@ -102,6 +102,7 @@ export function endScreenView({
   reveal,
   onHide,
   action = null,
+  rematch = null,
 }) {
   const mine = standings.find((r) => r.player_id === you);
   const headline = mine?.place
@@ -122,6 +123,7 @@ export function endScreenView({
     h(
       "div",
       { class: "end-actions" },
+      rematch,
       replay,
       back,
       h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),

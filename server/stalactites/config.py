@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import ClassVar
 
@@ -62,6 +62,9 @@ class ServerConfig:
     shutdown_grace_s: float = 10.0  # on SIGTERM: how long in-flight frames may take to finish
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-For/Proto are trusted
     solver_workers: int = 1  # worker processes for the solver (dealing rooms, analyses)
+    # The daily deal's secret (daily/deal.py): the same on every process; "": a random one
+    # per process (one process only), never shown.
+    daily_secret: str = field(default="", repr=False)
 
     # Environment variable -> field.  REDIS_URL, when set, selects the Redis store.
     ENV: ClassVar[dict[str, str]] = {
@@ -105,6 +108,7 @@ class ServerConfig:
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",
         "FORWARDED_ALLOW_IPS": "forwarded_allow_ips",
         "STALACTITES_SOLVER_WORKERS": "solver_workers",
+        "STALACTITES_DAILY_SECRET": "daily_secret",
     }
 
     @classmethod

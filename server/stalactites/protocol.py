@@ -45,6 +45,7 @@ __all__ = [
     "Ready",
     "Rejected",
     "Resign",
+    "RematchEvent",
     "Results",
     "RoomStatus",
     "RoomView",
@@ -86,6 +87,7 @@ ErrorCode = Literal[
     "run_not_found",
     "own_run",
     "not_certified",
+    "no_daily",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -125,12 +127,15 @@ ERROR_CODES: dict[str, str] = {
     "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
     "are for solo practice, never for a race with others)",
     "not_finished": "an analysis asked for before the race has finished (it would be a hint); "
-    "over HTTP, 409: a ghost asked of a race that has not finished",
+    "over HTTP, 409: a ghost asked of a race that has not finished, a rematch proposed before "
+    "it, or a daily deal attempt's record before its day is over",
     "run_not_found": "over HTTP, 404: a ghost asked of a seat the room does not have, or a run "
     "without its actions' times",
     "own_run": "over HTTP, 409: a ghost asked of one's own run",
     "not_certified": "over HTTP, 409: a ghost asked of a run on a deal the server did not "
     "certify (a chosen deal)",
+    "no_daily": "over HTTP, 404: a daily deal asked for a game that has none (the games: "
+    "stalactites, squadron)",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -319,6 +324,12 @@ class RoomView(Frame):
         description="during the race spectators see each board as it was this long ago"
     )
     spectators: int = Field(description="spectators connected now")
+    private: bool = Field(
+        default=False, description="never in the room lists: joined by its link only"
+    )
+    rematch: str | None = Field(
+        default=None, description="the rematch room's id, once a seated player proposed one"
+    )
     status: RoomStatus
     players: list[PlayerView]
     starts_at: int | None = Field(description="unix ms, once the countdown has begun")
@@ -511,6 +522,18 @@ class Results(Frame):
     solution: dict[str, list[str]] | None
 
 
+class RematchEvent(Frame):
+    """Room event, after ``results``: a seated player proposed a rematch (``POST
+    /api/rooms/{room_id}/rematch``).  ``room_id`` is the new room (same settings, a new deal):
+    take a seat there to accept; a player who does not simply stays out.  Sent once per room
+    however many propose."""
+
+    type: Literal["rematch"]
+    seq: int
+    room_id: str = Field(description="the rematch room")
+    by: str = Field(description="the player id of whoever proposed it first")
+
+
 class BoardEvent(Frame):
     """To spectators only, no ``seq``: a player's board after one accepted action, sent the
     room's ``spectator_delay_s`` after it was accepted during the race (at once after the
@@ -567,6 +590,7 @@ ServerFrame = Annotated[
     | ProgressBatch
     | Finished
     | Results
+    | RematchEvent
     | BoardEvent
     | BoardVerdict
     | ErrorFrame
@@ -585,6 +609,7 @@ ROOM_EVENTS = (
     "progress_batch",
     "finished",
     "results",
+    "rematch",
 )
 
 

@@ -16,15 +16,16 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
+from . import daily_protocol_doc, tournament_protocol_doc
 from . import protocol as p
-from . import tournament_protocol_doc
 from .analysis import models as analysis
 from .ghosts.runs import RaceRun
+from .rooms.rematch import ProposeRematch
 from .rooms.settings import AskHint, CreateRoom, TakeSeat
 
 __all__ = ["main", "render"]
 
-BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat, AskHint, RaceRun]
+BODY_MODELS: list[type[BaseModel]] = [CreateRoom, TakeSeat, AskHint, RaceRun, ProposeRematch]
 CLIENT_MODELS: list[type[BaseModel]] = [
     p.Hello,
     p.Ready,
@@ -47,6 +48,7 @@ SERVER_MODELS: list[type[BaseModel]] = [
     p.ProgressBatch,
     p.Finished,
     p.Results,
+    p.RematchEvent,
     p.BoardEvent,
     p.BoardVerdict,
     p.ErrorFrame,
@@ -313,6 +315,11 @@ ROUTES = [
     ),
     ("`GET /api/rooms/{room_id}`", "200 [RoomView](#roomview); 404 `room_not_found`"),
     (
+        "`POST /api/rooms/{room_id}/rematch` with a [ProposeRematch](#proposerematch) body",
+        '200 `{"room_id"}`, the room\'s one rematch (see [rematches](#rematches-and-private-'
+        "rooms)); 401 `unauthorized` (not a seat's token); 409 `not_finished`; 404",
+    ),
+    (
         "`GET /api/rooms/{room_id}/record`",
         "200 the [record](#the-record) once the race has finished; 409 `not_started` before; "
         "404 `room_not_found`",
@@ -380,7 +387,8 @@ PLAYER_ROUTES = [
         "`GET /api/players/{player_id or username}`",
         '200 the profile `{"player_id", "name", "registered", "username", "member_since", '
         '"ratings": {GAME: {"rating", "races", "provisional"}}, "stats": {"GAME:STEP": '
-        '{"races", "wins", "win_rate", "streak", "best_streak", "best_ms", "median_ms"}}}`; '
+        '{"races", "wins", "win_rate", "streak", "best_streak", "best_ms", "median_ms"}}, '
+        '"daily_streak"}` (`daily_streak`: see [the daily deal](#the-daily-deal)); '
         "404 `player_not_found`",
     ),
     (
@@ -539,6 +547,7 @@ def render() -> str:
     for model in ANALYSIS_MODELS:
         analysis_sections += _section(model, "####")
     lines.append(RECORD.replace("{analysis}", "\n".join(analysis_sections)))
+    lines.append(daily_protocol_doc.render(_table))
     lines += _errors()
     lines.append(tournament_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"

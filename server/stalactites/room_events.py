@@ -28,6 +28,7 @@ __all__ = [
     "finished_halves",
     "player_event",
     "progress_event",
+    "rematch_event",
     "results_event",
     "spectators_event",
     "started_event",
@@ -124,3 +125,8 @@ def results_event(standings: list[Standing], settings: RoomSettings) -> str:
             "solution": settings.solution,
         }
     )
+
+
+def rematch_event(room_id: str, by: str) -> str:
+    """After the results: ``by`` proposed a rematch in the room ``room_id``."""
+    return _dump({"type": "rematch", "room_id": room_id, "by": by})

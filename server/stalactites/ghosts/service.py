@@ -77,8 +77,16 @@ class GhostService:
         record = await self.rooms.record(source_room_id)
         ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id())
         base = await self.rooms.settings(source_room_id)
-        settings = base.model_copy(
-            update={"seats": 2, "salt": new_salt(), "rated": False, "ghost": ghost}
+        settings = base.model_copy(  # never listed, never a daily attempt or a round again
+            update={
+                "seats": 2,
+                "salt": new_salt(),
+                "rated": False,
+                "ghost": ghost,
+                "private": True,
+                "daily": None,
+                "round_of": None,
+            }
         )
         room_id = await self.rooms.open(settings)
         await self._seat_ghost(room_id, settings, ghost)

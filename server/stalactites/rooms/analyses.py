@@ -32,6 +32,8 @@ class Analyses:
         row = await self.rooms.current(room_id)
         if row.status != "finished":
             raise RoomError("not_finished", "the analysis is shown once the race has finished")
+        if (await self.rooms.settings(room_id)).deal_withheld(self.rooms.now()):
+            raise RoomError("not_finished", "a daily deal's analyses open once its day is over")
         kept = await self.rooms.store.read_analysis(room_id)
         if kept is not None:
             return kept

@@ -7,7 +7,7 @@ import re
 
 from ..protocol import RoomView
 from ..store import RoomRow
-from ..store.rooms_base import ROOM_LISTS
+from ..store.rooms_base import ROOM_LISTS, listable
 from .errors import RoomError
 from .service import RoomService
 from .settings import RoomSettings
@@ -46,7 +46,7 @@ async def list_rooms(
                 row = await rooms.current(row.room_id)
             except RoomError:  # gone meanwhile
                 continue
-            if row.status not in ROOM_LISTS[status]:
+            if not listable(status, row):
                 continue
         settings = RoomSettings.model_validate_json(row.settings_json)
         views.append(room_view(row, settings))

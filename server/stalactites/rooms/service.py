@@ -61,6 +61,7 @@ __all__ = [
     "Rater",
     "RoomService",
     "player_row",
+    "new_room_id",
     "token_hash",
 ]
 
@@ -80,6 +81,10 @@ FinishListener = Callable[[str], None]
 Rater = Callable[[RoomRow, RoomSettings, list[Standing], int], Awaitable[list[Standing]]]
 """Given a race's final standings just before they are stored (with the time), gives them
 back with each persistent player's rating change (the players' outcome, fixed once)."""
+
+
+def new_room_id() -> str:
+    return secrets.token_urlsafe(9)
 
 
 def token_hash(token: str) -> str:
@@ -180,24 +185,43 @@ class RoomService:
 
     async def view(self, room_id: str) -> RoomView:
         row = await self.current(room_id)
-        return room_view(row, self._settings[room_id])
+        return self._withheld(room_view(row, self._settings[room_id]))
+
+    def _withheld(self, view: RoomView) -> RoomView:
+        """The view without the deal while it is a daily deal's secret."""
+        if not self._settings[view.room_id].deal_withheld(self.now()):
+            return view
+        return view.model_copy(update={"deal": None, "salt": None, "solution": None})
 
     # Creating and joining.
 
-    async def create(self, body: CreateRoom) -> RoomView:
-        if body.deal is not None:
+    async def create(
+        self,
+        body: CreateRoom,
+        chosen: ChosenDeal | None = None,
+        room_id: str | None = None,
+        daily: str | None = None,
+    ) -> RoomView:
+        """A new room from ``body``; ``chosen``: its deal, picked already (the daily deal's
+        attempts), ``room_id`` fixed in advance, ``daily`` the attempt's tag (settings)."""
+        if chosen is None and body.deal is not None:
             chosen = ChosenDeal(body.deal, False, None)
-        else:
+        elif chosen is None:
             chosen = await self.pick_deal(body.game, body.step)
         settings = RoomSettings.resolve(
             body, chosen.deal, chosen.certified, chosen.solution, new_salt()
         )
-        return await self.view(await self.open(settings))
+        if daily is not None:
+            settings = settings.model_copy(update={"daily": daily})
+        return await self.view(await self.open(settings, room_id))
 
-    async def open(self, settings: RoomSettings) -> str:
-        """Make a room with these settings; its id."""
-        room_id = secrets.token_urlsafe(9)
-        room = NewRoom(room_id, settings.model_dump_json(), settings.seats, self.now())
+    async def open(self, settings: RoomSettings, room_id: str | None = None) -> str:
+        """Make a room with these settings (``room_id`` fixed in advance, or a new one); its
+        id.  A private room is never listed."""
+        room_id = room_id or new_room_id()
+        room = NewRoom(
+            room_id, settings.model_dump_json(), settings.seats, self.now(), not settings.private
+        )
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
         self._settings[room_id] = settings
         return room_id
@@ -375,7 +399,7 @@ class RoomService:
         called last, with nothing awaited after it)."""
         row = await self.current(room_id)
         resumed = await self._resumed(row, last_seq)
-        room = room_view(row, self._settings[room_id])
+        room = self._withheld(room_view(row, self._settings[room_id]))
         released, verdicts = boards(row)
         return welcome_frame(
             row, room, None, last_seq, resumed, boards=released, board_verdicts=verdicts
@@ -386,4 +410,6 @@ class RoomService:
         row = await self.current(room_id)
         if row.status != "finished":
             raise RoomError("not_started", "the records are shown once the race has finished")
+        if self._settings[room_id].deal_withheld(self.now()):
+            raise RoomError("not_finished", "a daily deal's records open once its day is over")
         return await room_record(row, self._settings[room_id], self.store)

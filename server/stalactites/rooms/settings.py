@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import secrets
 import unicodedata
 from typing import Literal
@@ -67,6 +68,10 @@ class CreateRoom(BaseModel):
         description="the auto-play assist: the client plays a card to the foundations by itself "
         "when no choice is lost by it (each such move is sent and checked like any other); "
         "off unless asked for, in a solo room as in a race",
+    )
+    private: bool = Field(
+        default=False,
+        description="never listed in the lobby: joined by its link only",
     )
     rated: bool = Field(
         default=False,
@@ -164,6 +169,8 @@ class RoomSettings(BaseModel):
     round_of: RoundOf | None = None  # a tournament round's room: which tournament and round
     # (the players' RoundOf: what its players' history entries say)
     ghost: GhostSeat | None = None  # a seat replaying a recorded run (stalactites.ghosts)
+    private: bool = False  # never listed: joined by its link only (rematches, daily attempts)
+    daily: str | None = None  # a daily deal's attempt: "game|date|official" or "...|practice"
 
     @property
     def commitment(self) -> str | None:
@@ -176,6 +183,15 @@ class RoomSettings(BaseModel):
         it: the server did not deal it, so it was not certified either.  Such a room is never
         rated (:func:`stalactites.rooms.rating.may_be_rated`)."""
         return not self.certified
+
+    def deal_withheld(self, now_ms: int) -> bool:
+        """A daily deal's attempt keeps its deal secret from others until its UTC day is over
+        (its replay, record and view), so that nobody learns the day's deal from another's
+        finished attempt; its player sees it in their results."""
+        if self.daily is None:
+            return False
+        day = datetime.datetime.fromtimestamp(now_ms / 1000, datetime.UTC).date().isoformat()
+        return self.daily.split("|")[1] >= day
 
     @property
     def delay_s(self) -> int:
@@ -214,6 +230,7 @@ class RoomSettings(BaseModel):
             salt=salt,
             rated=body.rated and certified,
             autoplay=body.autoplay,
+            private=body.private,
         )
 
 

@@ -77,6 +77,8 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,
+        private=settings.private,
+        rematch=row.rematch,
         status=row.status,  # type: ignore[arg-type]
         players=[
             label_view(player_view(row.status, player), settings.ghost) for player in row.players

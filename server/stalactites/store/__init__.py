@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .daily_base import DailyStore
 from .ghosts_base import GhostStore, IndexedRun
 from .players_base import PlayerStore
 from .refusals import Refusal, refusal
@@ -44,6 +45,7 @@ from .tournaments_memory import MemoryTournamentStore
 __all__ = [
     "Commit",
     "CommitResult",
+    "DailyStore",
     "EventBatch",
     "Finish",
     "FinishResult",
@@ -65,6 +67,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentStore",
+    "open_daily_store",
     "open_ghost_store",
     "open_player_store",
     "open_store",
@@ -134,4 +137,17 @@ def open_ghost_store(url: str, prefix: str = "sr:", cluster: bool = False) -> Gh
         from .ghosts_redis import RedisGhostStore
 
         return RedisGhostStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_daily_store(url: str, prefix: str = "sr:", cluster: bool = False) -> DailyStore:
+    """The daily deal's store on the rooms' URL and key prefix (see :mod:`.daily_base`)."""
+    if url.startswith("memory://"):
+        from .daily_memory import MemoryDailyStore
+
+        return MemoryDailyStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .daily_redis import RedisDailyStore
+
+        return RedisDailyStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

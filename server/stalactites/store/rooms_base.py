@@ -38,6 +38,7 @@ __all__ = [
     "ReadyResult",
     "Ring",
     "RoundRoom",
+    "listable",
     "RoomPage",
     "RoomRow",
     "Store",
@@ -76,6 +77,15 @@ class NewRoom:
     settings_json: str
     seats: int
     created_ms: int
+    listed: bool = True  # False: a private room, never in the waiting list
+
+
+def listable(name: str, row: RoomRow) -> bool:
+    """Whether a room belongs in the list ``name`` now: a waiting room only while it has a
+    free seat (a full room leaves the list at once, as does one whose countdown has begun)."""
+    if row.status not in ROOM_LISTS[name] or not row.listed:
+        return False
+    return name != "waiting" or len(row.players) < row.seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +145,8 @@ class RoomRow:
     results_json: str | None
     spectators: int = 0  # spectators connected now (live leases)
     created_ms: int = 0
+    rematch: str | None = None  # the rematch room's id, once a seated player has proposed it
+    listed: bool = True  # False: a private room (see NewRoom)
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,6 +384,12 @@ class Store(Protocol):
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         """Stop ringing ``bell`` (a later subscription's bell is left alone)."""
+        ...
+
+    async def rematch(self, room_id: str, new_room_id: str, event_json: str) -> str | None:
+        """Make ``new_room_id`` the finished room's rematch and append ``event_json`` (the
+        ``rematch`` event), unless it has one already: the one rematch room's id either way
+        (None: no such room, or not finished).  Atomic: one rematch however many propose."""
         ...
 
     async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .resp import Caller
-from .rooms_base import ROOM_LISTS, RoomPage, RoomRow
+from .rooms_base import ROOM_LISTS, RoomPage, RoomRow, listable
 
 __all__ = ["RoomIndex"]
 
@@ -56,6 +56,12 @@ class RoomIndex:
             self._call(racing, "PEXPIRE", racing, KEEP_MS),
         )
 
+    async def left_waiting(self, room_id: str) -> None:
+        """The room is full: out of the waiting list (it enters the racing one at its
+        countdown)."""
+        waiting = self._keys["waiting"]
+        await self._call(waiting, "ZREM", waiting, room_id)
+
     async def finished(self, room_id: str) -> None:
         racing = self._keys["racing"]
         await self._call(racing, "ZREM", racing, room_id)
@@ -71,7 +77,7 @@ class RoomIndex:
             loaded = await asyncio.gather(*(load(room_id, now_ms) for _, room_id in batch))
             for place, row in zip(batch, loaded, strict=True):
                 cursor = place
-                if row is not None and row.status in ROOM_LISTS[name]:
+                if row is not None and listable(name, row):
                     rows.append(row)
                     if len(rows) == limit:
                         return RoomPage(rows, cursor)
@@ -109,5 +115,5 @@ class RoomIndex:
         """A listed room that is not what the list says: move it where it belongs, or drop it."""
         listed, racing = self._keys[name], self._keys["racing"]
         await self._call(listed, "ZREM", listed, room_id)
-        if row is not None and row.status in ROOM_LISTS["racing"] and name != "racing":
+        if row is not None and listable("racing", row) and name != "racing":
             await self._call(racing, "ZADD", racing, row.starts_at or 0, room_id)

@@ -76,6 +76,8 @@ class _Room:
     watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
     announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
     reserved: bool = False  # a tournament round's room: never listed, no one else seated
+    listed: bool = True  # False: a private room
+    rematch: str | None = None  # the rematch room's id (see Store.rematch)
     ttl_ms: int = 0  # forgotten this long after its last change
     analysis: str | None = None  # the analysis, once made (see keep_analysis)
     board_verdicts: dict[str, str] = field(default_factory=dict)  # see keep_board_verdict
@@ -83,7 +85,7 @@ class _Room:
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
 
-    def listed(self) -> tuple[int, str]:
+    def listed_at(self) -> tuple[int, str]:
         """The room's place in its list (see RoomPage)."""
         score = self.created_ms if self.status == "waiting" else self.starts_at or 0
         return (score, self.room_id)
@@ -120,6 +122,7 @@ class MemoryStore:
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
         self._get(room.room_id)  # a sweep
         made = _Room(room.room_id, room.settings_json, room.seats, room.created_ms, ttl_ms=ttl_ms)
+        made.listed = room.listed
         self._rooms[room.room_id] = made
         self._changed(made)
 
@@ -159,6 +162,8 @@ class MemoryStore:
             results_json=room.results_json,
             spectators=room.spectators(now_ms),
             created_ms=room.created_ms,
+            rematch=room.rematch,
+            listed=room.listed and not room.reserved,
         )
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
@@ -350,13 +355,7 @@ class MemoryStore:
     async def list_rooms(
         self, name: str, after: tuple[int, str] | None, limit: int, now_ms: int
     ) -> RoomPage:
-        statuses = ROOM_LISTS[name]
-        self._get("")  # a sweep
-        listed = (room for room in self._rooms.values() if not room.reserved)
-        places = sorted(
-            (room.listed() for room in listed if room.status in statuses),
-            reverse=True,
-        )
+        places = sorted((room.listed_at() for room in self._listed(name)), reverse=True)
         if after is not None:
             places = [place for place in places if place < after]
         page = places[: max(limit, 0)]
@@ -364,12 +363,29 @@ class MemoryStore:
         following = page[-1] if page and len(places) > len(page) else None
         return RoomPage([row for row in rows if row is not None], following)
 
-    async def count_rooms(self, now_ms: int) -> dict[str, int]:
+    def _listed(self, name: str) -> list[_Room]:
         self._get("")  # a sweep
-        rooms = [room for room in self._rooms.values() if not room.reserved]
-        return {
-            name: sum(room.status in held for room in rooms) for name, held in ROOM_LISTS.items()
-        }
+        return [
+            room
+            for room in self._rooms.values()
+            if not room.reserved
+            and room.listed
+            and room.status in ROOM_LISTS[name]
+            and (name != "waiting" or len(room.players) < room.seats)
+        ]
+
+    async def count_rooms(self, now_ms: int) -> dict[str, int]:
+        return {name: len(self._listed(name)) for name in ROOM_LISTS}
+
+    async def rematch(self, room_id: str, new_room_id: str, event_json: str) -> str | None:
+        room = self._get(room_id)
+        if room is None or room.status != "finished":
+            return None
+        if room.rematch is None:
+            room.rematch = new_room_id
+            self._append(room, [event_json])
+            self._changed(room)
+        return room.rematch
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         self._bells[room_id] = bell

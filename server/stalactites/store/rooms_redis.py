@@ -86,6 +86,7 @@ class RedisStore:
         self._read_actions = self._script("read_actions", True)
         self._keep_analysis = self._script("analysis", True)
         self._board_verdict = self._script("board_verdict", True)
+        self._rematch = self._script("rematch", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
@@ -122,7 +123,8 @@ class RedisStore:
         # connection is lost before the reply: a creation is not left written but unlisted.
         keys = self.keys(room.room_id)
         await self._create([keys.room], [ttl_ms, *_new_fields(room, ttl_ms)])
-        await self._index.created(room.room_id, room.created_ms)
+        if room.listed:
+            await self._index.created(room.room_id, room.created_ms)
 
     async def open_round(self, round_room: RoundRoom, ttl_ms: int) -> bool:
         new, players = round_room.room, round_room.players
@@ -168,6 +170,12 @@ class RedisStore:
                 player.skeleton,
             ],
         )
+        if answer == JoinResult.JOINED.value:
+            taken, seats = await self._pipe.call_at(
+                keys.room, "HMGET", keys.room, "players", "seats"
+            )
+            if taken is not None and seats is not None and int(taken) >= int(seats):
+                await self._index.left_waiting(room_id)  # full: it leaves the list at once
         return JoinResult(answer)
 
     async def ready(
@@ -187,7 +195,9 @@ class RedisStore:
         if answer[0] != "ok":
             return ReadyResult(False, str(answer[0]), False)
         if answer[1]:
-            await self._index.racing(room_id, starts_at)
+            unlisted = await self._pipe.call_at(keys.room, "HGET", keys.room, "unlisted")
+            if unlisted is None:
+                await self._index.racing(room_id, starts_at)
         return ReadyResult(True, None, bool(answer[1]))
 
     async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
@@ -354,6 +364,13 @@ class RedisStore:
     async def read_board_verdict(self, room_id: str, position: str) -> str | None:
         return await self.keep_board_verdict(room_id, position, "")
 
+    async def rematch(self, room_id: str, new_room_id: str, event_json: str) -> str | None:
+        keys = self.keys(room_id)
+        answer = await self._rematch(
+            [keys.room, keys.events], [keys.bell, self._cap, new_room_id, event_json]
+        )
+        return str(answer) if answer else None
+
     def _seq(self, data: str) -> tuple[int, Ring]:
         """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the
         process is this one)."""
@@ -378,4 +395,6 @@ def _new_fields(
         "ttl": ttl_ms,
         "created": room.created_ms,
     }
+    if not room.listed:
+        fields["unlisted"] = 1
     return [item for pair in fields.items() for item in pair]

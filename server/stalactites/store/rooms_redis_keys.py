@@ -117,6 +117,8 @@ def room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: 
         results_json=data.get("results"),
         spectators=watchers,
         created_ms=int(data.get("created", 0)),
+        rematch=data.get("rematch"),
+        listed="unlisted" not in data and "reserved" not in data,
     )
 
 

@@ -18,6 +18,7 @@ from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..players import PlayerError
 from ..rooms import RoomError
+from .daily.daily_http import daily_routes
 from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
@@ -53,6 +54,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *ghost_routes(body),
         *tournament_routes(body),
         *player_routes(body),
+        *daily_routes(),
     ]
     client = config.client_path
     if client.is_dir():

@@ -22,11 +22,12 @@ from starlette.requests import HTTPConnection
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..daily import DailyService
 from ..ghosts import GhostReplay, GhostService
 from ..players import PlayerService
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
-from ..store import open_ghost_store, open_player_store, open_store
+from ..store import open_daily_store, open_ghost_store, open_player_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -89,6 +90,10 @@ class Process:
         self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
         self.ghost_replay = GhostReplay(self.rooms, self.play, self.ghost_store)
         self.races.on_recorded(self.ghosts.index_race)
+        # The daily deal (daily/): official attempts go on the day's leaderboard as they end.
+        self.daily_store = open_daily_store(url, prefix, cluster)
+        self.daily = DailyService(self.daily_store, self.rooms, clock, config.daily_secret)
+        self.rooms.add_finish_listener(self.daily.finished)
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
             AddressBuckets(config.signin_username_rate, config.signin_username_burst),
@@ -128,6 +133,7 @@ class Process:
         await self.rooms.close()
         await self.player_store.close()
         await self.ghost_store.close()
+        await self.daily_store.close()
         await self.store.close()
         self.solver.close()
 

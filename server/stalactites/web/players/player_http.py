@@ -126,9 +126,8 @@ async def who_am_i(request: Request) -> Response:
         if token is not None and from_cookie:
             forget_cookie(request, response)
         return response
-    return JSONResponse(
-        {"player": _profile(await process_of(request).players.profile(player.player_id))}
-    )
+    found = await process_of(request).players.profile(player.player_id)
+    return JSONResponse({"player": await _profile(request, found)})
 
 
 async def _signed_in(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
@@ -145,14 +144,16 @@ async def register(request: Request) -> Response:
         return body
     players = process_of(request).players
     await players.register(player.player_id, body.get("username"), body.get("password"))
-    return JSONResponse(_profile(await players.profile(player.player_id)), status_code=201)
+    found = await players.profile(player.player_id)
+    return JSONResponse(await _profile(request, found), status_code=201)
 
 
 async def me(request: Request) -> Response:
     player = await _signed_in(request, changing=False)
     if isinstance(player, JSONResponse):
         return player
-    return JSONResponse(_profile(await process_of(request).players.profile(player.player_id)))
+    found = await process_of(request).players.profile(player.player_id)
+    return JSONResponse(await _profile(request, found))
 
 
 async def delete_me(request: Request) -> Response:
@@ -175,12 +176,12 @@ async def rename(request: Request) -> Response:
         return body
     players = process_of(request).players
     await players.rename(player.player_id, body.get("name"))
-    return JSONResponse(_profile(await players.profile(player.player_id)))
+    return JSONResponse(await _profile(request, await players.profile(player.player_id)))
 
 
 async def profile(request: Request) -> Response:
     found = await process_of(request).players.profile(request.path_params["who"])
-    return JSONResponse(_profile(found))
+    return JSONResponse(await _profile(request, found))
 
 
 async def races(request: Request) -> Response:
@@ -218,8 +219,11 @@ def _whole(text: str, name: str) -> int:
     return int(text)
 
 
-def _profile(found: Profile) -> dict[str, Any]:
+async def _profile(request: Request, found: Profile) -> dict[str, Any]:
+    """The profile's answer, with the daily deal's streak (``daily_streak``: days in a row
+    with an official attempt)."""
     data = asdict(found)
+    data["daily_streak"] = await process_of(request).daily.streak(found.player_id)
     for stats in data["stats"].values():
         stats["win_rate"] = round(stats["wins"] / stats["races"], 4) if stats["races"] else None
     return data

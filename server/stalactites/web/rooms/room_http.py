@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ...rooms import CreateRoom, RoomError
 from ...rooms.hints import room_hint
 from ...rooms.listing import list_rooms, parse_cursor
+from ...rooms.rematch import ProposeRematch, propose_rematch
 from ...rooms.settings import AskHint, TakeSeat
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited
@@ -34,6 +35,7 @@ __all__ = [
     "get_record",
     "get_room",
     "join_room",
+    "rematch",
     "room_error",
     "room_list",
     "room_routes",
@@ -51,6 +53,7 @@ def room_routes(max_body: int) -> list[BaseRoute]:
         Route(base, create_room, methods=["POST"], max_body_size=max_body),
         Route(base, room_list, methods=["GET"]),
         Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"], max_body_size=max_body),
+        Route(f"{base}/{{room_id}}/rematch", rematch, methods=["POST"], max_body_size=max_body),
         Route(f"{base}/{{room_id}}", get_room),
         Route(f"{base}/{{room_id}}/record", get_record),
         Route(f"{base}/{{room_id}}/analysis", get_analysis),
@@ -116,6 +119,19 @@ async def join_room(request: Request) -> JSONResponse:
         request.path_params["room_id"], name, owner
     )
     return JSONResponse({"player_id": player_id, "token": token}, status_code=201)
+
+
+async def rematch(request: Request) -> JSONResponse:
+    """``{"token"}`` (a seat in the finished room): 200 ``{"room_id"}``, the one rematch."""
+    refused = limited(request, process_of(request).limits.creations, CREATIONS)
+    if refused is not None:
+        return refused
+    body = await body_of(request, ProposeRematch)
+    if isinstance(body, JSONResponse):
+        return body
+    rooms = process_of(request).rooms
+    room_id = await propose_rematch(rooms, request.path_params["room_id"], body.token)
+    return JSONResponse({"room_id": room_id})
 
 
 async def room_list(request: Request) -> JSONResponse:

@@ -193,9 +193,11 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         """Welcome a spectator: every board as spectators see it now, then events and boards."""
         rooms = self.process.rooms
         try:
-            await rooms.settings(self.room_id)
+            settings = await rooms.settings(self.room_id)
         except RoomError as error:
             return self.refuse(error.code, error.message)
+        if settings.deal_withheld(rooms.now()):
+            return self.refuse("unauthorized", "a daily deal's attempts are not watched that day")
         if not self.process.limits.spectators.take(self.address):
             return self.refuse("rate_limited", "too many spectator sockets from your address")
         self._counted = True

@@ -1,0 +1,110 @@
+// The lobby's "Today's deal" card (each game: played or not yet, and your result) and its
+// "Play a friend" panel (a private room and the link to share). lobby.js only places them.
+
+import { createRoom, errorText, getRoom, joinRoom } from "./api.js";
+import { DAILY_GAMES, dailyToday, startAttempt } from "./daily_api.js";
+import { h, replace, toast } from "./dom.js";
+import { elapsedText, t } from "./i18n.js";
+import { ensurePlayer } from "./session.js";
+import { saveRoomSeat } from "./storage.js";
+
+/** "Today's deal": a line per game, filled in as the answers come. */
+export function todayCard() {
+  const lines = DAILY_GAMES.map((game) => h("li", { class: "daily-line", "data-game": game }));
+  const card = h(
+    "section",
+    { class: "panel panel-daily" },
+    h("h2", {}, t("daily.title")),
+    h("ul", { class: "daily-lines" }, lines),
+  );
+  ensurePlayer()
+    .catch(() => null)
+    .then(() => lines.forEach((line, i) => fillLine(line, DAILY_GAMES[i])));
+  return card;
+}
+
+async function fillLine(line, game) {
+  let today;
+  try {
+    today = await dailyToday(game);
+  } catch (error) {
+    replace(line, h("span", { class: "muted" }, errorText(error)));
+    return;
+  }
+  const result = today.room_id ? await resultText(today.room_id) : t("daily.notYet");
+  replace(
+    line,
+    h("strong", {}, t(`game.${game}`)),
+    " ",
+    h("span", { class: "daily-result" }, result),
+    " ",
+    h(
+      "button",
+      { class: "btn btn-primary daily-play", onclick: () => playToday(game) },
+      today.room_id ? t("daily.practice") : t("daily.play"),
+    ),
+    " ",
+    h("a", { class: "btn btn-quiet", href: `#/daily/${game}` }, t("daily.board")),
+  );
+}
+
+/** Your official attempt today, in words. */
+async function resultText(roomId) {
+  try {
+    const room = await getRoom(roomId);
+    const you = room.players[0];
+    if (room.status !== "finished" || !you) return t("daily.playing");
+    if (you.status === "won") return t("daily.won", { time: elapsedText(you.elapsed_ms) });
+    return t("daily.lost", { cards: you.foundation_cards });
+  } catch {
+    return t("daily.played");
+  }
+}
+
+/** A new attempt at today's deal: seated, then to its room. */
+export async function playToday(game) {
+  try {
+    await ensurePlayer();
+    const made = await startAttempt(game);
+    saveRoomSeat(made.room_id, { player_id: made.player_id, token: made.token });
+    if (!made.official) toast(t("daily.practiceNote"), "info", 5000);
+    location.hash = `#/room/${made.room_id}`;
+  } catch (error) {
+    toast(errorText(error), "error");
+  }
+}
+
+/** "Play a friend": a private two-seat room of the default settings, this browser seated;
+ * the link to share is shown in the panel (and again in the room's waiting screen). */
+export function friendPanel() {
+  const out = h("div", { class: "friend-link", "aria-live": "polite" });
+  const make = async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    try {
+      const player = await ensurePlayer();
+      const room = await createRoom({ private: true, seats: 2 });
+      const seat = await joinRoom(room.room_id, player ? null : t("friend.guestName"));
+      saveRoomSeat(room.room_id, { player_id: seat.player_id, token: seat.token });
+      const link = `${location.origin}${location.pathname}#/room/${room.room_id}`;
+      replace(
+        out,
+        h("p", {}, t("friend.share")),
+        h("input", { class: "share-link", value: link, readonly: true, "aria-label": t("friend.share") }),
+        h("a", { class: "btn btn-primary", href: `#/room/${room.room_id}` }, t("friend.go")),
+      );
+    } catch (error) {
+      replace(out, h("p", { class: "error" }, errorText(error)));
+    } finally {
+      button.disabled = false;
+    }
+  };
+  return h(
+    "section",
+    { class: "panel panel-friend" },
+    h("h2", {}, t("friend.title")),
+    h("p", { class: "muted" }, t("friend.hint")),
+    h("button", { class: "btn btn-big play-friend", onclick: make }, t("friend.create")),
+    out,
+  );
+}

@@ -1,0 +1,43 @@
+// Rematch on the results: propose one, or join the one another racer proposed (the offer
+// comes live as the room event `rematch`). Either way this browser takes a seat in the new
+// room and goes there; a racer who does not want one simply leaves.
+
+import { errorText, joinRoom } from "./api.js";
+import { proposeRematch } from "./daily_api.js";
+import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { saveRoomSeat } from "./storage.js";
+
+/** The rematch part of the end screen: `s` the race state, `name` your name in the room. */
+export function rematchView(s, name) {
+  if (s.seat.tournament || !s.you) return null;
+  const offer = s.rematch;
+  if (!offer) {
+    const propose = () => rematch(s, name, null);
+    return h("button", { class: "btn btn-primary rematch", onclick: propose }, t("rematch.propose"));
+  }
+  const by = s.players.find((p) => p.player_id === offer.by);
+  const mine = offer.by === s.you;
+  return h(
+    "div",
+    { class: "rematch-offer", role: "status" },
+    h("span", {}, mine ? t("rematch.youOffered") : t("rematch.offered", { name: by?.name ?? "?" })),
+    " ",
+    h(
+      "button",
+      { class: "btn btn-primary rematch", onclick: () => rematch(s, name, offer.room_id) },
+      t("rematch.join"),
+    ),
+  );
+}
+
+async function rematch(s, name, roomId) {
+  try {
+    const target = roomId ?? (await proposeRematch(s.roomId, s.seat.token)).room_id;
+    const seat = await joinRoom(target, name);
+    saveRoomSeat(target, { player_id: seat.player_id, token: seat.token });
+    location.hash = `#/room/${target}`;
+  } catch (error) {
+    toast(errorText(error), "error");
+  }
+}

@@ -1,0 +1,168 @@
+"""The daily deal's attempts, leaderboard, archive and streaks, over a :class:`DailyStore`.
+
+An attempt is a private solo room on the day's deal.  Its room id is made first and claimed
+as the player's official attempt in the store (atomic: of two attempts started at once, one
+is official), then the room is made, tagged ``game|date|official`` or ``...|practice`` in its
+settings.  When an official attempt's race ends on this process, it goes on the day's
+leaderboard (:meth:`DailyService.finished`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+
+from ..clock import Clock
+from ..protocol import Standing
+from ..rooms import CreateRoom, RoomService
+from ..rooms.deals import ChosenDeal
+from ..rooms.errors import RoomError
+from ..rooms.service import new_room_id
+from ..store import DailyStore
+from ..store.daily_base import DailyEntry, DailyPage, streak_of
+from .deal import DAILY_GAMES, certified_daily, daily_seed, day_number, today
+
+__all__ = ["Attempt", "DailyService", "Today"]
+
+TIME_LIMIT_S = 900
+
+
+@dataclass(frozen=True, slots=True)
+class Today:
+    date: str
+    game: str
+    step: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    room_id: str
+    player_id: str
+    token: str
+    official: bool
+    date: str
+
+
+class DailyService:
+    def __init__(self, store: DailyStore, rooms: RoomService, clock: Clock, secret: str) -> None:
+        self.store, self.rooms, self.clock = store, rooms, clock
+        self._secret = (secret or secrets.token_hex(32)).encode()
+        self._deals: dict[tuple[str, str], ChosenDeal] = {}
+
+    def today(self, game: str) -> Today:
+        return Today(today(self.clock.now_ms()), game, DAILY_GAMES[game])
+
+    async def deal(self, game: str, date: str) -> ChosenDeal:
+        """The day's deal: this process's copy, the store's, or picked now (the same pick on
+        every process with the same secret) and kept."""
+        found = self._deals.get((game, date))
+        if found is None:
+            seed = daily_seed(self._secret, game, date)
+            deal, lines = await self.rooms.solver.run(certified_daily, game, seed)
+            kept = await self.store.keep_deal(game, date, json.dumps([deal, lines]))
+            deal, lines = json.loads(kept)
+            found = self._deals[(game, date)] = ChosenDeal(deal, True, lines)
+            if len(self._deals) > 64:
+                self._deals.pop(next(iter(self._deals)))
+        return found
+
+    async def attempt(self, game: str, player_id: str, name: str) -> Attempt:
+        """A solo room on today's deal, the player seated: official if it is their first."""
+        day = self.today(game)
+        chosen = await self.deal(game, day.date)
+        room_id = new_room_id()
+        official_room = await self.store.claim(
+            game, day.date, player_id, room_id, day_number(day.date)
+        )
+        official = official_room == room_id
+        tag = f"{game}|{day.date}|{'official' if official else 'practice'}"
+        body = CreateRoom.model_validate(
+            {"game": game, "step": day.step, "seats": 1, "time_limit_s": TIME_LIMIT_S}
+            | {"countdown_s": 0}
+            | {"private": True}
+        )
+        await self.rooms.create(body, chosen, room_id, tag)
+        seat, token = await self.rooms.join(room_id, name, player_id)
+        return Attempt(room_id, seat, token, official, day.date)
+
+    def finished(self, room_id: str) -> None:
+        """A finish listener: an official attempt's race has ended here."""
+        self.rooms.spawn(self._record(room_id))
+
+    async def _record(self, room_id: str) -> None:
+        settings = await self.rooms.settings(room_id)
+        if settings.daily is None or not settings.daily.endswith("|official"):
+            return
+        game, date, _ = settings.daily.split("|")
+        row = await self.rooms.load(room_id)
+        if row.results_json is None:
+            return
+        for data in json.loads(row.results_json):
+            line = Standing.model_validate(data)
+            entry = DailyEntry(
+                line.player_id,
+                line.name,
+                room_id,
+                line.status == "won",
+                line.elapsed_ms,
+                line.foundation_cards,
+                self.clock.now_ms(),
+            )
+            await self.store.record(game, date, entry)
+
+    async def leaderboard(self, game: str, date: str, offset: int, limit: int) -> DailyPage:
+        return await self.store.leaderboard(game, date, offset, limit)
+
+    async def archive(self, game: str, before: str | None, limit: int) -> list[dict[str, object]]:
+        """Past days (before today), newest first: the deal revealed, the winner, how many."""
+        current = self.today(game).date
+        bound = current if before is None or before > current else before
+        days = []
+        for date in await self.store.days(game, bound, limit):
+            board = await self.store.leaderboard(game, date, 0, 1)
+            winner = board.entries[0] if board.entries and board.entries[0].won else None
+            days.append(
+                {
+                    "date": date,
+                    "deal": (await self.deal(game, date)).deal,
+                    "attempts": board.total,
+                    "winner": None if winner is None else entry_view(winner),
+                }
+            )
+        return days
+
+    async def official_room(self, game: str, player_id: str) -> str | None:
+        """The player's official attempt today; once finished, it is (again: once) put on the
+        board, in case the process that ended its race died before it could."""
+        found = await self.store.official(game, self.today(game).date, player_id)
+        if found is not None:
+            try:
+                await self._record(found)
+            except RoomError:  # its room is gone (expired): nothing to put on the board
+                pass
+        return found
+
+    async def streak(self, player_id: str) -> int:
+        days = await self.store.player_days(player_id)
+        return streak_of(days, day_number(today(self.clock.now_ms())))
+
+
+def entry_view(entry: DailyEntry) -> dict[str, object]:
+    """An entry as the HTTP answers show it (with its replay's address)."""
+    return {
+        "player_id": entry.player_id,
+        "name": entry.name,
+        "room_id": entry.room_id,
+        "won": entry.won,
+        "elapsed_ms": entry.elapsed_ms,
+        "foundation_cards": entry.foundation_cards,
+        "finished_ms": entry.finished_ms,
+        "replay": f"#/replay/{entry.room_id}",
+    }
+
+
+def check_game(game: str) -> str:
+    if game not in DAILY_GAMES:
+        raise RoomError("bad_message", f"game: one of {sorted(DAILY_GAMES)}")
+    return game

@@ -1,0 +1,89 @@
+"""The part of ``docs/protocol.md`` on rematches, private rooms and the daily deal (written
+by :mod:`stalactites.protocol_doc`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["render"]
+
+Table = Callable[[tuple[str, str], list[tuple[str, str]]], str]
+
+TEXT = """\
+## Rematches and private rooms
+
+A room made with `"private": true` (the web client's "Play a friend") is never in the room
+lists, waiting or racing: it is joined by its link (its id) only.  A room leaves the waiting
+list as soon as its last seat is taken, and as soon as its countdown begins.
+
+After the results any seated player may propose a **rematch**: `POST
+/api/rooms/{room_id}/rematch` with `{"token"}` (their seat token in the finished room).  The
+server makes a private room with the same settings (game, step, seats, time limit, undo,
+countdown, spectator delay, rated) on a new deal it picks and certifies (a deal the creator
+chose is not repeated), and every socket of the finished room gets the room event
+[`rematch`](#rematchevent) `{"room_id", "by"}`; the room view's `rematch` names it from then
+on.  However many propose at once, the store keeps one rematch per room (its first), and
+every proposer is answered with that one.  Players accept by taking a seat in it (`POST
+/api/rooms/{new}/players`) and say `ready` as in any room: it starts when every seat is
+taken and everyone is ready.  A player who declines simply does not join (their seat stays
+free for anyone with the link).
+
+## The daily deal
+
+Each UTC day each game has one deal for everyone: Stalactites (step policy `choice`) and
+Squadron.  It is the solver's certified pick from a seed derived by HMAC-SHA256 from the
+server's secret (`STALACTITES_DAILY_SECRET`) and `game|date`, so every process with the
+secret deals the same, and nobody can work it out in advance.  The deal's id is never in an
+answer during its day; the archive reveals it once the day is over.  So do the attempts'
+rooms: until their day is over (UTC) their view shows no `deal`, `salt` or `solution`
+their record and analysis are 409 `not_finished`, and a spectator's `hello` is refused
+(`unauthorized`, close 1008) (each player still sees the deal in their own
+`results`), so a finished attempt does not give the day's deal away.
+
+A player's first attempt of a day (any player with a session, anonymous or registered) is
+their **official** one, decided atomically in the store (two attempts started at once from
+two tabs, on any processes: one is official); later attempts are practice.  Each attempt is
+a private solo room on the day's deal, without a countdown: open its websocket with the
+token, say `ready`, race.  When an official attempt's race ends it goes on the day's
+leaderboard, ranked: won before not won, then less time, then more foundation cards, then
+who finished first.  The player's **streak** (days in a row, up to today or yesterday, with
+an official attempt in any game) is `daily_streak` in their profile.
+
+{routes}
+
+A leaderboard entry is `{"player_id", "name", "room_id", "won", "elapsed_ms",
+"foundation_cards", "finished_ms", "replay"}`: `replay` is the web client's address of the
+attempt's replay (its record: `GET /api/rooms/{room_id}/record`).
+"""
+
+ROUTES = [
+    (
+        "`GET /api/daily/{game}` (`stalactites` or `squadron`)",
+        '200 `{"date", "game", "step", "room_id"}`: today (UTC), the step policy (null for '
+        "squadron) and, with a session, the player's official attempt today (else null); 404 "
+        "`no_daily` for another game",
+    ),
+    (
+        "`POST /api/daily/{game}/attempts` with a session (body ignored)",
+        '201 `{"room_id", "player_id", "token", "official", "date", "game"}`: a solo room on '
+        "today's deal, the player seated; `official` false for practice; 401 `unauthorized` "
+        "without a session; 404 `no_daily`",
+    ),
+    (
+        "`GET /api/daily/{game}/{date}/leaderboard[?limit=N][&offset=K]`",
+        '200 `{"date", "game", "total", "entries"}`: the day\'s official attempts in rank '
+        "order, `limit` 1-100 (50); 422 `bad_message` naming `date` (YYYY-MM-DD), `limit` or "
+        "`offset`; 404 `no_daily`",
+    ),
+    (
+        "`GET /api/daily/{game}/archive[?before=DATE][&limit=N]`",
+        '200 `{"game", "days": [{"date", "deal", "attempts", "winner"}]}`: past days with an '
+        "attempt, newest first (`limit` 1-100, 30), each with its deal revealed, its number "
+        "of official attempts and its winner (the best entry if it won, else null); 422 "
+        "naming `before` or `limit`; 404 `no_daily`",
+    ),
+]
+
+
+def render(table: Table) -> str:
+    return TEXT.replace("{routes}", table(("Request", "Answer"), ROUTES))

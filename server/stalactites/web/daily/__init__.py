@@ -1,0 +1,1 @@
+"""The daily deal's HTTP API (``/api/daily/...``)."""

@@ -1,0 +1,141 @@
+"""The daily deal's HTTP API: today's deal, attempts, a day's leaderboard, the archive.
+
+* ``GET /api/daily/{game}``: ``{"date", "game", "step", "room_id"}`` (``room_id``: the
+  signed-in player's official attempt today, else null); never the deal.
+* ``POST /api/daily/{game}/attempts`` (a session): 201 ``{"room_id", "player_id", "token",
+  "official", "date", "game"}``, a solo room on today's deal, the player seated.
+* ``GET /api/daily/{game}/{date}/leaderboard?limit&offset``: ``{"date", "game", "total",
+  "entries"}``, official attempts ranked.
+* ``GET /api/daily/{game}/archive?before&limit``: ``{"days": [...]}``, past days newest
+  first, each with its deal revealed and its winner.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from ...daily import DAILY_GAMES
+from ...daily.service import entry_view
+from ..players.session_http import session_player, unauthorized
+from ..process import process_of
+
+__all__ = ["daily_routes"]
+
+WHOLE = re.compile(r"[0-9]{1,7}")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def daily_routes() -> list[BaseRoute]:
+    base = "/api/daily/{game}"
+    return [
+        Route(base, today, methods=["GET"]),
+        Route(f"{base}/attempts", attempt, methods=["POST"]),
+        Route(f"{base}/archive", archive, methods=["GET"]),
+        Route(f"{base}/{{date}}/leaderboard", leaderboard, methods=["GET"]),
+    ]
+
+
+def _bad(field: str, message: str, status: int = 422) -> JSONResponse:
+    return JSONResponse(
+        {"code": "bad_message", "message": message, "field": field}, status_code=status
+    )
+
+
+def _game(request: Request) -> str | None:
+    game = request.path_params["game"]
+    return game if game in DAILY_GAMES else None
+
+
+def _no_game() -> JSONResponse:
+    return JSONResponse(
+        {"code": "no_daily", "message": f"a daily deal is one of {sorted(DAILY_GAMES)}"},
+        status_code=404,
+    )
+
+
+def _date(text: str | None) -> str | None:
+    if text is None or not DATE.fullmatch(text):
+        return None
+    try:
+        return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        return None
+
+
+def _whole(request: Request, name: str, default: int, top: int) -> int | None:
+    text = request.query_params.get(name, str(default))
+    if not WHOLE.fullmatch(text) or int(text) > top:
+        return None
+    return int(text)
+
+
+async def today(request: Request) -> JSONResponse:
+    game = _game(request)
+    if game is None:
+        return _no_game()
+    daily = process_of(request).daily
+    day = daily.today(game)
+    player = await session_player(request, changing=False)
+    mine = None
+    if player is not None and not isinstance(player, JSONResponse):
+        mine = await daily.official_room(game, player.player_id)
+    return JSONResponse({"date": day.date, "game": game, "step": day.step, "room_id": mine})
+
+
+async def attempt(request: Request) -> JSONResponse:
+    game = _game(request)
+    if game is None:
+        return _no_game()
+    player = await session_player(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    if player is None:
+        return unauthorized()
+    made = await process_of(request).daily.attempt(game, player.player_id, player.name)
+    answer = {
+        "room_id": made.room_id,
+        "player_id": made.player_id,
+        "token": made.token,
+        "official": made.official,
+        "date": made.date,
+        "game": game,
+    }
+    return JSONResponse(answer, status_code=201)
+
+
+async def leaderboard(request: Request) -> JSONResponse:
+    game = _game(request)
+    if game is None:
+        return _no_game()
+    date = _date(request.path_params["date"])
+    if date is None:
+        return _bad("date", "date: a day as YYYY-MM-DD")
+    limit = _whole(request, "limit", 50, 100)
+    if limit is None or limit == 0:
+        return _bad("limit", "limit: a whole number from 1 to 100")
+    offset = _whole(request, "offset", 0, 1_000_000)
+    if offset is None:
+        return _bad("offset", "offset: a whole number")
+    page = await process_of(request).daily.leaderboard(game, date, offset, limit)
+    entries = [entry_view(entry) for entry in page.entries]
+    body = {"date": date, "game": game, "total": page.total, "entries": entries}
+    return JSONResponse(body)
+
+
+async def archive(request: Request) -> JSONResponse:
+    game = _game(request)
+    if game is None:
+        return _no_game()
+    before = request.query_params.get("before")
+    if before is not None and _date(before) is None:
+        return _bad("before", "before: a day as YYYY-MM-DD")
+    limit = _whole(request, "limit", 30, 100)
+    if limit is None or limit == 0:
+        return _bad("limit", "limit: a whole number from 1 to 100")
+    days = await process_of(request).daily.archive(game, _date(before), limit)
+    return JSONResponse({"game": game, "days": days})

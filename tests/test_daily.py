@@ -1,0 +1,150 @@
+"""The daily deal over HTTP and real websockets: today's deal (never its id), the official
+attempt and practice, the leaderboard, the archive revealing past deals, the streak on the
+profile, bad input; and on two server processes sharing one Redis: the same deal on both,
+and one official attempt when two start at once from two tabs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from daily_kit import attempt, board_until, resign_attempt
+from players_kit import anonymous, api
+from server_kit import REDIS_URL, Client, InProcessServer, ManualClock, ProcessServer
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+
+async def test_todays_deal_names_the_day_and_step_never_the_deal(
+    any_server: InProcessServer,
+) -> None:
+    ann = await anonymous(any_server.url)
+    status, today, _ = await api("GET", f"{any_server.url}/api/daily/stalactites", None)
+    assert status == 200
+    assert set(today) == {"date", "game", "step", "room_id"}
+    assert (today["game"], today["step"], today["room_id"]) == ("stalactites", "choice", None)
+    made = await attempt(any_server.url, "stalactites", ann["token"])
+    _, mine, _ = await api("GET", f"{any_server.url}/api/daily/stalactites", None, ann["token"])
+    assert mine["room_id"] == made["room_id"] and mine["date"] == made["date"]
+    _, room, _ = await api("GET", f"{any_server.url}/api/rooms/{made['room_id']}")
+    assert room["deal"] is None and room["private"] is True and room["certified"] is True
+    assert room["seats"] == 1 and room["step"] == "choice"
+
+
+async def test_the_first_attempt_is_official_later_ones_practice_on_the_same_deal(
+    any_server: InProcessServer,
+) -> None:
+    ann = await anonymous(any_server.url)
+    first = await attempt(any_server.url, "stalactites", ann["token"])
+    second = await attempt(any_server.url, "stalactites", ann["token"])
+    assert (first["official"], second["official"]) == (True, False)
+    assert first["player_id"] == ann["player_id"]
+    deals = [(await resign_attempt(any_server.url, made))["deal"] for made in (second, first)]
+    assert deals[0] == deals[1]
+    board = await board_until(any_server.url, "stalactites", first["date"], 1)
+    [entry] = [e for e in board["entries"] if e["player_id"] == ann["player_id"]]
+    assert entry["room_id"] == first["room_id"] and entry["won"] is False
+    assert entry["replay"] == f"#/replay/{first['room_id']}"
+
+
+async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days(
+    server: InProcessServer, clock: ManualClock
+) -> None:
+    ann = await anonymous(server.url)
+    first = await attempt(server.url, "stalactites", ann["token"])
+    results = await resign_attempt(server.url, first)
+    await board_until(server.url, "stalactites", first["date"], 1)
+    _, archive, _ = await api("GET", f"{server.url}/api/daily/stalactites/archive")
+    assert archive["days"] == []  # today is not archived: its deal is still secret
+    room_url = f"{server.url}/api/rooms/{first['room_id']}"
+    _, view, _ = await api("GET", room_url)
+    assert view["status"] == "finished" and view["deal"] is None  # not from its replay either
+    watcher = await Client.open(server.ws_url(first["room_id"]))
+    await watcher.send(type="hello", spectator=True)
+    assert (await watcher.expect("error"))["code"] == "unauthorized"
+    for part in ("record", "analysis"):
+        status, body, _ = await api("GET", f"{room_url}/{part}")
+        assert (status, body["code"]) == (409, "not_finished")
+    _, me, _ = await api("GET", f"{server.url}/api/me", None, ann["token"])
+    assert me["daily_streak"] == 1
+    clock.advance(86_400)
+    await attempt(server.url, "stalactites", ann["token"])
+    _, me, _ = await api("GET", f"{server.url}/api/me", None, ann["token"])
+    assert me["daily_streak"] == 2
+    _, archive, _ = await api("GET", f"{server.url}/api/daily/stalactites/archive")
+    [day] = archive["days"]
+    assert (day["date"], day["deal"], day["attempts"]) == (first["date"], results["deal"], 1)
+    assert day["winner"] is None  # nobody won that day
+    _, view, _ = await api("GET", room_url)
+    assert view["deal"] == results["deal"]
+    status, record, _ = await api("GET", f"{room_url}/record")
+    assert (status, record["deal"]) == (200, results["deal"])
+    clock.advance(2 * 86_400)
+    _, me, _ = await api("GET", f"{server.url}/api/players/{ann['player_id']}")
+    assert me["daily_streak"] == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "code"),
+    [
+        ("/api/daily/klondike", 404, "no_daily"),
+        ("/api/daily/klondike/archive", 404, "no_daily"),
+        ("/api/daily/stalactites/2026-13-01/leaderboard", 422, "bad_message"),
+        ("/api/daily/stalactites/yesterday/leaderboard", 422, "bad_message"),
+        ("/api/daily/stalactites/2026-12-01/leaderboard?limit=0", 422, "bad_message"),
+        ("/api/daily/stalactites/2026-12-01/leaderboard?limit=101", 422, "bad_message"),
+        ("/api/daily/stalactites/2026-12-01/leaderboard?offset=-1", 422, "bad_message"),
+        ("/api/daily/stalactites/archive?before=soon", 422, "bad_message"),
+    ],
+)
+async def test_bad_daily_requests_get_their_code(
+    server: InProcessServer, path: str, status: int, code: str
+) -> None:
+    got, body, _ = await api("GET", f"{server.url}{path}")
+    assert (got, body["code"]) == (status, code)
+
+
+async def test_an_attempt_needs_a_session(server: InProcessServer) -> None:
+    status, body, _ = await api("POST", f"{server.url}/api/daily/stalactites/attempts", {})
+    assert (status, body["code"]) == (401, "unauthorized")
+    status, body, _ = await api("POST", f"{server.url}/api/daily/klondike/attempts", {})
+    assert (status, body["code"]) == (404, "no_daily")
+
+
+def two_processes(prefix: str) -> list[ProcessServer]:
+    env = {"STALACTITES_DAILY_SECRET": "a secret both processes share"}
+    return [ProcessServer(REDIS_URL, prefix, env=env) for _ in range(2)]
+
+
+@pytest.mark.parametrize("game", ["stalactites", "squadron"])
+async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_official(
+    redis_prefix: str, game: str
+) -> None:
+    servers = two_processes(redis_prefix)
+    try:
+        one, two = (server.url for server in servers)
+        ann, bob = await anonymous(one), await anonymous(two)
+        both: list[dict[str, Any]] = await asyncio.gather(  # two tabs, one on each process
+            attempt(one, game, ann["token"]), attempt(two, game, ann["token"])
+        )
+        assert sorted(made["official"] for made in both) == [False, True]
+        theirs = await attempt(two, game, bob["token"])
+        deals = {
+            (await resign_attempt(one, both[0]))["deal"],
+            (await resign_attempt(two, both[1]))["deal"],
+            (await resign_attempt(two, theirs))["deal"],
+        }
+        assert len(deals) == 1
+        date = theirs["date"]
+        board = await board_until(one, game, date, 2)
+        assert sorted(e["player_id"] for e in board["entries"]) == sorted(
+            [ann["player_id"], bob["player_id"]]
+        )
+        official = next(made for made in both if made["official"])
+        assert official["room_id"] in json.dumps(board)
+    finally:
+        for server in servers:
+            server.stop()
