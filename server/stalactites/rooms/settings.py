@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -12,18 +12,24 @@ from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
 from .rating import unrateable
 
+if TYPE_CHECKING:
+    from ..store import RoomRow
+
 __all__ = [
     "DEFAULT_DELAY_S",
     "LARGE_ROOM_SEATS",
+    "QUICK_CONNECT_MS",
     "SALT_BYTES",
     "CreateRoom",
     "JoinRoom",
     "TakeSeat",
     "RoomSettings",
     "new_salt",
+    "quick_deadline",
 ]
 
 DEFAULT_DELAY_S = 30  # spectators' delay in rooms of two or more seats, unless set
+QUICK_CONNECT_MS = 10_000  # a quick race's seat not connected this long after the match: out
 LARGE_ROOM_SEATS = 8  # rooms with more seats (tournament rounds) fan out cheaply
 SALT_BYTES = 16  # the random salt of a room's deal commitment
 
@@ -143,6 +149,7 @@ class RoomSettings(BaseModel):
     spectator_delay_s: int | None = None  # None: the default for the number of seats
     salt: str | None = None  # the deal commitment's salt (None: a room made before commitments)
     rated: bool = False  # every seat a player with a session; ratings change at the results
+    quick: bool = False  # a quick race (the matchmaker's): see stalactites.matchmaking
 
     @property
     def commitment(self) -> str | None:
@@ -199,3 +206,10 @@ def _delay(body: CreateRoom) -> int:
     if body.spectator_delay_s is not None:
         return body.spectator_delay_s
     return DEFAULT_DELAY_S if body.seats >= 2 else 0
+
+
+def quick_deadline(row: RoomRow, settings: RoomSettings) -> int | None:
+    """When a waiting quick race stops waiting for its seats to connect (unix ms), if it is one."""
+    if not settings.quick or row.status != "waiting":
+        return None
+    return row.created_ms + QUICK_CONNECT_MS

@@ -62,6 +62,7 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         countdown_s=settings.countdown_s,
         certified=settings.certified,
         rated=settings.rated,
+        quick=settings.quick,
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,

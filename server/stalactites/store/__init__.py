@@ -13,9 +13,11 @@ Lua scripts (``scripts``, which loads ``lua/*.lua``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from .players_base import PlayerStore
+from .queue_base import QueueStore
 from .refusals import Refusal, refusal
 from .rooms_base import (
     Commit,
@@ -54,6 +56,7 @@ __all__ = [
     "NewRoom",
     "Outcome",
     "PlayerRow",
+    "QueueStore",
     "ProgressRow",
     "ReadyResult",
     "Refusal",
@@ -63,6 +66,7 @@ __all__ = [
     "StoreError",
     "TournamentStore",
     "open_player_store",
+    "open_queue_store",
     "open_store",
     "open_tournament_store",
     "refusal",
@@ -117,4 +121,20 @@ def open_player_store(url: str, prefix: str = "sr:", cluster: bool = False) -> P
         from .players_redis import RedisPlayerStore
 
         return RedisPlayerStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_queue_store(
+    url: str, prefix: str = "sr:", cluster: bool = False, now_ms: Callable[[], int] | None = None
+) -> QueueStore:
+    """The matchmaking queue's store on the rooms' URL and key prefix (see :mod:`.queue_base`);
+    ``now_ms``, the server's clock, keeps the in-memory store's matched frames."""
+    if url.startswith("memory://"):
+        from .queue_memory import MemoryQueueStore
+
+        return MemoryQueueStore(now_ms or (lambda: int(time.time() * 1000)))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .queue_redis import RedisQueueStore
+
+        return RedisQueueStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
@@ -20,6 +20,7 @@ from ..players import PlayerError
 from ..rooms import RoomError
 from .headers import SecurityHeaders
 from .health import healthz, readyz
+from .match.match_socket import match_socket
 from .metrics import metrics_endpoint
 from .players.player_http import player_error, player_routes
 from .process import running
@@ -51,6 +52,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *room_routes(body),
         *tournament_routes(body),
         *player_routes(body),
+        WebSocketRoute("/ws/match", match_socket),
     ]
     client = config.client_path
     if client.is_dir():

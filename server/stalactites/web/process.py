@@ -22,10 +22,11 @@ from starlette.requests import HTTPConnection
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..matchmaking import Matchmaker
 from ..players import PlayerService
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
-from ..store import open_player_store, open_store
+from ..store import open_player_store, open_queue_store, open_store
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -83,6 +84,9 @@ class Process:
         self.races = RaceRecorder(self.players, self.rooms, clock)
         self.rooms.rater = self.races.rate
         self.rooms.add_finish_listener(self.races.finished)
+        # Quick races (stalactites.matchmaking): the queue in the store, pairings made here.
+        self.queue_store = open_queue_store(url, prefix, cluster, clock.now_ms)
+        self.matchmaker = Matchmaker(self.queue_store, self.rooms, self.play, config, clock)
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
             AddressBuckets(config.signin_username_rate, config.signin_username_burst),
@@ -113,6 +117,8 @@ class Process:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        await self.matchmaker.close()
+        await self.queue_store.close()
         await self.room_fanout.close()
         await self.spectator_count.close()
         await self.rooms.close()
