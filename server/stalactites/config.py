@@ -63,7 +63,7 @@ class ServerConfig:
     match_window_per_s: int = 25  # ...and this many more per second the longer waiter waited...
     match_anyone_after_s: float = 20.0  # ...and anyone at all after this long
     match_ghost_after_s: float = 15.0  # no partner this long: a ghost race (where there are)
-    match_deal_pool: int = 4  # certified deals kept ready per queue in each process
+    match_deal_pool: int = 8  # certified deals kept ready per queue in each process
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
     log_level: str = "info"

@@ -16,8 +16,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
+from . import match_protocol_doc, tournament_protocol_doc
 from . import protocol as p
-from . import tournament_protocol_doc
 from .analysis import models as analysis
 from .rooms.settings import CreateRoom, TakeSeat
 
@@ -496,6 +496,7 @@ def render() -> str:
     lines.append(RECORD.replace("{analysis}", "\n".join(analysis_sections)))
     lines += _errors()
     lines.append(tournament_protocol_doc.render(_section, _table))
+    lines.append(match_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 PAIR_PERIOD_S = 0.25  # a queue's pairing step runs at least this often where sockets wait
 QUICK_COUNTDOWN_S = 3  # a quick race's countdown, once every seat is connected
+LOBBY_DEFAULT = ("stalactites", "choice")  # the queue whose deals are dealt at start-up
 REQUEUE_AFTER_MS = 10_000  # paired but no matched frame this long (its maker died): queue again
 
 
@@ -72,6 +73,11 @@ class Matchmaker:
         self.deals = DealPool(rooms.solver, config.match_deal_pool)
         self._watches: dict[str, _Watch] = {}
         self.rooms_made = 0  # pairings this process made rooms of (for the bench)
+
+    def start(self) -> None:
+        """Start dealing the lobby's default queue's pool (the others' start with their first
+        waiting socket here), so that a quick race's room waits for no solver."""
+        self.deals.fill(*LOBBY_DEFAULT)
 
     async def _watch(self, game: str, step: str | None) -> _Watch:
         step = (step or "choice") if game == "stalactites" else None

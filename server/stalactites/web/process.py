@@ -106,6 +106,7 @@ class Process:
         self._resume = asyncio.create_task(resume, name="players-resume")
         self.solver.warm()
         self.scheduler.start()
+        self.matchmaker.start()
 
     async def close(self) -> None:
         """Stop the background work and close the stores (tournaments first: they use rooms)."""
