@@ -51,8 +51,8 @@ session, anything but `hello` first, or no `hello` within 10 seconds gets an `er
 most the window of the one who has waited longer: {_DEFAULTS.match_window_base} points at once,
 {_DEFAULTS.match_window_per_s} more for every second waited, and anyone at all after
 {_DEFAULTS.match_anyone_after_s:g} s (`STALACTITES_MATCH_WINDOW_BASE`,
-`STALACTITES_MATCH_WINDOW_PER_S`, `STALACTITES_MATCH_ANYONE_AFTER_S`).  The longest waiter is placed first, with the players
-nearest in rating its window allows.
+`STALACTITES_MATCH_WINDOW_PER_S`, `STALACTITES_MATCH_ANYONE_AFTER_S`).  The longest waiter
+is placed first, with the players nearest in rating its window allows.
 
 **Ghost races.**  `"ghost": true` asks for a recorded run of another player at once, and a
 player without a partner after {_DEFAULTS.match_ghost_after_s:g} s
