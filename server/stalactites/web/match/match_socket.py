@@ -60,7 +60,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
 
     @property
     def role(self) -> str:
-        return "pending" if self.player is None else ("queued" if self.queue else "matching")
+        return "pending" if self.player is None else "match"
 
     async def greet(self, hello: MatchHello) -> bool:
         token = request_token(self.websocket)[0] if hello.session else hello.token
