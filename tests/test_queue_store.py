@@ -155,3 +155,24 @@ async def test_settling_keeps_each_frame_and_rings_the_bell(qstore: QueueStore) 
     assert await qstore.take_result(Q, "ann") == '{"a": 1}'  # kept for the other tabs
     assert await qstore.take_result(Q, "carl") is None
     await qstore.unsubscribe(Q, heard.put_nowait)
+
+
+async def test_a_pending_pairing_holds_its_players_until_settled(qstore: QueueStore) -> None:
+    await join(qstore, "ann")
+    await join(qstore, "bob")
+    (pairing,) = await qstore.pair(Q, T0, WIDE, 2)
+    assert await qstore.paired(Q, "ann") and await qstore.paired(Q, "bob")
+    await qstore.settle(Q, pairing.match_id, {"ann": "{}", "bob": "{}"})
+    assert not await qstore.paired(Q, "ann")
+
+
+async def test_a_released_pairing_frees_its_players_to_queue_again(qstore: QueueStore) -> None:
+    await join(qstore, "ann")
+    await join(qstore, "bob")
+    (pairing,) = await qstore.pair(Q, T0, WIDE, 2)
+    await qstore.release(Q, pairing)
+    assert not await qstore.paired(Q, "bob")
+    assert await qstore.take_result(Q, "bob") is None
+    await join(qstore, "ann")
+    await join(qstore, "bob")
+    assert ids(await qstore.pair(Q, T0, WIDE, 2)) == [["ann", "bob"]]

@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 PAIR_PERIOD_S = 0.25  # a queue's pairing step runs at least this often where sockets wait
 QUICK_COUNTDOWN_S = 3  # a quick race's countdown, once every seat is connected
 LOBBY_DEFAULT = ("stalactites", "choice")  # the queue whose deals are dealt at start-up
-REQUEUE_AFTER_MS = 10_000  # paired but no matched frame this long (its maker died): queue again
 
 
 def rating_of(player: PlayerRecord, game: str) -> int:
@@ -181,7 +180,6 @@ class _Watch:
         self.maker, self.queue, self.game, self.step = maker, queue, game, step
         self.waiters: dict[str, dict[str, Waiter]] = {}  # player id -> connection id -> waiter
         self.entries: dict[str, QueueEntry] = {}  # as the store keeps them
-        self.unqueued: dict[str, int] = {}  # player id -> since when the store has no entry
         self._poke = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -217,7 +215,6 @@ class _Watch:
         if not mine:
             del self.waiters[player_id]
             self.entries.pop(player_id, None)
-            self.unqueued.pop(player_id, None)
         return await self.maker.store.leave(self.queue, player_id, waiter.connection_id)
 
     def _bell(self, player_id: str) -> None:
@@ -233,7 +230,6 @@ class _Watch:
         for waiter in list(self.waiters.pop(player_id, {}).values()):
             waiter.matched(frame)
         self.entries.pop(player_id, None)
-        self.unqueued.pop(player_id, None)
 
     async def _run(self) -> None:
         last_tick = 0.0
@@ -261,9 +257,10 @@ class _Watch:
     async def _settle(self, pairing: Pairing) -> None:
         try:
             frames = await self.maker.make_room(self.game, self.step, pairing)
-        except (RoomError, Exception):
+        except Exception:
             log.exception("queue %s: the room of pairing %s failed", self.queue, pairing.match_id)
-            return  # its players are queued again by their sockets (REQUEUE_AFTER_MS)
+            await self.maker.store.release(self.queue, pairing)  # its sockets queue them again
+            return
         await self.maker.store.settle(self.queue, pairing.match_id, frames)
 
     async def _tick(self) -> None:
@@ -274,10 +271,8 @@ class _Watch:
         for player_id, mine in list(self.waiters.items()):
             for connection_id in list(mine):
                 if not await store.touch(self.queue, player_id, connection_id, until):
-                    await self._unqueued(player_id, now)
+                    await self._unqueued(player_id)
                     break
-            else:
-                self.unqueued.pop(player_id, None)
         if self.maker.fallback is not None:
             await self._ghosts(now)
         if not self.waiters:
@@ -289,19 +284,20 @@ class _Watch:
             for waiter in list(mine.values()):
                 waiter.queued(waited, status.waiting)
 
-    async def _unqueued(self, player_id: str, now: int) -> None:
-        """The store has no entry of this player's: matched (the frame is on its way), or
-        paired by a process that died before making the room: queued again after a while."""
+    async def _unqueued(self, player_id: str) -> None:
+        """The store has no entry of this player's: matched (the frame is on its way), paired
+        (the room is being made), or not at all (a pairing given up, a lease lost): queued
+        again with their original time."""
         await self._deliver(player_id)
-        if player_id not in self.waiters:
-            return
-        since = self.unqueued.setdefault(player_id, now)
+        store = self.maker.store
         entry = self.entries.get(player_id)
-        if now - since >= REQUEUE_AFTER_MS and entry is not None:
-            del self.unqueued[player_id]
-            for connection_id in self.waiters[player_id]:
-                await self.maker.store.enqueue(self.queue, entry, connection_id, self._lease())
-            self._poke.set()
+        if player_id not in self.waiters or entry is None:
+            return
+        if await store.paired(self.queue, player_id):
+            return
+        for connection_id in list(self.waiters.get(player_id, {})):
+            await store.enqueue(self.queue, entry, connection_id, self._lease())
+        self._poke.set()
 
     async def ghost(self, player_id: str, waiters: list[Waiter]) -> bool:
         """Race a ghost instead (the player out of the queue first, so that no human pairing

@@ -143,6 +143,15 @@ class QueueStore(Protocol):
         :data:`RESULT_TTL_MS`) and ring the queue's bell with each player's id."""
         ...
 
+    async def release(self, queue: str, pairing: Pairing) -> None:
+        """Give up a pending pairing (its room could not be made): its players are free to
+        queue again."""
+        ...
+
+    async def paired(self, queue: str, player_id: str) -> bool:
+        """Whether a pending pairing holds the player (its room is being made)."""
+        ...
+
     async def take_result(self, queue: str, player_id: str) -> str | None:
         """The player's ``matched`` frame, if one is kept (it stays for their other tabs)."""
         ...

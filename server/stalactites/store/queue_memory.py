@@ -95,12 +95,22 @@ class MemoryQueueStore:
     async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
         held = self._queue(queue)
         held.pending.pop(match_id, None)
-        until = self._now() + RESULT_TTL_MS
+        now = self._now()
+        for player_id in [pid for pid, kept in held.results.items() if kept[1] <= now]:
+            del held.results[player_id]
+        until = now + RESULT_TTL_MS
         for player_id, frame in frames.items():
             held.results[player_id] = (frame, until)
         for player_id in frames:
             for bell in list(held.bells):
                 bell(player_id)
+
+    async def release(self, queue: str, pairing: Pairing) -> None:
+        self._queue(queue).pending.pop(pairing.match_id, None)
+
+    async def paired(self, queue: str, player_id: str) -> bool:
+        pending = self._queue(queue).pending.values()
+        return any(entry.player_id == player_id for one in pending for entry in one.players)
 
     async def take_result(self, queue: str, player_id: str) -> str | None:
         kept = self._queue(queue).results.get(player_id)

@@ -5,8 +5,9 @@ game and step, so that the pairing step touches one Cluster slot):
 
 * ``P{queue:NAME}:entries`` hash: player id -> ``{"n", "r", "j", "l"}`` (name, rating,
   joined at, and each socket's lease end by connection id);
-* ``P{queue:NAME}:pending`` hash: match id -> the pairing, until it is settled (or a minute);
+* ``P{queue:NAME}:pending`` hash: match id -> the pairing, until it is settled (or 30 s);
 * ``P{queue:NAME}:seq``: the match id counter;
+* ``P{queue:NAME}:paired`` hash: player id -> the pending pairing that holds them;
 * ``P{queue:NAME}:result:PLAYER_ID``: the player's ``matched`` frame, for a minute;
 * channel ``P{queue:NAME}:bell``: a player id, each time a ``matched`` frame is kept for them.
 
@@ -28,7 +29,7 @@ from .scripts import lua
 
 __all__ = ["PENDING_MS", "RedisQueueStore"]
 
-PENDING_MS = 60_000
+PENDING_MS = 30_000  # a pairing not settled this long (its maker died) frees its players
 _SCRIPTS = ("enqueue", "touch", "leave", "pair", "settle", "status")
 
 
@@ -80,7 +81,7 @@ class RedisQueueStore:
 
     async def pair(self, queue: str, now_ms: int, widening: Widening, size: int) -> list[Pairing]:
         tag = self._tag(queue)
-        keys = [f"{tag}:entries", f"{tag}:pending", f"{tag}:seq"]
+        keys = [f"{tag}:entries", f"{tag}:pending", f"{tag}:seq", f"{tag}:paired"]
         anyone_ms = int(widening.anyone_after_s * 1000)
         args = [now_ms, widening.base, widening.per_s, anyone_ms, size, PENDING_MS]
         made = []
@@ -91,12 +92,24 @@ class RedisQueueStore:
         return made
 
     async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
+        await self._settle(queue, match_id, list(frames), list(frames.values()))
+
+    async def release(self, queue: str, pairing: Pairing) -> None:
+        players = [entry.player_id for entry in pairing.players]
+        await self._settle(queue, pairing.match_id, players, [])
+
+    async def _settle(
+        self, queue: str, match_id: str, players: list[str], frames: list[str]
+    ) -> None:
         tag = self._tag(queue)
-        keys = [f"{tag}:pending", *(self._result(queue, player_id) for player_id in frames)]
-        args: list[str | int] = [match_id, RESULT_TTL_MS, f"{tag}:bell"]
-        for player_id, frame in frames.items():
-            args += [player_id, frame]
+        results = [self._result(queue, player_id) for player_id in players[: len(frames)]]
+        keys = [f"{tag}:pending", f"{tag}:paired", *results]
+        args = [match_id, RESULT_TTL_MS, f"{tag}:bell", len(players), *players, *frames]
         await self._run["settle"](keys, args)
+
+    async def paired(self, queue: str, player_id: str) -> bool:
+        key = f"{self._tag(queue)}:paired"
+        return bool(await self._pipe.call_at(key, "HEXISTS", key, player_id))
 
     async def take_result(self, queue: str, player_id: str) -> str | None:
         key = self._result(queue, player_id)

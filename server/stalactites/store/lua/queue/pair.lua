@@ -3,7 +3,8 @@
 -- stalactites.store.queue_base.pairings); paired entries leave the queue, each pairing is kept
 -- pending until settled (pendings older than ARGV[6] ms are forgotten).
 -- KEYS[1] the queue's entries hash (see enqueue.lua), KEYS[2] the pending pairings hash
--- (match id -> {"t": made at, "p": players}), KEYS[3] the match id counter
+-- (match id -> {"t": made at, "p": players}), KEYS[3] the match id counter, KEYS[4] the
+-- paired players hash (player id -> their pending match id)
 -- ARGV[1] now (unix ms), ARGV[2] the window at once, ARGV[3] its widening per second,
 -- ARGV[4] the wait (ms) after which anyone is near enough, ARGV[5] players per room,
 -- ARGV[6] how long a pending pairing is kept (ms)
@@ -49,6 +50,7 @@ for _, first in ipairs(list) do
       for _, p in ipairs(room) do
         placed[p.id] = true
         redis.call('HDEL', KEYS[1], p.id)
+        redis.call('HSET', KEYS[4], p.id, id)
         players[#players + 1] = {p.id, p.n, p.r, p.j}
       end
       redis.call('HSET', KEYS[2], id, cjson.encode({t = now, p = players}))
@@ -58,6 +60,10 @@ for _, first in ipairs(list) do
 end
 local pending = redis.call('HGETALL', KEYS[2])
 for i = 1, #pending, 2 do
-  if cjson.decode(pending[i + 1]).t < now - keep then redis.call('HDEL', KEYS[2], pending[i]) end
+  local old = cjson.decode(pending[i + 1])
+  if old.t < now - keep then
+    redis.call('HDEL', KEYS[2], pending[i])
+    for _, p in ipairs(old.p) do redis.call('HDEL', KEYS[4], p[1]) end
+  end
 end
 return out
