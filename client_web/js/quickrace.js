@@ -44,7 +44,7 @@ export function quickRacePanel() {
     h("p", { class: "hint" }, t("quick.intro")),
     h(
       "form",
-      { class: "create quick-form", onsubmit: go },
+      { class: "quick-form", onsubmit: go },
       h("div", { class: "field-row" }, field(t("lobby.game"), game), stepField),
       h("button", { class: "btn btn-primary btn-big", type: "submit" }, t("quick.raceNow")),
     ),
