@@ -176,3 +176,12 @@ async def test_a_released_pairing_frees_its_players_to_queue_again(qstore: Queue
     await join(qstore, "ann")
     await join(qstore, "bob")
     assert ids(await qstore.pair(Q, T0, WIDE, 2)) == [["ann", "bob"]]
+
+
+async def test_a_released_pairing_settled_late_tells_no_one(qstore: QueueStore) -> None:
+    await join(qstore, "ann")
+    await join(qstore, "bob")
+    (pairing,) = await qstore.pair(Q, T0, WIDE, 2)
+    await qstore.release(Q, pairing)
+    await qstore.settle(Q, pairing.match_id, {"ann": "{}", "bob": "{}"})
+    assert await qstore.take_result(Q, "ann") is None

@@ -140,7 +140,9 @@ class QueueStore(Protocol):
 
     async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
         """End a pending pairing: keep each player's ``matched`` frame (for
-        :data:`RESULT_TTL_MS`) and ring the queue's bell with each player's id."""
+        :data:`RESULT_TTL_MS`) and ring the queue's bell with each player's id.  A pairing no
+        longer pending (given up, or forgotten as too old in Redis) tells no one: its players
+        may be queued again, and are never told of two rooms."""
         ...
 
     async def release(self, queue: str, pairing: Pairing) -> None:

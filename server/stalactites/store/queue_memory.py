@@ -94,7 +94,8 @@ class MemoryQueueStore:
 
     async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
         held = self._queue(queue)
-        held.pending.pop(match_id, None)
+        if held.pending.pop(match_id, None) is None:
+            return
         now = self._now()
         for player_id in [pid for pid, kept in held.results.items() if kept[1] <= now]:
             del held.results[player_id]

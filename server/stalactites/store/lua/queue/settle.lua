@@ -5,7 +5,9 @@
 -- ARGV[1] match id, ARGV[2] how long a result is kept (ms), ARGV[3] the queue's bell channel,
 -- ARGV[4] how many players, then each player's id, then each player's frame (in the order of
 -- KEYS[3..], as many as there are result keys)
-redis.call('HDEL', KEYS[1], ARGV[1])
+-- Returns 0 (and tells no one) when the pairing was forgotten meanwhile (not settled within
+-- pair.lua's ARGV[6]: its players may be queued again), else 1.
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
 local n = tonumber(ARGV[4])
 for k = 1, n do redis.call('HDEL', KEYS[2], ARGV[4 + k]) end
 for k = 3, #KEYS do
