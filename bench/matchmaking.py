@@ -143,7 +143,6 @@ def main() -> None:
     prefix = f"bench:match:{uuid.uuid4().hex[:8]}:"
     env = {**LIMITS_OFF, "REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix}
     env["STALACTITES_LOG_LEVEL"] = "warning"
-    env["STALACTITES_LOG_FORMAT"] = "text"
     command = stalactites_command()
     servers = [start_server(f"server-{n}", command, env) for n in (1, 2)]
     try:
@@ -156,8 +155,6 @@ def main() -> None:
         report(seen, {n: b - a for n, a, b in zip(names, before, after, strict=True)}, args)
         print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
-        if os.environ.get("BENCH_LOG"):
-            print(servers[0].tail(40))
         for server in servers:
             server.stop()
         delete_keys(prefix)
