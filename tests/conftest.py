@@ -174,8 +174,8 @@ def spawn(redis_prefix: str) -> Iterator[type[ProcessServer]]:
     started: list[ProcessServer] = []
 
     class Spawned(ProcessServer):
-        def __init__(self) -> None:
-            super().__init__(REDIS_URL, redis_prefix)
+        def __init__(self, **env: str) -> None:
+            super().__init__(REDIS_URL, redis_prefix, env=env)
             started.append(self)
 
     yield Spawned

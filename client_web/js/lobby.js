@@ -1,4 +1,5 @@
-// The lobby: create a room, share it, find waiting and live rooms, enter a tournament.
+// The lobby: a quick race first (quickrace.js); create a room, share it, find waiting and
+// live rooms, enter a tournament.
 // The forms are made once; the room lists are the page's state, asked for every few seconds
 // and drawn by one scheduled render, in place.
 
@@ -24,6 +25,7 @@ import {
   savedName,
   saveTournamentSeat,
 } from "./storage.js";
+import { quickRacePanel } from "./quickrace.js";
 import { ensurePlayer, onPlayer } from "./session.js";
 import { settingsText } from "./widgets.js";
 import { friendPanel, todayCard } from "./lobbydaily.js";
@@ -52,6 +54,7 @@ export class LobbyPage {
       h(
         "div",
         { class: "lobby" },
+        quickRacePanel(),
         guideOffered() ? null : learnPanel(true),
         todayCard(),
         friendPanel(),

@@ -1,5 +1,6 @@
 // The router: one page at a time, chosen by the address's #fragment.
 //   #/                 lobby
+//   #/quick/GAME[/STEP] waiting for a quick race (the matchmaking queue)
 //   #/room/ID          race (or the join form when this browser has no seat there)
 //   #/watch/ID         spectator view
 //   #/tournament/ID    tournament page
@@ -23,6 +24,7 @@ import { LearnPage } from "./learn.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { LobbyPage } from "./lobby.js";
 import { ProfilePage } from "./profile.js";
+import { QueuePage } from "./quickrace.js";
 import { RacePage } from "./race.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage } from "./rules.js";
@@ -40,8 +42,11 @@ function roomPage(id) {
   return new JoinPage(app, id, () => route());
 }
 
+const queuePage = (game, step) => new QueuePage(app, game, step);
+
 const ROUTES = [
   [/^#?\/?$/, () => new LobbyPage(app)],
+  [/^#\/quick\/(stalactites|squadron)(?:\/(choice|ones|twos))?$/, (g, s) => queuePage(g, s)],
   [/^#\/room\/([^/]+)$/, (id) => roomPage(id)],
   [/^#\/watch\/([^/]+)$/, (id) => new SpectatorPage(app, id)],
   [/^#\/tournament\/([^/]+)$/, (id) => new TournamentPage(app, id)],

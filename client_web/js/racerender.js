@@ -173,6 +173,7 @@ function overlayContent(s, does, now) {
       you: s.you,
       ready: me(s)?.ready || s.readySent,
       onReady: does.ready,
+      quick: Boolean(room.quick),
     });
   }
   if (room.status === "countdown") {

@@ -54,7 +54,7 @@ export function actionsView(view, does) {
 }
 
 /** Who is here and who is ready, the link to share, and the Ready button. */
-export function waitingRoomView({ roomId, seats, players, you, ready, onReady }) {
+export function waitingRoomView({ roomId, seats, players, you, ready, onReady, quick }) {
   const link = `${location.origin}${location.pathname}#/room/${roomId}`;
   const rows = players.map((p) =>
     h(
@@ -69,6 +69,14 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady })
       ),
     ),
   );
+  if (quick) {
+    // A quick race: the matched players are seated; each is ready once connected.
+    return [
+      h("h2", {}, t("quick.matchedTitle")),
+      h("p", {}, t("quick.connecting")),
+      h("ul", { class: "waiting-list" }, rows),
+    ];
+  }
   return [
     h("h2", {}, t("race.waitingRoom")),
     h("p", {}, t("race.seatsTaken", { n: players.length, seats }), " ", t("race.startsWhen")),

@@ -56,6 +56,14 @@ class ServerConfig:
     address_spectators: int = 64  # open spectator sockets from one address
     head_timeout_s: float = 10.0  # an HTTP request's head must be complete this soon
     spectator_idle_s: float = 60.0  # a spectator sending nothing (not even ping) this long: closed
+    # Quick races (stalactites.matchmaking, store/queue_base.py).
+    match_room_size: int = 2  # players a quick race pairs (2 to 4)
+    match_lease_s: float = 5.0  # a waiting socket's lease on its queue entry, renewed each second
+    match_window_base: int = 100  # rating points two players may differ by at once...
+    match_window_per_s: int = 25  # ...and this many more per second the longer waiter waited...
+    match_anyone_after_s: float = 20.0  # ...and anyone at all after this long
+    match_ghost_after_s: float = 15.0  # no partner this long: a ghost race (where there are)
+    match_deal_pool: int = 8  # certified deals kept ready per queue in each process
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
     log_level: str = "info"
@@ -103,6 +111,13 @@ class ServerConfig:
         "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",
         "STALACTITES_HEAD_TIMEOUT_S": "head_timeout_s",
         "STALACTITES_SPECTATOR_IDLE_S": "spectator_idle_s",
+        "STALACTITES_MATCH_ROOM_SIZE": "match_room_size",
+        "STALACTITES_MATCH_LEASE_S": "match_lease_s",
+        "STALACTITES_MATCH_WINDOW_BASE": "match_window_base",
+        "STALACTITES_MATCH_WINDOW_PER_S": "match_window_per_s",
+        "STALACTITES_MATCH_ANYONE_AFTER_S": "match_anyone_after_s",
+        "STALACTITES_MATCH_GHOST_AFTER_S": "match_ghost_after_s",
+        "STALACTITES_MATCH_DEAL_POOL": "match_deal_pool",
         "STALACTITES_LOG_FORMAT": "log_format",
         "STALACTITES_LOG_LEVEL": "log_level",
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",
@@ -130,6 +145,8 @@ class ServerConfig:
         origins(self.allowed_origins)  # a bad entry raises ValueError naming the variable
         if self.solver_workers < 1:
             raise ValueError("STALACTITES_SOLVER_WORKERS: at least 1 worker process")
+        if not 2 <= self.match_room_size <= 4:
+            raise ValueError("STALACTITES_MATCH_ROOM_SIZE: 2 to 4 players")
 
     @property
     def client_path(self) -> Path:

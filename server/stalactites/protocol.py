@@ -314,6 +314,11 @@ class RoomView(Frame):
     tournament: RoundOfView | None = Field(
         default=None, description="a tournament round's room: which tournament and round"
     )
+    quick: bool = Field(
+        default=False,
+        description="a quick race, made by the matchmaker (`/ws/match`): a seat is ready once "
+        "connected, and a seat not connected within 10 s of the match is out",
+    )
     deal_chosen: bool = Field(
         description="the room's creator (or a tournament's organiser) chose the deal, and may "
         "have studied it: the server did not deal it (always the opposite of certified). Such a "

@@ -16,7 +16,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-from . import daily_protocol_doc, tournament_protocol_doc
+from . import daily_protocol_doc, match_protocol_doc, tournament_protocol_doc
 from . import protocol as p
 from .analysis import models as analysis
 from .ghosts.runs import RaceRun
@@ -550,6 +550,7 @@ def render() -> str:
     lines.append(daily_protocol_doc.render(_table))
     lines += _errors()
     lines.append(tournament_protocol_doc.render(_section, _table))
+    lines.append(match_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -9,6 +9,7 @@ and the store decides the one transition that happens.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -51,7 +52,7 @@ from .event_sink import EventSink, Unfollowed
 from .ghost_seat import label_standings
 from .records import room_record
 from .seats import check_seat, seat_refusal, skeleton
-from .settings import CreateRoom, RoomSettings, new_salt
+from .settings import CreateRoom, RoomSettings, new_salt, quick_deadline
 from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
 from .wire import legal_texts, wire_board
@@ -106,6 +107,8 @@ class RoomService:
         self._sink: EventSink = Unfollowed()
         self._finish_listeners: list[FinishListener] = []
         self.rater: Rater | None = None  # the ratings shown in the results (web/players/)
+        # A quick race has begun here (stalactites.matchmaking resigns its absent seats).
+        self.on_quick_start: Callable[[str], Awaitable[None]] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> int:
@@ -174,6 +177,10 @@ class RoomService:
         the last finish died before storing them)."""
         row = await self.load(room_id)
         now = self.now()
+        quick_by = quick_deadline(row, self._settings[room_id])
+        if quick_by is not None and now >= quick_by:
+            await self.ready_absent(row)
+            row = await self.load(room_id)
         if row.status == "countdown" and row.starts_at is not None and now >= row.starts_at:
             await self.start(row)
             row = await self.load(room_id)
@@ -280,7 +287,10 @@ class RoomService:
     async def ready(self, room_id: str, player_id: str) -> None:
         """Mark the player ready; a ready once the waiting is over is refused at once (a second
         ready while waiting changes nothing)."""
-        row = await self.current(room_id)
+        await self._ready(await self.current(room_id), player_id)
+
+    async def _ready(self, row: RoomRow, player_id: str) -> None:
+        room_id = row.room_id
         settings = self._settings[room_id]
         player = player_row(row, player_id)
         if row.status == "finished":
@@ -311,7 +321,19 @@ class RoomService:
         game = new_board(self._settings[row.room_id])
         legal = [str(move) for move in game.generate_legal_moves()]
         event = room_events.started_event(public_state(game.state()), legal, row.ends_at)
-        await self.store.start(row.room_id, self.now(), event)
+        started = await self.store.start(row.room_id, self.now(), event)
+        if started and self._settings[row.room_id].quick and self.on_quick_start is not None:
+            # In the background at once: the caller (a deadline timer) is cancelled by the
+            # started event it has just stored.
+            self.spawn(self.on_quick_start(row.room_id))
+
+    async def ready_absent(self, row: RoomRow) -> None:
+        """A quick race's connecting time is over: every seat not yet ready (not connected) is
+        made ready, so that the countdown begins; they are out when the race starts."""
+        for player in row.players:
+            if not player.ready:
+                with contextlib.suppress(RoomError):
+                    await self._ready(await self.load(row.room_id), player.player_id)
 
     # The end.
 

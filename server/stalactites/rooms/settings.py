@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import secrets
 import unicodedata
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -15,9 +15,13 @@ from ..players.races import RoundOf
 from .ghost_seat import GhostSeat
 from .rating import unrateable
 
+if TYPE_CHECKING:
+    from ..store import RoomRow
+
 __all__ = [
     "DEFAULT_DELAY_S",
     "LARGE_ROOM_SEATS",
+    "QUICK_CONNECT_MS",
     "SALT_BYTES",
     "CreateRoom",
     "JoinRoom",
@@ -25,9 +29,11 @@ __all__ = [
     "TakeSeat",
     "RoomSettings",
     "new_salt",
+    "quick_deadline",
 ]
 
 DEFAULT_DELAY_S = 30  # spectators' delay in rooms of two or more seats, unless set
+QUICK_CONNECT_MS = 10_000  # a quick race's seat not connected this long after the match: out
 LARGE_ROOM_SEATS = 8  # rooms with more seats (tournament rounds) fan out cheaply
 SALT_BYTES = 16  # the random salt of a room's deal commitment
 
@@ -171,6 +177,7 @@ class RoomSettings(BaseModel):
     ghost: GhostSeat | None = None  # a seat replaying a recorded run (stalactites.ghosts)
     private: bool = False  # never listed: joined by its link only (rematches, daily attempts)
     daily: str | None = None  # a daily deal's attempt: "game|date|official" or "...|practice"
+    quick: bool = False  # a quick race (the matchmaker's): see stalactites.matchmaking
 
     @property
     def commitment(self) -> str | None:
@@ -238,3 +245,10 @@ def _delay(body: CreateRoom) -> int:
     if body.spectator_delay_s is not None:
         return body.spectator_delay_s
     return DEFAULT_DELAY_S if body.seats >= 2 else 0
+
+
+def quick_deadline(row: RoomRow, settings: RoomSettings) -> int | None:
+    """When a waiting quick race stops waiting for its seats to connect (unix ms), if it is one."""
+    if not settings.quick or row.status != "waiting":
+        return None
+    return row.created_ms + QUICK_CONNECT_MS

@@ -74,6 +74,7 @@ def room_view(row: RoomRow, settings: RoomSettings) -> RoomView:
         certified=settings.certified,
         rated=settings.rated,
         tournament=_round_of(settings),
+        quick=settings.quick,
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
         spectators=row.spectators,

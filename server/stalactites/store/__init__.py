@@ -13,11 +13,13 @@ Lua scripts (``scripts``, which loads ``lua/*.lua``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from .daily_base import DailyStore
 from .ghosts_base import GhostStore, IndexedRun
 from .players_base import PlayerStore
+from .queue_base import QueueStore
 from .refusals import Refusal, refusal
 from .rooms_base import (
     Commit,
@@ -59,6 +61,7 @@ __all__ = [
     "NewRoom",
     "Outcome",
     "PlayerRow",
+    "QueueStore",
     "ProgressRow",
     "ReadyResult",
     "Refusal",
@@ -70,6 +73,7 @@ __all__ = [
     "open_daily_store",
     "open_ghost_store",
     "open_player_store",
+    "open_queue_store",
     "open_store",
     "open_tournament_store",
     "refusal",
@@ -150,4 +154,20 @@ def open_daily_store(url: str, prefix: str = "sr:", cluster: bool = False) -> Da
         from .daily_redis import RedisDailyStore
 
         return RedisDailyStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_queue_store(
+    url: str, prefix: str = "sr:", cluster: bool = False, now_ms: Callable[[], int] | None = None
+) -> QueueStore:
+    """The matchmaking queue's store on the rooms' URL and key prefix (see :mod:`.queue_base`);
+    ``now_ms``, the server's clock, keeps the in-memory store's matched frames."""
+    if url.startswith("memory://"):
+        from .queue_memory import MemoryQueueStore
+
+        return MemoryQueueStore(now_ms or (lambda: int(time.time() * 1000)))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .queue_redis import RedisQueueStore
+
+        return RedisQueueStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
@@ -22,6 +22,7 @@ from .daily.daily_http import daily_routes
 from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
+from .match.match_socket import match_socket
 from .metrics import metrics_endpoint
 from .players.player_http import player_error, player_routes
 from .process import running
@@ -55,6 +56,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *tournament_routes(body),
         *player_routes(body),
         *daily_routes(),
+        WebSocketRoute("/ws/match", match_socket),
     ]
     client = config.client_path
     if client.is_dir():

@@ -1,7 +1,9 @@
 """Room deadlines in one process: a timer per room served here, which sleeps until the
 countdown's or the race's end and asks the rooms service to advance the room.
 
-Every process serving a room runs one; the store lets one transition happen, so it does not
+A quick race (:mod:`stalactites.matchmaking`) has one more: the end of its seats' time to
+connect, after which those absent are made ready (and are out when it starts).  Every process
+serving a room runs one; the store lets one transition happen, so it does not
 matter which fires first.  The timer is (re)started from the room's stored state whenever an
 event that moves a deadline comes (``countdown``, ``started``, ``results``).
 """
@@ -14,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from .. import logs
 from ..clock import Clock
+from ..rooms.settings import RoomSettings, quick_deadline
 from ..store import RoomRow
 
 __all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "next_deadline"]
@@ -68,7 +71,10 @@ class RoomDeadline:
 
 
 def next_deadline(row: RoomRow) -> int | None:
-    """When the room's next deadline falls (unix ms), if it has one."""
+    """When the room's next deadline falls (unix ms), if it has one; a waiting quick race's
+    is the end of its seats' time to connect."""
+    if row.status == "waiting":
+        return quick_deadline(row, RoomSettings.model_validate_json(row.settings_json))
     if row.status == "countdown":
         return row.starts_at
     if row.status == "racing":

@@ -8,7 +8,8 @@ written here: a few counters and two histograms do not need a client library.
 Names (per process, but for the room lists):
 
 * ``stalactites_connections{role}``: open websockets; ``role`` is ``player``,
-  ``spectator``, ``tournament``, or ``pending`` (no hello yet).
+  ``spectator``, ``tournament``, ``match`` (a quick race's queue socket), or ``pending`` (no
+  hello yet).
 * ``stalactites_rooms{status}``: rooms this process serves (it has a stream of their events:
   connections now or a few seconds ago) by ``waiting``, ``countdown``, ``racing``,
   ``finished``.
@@ -44,7 +45,7 @@ __all__ = ["CONTENT_TYPE", "FanoutLag", "Histogram", "Metrics", "metrics_endpoin
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 FANOUT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
-ROLES = ("player", "spectator", "tournament", "pending")
+ROLES = ("player", "spectator", "tournament", "match", "pending")
 STATUSES = ("waiting", "countdown", "racing", "finished")
 
 

@@ -24,10 +24,17 @@ from ..clock import Clock
 from ..config import ServerConfig
 from ..daily import DailyService
 from ..ghosts import GhostReplay, GhostService
+from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
-from ..store import open_daily_store, open_ghost_store, open_player_store, open_store
+from ..store import (
+    open_daily_store,
+    open_ghost_store,
+    open_player_store,
+    open_queue_store,
+    open_store,
+)
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -94,6 +101,16 @@ class Process:
         self.daily_store = open_daily_store(url, prefix, cluster)
         self.daily = DailyService(self.daily_store, self.rooms, clock, config.daily_secret)
         self.rooms.add_finish_listener(self.daily.finished)
+        # Quick races (stalactites.matchmaking): the queue in the store, pairings made here.
+        self.queue_store = open_queue_store(url, prefix, cluster, clock.now_ms)
+        self.matchmaker = Matchmaker(
+            self.queue_store,
+            self.rooms,
+            self.play,
+            config,
+            clock,
+            GhostRaces(self.ghosts, self.players),
+        )
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
             AddressBuckets(config.signin_username_rate, config.signin_username_burst),
@@ -117,6 +134,7 @@ class Process:
         self._ghosts = asyncio.create_task(self.ghost_replay.poll_forever(), name="ghosts-due")
         self.solver.warm()
         self.scheduler.start()
+        self.matchmaker.start()
 
     async def close(self) -> None:
         """Stop the background work and close the stores (tournaments first: they use rooms)."""
@@ -128,6 +146,8 @@ class Process:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        await self.matchmaker.close()
+        await self.queue_store.close()
         await self.room_fanout.close()
         await self.spectator_count.close()
         await self.rooms.close()

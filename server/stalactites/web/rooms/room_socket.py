@@ -19,6 +19,8 @@ close 1008), and a spectator that sends nothing, not even ``ping``, for
 A player's other sockets (the same token) stay in step through ``synced`` frames
 (:mod:`.own_sync`).
 
+In a quick race (:mod:`stalactites.matchmaking`) a seat is ready as soon as it is connected.
+
 In a large room (a tournament round) ``progress`` events go out batched, at
 most a few a second per connection (:mod:`.progress_batch`).
 """
@@ -173,6 +175,9 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self._batch_if_large()
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
+        if (await self.process.rooms.settings(self.room_id)).quick:  # connected is ready
+            with contextlib.suppress(RoomError):
+                await self.process.rooms.ready(self.room_id, self.player_id)
         return True
 
     async def _seat(self, hello: Hello) -> str:

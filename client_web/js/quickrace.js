@@ -1,0 +1,149 @@
+// Quick races: the lobby's "Race now" panel and the waiting screen (#/quick/GAME/STEP).
+// The waiting screen opens /ws/match with the session cookie, queues, and shows the queue
+// live from the server's `queued` frames (the time waited counts on between them); Cancel
+// leaves the queue. On `matched` the seat is saved and the race page opens.
+
+import { Connection } from "./connection.js";
+import { h, replace } from "./dom.js";
+import { field, select } from "./forms.js";
+import { clockText, num, t } from "./i18n.js";
+import { ensurePlayer } from "./session.js";
+import { saveRoomSeat } from "./storage.js";
+
+const TICK_MS = 250;
+const QUICK_ERRORS = ["unauthorized", "ghost_unavailable", "internal"];
+const GAMES = () => [
+  ["stalactites", t("game.stalactites")],
+  ["squadron", t("game.squadron")],
+];
+const STEPS = () => [
+  ["choice", t("lobby.stepChoice")],
+  ["ones", t("lobby.stepOnes")],
+  ["twos", t("lobby.stepTwos")],
+];
+
+/** The address of the waiting screen for a game (and Stalactites' step policy). */
+export function quickHash(game, step) {
+  return game === "squadron" ? "#/quick/squadron" : `#/quick/stalactites/${step || "choice"}`;
+}
+
+/** The lobby's first panel: the game, the step policy, and one button. */
+export function quickRacePanel() {
+  const game = select("game", GAMES(), "stalactites");
+  const step = select("step", STEPS(), "choice");
+  const stepField = field(t("lobby.step"), step);
+  game.addEventListener("change", () => (stepField.hidden = game.value === "squadron"));
+  const go = (event) => {
+    event.preventDefault();
+    location.hash = quickHash(game.value, step.value);
+  };
+  return h(
+    "section",
+    { class: "panel panel-quick" },
+    h("h1", {}, t("quick.title")),
+    h("p", { class: "hint" }, t("quick.intro")),
+    h(
+      "form",
+      { class: "quick-form", onsubmit: go },
+      h("div", { class: "field-row" }, field(t("lobby.game"), game), stepField),
+      h("button", { class: "btn btn-primary btn-big", type: "submit" }, t("quick.raceNow")),
+    ),
+  );
+}
+
+export class QueuePage {
+  constructor(app, game, step) {
+    this.game = game;
+    this.step = game === "squadron" ? null : STEPS().some(([v]) => v === step) ? step : "choice";
+    this.waitedMs = 0;
+    this.heardAt = Date.now();
+    this.waiting = h("strong", { class: "queue-waiting" }, "…");
+    this.clock = h("strong", { class: "queue-clock" }, clockText(0));
+    this.note = h("p", { class: "queue-note", role: "status", "aria-live": "polite" });
+    const what = this.step ? `${t(`game.${game}`)} · ${stepName(this.step)}` : t(`game.${game}`);
+    replace(
+      app,
+      h(
+        "section",
+        { class: "panel narrow queue-page" },
+        h("h1", {}, t("quick.finding")),
+        h("p", { class: "queue-what" }, what),
+        h(
+          "dl",
+          { class: "queue-stats" },
+          h("div", {}, h("dt", {}, t("quick.waited")), h("dd", {}, this.clock)),
+          h("div", {}, h("dt", {}, t("quick.waitingPlayers")), h("dd", {}, this.waiting)),
+        ),
+        h("div", { class: "queue-spinner", "aria-hidden": "true" }),
+        this.note,
+        h("button", { class: "btn", type: "button", onclick: () => this.cancel() }, t("quick.cancel")),
+      ),
+    );
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
+    this.start();
+  }
+
+  async start() {
+    if (!(await ensurePlayer())) return this.fail(t("quick.noSession"));
+    if (this.stopped) return;
+    this.socket = new Connection("/ws/match", {
+      hello: () => ({ type: "hello", session: true }),
+      onFrame: (frame) => this.frame(frame),
+    });
+    this.socket.connect();
+  }
+
+  frame(frame) {
+    if (frame.type === "welcome") {
+      this.you = frame.player_id;
+      const queue = { type: "queue", game: this.game };
+      if (this.step) queue.step = this.step;
+      this.socket.send(queue);
+    } else if (frame.type === "queued") {
+      this.waitedMs = frame.waited_ms;
+      this.heardAt = Date.now();
+      this.waiting.textContent = num(frame.waiting);
+      this.tick();
+    } else if (frame.type === "matched") {
+      this.matched(frame);
+    } else if (frame.type === "error") {
+      this.fail(QUICK_ERRORS.includes(frame.code) ? t(`quick.error.${frame.code}`) : frame.message);
+    }
+  }
+
+  matched(frame) {
+    this.stop();
+    saveRoomSeat(frame.room_id, { player_id: this.you, token: frame.token, quick: true });
+    location.hash = `#/room/${frame.room_id}`;
+  }
+
+  tick() {
+    this.clock.textContent = clockText(this.waitedMs + (Date.now() - this.heardAt));
+  }
+
+  fail(message) {
+    this.note.textContent = message;
+    this.note.classList.add("error");
+    this.stop();
+  }
+
+  cancel() {
+    this.socket?.send({ type: "leave" });
+    this.stop();
+    location.hash = "#/";
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.ticker);
+    this.socket?.close();
+  }
+
+  destroy() {
+    this.stop();
+  }
+}
+
+function stepName(step) {
+  return t({ choice: "lobby.stepChoice", ones: "lobby.stepOnes", twos: "lobby.stepTwos" }[step]);
+}

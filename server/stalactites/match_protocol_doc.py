@@ -1,0 +1,93 @@
+"""The quick race part of ``docs/protocol.md``, rendered from the matchmaking protocol's models.
+
+:mod:`stalactites.protocol_doc` writes the whole document and hands this module its table and
+section renderers, so the parts look alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from . import match_protocol as m
+from .config import ServerConfig
+
+__all__ = ["render"]
+
+Section = Callable[[type[BaseModel], str], list[str]]
+Table = Callable[[tuple[str, str], list[tuple[str, str]]], str]
+
+_DEFAULTS = ServerConfig()
+
+INTRO = f"""\
+## Quick races: the websocket `/ws/match`
+
+One button between a player and a race: the player waits in a queue for their game (and, for
+Stalactites, step policy), and the server pairs players of close rating into a room of
+{_DEFAULTS.match_room_size} (`STALACTITES_MATCH_ROOM_SIZE`, up to 4).  Every server process
+shares the queue through the store (one atomic pairing step); a player who opens two tabs is
+one entry in the queue, is never paired with themselves and never put in two rooms.
+
+The first frame is `hello` with the player's session: `"session": true` takes it from the
+handshake's cookie (the web client), or `token` gives it (as `Authorization: Bearer`).  No live
+session, anything but `hello` first, or no `hello` within 10 seconds gets an `error` frame
+(`unauthorized`), then close 1008.  The answer is `welcome`.  Then:
+
+* `queue` (`game`, `step`) queues the socket's player and is answered with `queued` (how long
+  they have waited, how many wait in that queue), then `queued` again at most once a second;
+* `matched` (`room_id`, `token`, `players`) comes once a room is made: every socket of the
+  player waiting in that queue gets it.  The player says `hello` on `/ws/rooms/{{room_id}}` with
+  `token` (or with the session).  A quick race's room is rated, on a certified deal, with a
+  seat per matched player (its view says `"quick": true`); a seat is ready as soon as it is
+  connected, and the race begins after a 3 s countdown once every seat is.  A seat not
+  connected within 10 s of the match is made ready anyway, and resigns when the race begins;
+* `leave`, or closing the socket, leaves the queue (answered with `left`); a socket whose
+  server process dies leaves it when its lease runs out
+  (`STALACTITES_MATCH_LEASE_S`, {_DEFAULTS.match_lease_s:g} s).
+
+**The rating window.**  Players are paired by their shown rating in the game (the conservative
+μ - 3σ, as `docs/players.md` says).  Two players may be paired when their ratings differ by at
+most the window of the one who has waited longer: {_DEFAULTS.match_window_base} points at once,
+{_DEFAULTS.match_window_per_s} more for every second waited, and anyone at all after
+{_DEFAULTS.match_anyone_after_s:g} s (`STALACTITES_MATCH_WINDOW_BASE`,
+`STALACTITES_MATCH_WINDOW_PER_S`, `STALACTITES_MATCH_ANYONE_AFTER_S`).  The longest waiter
+is placed first, with the players nearest in rating its window allows.
+
+**Ghost races.**  `"ghost": true` asks for a recorded run of another player at once, and a
+player without a partner after {_DEFAULTS.match_ghost_after_s:g} s
+(`STALACTITES_MATCH_GHOST_AFTER_S`) races one; on a server without ghost races `"ghost":
+true` gets `ghost_unavailable` and the player simply stays queued.
+"""
+
+CLIENT_MODELS: list[type[BaseModel]] = [m.MatchHello, m.QueueFrame, m.LeaveQueue, m.MatchPing]
+SERVER_MODELS: list[type[BaseModel]] = [
+    m.MatchWelcome,
+    m.Queued,
+    m.Matched,
+    m.Left,
+    m.MatchErrorFrame,
+    m.MatchPong,
+]
+OBJECT_MODELS: list[type[BaseModel]] = [m.MatchedPlayer]
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def render(section: Section, table: Table) -> str:
+    """The quick race part of the protocol document."""
+    lines = [INTRO]
+    lines += ["### Match client frames", ""]
+    for model in CLIENT_MODELS:
+        lines += section(model, "####")
+    lines += ["### Match server frames", ""]
+    for model in SERVER_MODELS:
+        lines += section(model, "####")
+    lines += ["### Match objects", ""]
+    for model in OBJECT_MODELS:
+        lines += section(model, "####")
+    lines += ["### Match error codes", "", "| Code | When |", "| --- | --- |"]
+    lines += [f"| `{code}` | {_cell(text)} |" for code, text in m.MATCH_ERROR_CODES.items()]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,345 @@
+"""The matchmaker: pairing steps, the rooms they make, and the sockets waiting in this process.
+
+For each queue (a game and a step) with sockets waiting here, one :class:`_Watch` runs: it
+renews the waiting sockets' leases, runs the store's pairing step at once when someone joins
+and then every ``PAIR_PERIOD_S`` (every process does; the store's step is atomic, so each
+pairing is made once, by whichever process ran it), makes the room of each pairing it made, and
+once a second tells its sockets how long they have waited and how many are waiting.  A
+``matched`` frame reaches a player's sockets on every process through the store's bell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+from ..clock import Clock
+from ..config import ServerConfig
+from ..match_protocol import Matched, MatchedPlayer
+from ..players.ratings import displayed
+from ..rooms import Play, RoomError, RoomService
+from ..rooms.settings import CreateRoom, RoomSettings, new_salt
+from ..store.players_base import PlayerRecord, Rating
+from ..store.queue_base import Pairing, QueueEntry, QueueStore, Widening, queue_name
+from .deal_pool import DealPool
+from .fallback import GhostFallback
+
+__all__ = ["PAIR_PERIOD_S", "QUICK_COUNTDOWN_S", "Matchmaker", "Waiter", "rating_of"]
+
+log = logging.getLogger(__name__)
+
+PAIR_PERIOD_S = 0.25  # a queue's pairing step runs at least this often where sockets wait
+QUICK_COUNTDOWN_S = 3  # a quick race's countdown, once every seat is connected
+LOBBY_DEFAULT = ("stalactites", "choice")  # the queue whose deals are dealt at start-up
+
+
+def rating_of(player: PlayerRecord, game: str) -> int:
+    """The number the queue pairs by: the player's shown (conservative) rating in the game."""
+    return displayed(player.ratings.get(game, Rating()))
+
+
+class Waiter(Protocol):
+    """A socket waiting in a queue (the match socket)."""
+
+    player_id: str | None
+    connection_id: str
+
+    def queued(self, waited_ms: int, waiting: int) -> None: ...
+
+    def matched(self, frame: str) -> None: ...
+
+
+class Matchmaker:
+    def __init__(
+        self,
+        store: QueueStore,
+        rooms: RoomService,
+        play: Play,
+        config: ServerConfig,
+        clock: Clock,
+        fallback: GhostFallback | None = None,
+    ) -> None:
+        self.store, self.rooms, self.config, self.clock = store, rooms, config, clock
+        self.play = play
+        rooms.on_quick_start = self.quick_started
+        self.fallback = fallback
+        self.widening = Widening(
+            config.match_window_base, config.match_window_per_s, config.match_anyone_after_s
+        )
+        self.deals = DealPool(rooms.solver, config.match_deal_pool)
+        self._watches: dict[str, _Watch] = {}
+        self.rooms_made = 0  # pairings this process made rooms of (for the bench)
+
+    def start(self) -> None:
+        """Start dealing the lobby's default queue's pool (the others' start with their first
+        waiting socket here), so that a quick race's room waits for no solver."""
+        self.deals.fill(*LOBBY_DEFAULT)
+
+    async def _watch(self, game: str, step: str | None) -> _Watch:
+        step = (step or "choice") if game == "stalactites" else None
+        queue = queue_name(game, step)
+        watch = self._watches.get(queue)
+        if watch is None:
+            watch = self._watches[queue] = _Watch(self, queue, game, step)
+            await watch.start()
+        return watch
+
+    async def join(
+        self, waiter: Waiter, player: PlayerRecord, game: str, step: str | None, ghost: bool
+    ) -> int | None:
+        """Queue the waiter's player (its lease added to the player's entry): when they joined;
+        None if the waiter got its ``matched`` frame at once (a race another tab of theirs was
+        matched into and that has not finished, or a ghost race)."""
+        watch = await self._watch(game, step)
+        if await self._still_racing(watch, waiter):
+            return None
+        entry = QueueEntry(player.player_id, player.name, rating_of(player, game), self.now())
+        if ghost and await watch.ghost(player.player_id, [waiter]):
+            return None
+        return await watch.add(waiter, entry)
+
+    async def waiting(self, game: str, step: str | None) -> int:
+        """How many wait in the queue now."""
+        watch = await self._watch(game, step)
+        return (await self.store.status(watch.queue, "", self.now())).waiting
+
+    async def _still_racing(self, watch: _Watch, waiter: Waiter) -> bool:
+        assert waiter.player_id is not None
+        frame = await self.store.take_result(watch.queue, waiter.player_id)
+        if frame is None:
+            return False
+        room_id = Matched.model_validate_json(frame).room_id
+        with contextlib.suppress(RoomError):
+            if (await self.rooms.current(room_id)).status != "finished":
+                waiter.matched(frame)
+                return True
+        return False
+
+    async def leave(self, waiter: Waiter, game: str, step: str | None) -> bool:
+        """Take the waiter out (its player's entry goes with their last socket)."""
+        queue = queue_name(game, (step or "choice") if game == "stalactites" else None)
+        watch = self._watches.get(queue)
+        return False if watch is None else await watch.remove(waiter)
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    async def make_room(self, game: str, step: str | None, pairing: Pairing) -> dict[str, str]:
+        """The pairing's room, rated, on a certified deal, a seat per player: each player's
+        ``matched`` frame (JSON) by player id."""
+        chosen = await self.deals.take(game, step)
+        body = CreateRoom(
+            game=game,  # type: ignore[arg-type]
+            step=step,  # type: ignore[arg-type]
+            seats=len(pairing.players),
+            rated=True,
+            countdown_s=QUICK_COUNTDOWN_S,
+        )
+        settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
+        room_id = await self.rooms.open(
+            settings.model_copy(update={"quick": True, "private": True})
+        )
+        room = await self.rooms.view(room_id)
+        tokens = {}
+        for entry in pairing.players:
+            tokens[entry.player_id] = (
+                await self.rooms.join(room.room_id, entry.name, entry.player_id)
+            )[1]
+        players = [
+            MatchedPlayer(player_id=e.player_id, name=e.name, rating=e.rating)
+            for e in pairing.players
+        ]
+        self.rooms_made += 1
+        return {
+            player_id: Matched(
+                type="matched", room_id=room.room_id, token=token, players=players
+            ).model_dump_json()
+            for player_id, token in tokens.items()
+        }
+
+    async def quick_started(self, room_id: str) -> None:
+        """A quick race has begun (the rooms service's ``on_quick_start``): every seat not
+        connected now resigns (it did not connect within its time)."""
+        row = await self.rooms.load(room_id)
+        for player in row.players:
+            if not player.connected and player.finish is None:
+                with contextlib.suppress(RoomError):
+                    await self.play.resign(room_id, player.player_id)
+
+    async def close(self) -> None:
+        for watch in list(self._watches.values()):
+            await watch.close()
+        self._watches.clear()
+        await self.deals.close()
+
+
+class _Watch:
+    """One queue's waiting sockets in this process, and its pairing step."""
+
+    def __init__(self, maker: Matchmaker, queue: str, game: str, step: str | None) -> None:
+        self.maker, self.queue, self.game, self.step = maker, queue, game, step
+        self.waiters: dict[str, dict[str, Waiter]] = {}  # player id -> connection id -> waiter
+        self.entries: dict[str, QueueEntry] = {}  # as the store keeps them
+        self._poke = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def start(self) -> None:
+        await self.maker.store.subscribe(self.queue, self._bell)
+        self._task = asyncio.create_task(self._run(), name=f"queue:{self.queue}")
+        self.maker.deals.fill(self.game, self.step)
+
+    def _lease(self) -> int:
+        return self.maker.now() + int(self.maker.config.match_lease_s * 1000)
+
+    async def add(self, waiter: Waiter, entry: QueueEntry) -> int:
+        assert waiter.player_id is not None
+        kept = await self.maker.store.enqueue(
+            self.queue, entry, waiter.connection_id, self._lease()
+        )
+        self.entries[entry.player_id] = kept
+        self.waiters.setdefault(entry.player_id, {})[waiter.connection_id] = waiter
+        self._poke.set()
+        return kept.joined_ms
+
+    async def remove(self, waiter: Waiter) -> bool:
+        player_id = waiter.player_id
+        mine = self.waiters.get(player_id or "", {})
+        if player_id is None or mine.pop(waiter.connection_id, None) is None:
+            return False
+        if not mine:
+            del self.waiters[player_id]
+            self.entries.pop(player_id, None)
+        return await self.maker.store.leave(self.queue, player_id, waiter.connection_id)
+
+    def _bell(self, player_id: str) -> None:
+        targets = [player_id] if player_id else list(self.waiters)
+        for one in targets:
+            if one in self.waiters:
+                self._spawn(self._deliver(one))
+
+    async def _deliver(self, player_id: str) -> None:
+        frame = await self.maker.store.take_result(self.queue, player_id)
+        if frame is None:
+            return
+        for waiter in list(self.waiters.pop(player_id, {}).values()):
+            waiter.matched(frame)
+        self.entries.pop(player_id, None)
+
+    async def _run(self) -> None:
+        last_tick = 0.0
+        loop = asyncio.get_running_loop()
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poke.wait(), PAIR_PERIOD_S)
+            self._poke.clear()
+            try:
+                await self._pair()
+                if loop.time() - last_tick >= 1.0:
+                    last_tick = loop.time()
+                    await self._tick()
+            except Exception:
+                log.exception("queue %s: the pairing step failed; trying again", self.queue)
+
+    async def _pair(self) -> None:
+        if not self.waiters:
+            return
+        maker = self.maker
+        size = maker.config.match_room_size
+        for pairing in await maker.store.pair(self.queue, maker.now(), maker.widening, size):
+            self._spawn(self._settle(pairing))
+
+    async def _settle(self, pairing: Pairing) -> None:
+        try:
+            frames = await self.maker.make_room(self.game, self.step, pairing)
+        except Exception:
+            log.exception("queue %s: the room of pairing %s failed", self.queue, pairing.match_id)
+            await self.maker.store.release(self.queue, pairing)  # its sockets queue them again
+            return
+        await self.maker.store.settle(self.queue, pairing.match_id, frames)
+
+    async def _tick(self) -> None:
+        """Renew the leases, queue again whoever was paired but never matched, and tell every
+        waiting socket how long and how many."""
+        store, now = self.maker.store, self.maker.now()
+        until = self._lease()
+        for player_id, mine in list(self.waiters.items()):
+            for connection_id in list(mine):
+                if not await store.touch(self.queue, player_id, connection_id, until):
+                    await self._unqueued(player_id)
+                    break
+        if self.maker.fallback is not None:
+            await self._ghosts(now)
+        if not self.waiters:
+            return
+        status = await store.status(self.queue, "", now)
+        for player_id, mine in list(self.waiters.items()):
+            entry = self.entries.get(player_id)
+            waited = 0 if entry is None else max(now - entry.joined_ms, 0)
+            for waiter in list(mine.values()):
+                waiter.queued(waited, status.waiting)
+
+    async def _unqueued(self, player_id: str) -> None:
+        """The store has no entry of this player's: matched (the frame is on its way), paired
+        (the room is being made), or not at all (a pairing given up, a lease lost): queued
+        again with their original time."""
+        await self._deliver(player_id)
+        store = self.maker.store
+        entry = self.entries.get(player_id)
+        if player_id not in self.waiters or entry is None:
+            return
+        if await store.paired(self.queue, player_id):
+            return
+        for connection_id in list(self.waiters.get(player_id, {})):
+            await store.enqueue(self.queue, entry, connection_id, self._lease())
+        self._poke.set()
+
+    async def ghost(self, player_id: str, waiters: list[Waiter]) -> bool:
+        """Race a ghost instead (the player out of the queue first, so that no human pairing
+        happens too): True if the fallback made one and the waiters have their frame."""
+        fallback = self.maker.fallback
+        if fallback is None:
+            return False
+        matched = await fallback.race_ghost(player_id, self.game, self.step)
+        if matched is None:
+            return False
+        for waiter in waiters:
+            waiter.matched(matched.model_dump_json())
+        return True
+
+    async def _ghosts(self, now: int) -> None:
+        """Waiters without a partner for ``match_ghost_after_s`` race a ghost, if there are
+        ghosts (else they stay queued)."""
+        after_ms = self.maker.config.match_ghost_after_s * 1000
+        for player_id, entry in list(self.entries.items()):
+            if now - entry.joined_ms < after_ms or player_id not in self.waiters:
+                continue
+            if not await self.maker.store.withdraw(self.queue, player_id):
+                continue  # paired meanwhile
+            waiters = list(self.waiters.get(player_id, {}).values())
+            if await self.ghost(player_id, waiters):
+                self.waiters.pop(player_id, None)
+                self.entries.pop(player_id, None)
+            else:
+                for waiter in waiters:
+                    await self.maker.store.enqueue(
+                        self.queue, entry, waiter.connection_id, self._lease()
+                    )
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self.maker.store.unsubscribe(self.queue, self._bell)

@@ -1,0 +1,1 @@
+"""The matchmaking websocket ``/ws/match`` (quick races)."""

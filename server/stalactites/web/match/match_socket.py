@@ -1,0 +1,131 @@
+"""The matchmaking websocket ``/ws/match``: hello with a session, then queue, then matched.
+
+The first frame is ``hello`` with the player's session (``"session": true`` for the
+handshake's cookie, or ``token``); the answer is ``welcome``.  ``queue`` puts the socket's
+player in the game's and step's queue (one entry per player, whatever their tabs: each socket
+holds a lease on it, renewed by :class:`~stalactites.matchmaking.Matchmaker`) and is answered
+with ``queued``, then ``queued`` at most once a second, then ``matched`` with the room and the
+seat's token.  ``leave``, or closing the socket, leaves the queue.  Frames in and out, bad
+frames and close codes are :class:`~stalactites.web.connection.Connection`'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from starlette.websockets import WebSocket
+
+from ...engine.variants import GAMES
+from ...logs import bind
+from ...match_protocol import (
+    MATCH_CLIENT_FRAMES,
+    LeaveQueue,
+    Left,
+    MatchClientFrame,
+    MatchErrorFrame,
+    MatchHello,
+    MatchPing,
+    MatchPong,
+    MatchWelcome,
+    Queued,
+    QueueFrame,
+)
+from ...matchmaking.service import rating_of
+from ...store.players_base import PlayerRecord
+from ..connection import Connection
+from ..players.session_http import request_token
+from ..process import Process, process_of
+
+__all__ = ["MatchConnection", "match_socket"]
+
+
+async def match_socket(websocket: WebSocket) -> None:
+    process = process_of(websocket)
+    await process.serve_socket(MatchConnection(websocket, process))
+
+
+class MatchConnection(Connection[MatchClientFrame, MatchHello]):
+    """One player's matchmaking socket; a :class:`~stalactites.matchmaking.Waiter` while
+    queued."""
+
+    frames = MATCH_CLIENT_FRAMES
+    hello_model = MatchHello
+    error_model = MatchErrorFrame
+
+    def __init__(self, websocket: WebSocket, process: Process) -> None:
+        super().__init__(websocket, process.config, process.config.send_queue, "match socket")
+        self.process = process
+        self.player: PlayerRecord | None = None
+        self.queue: QueueFrame | None = None  # what the socket waits for
+
+    @property
+    def role(self) -> str:
+        return "pending" if self.player is None else "match"
+
+    async def greet(self, hello: MatchHello) -> bool:
+        token = request_token(self.websocket)[0] if hello.session else hello.token
+        player = await self.process.players.resolve(token)
+        if player is None:
+            return self.refuse("unauthorized", "say hello with a live session")
+        self.player, self.player_id = player, player.player_id
+        bind(player_id=player.player_id)
+        ratings = {game: rating_of(player, game) for game in sorted(GAMES)}
+        self.send(
+            MatchWelcome(
+                type="welcome", player_id=player.player_id, name=player.name, ratings=ratings
+            )
+        )
+        return True
+
+    async def handle(self, frame: MatchClientFrame) -> None:
+        if isinstance(frame, MatchPing):
+            self.send(MatchPong(type="pong"))
+        elif isinstance(frame, MatchHello):
+            self.error("bad_message", "hello comes once, first")
+        elif isinstance(frame, QueueFrame):
+            await self._queue(frame)
+        elif isinstance(frame, LeaveQueue):
+            if self.queue is None:
+                return self.error("not_queued", "this socket is not queued")
+            await self.leave()
+            self.send(Left(type="left"))
+
+    async def _queue(self, frame: QueueFrame) -> None:
+        maker = self.process.matchmaker
+        if self.queue is not None:
+            return self.error("already_queued", "this socket is queued already; leave first")
+        if frame.ghost and maker.fallback is None:
+            return self.error("ghost_unavailable", "this server has no ghost races")
+        assert self.player is not None
+        self.queue = frame
+        joined = await maker.join(self, self.player, frame.game, frame.step, frame.ghost)
+        if joined is not None and self.queue is frame:
+            waiting = await maker.waiting(frame.game, frame.step)
+            self.queued(max(maker.now() - joined, 0), waiting)
+
+    # A waiter's (the matchmaker calls these).
+
+    def queued(self, waited_ms: int, waiting: int) -> None:
+        frame = self.queue
+        if frame is None:
+            return
+        step = (frame.step or "choice") if frame.game == "stalactites" else None
+        self.send(
+            Queued(
+                type="queued",
+                game=frame.game,
+                step=step,
+                waited_ms=waited_ms,
+                waiting=max(waiting, 1),
+            )
+        )
+
+    def matched(self, frame: str) -> None:
+        self.queue = None
+        self.send_text(frame)
+
+    async def leave(self) -> None:
+        frame, self.queue = self.queue, None
+        if frame is not None:
+            with contextlib.suppress(Exception):
+                await self.process.matchmaker.leave(self, frame.game, frame.step)

@@ -1,0 +1,85 @@
+"""Quick races in the web client, in a real browser against a real server: two browser
+contexts (two players) press **Race now** in the lobby, wait on the queue's screen (time
+waited, players waiting, Cancel) and land in one race, each on their own seat; Cancel takes a
+player back to the lobby and out of the queue; the lobby and the waiting screen in English,
+Polish and Kazakh, with screenshots at 1366x768 and 390x844 in ``test-output/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from browser_kit import Console, check_page, shot
+from browser_kit import browser as browser  # the fixtures
+from browser_kit import console as console
+from browser_kit import server_url as server_url
+
+LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
+SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def visit(browser: Browser, server_url: str, console: Console) -> Iterator[Callable[..., Page]]:
+    contexts: list[BrowserContext] = []
+
+    def make(path: str = "/", lang: str = "en", size: str = "desktop") -> Page:
+        context = browser.new_context(viewport=SIZES[size], locale=LOCALES[lang])
+        contexts.append(context)
+        page = console.watch(context.new_page())
+        page.goto(f"{server_url}{path}")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def race_now(page: Page, step: str) -> None:
+    page.locator(".panel-quick select[name=step]").select_option(step)
+    page.get_by_role("button", name="Race now").click()
+
+
+def test_two_players_press_race_now_and_land_in_one_race(visit: Callable[..., Page]) -> None:
+    ann, bob = visit(), visit()
+    race_now(ann, "twos")
+    expect(ann.locator(".queue-waiting")).to_have_text("1")
+    shot(ann, "quick-waiting-desktop")
+    race_now(bob, "twos")
+    for page in (ann, bob):
+        page.wait_for_url(re.compile(r"#/room/"), timeout=20_000)
+    assert ann.url == bob.url
+    for page in (ann, bob):
+        page.wait_for_selector("body[data-page='room'] .card", timeout=30_000)
+    shot(ann, "quick-race-desktop")
+    names = ann.locator(".racers").inner_text()
+    assert "You" in names or "you" in names.lower()
+
+
+def test_cancel_leaves_the_queue_and_goes_back_to_the_lobby(visit: Callable[..., Page]) -> None:
+    ann = visit()
+    race_now(ann, "ones")
+    expect(ann.locator(".queue-waiting")).to_have_text("1")
+    ann.get_by_role("button", name="Cancel").click()
+    expect(ann.locator(".panel-quick")).to_be_visible()
+    bob = visit()
+    race_now(bob, "ones")
+    expect(bob.locator(".queue-waiting")).to_have_text("1")  # ann is not waiting any more
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "kk"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_race_now_panel_and_the_waiting_screen_in_each_language(
+    visit: Callable[..., Page], lang: str, size: str
+) -> None:
+    lobby = visit("/", lang, size)
+    expect(lobby.locator(".panel-quick")).to_be_visible()
+    check_page(lobby, lang)
+    shot(lobby, f"quick-lobby-{lang}-{size}")
+    waiting = visit("/#/quick/squadron", lang, size)
+    expect(waiting.locator(".queue-waiting")).to_have_text("1")
+    check_page(waiting, lang)
+    shot(waiting, f"quick-waiting-{lang}-{size}")
