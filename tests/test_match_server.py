@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from ghosts_kit import source_run
 from match_kit import MatchClient, match_url, queued_player, race_client
 from players_kit import anonymous, api, recorded
 from server_kit import Client, http
@@ -36,8 +37,6 @@ async def test_bad_queue_frames_get_an_error_code(any_server: Any) -> None:
     assert (await client.expect("error"))["code"] == "bad_message"
     await client.send(type="leave")
     assert (await client.expect("error"))["code"] == "not_queued"
-    await client.send(type="queue", game="stalactites", ghost=True)
-    assert (await client.expect("error"))["code"] == "ghost_unavailable"
 
 
 async def test_a_queued_player_hears_how_long_and_how_many(any_server: Any) -> None:
@@ -122,3 +121,27 @@ async def test_a_room_socket_of_a_quick_race_seats_by_session_too(any_server: An
     room = await Client.open(any_server.ws_url(match["room_id"]))
     welcome = await room.hello(ann.session["token"])
     assert welcome["you"] == ann.session["player_id"]
+
+
+@pytest.mark.own_server
+async def test_asking_for_a_ghost_races_another_players_run_or_waits_for_one(
+    any_server: Any,
+) -> None:
+    lone = await MatchClient.said_hello(any_server, await anonymous(any_server.url))
+    await lone.send(type="queue", game="stalactites", step="choice", ghost=True)
+    assert (await lone.expect("queued"))["step"] == "choice"  # no run yet: queued as usual
+    await lone.send(type="leave")
+    await lone.expect("left")
+    run = await source_run(any_server, moves=2)
+    racer = await MatchClient.said_hello(any_server, await anonymous(any_server.url))
+    await racer.send(type="queue", game="stalactites", step="choice", ghost=True)
+    frame = await matched(racer)
+    ghosts = [p for p in frame["players"] if p["ghost"]]
+    assert [p["name"] for p in ghosts] == [run.player["name"]]
+    assert {p["player_id"] for p in frame["players"]} - {ghosts[0]["player_id"]} == {
+        racer.session["player_id"]
+    }
+    status, view = await http("GET", f"{any_server.url}/api/rooms/{frame['room_id']}")
+    assert status == 200 and not view["rated"] and view["private"]
+    room = await Client.open(any_server.ws_url(frame["room_id"]))
+    assert (await room.hello(frame["token"]))["you"] == racer.session["player_id"]

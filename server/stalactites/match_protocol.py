@@ -77,8 +77,10 @@ class MatchHello(Frame):
 
 class QueueFrame(Frame):
     """Wait for a quick race: rated, on a certified deal, against players of close rating.
-    ``ghost``: race a recorded run at once instead (``ghost_unavailable`` where the server has
-    none)."""
+    ``ghost``: race a recorded run of another player at once instead (an unrated ghost race,
+    ``matched`` with the ghost among ``players``); with no run near enough to race yet, the
+    player is queued as usual.  No partner within ``STALACTITES_MATCH_GHOST_AFTER_S`` (15 s)
+    also brings a ghost where one can be found."""
 
     type: Literal["queue"]
     game: Literal["stalactites", "squadron"]
