@@ -206,7 +206,7 @@ async def test_under_choice_each_players_own_step_is_recorded(any_server: Any) -
         assert list(profile["stats"]) == [f"stalactites:{step}"]
 
 
-async def test_a_kept_room_is_archived_a_guests_log_too_and_serves_view_record_and_verify(
+async def test_a_kept_room_is_archived_slim_a_guests_log_too_and_serves_every_reader(
     redis_server: Any,
 ) -> None:
     base, prefix = redis_server.url, redis_server.config.redis_prefix
@@ -238,6 +238,10 @@ async def test_a_kept_room_is_archived_a_guests_log_too_and_serves_view_record_a
             assert client.pttl(key) == -1, key
         for key in (f"{tag}:actions", f"{tag}:log:{guest['player_id']}"):  # in the archive
             assert not client.exists(key), key
+        room_fields = {name.decode() for name in client.hkeys(f"{tag}:room")}
+        assert client.object("encoding", f"{tag}:room") == b"listpack"  # slim: in the archive
+        assert not {"settings", "results", f"seat:{guest['player_id']}"} & room_fields
+        assert f"player:{guest['player_id']}" in room_fields  # the seat's mark
         client.delete(f"{tag}:events", ids)  # as when the grace is over
     finally:
         client.close()
@@ -256,3 +260,9 @@ async def test_a_kept_room_is_archived_a_guests_log_too_and_serves_view_record_a
     fresh = await Client.open(redis_server.ws_url(room["room_id"]))  # a hello after the trim
     welcome = await fresh.hello(guest["token"], last_seq=1)  # the events are gone
     assert welcome["room"]["status"] == "finished"
+    names = {p["player_id"]: p["name"] for p in welcome["room"]["players"]}
+    assert names == {ann["player_id"]: ann["name"], guest["player_id"]: "Guest"}
+    late = await fresh.move("late", LINE[0])  # the seat is still a seat, the race over
+    assert (late["type"], late["code"]) == ("rejected", "already_finished"), late
+    [entry] = await recorded(base, ann["player_id"])  # the history's link: this room
+    assert entry["room_id"] == room["room_id"] and entry["status"] == "resigned"

@@ -21,7 +21,7 @@ from .. import room_events
 from .cluster import ClusterPipe
 from .doorbells import Doorbells
 from .resp import Address, Pipe, ReplyError, Script
-from .rooms_archive import actions_of, archived, log_of
+from .rooms_archive import actions_of, archived, fields_of, log_of
 from .rooms_base import (
     ActionRow,
     Bell,
@@ -152,6 +152,9 @@ class RedisStore:
         if not flat:
             return None
         data = dict(zip(flat[::2], flat[1::2], strict=True))
+        if "settings" not in data:  # kept: its long fields are in the archive (keep.lua)
+            archive = await call(keys.room, "GET", keys.archive)
+            data.update(fields_of(archive) if archive else {})
         connected = {member.split("|", 1)[0] for member in online}
         return room_row(room_id, data, connected, watchers)
 
@@ -257,17 +260,24 @@ class RedisStore:
         return answer
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
-        """Kept for good, its actions archived (``rooms/keep.lua``): every player's that
-        acted, a guest's too, beside ``player_ids``."""
+        """Kept for good, its actions and its hash's long fields archived
+        (``rooms/keep.lua``): every player's that acted, a guest's too, beside
+        ``player_ids``."""
         keys = self.keys(room_id)
+        call = self._pipe.call_at
         for _ in range(5):  # (a finished room's stream no longer grows: once is the rule)
-            stream = await self._pipe.call_at(keys.actions, "LRANGE", keys.actions, 0, -1)
+            stream, flat = await asyncio.gather(
+                call(keys.actions, "LRANGE", keys.actions, 0, -1),
+                call(keys.room, "HGETALL", keys.room),
+            )
             actors = list(dict.fromkeys([item.split("|", 2)[1] for item in stream] + player_ids))
             kept = [keys.room, keys.events, keys.actions, keys.analysis, keys.archive]
             kept += [keys.log(pid) for pid in actors]
             kept += [keys.ids(pid) for pid in actors]  # expire: moves are over
-            archive = archived(stream) if stream else ""
-            args = [KEPT_TTL_MS, KEPT_GRACE_MS, len(actors), archive, len(stream)]
+            fields = _long_fields(dict(zip(flat[::2], flat[1::2], strict=True)))
+            archive = archived(stream, fields) if stream or fields else ""
+            args = [KEPT_TTL_MS, KEPT_GRACE_MS, len(actors), archive, len(stream), len(fields)]
+            args += [item for pair in fields.items() for item in pair]
             if int(await self._keep(kept, args)) >= 0:
                 return
         raise StoreError(f"room {room_id}'s actions kept changing while it was being kept")
@@ -376,6 +386,19 @@ class RedisStore:
         process is this one)."""
         seq, _, origin = data.partition(":")
         return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
+
+
+def _long_fields(data: dict[str, str]) -> dict[str, str]:
+    """A finished room hash's fields that move into its archive when it is kept: the
+    settings, the results and every seat's fields but the names' skeletons (none if the
+    room is not finished, or they have moved)."""
+    if data.get("status") != "finished" or "settings" not in data:
+        return {}
+    return {
+        name: value
+        for name, value in data.items()
+        if name in ("settings", "results") or (":" in name and not name.startswith("skeleton:"))
+    }
 
 
 def _new_fields(

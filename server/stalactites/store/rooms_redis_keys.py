@@ -7,7 +7,9 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
   version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
   ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
   ``elapsed:PID``; ``results`` (JSON) once finished; ``reserved`` in a tournament
-  round's room (opened whole, never listed, seating no one else).
+  round's room (opened whole, never listed, seating no one else); ``kept`` once kept for
+  good, and then (a finished room's) the settings, the results and the per-player fields
+  are in the archive (``player:PID`` stays, empty), the hash written anew small.
 * ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
 * ``P{room:ID}:log:PID`` list: the player's accepted actions.
 * ``P{room:ID}:ids:PID`` hash: client id -> the log length its action made.
@@ -22,7 +24,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
   can still be won (``rooms/board_verdict.lua``: the first writer wins; it expires with the
   room hash, or an hour after its last write if that is sooner).
 * ``P{room:ID}:archive`` string: a kept room's action stream, compacted
-  (:mod:`.rooms_archive`), in place of the action stream and the logs (``rooms/keep.lua``).
+  (:mod:`.rooms_archive`), in place of the action stream and the logs, with a finished
+  room's long and per-player hash fields (``rooms/keep.lua``; read back by ``load_room``).
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 """
