@@ -31,6 +31,7 @@ import time
 
 from starlette.websockets import WebSocket
 
+from ... import room_events
 from ...logs import bind
 from ...players.sessions import parse_token
 from ...protocol import (
@@ -155,6 +156,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self.process.room_fanout.leave(self.room_id, self)
         with contextlib.suppress(Exception):
             await self.process.store.drop_presence(self.room_id, self.player_id, self.connection_id)
+            await self._announce_presence()
 
     async def greet(self, hello: Hello) -> bool:
         """Welcome the player (or spectator) and join the room's stream."""
@@ -173,6 +175,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self._batch_if_large()
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
+        await self._announce_presence()
         return True
 
     async def _seat(self, hello: Hello) -> str:
@@ -238,6 +241,13 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self.process.store.touch_presence(
             self.room_id, self.player_id, self.connection_id, until
         )
+
+    async def _announce_presence(self) -> None:
+        """Tell the room when this player's first socket came or their last one went."""
+        assert self.player_id is not None
+        events = room_events.presence_events(self.player_id)
+        now = self.process.clock.now_ms()
+        await self.process.store.announce_presence(self.room_id, self.player_id, now, events)
 
     async def handle(self, frame: ClientFrame) -> None:
         if self.spectator:
