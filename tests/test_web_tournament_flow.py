@@ -51,11 +51,21 @@ def test_each_round_board_opens_by_itself_from_the_last_rounds_end_screen(
     settings = {"name": "Cup", "game": "stalactites", "step": "ones", "rounds": 2}
     made = post(f"{server_url}/api/tournaments", {**settings, "round_time_s": 60, "break_s": 3})
     tid = made["tournament_id"]
+    watcher = new_page(f"/#/tournament/{tid}", width=1366)
+    expect(watcher.locator(".race-settings")).to_contain_text("0/")
     ada = enter(new_page, tid, "Ada")
     bo = enter(new_page, tid, "Bo", width=390)
     bo.set_viewport_size({"width": 390, "height": 844})
+    cy = enter(new_page, tid, "Cy")
+    # The header's count keeps up with the table of entrants, on a page opened before them.
+    expect(watcher.locator("table.standings tbody tr")).to_have_count(3)
+    expect(watcher.locator(".race-settings")).to_contain_text("3/")
+    expect(watcher.locator(".invite")).to_be_visible()  # while entries are open
+    shot(watcher, "tournament-entries-open-1366")
     start_now(server_url, tid, made["admin_token"])
-    for page in (ada, bo):
+    expect(watcher.locator("section.tournament")).to_have_attribute("data-status", "running")
+    expect(watcher.locator(".invite")).to_be_hidden()
+    for page in (ada, bo, cy):
         page.wait_for_url(ROOM, timeout=30000)
         wait_racing(page)
         expect(page.locator(".race-round")).to_have_text("Round 1 of 2 · Cup")
@@ -66,14 +76,18 @@ def test_each_round_board_opens_by_itself_from_the_last_rounds_end_screen(
     first = room_of(ada)
     resign(ada)
     resign(bo)
+    resign(cy)
     # The end screen: the standings after the round, and the next round's countdown.
     end = ada.locator(".after-round")
-    expect(end.locator("table.standings tbody tr")).to_have_count(2)
+    expect(end.locator("table.standings tbody tr")).to_have_count(3)
     expect(end.locator(".next-round")).to_contain_text("Round 2 starts in")
     shot(ada, "tournament-between-rounds-1366")
     shot(bo, "tournament-between-rounds-390")
-    # Nobody clicks anything: round 2's board opens on both pages.
-    for page in (ada, bo):
+    # The round's results: equal points (the base cards each) share first place.
+    places = watcher.locator('.round-item[data-round="1"] .round-results span')
+    expect(places).to_have_text([re.compile(r"^1st \w+ \(4 pts\)$")] * 3)
+    # Nobody clicks anything: round 2's board opens on every entrant's page.
+    for page in (ada, bo, cy):
         page.wait_for_url(lambda url: ROOM.search(url) is not None and first not in url)
         wait_racing(page)
         expect(page.locator(".race-round")).to_have_text("Round 2 of 2 · Cup")

@@ -88,6 +88,8 @@ export class TournamentPage {
     }[f?.type];
     if (!handler || !this.data) return;
     handler();
+    // The standings list every entrant: the count in the header keeps up with them.
+    if (f.standings) this.data.entrants = Math.max(this.data.entrants ?? 0, f.standings.length);
     this.renderer.schedule();
   }
 
@@ -130,7 +132,8 @@ export class TournamentPage {
     if (!tm) return;
     setData(this.root, "status", tm.status);
     if (!this.parts) this.build();
-    const { title, summary, roundLine, actions, standings, rounds } = this.parts;
+    const { title, summary, roundLine, actions, standings, rounds, share } = this.parts;
+    if (share.hidden !== (tm.status !== "scheduled")) share.hidden = tm.status !== "scheduled";
     setText(title, tm.name ?? t("tour.tournament"));
     setText(summary, tournamentSummary(tm));
     const round = tm.round ? ` · ${t("tour.roundOf", { n: tm.round, total: tm.rounds })}` : "";
@@ -158,15 +161,16 @@ export class TournamentPage {
       actions: h("div", { class: "tournament-actions" }),
       standings: h("div", { class: "standings-box" }),
       rounds: h("div", { class: "rounds-box" }),
+      share: this.shareLine(), // while entries are open only
     };
-    const { title, summary, roundLine, actions, standings, rounds } = this.parts;
+    const { title, summary, roundLine, actions, standings, rounds, share } = this.parts;
     const head = h(
       "div",
       { class: "race-head" },
       h("div", {}, title, summary, roundLine),
       this.clock,
     );
-    replace(this.body, head, actions, standings, rounds, this.shareLine());
+    replace(this.body, head, actions, standings, rounds, share);
   }
 
   actions(tm) {
@@ -220,7 +224,7 @@ export class TournamentPage {
 
   shareLine() {
     const link = `${location.origin}${location.pathname}#/tournament/${this.id}`;
-    return h("p", { class: "muted" }, t("tour.invite"), " ", h("code", {}, link));
+    return h("p", { class: "muted invite" }, t("tour.invite"), " ", h("code", {}, link));
   }
 
   drawClock() {
