@@ -7,7 +7,9 @@ standings.  A real ``stalactites serve`` process (in-memory store)."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page, expect
@@ -111,3 +113,29 @@ def test_a_joined_player_shows_connected_before_ready_and_offline_once_gone(
     shot(ada, "presence-waiting-1366")
     bo.close()
     expect(racer(ada, "Bo").locator(".tag-off")).to_have_count(1)
+
+
+LOCAL_IN_TWO_HOURS = """() => {
+  const at = new Date(Date.now() + 2 * 3600000 - new Date().getTimezoneOffset() * 60000);
+  return [at.toISOString().slice(0, 16), Date.now() + 2 * 3600000];
+}"""
+
+
+def test_the_organisers_form_sets_a_start_time(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    page = new_page("/", width=1366)
+    page.get_by_text("Organise a tournament").click()
+    form = page.locator("form.create", has=page.locator("input[name=starts_at]"))
+    form.locator("input[name=name]").fill("Evening cup")
+    local, expected_ms = page.evaluate(LOCAL_IN_TWO_HOURS)
+    form.locator("input[name=starts_at]").fill(local)
+    shot(page, "tournament-organise-1366")
+    form.get_by_role("button", name="Create tournament").click()
+    page.wait_for_url(re.compile(r"#/tournament/"))
+    tid = page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{server_url}/api/tournaments/{tid}", timeout=10) as answer:
+        starts_at = json.loads(answer.read())["starts_at"]
+    assert abs(starts_at - expected_ms) < 60_000  # the minute chosen, in the browser's time
+    expect(page.locator(".clock")).to_have_text(re.compile(r"^(1:59|2:00):\d\d$"))
+    expect(page.locator(".invite")).to_be_visible()

@@ -167,6 +167,8 @@ export default {
   "lobby.rounds": "Rounds",
   "lobby.roundMin": "Round (min)",
   "lobby.breakS": "Break (s)",
+  "lobby.startsAt": "Starts at (optional)",
+  "lobby.startsAtHint": "Your local time. Left empty, you start it from its page.",
   "lobby.maxPlayers": "Max players",
   "lobby.createTournament": "Create tournament",
   "lobby.organise": "Organise a tournament",

@@ -170,6 +170,8 @@ export default {
   "lobby.rounds": "Раундтар",
   "lobby.roundMin": "Раунд (мин)",
   "lobby.breakS": "Үзіліс (с)",
+  "lobby.startsAt": "Басталу уақыты (міндетті емес)",
+  "lobby.startsAtHint": "Жергілікті уақытыңыз. Бос қалса, оны бетінен өзіңіз бастайсыз.",
   "lobby.maxPlayers": "Ең көп ойыншы",
   "lobby.createTournament": "Турнир ашу",
   "lobby.organise": "Турнир ұйымдастыру",

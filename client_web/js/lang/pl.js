@@ -186,6 +186,8 @@ export default {
   "lobby.rounds": "Rundy",
   "lobby.roundMin": "Runda (min)",
   "lobby.breakS": "Przerwa (s)",
+  "lobby.startsAt": "Początek (opcjonalnie)",
+  "lobby.startsAtHint": "Twój czas lokalny. Puste: uruchomisz go na jego stronie.",
   "lobby.maxPlayers": "Najwięcej graczy",
   "lobby.createTournament": "Utwórz turniej",
   "lobby.organise": "Zorganizuj turniej",
