@@ -1,7 +1,8 @@
 // The tournament page: enter before it starts, the round and its clock, live standings,
 // the rounds played, and the current round's room. An entrant who has this page open
-// when a round starts is taken to their board at once. The tournament as last heard (HTTP or
-// socket) is the page's state; one scheduled render draws it in place.
+// when a round starts is taken to their board at once (a background tab too). The
+// tournament as last heard (HTTP or socket) is the page's state; one scheduled render draws
+// it in place.
 
 import { serverNow, syncClock } from "./clock.js";
 import { errorText, getTournament, joinTournament, startTournament } from "./api.js";
@@ -101,7 +102,7 @@ export class TournamentPage {
     tm.round_results = [...others, { ...current, finished: false, results: [] }];
     if (!this.seat?.token) return;
     toast(t("tour.roundStarted", { n: f.round }), "good");
-    if (document.visibilityState === "visible") this.play(f.room_id);
+    this.play(f.room_id); // a tab in the background too: its board is ready when looked at
   }
 
   roundFinished(f) {
