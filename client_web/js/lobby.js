@@ -29,6 +29,7 @@ import { quickRacePanel } from "./quickrace.js";
 import { ensurePlayer, onPlayer } from "./session.js";
 import { settingsText } from "./widgets.js";
 import { friendPanel, todayCard } from "./lobbydaily.js";
+import { startsAt, startsAtField } from "./tournamentstart.js";
 
 const REFRESH_MS = 5000;
 const GAMES = () => [
@@ -202,6 +203,7 @@ export class LobbyPage {
         field(t("lobby.breakS"), numberInput("break_s", 30, 0, 600)),
         field(t("lobby.maxPlayers"), numberInput("max_players", 50, 2, 1000)),
       ),
+      startsAtField(),
       h("button", { class: "btn", type: "submit" }, t("lobby.createTournament")),
     );
     return [enterForm(), h("details", {}, h("summary", {}, t("lobby.organise")), organise)];
@@ -219,7 +221,7 @@ export class LobbyPage {
       rounds: v.rounds,
       round_time_s: Math.round((v.round_min ?? 5) * 60),
       break_s: v.break_s,
-      starts_at: null,
+      starts_at: startsAt(v.starts_at),
       max_players: v.max_players,
     };
     try {

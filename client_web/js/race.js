@@ -18,8 +18,12 @@ import { raceShell, renderRace } from "./racerender.js";
 import { celebrate } from "./motion.js";
 import { safeToFoundation } from "./foundations.js";
 import * as race from "./racestate.js";
+import { TournamentFollow } from "./tournamentfollow.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
+
+/** A presence event as the change it makes to its player. */
+const presenceOf = (f) => ({ player_id: f.player_id, connected: f.connected });
 
 export class RacePage {
   constructor(app, roomId, seat) {
@@ -54,6 +58,10 @@ export class RacePage {
       onState: (state, detail) => this.connState(state, detail),
     });
     this.conn.connect();
+    if (seat.tournament) {
+      const changed = (tm) => this.update((s) => (s.tournament = tm));
+      this.follow = new TournamentFollow(seat.tournament, roomId, seat, changed);
+    }
     syncClock();
     this.ticker = setInterval(() => this.renderer.schedule(), 200); // the clock
   }
@@ -66,6 +74,7 @@ export class RacePage {
     this.renderer.stop();
     this.controls.destroy();
     this.conn.close();
+    this.follow?.close();
     showConnection("closed");
   }
 
@@ -111,6 +120,7 @@ export class RacePage {
       synced: () => this.synced(f),
       player: () => this.update((s) => race.applyPlayer(s, f.player)),
       spectators: () => this.update((s) => race.applySpectators(s, f.count)),
+      presence: () => this.update((s) => race.applyPlayer(s, presenceOf(f))),
       progress: () => this.update((s) => race.applyPlayer(s, f)),
       progress_batch: () => this.update((s) => f.events.forEach((e) => race.applyPlayer(s, e))),
       finished: () => this.finished(f),

@@ -30,6 +30,7 @@ export function raceShell(roomId) {
   const els = {
     title: h("h1", { class: "race-title" }),
     settings: h("p", { class: "race-settings" }),
+    round: h("p", { class: "race-round" }),
     commitment: h("div", { class: "commitment-host" }),
     clock: h("div", { class: "clock", "aria-label": t("race.clock") }, "–:––"),
     guide: h("div", { class: "guide panel", role: "status", "aria-live": "polite", hidden: true }),
@@ -48,7 +49,7 @@ export function raceShell(roomId) {
   const head = h(
     "div",
     { class: "race-head" },
-    h("div", {}, els.title, els.settings, els.commitment),
+    h("div", {}, els.title, els.round, els.settings, els.commitment),
     els.clock,
   );
   const play = h(
@@ -79,6 +80,7 @@ export function renderRace(els, s, { view, does, now }) {
   setData(els.root, "status", s.room.status);
   setText(els.title, t("race.title", { game: gameName(s.room.game) }));
   setText(els.settings, settingsText(s.room));
+  setText(els.round, tournamentLine(s.tournament, s.roomId));
   patch(els.commitment, commitmentLine(s.room));
   const guide = s.seat.guide ? guideStep(s.board.state) : null;
   drawGuide(els.guide, guide, me(s)?.status);
@@ -187,11 +189,19 @@ function overlayContent(s, does, now) {
     you: s.you,
     roomId: s.roomId,
     tournament: s.seat.tournament,
+    tour: s.tournament ? { data: s.tournament, now } : null,
     reveal: s.revealed,
     onHide: () => does.showEnd(false),
     action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
     rematch: rematchView(s, me(s)?.name ?? null),
   });
+}
+
+/** "Round 2 of 3 · Cup" on a tournament round's page; empty elsewhere. */
+function tournamentLine(tm, roomId) {
+  const round = (tm?.round_results ?? []).find((r) => r.room_id === roomId)?.round ?? tm?.round;
+  if (!round) return "";
+  return t("race.tournamentRound", { n: round, total: tm.rounds, name: tm.name });
 }
 
 function drawClock(clock, room, now) {

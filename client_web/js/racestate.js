@@ -26,6 +26,7 @@ export function raceState(roomId, seat, saved = null) {
     board,
     note: { text: null, bad: false },
     hideEnd: false,
+    tournament: null, // a tournament round's tournament, as its socket last told (tournamentfollow.js)
     readySent: false,
     keysShown: false,
     revealed: null,

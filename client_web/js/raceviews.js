@@ -2,9 +2,10 @@
 // room, the countdown, the end screen, and the notice for a seat that is no longer valid.
 
 import { h, toast } from "./dom.js";
-import { ordinal, t } from "./i18n.js";
+import { clockText, ordinal, t } from "./i18n.js";
 import { resultsTable } from "./widgets.js";
 import { racerName } from "./ghost.js";
+import { standingsTable } from "./tournamentviews.js";
 import { revealView } from "./fairness.js";
 
 /** Buttons by the board. `does` holds the handlers: declare, undo, hint, resign, keys, results. */
@@ -107,6 +108,7 @@ export function endScreenView({
   you,
   roomId,
   tournament,
+  tour,
   reveal,
   onHide,
   action = null,
@@ -127,6 +129,7 @@ export function endScreenView({
   return [
     h("h2", {}, headline),
     h("div", { class: "table-scroll" }, resultsTable(standings, { game, you, action })),
+    tour ? tournamentAfterRound(tour.data, you, tour.now) : null,
     revealView(reveal),
     h(
       "div",
@@ -137,6 +140,24 @@ export function endScreenView({
       h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),
     ),
   ];
+}
+
+/** After a tournament round: when the next one starts (its board opens by itself), or that
+ * the tournament is over; and the standings so far. */
+function tournamentAfterRound(tm, you, now) {
+  const next =
+    tm.status === "break" && tm.break_ends_at
+      ? t("race.nextRound", { n: (tm.round ?? 0) + 1, clock: clockText(tm.break_ends_at - now) })
+      : tm.status === "finished"
+        ? t("race.tournamentOver")
+        : null;
+  return h(
+    "div",
+    { class: "after-round" },
+    next ? h("p", { class: "next-round", role: "status" }, next) : null,
+    h("h3", {}, t("tour.standings")),
+    h("div", { class: "table-scroll" }, standingsTable(tm.standings ?? [], you)),
+  );
 }
 
 /** The notice shown when the server refuses this browser's seat. */

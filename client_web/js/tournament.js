@@ -1,7 +1,8 @@
 // The tournament page: enter before it starts, the round and its clock, live standings,
 // the rounds played, and the current round's room. An entrant who has this page open
-// when a round starts is taken to their board at once. The tournament as last heard (HTTP or
-// socket) is the page's state; one scheduled render draws it in place.
+// when a round starts is taken to their board at once (a background tab too). The
+// tournament as last heard (HTTP or socket) is the page's state; one scheduled render draws
+// it in place.
 
 import { serverNow, syncClock } from "./clock.js";
 import { errorText, getTournament, joinTournament, startTournament } from "./api.js";
@@ -93,6 +94,8 @@ export class TournamentPage {
     }[f?.type];
     if (!handler || !this.data) return;
     handler();
+    // The standings list every entrant: the count in the header keeps up with them.
+    if (f.standings) this.data.entrants = Math.max(this.data.entrants ?? 0, f.standings.length);
     this.renderer.schedule();
   }
 
@@ -104,7 +107,7 @@ export class TournamentPage {
     tm.round_results = [...others, { ...current, finished: false, results: [] }];
     if (!this.seat?.token) return;
     toast(t("tour.roundStarted", { n: f.round }), "good");
-    if (document.visibilityState === "visible") this.play(f.room_id);
+    this.play(f.room_id); // a tab in the background too: its board is ready when looked at
   }
 
   roundFinished(f) {
@@ -135,7 +138,8 @@ export class TournamentPage {
     if (!tm) return;
     setData(this.root, "status", tm.status);
     if (!this.parts) this.build();
-    const { title, summary, roundLine, actions, standings, rounds } = this.parts;
+    const { title, summary, roundLine, actions, standings, rounds, share } = this.parts;
+    if (share.hidden !== (tm.status !== "scheduled")) share.hidden = tm.status !== "scheduled";
     setText(title, tm.name ?? t("tour.tournament"));
     setText(summary, tournamentSummary(tm));
     const round = tm.round ? ` · ${t("tour.roundOf", { n: tm.round, total: tm.rounds })}` : "";
@@ -163,15 +167,16 @@ export class TournamentPage {
       actions: h("div", { class: "tournament-actions" }),
       standings: h("div", { class: "standings-box" }),
       rounds: h("div", { class: "rounds-box" }),
+      share: this.shareLine(), // while entries are open only
     };
-    const { title, summary, roundLine, actions, standings, rounds } = this.parts;
+    const { title, summary, roundLine, actions, standings, rounds, share } = this.parts;
     const head = h(
       "div",
       { class: "race-head" },
       h("div", {}, title, summary, roundLine),
       this.clock,
     );
-    replace(this.body, head, actions, standings, rounds, this.shareLine());
+    replace(this.body, head, actions, standings, rounds, share);
   }
 
   actions(tm) {
@@ -226,7 +231,7 @@ export class TournamentPage {
 
   shareLine() {
     const link = `${location.origin}${location.pathname}#/tournament/${this.id}`;
-    return h("p", { class: "muted" }, t("tour.invite"), " ", h("code", {}, link));
+    return h("p", { class: "muted invite" }, t("tour.invite"), " ", h("code", {}, link));
   }
 
   drawClock() {

@@ -51,6 +51,7 @@ __all__ = [
     "RoomView",
     "RoundOfView",
     "ServerFrame",
+    "Presence",
     "Spectators",
     "Standing",
     "Started",
@@ -413,6 +414,16 @@ class PlayerEvent(Frame):
     player: PlayerView
 
 
+class Presence(Frame):
+    """Room event: a player connected (their first socket to the room) or is no longer
+    connected (their last socket closed); none once the race has finished."""
+
+    type: Literal["presence"]
+    seq: int
+    player_id: str
+    connected: bool
+
+
 class Spectators(Frame):
     """Room event: the number of spectators changed (at most one a second per room; none once
     the race has finished)."""
@@ -585,6 +596,7 @@ class Pong(Frame):
 ServerFrame = Annotated[
     Welcome
     | PlayerEvent
+    | Presence
     | Spectators
     | Countdown
     | Started

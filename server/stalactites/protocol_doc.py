@@ -38,6 +38,7 @@ CLIENT_MODELS: list[type[BaseModel]] = [
 SERVER_MODELS: list[type[BaseModel]] = [
     p.Welcome,
     p.PlayerEvent,
+    p.Presence,
     p.Spectators,
     p.Countdown,
     p.Started,

@@ -27,6 +27,7 @@ __all__ = [
     "finished_event",
     "finished_halves",
     "player_event",
+    "presence_events",
     "progress_event",
     "rematch_event",
     "results_event",
@@ -111,6 +112,15 @@ SPECTATORS_HALVES = ('{"type":"spectators","count":', "}")
 
 def spectators_event(count: int) -> str:
     return f"{SPECTATORS_HALVES[0]}{count}{SPECTATORS_HALVES[1]}"
+
+
+def presence_events(player_id: str) -> tuple[str, str]:
+    """The ``presence`` event of the player connected, and of the player gone (the store picks
+    the one that is true, in its atomic step)."""
+    return tuple(  # type: ignore[return-value]
+        _dump({"type": "presence", "player_id": player_id, "connected": connected})
+        for connected in (True, False)
+    )
 
 
 def results_event(standings: list[Standing], settings: RoomSettings) -> str:

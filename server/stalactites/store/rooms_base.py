@@ -348,6 +348,14 @@ class Store(Protocol):
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None: ...
 
+    async def announce_presence(
+        self, room_id: str, player_id: str, now_ms: int, events: tuple[str, str]
+    ) -> bool:
+        """Append ``events[0]`` (connected) or ``events[1]`` (not) when whether the player holds
+        a live presence lease differs from what was last announced of them (at first: not
+        connected); nothing once the race has finished.  Whether an event was appended."""
+        ...
+
     async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
         """The room's action stream from index ``start``: every action a commit appended to a
         player's log, with its commit time, in the order they were stored."""

@@ -71,6 +71,7 @@ class _Room:
     skeletons: set[str] = field(default_factory=set)  # the seated names' (see NewPlayer)
     events: list[str] = field(default_factory=list)
     presence: dict[tuple[str, str], int] = field(default_factory=dict)
+    online: set[str] = field(default_factory=set)  # the players last announced connected
     results_json: str | None = None
     actions: list[ActionRow] = field(default_factory=list)
     watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
@@ -323,6 +324,23 @@ class MemoryStore:
         room = self._get(room_id)
         if room is not None:
             room.presence.pop((player_id, connection_id), None)
+
+    async def announce_presence(
+        self, room_id: str, player_id: str, now_ms: int, events: tuple[str, str]
+    ) -> bool:
+        room = self._get(room_id)
+        if room is None or room.status == "finished":
+            return False
+        leases = room.presence.items()
+        live = any(pid == player_id and until > now_ms for (pid, _), until in leases)
+        if live == (player_id in room.online):
+            return False
+        if live:
+            room.online.add(player_id)
+        else:
+            room.online.discard(player_id)
+        self._append(room, [events[0] if live else events[1]])
+        return True
 
     async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
         room = self._get(room_id)

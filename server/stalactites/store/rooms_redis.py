@@ -81,6 +81,7 @@ class RedisStore:
         self._finish, self._events = self._script("finish"), self._script("events", True)
         self._announce, self._lease = self._script("announce"), self._script("lease", True)
         self._open_round = self._script("open_round", True)
+        self._presence = self._script("presence", True)
         self._keep = self._script("keep", True)
         self._read_log = self._script("read_log", True)  # (a kept room's: from its archive)
         self._read_actions = self._script("read_actions", True)
@@ -309,6 +310,16 @@ class RedisStore:
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
         key = self.keys(room_id).presence
         await self._pipe.call_at(key, "ZREM", key, f"{player_id}|{connection_id}")
+
+    async def announce_presence(
+        self, room_id: str, player_id: str, now_ms: int, events: tuple[str, str]
+    ) -> bool:
+        keys = self.keys(room_id)
+        answer = await self._presence(
+            [keys.room, keys.events, keys.presence],
+            [keys.bell, self._cap, now_ms, player_id, *events],
+        )
+        return bool(int(answer))
 
     # Spectators and room lists.
 

@@ -24,7 +24,7 @@ from ..rooms.settings import RoomSettings, new_salt
 from ..store import NewPlayer, NewRoom, ProgressRow, RoomRow, RoundRoom, Store
 from ..store.tournaments_base import EntrantRow
 from ..tournament_protocol import RoundLine
-from .points import Line, round_points, round_time
+from .points import Line, rank, round_points, round_time
 from .settings import TournamentSettings
 
 __all__ = [
@@ -133,13 +133,18 @@ def room_results(room: RoomRow) -> list[Standing] | None:
 
 
 def result_lines(standings: list[Standing], round_ms: int) -> list[RoundLine]:
-    """The lines of a finished round, in the room's order of places, with points."""
-    return [
-        RoundLine(
-            **line.model_dump(include=set(RoundLine.model_fields)),  # (no rating: unrated)
-            points=round_points(line.foundation_cards, line.status, line.elapsed_ms, round_ms),
-        )
+    """The lines of a finished round with their points, most points first: the round's place
+    is by points, and equal points share a place (1, 1, 3); among equals, the room's order."""
+    fields = set(RoundLine.model_fields) - {"place"}
+    scored = [
+        (round_points(line.foundation_cards, line.status, line.elapsed_ms, round_ms), line)
         for line in standings
+    ]
+    scored.sort(key=lambda pair: -pair[0])  # stable: the room's order among equal points
+    places = rank(points for points, _ in scored)
+    return [
+        RoundLine(**line.model_dump(include=fields), place=place, points=points)
+        for (points, line), place in zip(scored, places, strict=True)
     ]
 
 

@@ -33,6 +33,7 @@ import time
 
 from starlette.websockets import WebSocket
 
+from ... import room_events
 from ...logs import bind
 from ...players.sessions import parse_token
 from ...protocol import (
@@ -157,6 +158,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self.process.room_fanout.leave(self.room_id, self)
         with contextlib.suppress(Exception):
             await self.process.store.drop_presence(self.room_id, self.player_id, self.connection_id)
+            await self._announce_presence()
 
     async def greet(self, hello: Hello) -> bool:
         """Welcome the player (or spectator) and join the room's stream."""
@@ -175,6 +177,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self._batch_if_large()
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
+        await self._announce_presence()
         if (await self.process.rooms.settings(self.room_id)).quick:  # connected is ready
             with contextlib.suppress(RoomError):
                 await self.process.rooms.ready(self.room_id, self.player_id)
@@ -245,6 +248,13 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         await self.process.store.touch_presence(
             self.room_id, self.player_id, self.connection_id, until
         )
+
+    async def _announce_presence(self) -> None:
+        """Tell the room when this player's first socket came or their last one went."""
+        assert self.player_id is not None
+        events = room_events.presence_events(self.player_id)
+        now = self.process.clock.now_ms()
+        await self.process.store.announce_presence(self.room_id, self.player_id, now, events)
 
     async def handle(self, frame: ClientFrame) -> None:
         if self.spectator:
