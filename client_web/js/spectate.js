@@ -67,6 +67,7 @@ export class SpectatorPage {
       player: () => progress(this.s, { ...f.player }),
       progress: () => progress(this.s, f),
       progress_batch: () => f.events.forEach((e) => progress(this.s, e)),
+      presence: () => progress(this.s, { player_id: f.player_id, connected: f.connected }),
       finished: () => progress(this.s, f),
       results: () => this.finish(f),
       error: () => (this.s.error = errorText(f)),
