@@ -83,8 +83,6 @@ class RedisStore:
         self._open_round = self._script("open_round", True)
         self._presence = self._script("presence", True)
         self._keep = self._script("keep", True)
-        self._read_log = self._script("read_log", True)  # (a kept room's: from its archive)
-        self._read_actions = self._script("read_actions", True)
         self._keep_analysis = self._script("analysis", True)
         self._board_verdict = self._script("board_verdict", True)
         self._rematch = self._script("rematch", True)
@@ -283,10 +281,20 @@ class RedisStore:
                 return
         raise StoreError(f"room {room_id}'s actions kept changing while it was being kept")
 
+    async def _list_or_archive(self, key: str, archive_key: str, start: int) -> list[Any] | str:
+        """The list at ``key`` from ``start`` or, when that is empty, a kept room's archive if
+        it has one.  Two single-key commands, not one script: a script naming both keys could
+        not be served while a Cluster move has taken one of them and not the other (missing)."""
+        items = await self._pipe.call_at(key, "LRANGE", key, start, -1)
+        if items:
+            return cast(list[Any], items)
+        archive = await self._pipe.call_at(archive_key, "GET", archive_key)
+        return [] if archive is None else cast(str, archive)
+
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:
         keys = self.keys(room_id)
-        archived_, items = await self._read_log([keys.log(player_id), keys.archive], [start])
-        return log_of(items, player_id)[start:] if archived_ else cast(list[str], items)
+        items = await self._list_or_archive(keys.log(player_id), keys.archive, start)
+        return log_of(items, player_id)[start:] if isinstance(items, str) else items
 
     async def action_index(self, room_id: str, player_id: str, client_id: str) -> int | None:
         key = self.keys(room_id).ids(player_id)
@@ -325,8 +333,8 @@ class RedisStore:
 
     async def read_actions(self, room_id: str, start: int = 0) -> list[ActionRow]:
         keys = self.keys(room_id)
-        archived_, items = await self._read_actions([keys.actions, keys.archive], [start])
-        if archived_:
+        items = await self._list_or_archive(keys.actions, keys.archive, start)
+        if isinstance(items, str):
             return actions_of(items)[start:]
         rows = []
         for item in items:
