@@ -249,7 +249,7 @@ async def ready_answer(client: Client) -> dict[str, Any]:
     await client.send(type="ready")
     await client.send(type="ping")
     answer = await client.recv()
-    while answer["type"] in ("progress", "player", "spectators"):
+    while answer["type"] in ("progress", "player", "spectators", "presence"):
         answer = await client.recv()
     assert (await client.recv())["type"] == "pong"
     return answer
