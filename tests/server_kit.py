@@ -298,6 +298,14 @@ class Client:
             self.last_seq = frame["seq"]
         return frame
 
+    async def reply(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame that answers this socket: room events told to everyone (a player's
+        presence) read on the way."""
+        while True:
+            frame = await self.recv(timeout)
+            if frame["type"] != "presence":
+                return frame
+
     async def expect(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
         """Read frames until one of this type (and these field values) arrives."""
         deadline = time.monotonic() + timeout

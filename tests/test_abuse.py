@@ -518,7 +518,7 @@ async def test_each_frame_cap_takes_its_limit_and_refuses_one_more(
     answers = []
     for move_id, move in (("i" * 64, "x" * 32), ("i" * 65, "t1-f1"), ("m", "x" * 33)):
         await client.send(type="move", id=move_id, move=move)
-        answers.append(await client.recv())
+        answers.append(await client.reply())
     assert [(a["type"], a["code"]) for a in answers] == [
         ("rejected", "not_started"),  # read: the room is still waiting
         ("error", "bad_message"),
@@ -526,7 +526,7 @@ async def test_each_frame_cap_takes_its_limit_and_refuses_one_more(
     ]
     ping = '{"type": "ping"}'
     await client.send_raw(ping[:-1] + " " * (4096 - len(ping)) + "}")
-    assert (await client.recv())["type"] == "pong"
+    assert (await client.reply())["type"] == "pong"
     await client.send_raw(ping[:-1] + " " * (4097 - len(ping)) + "}")
     assert (await client.recv())["message"] == "a frame is at most 4096 bytes"
     await client.send_raw(ping[:-1] + " " * (1 << 20) + "}")  # past the transport's 1 MiB

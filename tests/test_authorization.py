@@ -137,7 +137,7 @@ async def test_a_player_who_won_can_change_nothing_more(server: InProcessServer)
     await ann.send(type="ready")  # refused at once: she has finished
     assert (await ann.expect("error"))["code"] == "already_finished"
     await ann.send(type="ping")
-    assert (await ann.recv())["type"] == "pong"
+    assert (await ann.reply())["type"] == "pong"
     assert (await snapshot(server, room_id), await board_of(server, room_id, ann.token)) == before
     assert (await bob.move("b0", LINE[0]))["type"] == "accepted"  # Bob races on
 

@@ -251,7 +251,7 @@ async def ready_answer(client: Client) -> dict[str, Any]:
     answer = await client.recv()
     while answer["type"] in ("progress", "player", "spectators", "presence"):
         answer = await client.recv()
-    assert (await client.recv())["type"] == "pong"
+    assert (await client.reply())["type"] == "pong"
     return answer
 
 
@@ -310,5 +310,5 @@ async def test_a_second_ready_while_waiting_changes_nothing(server: InProcessSer
     view_before = (await http("GET", f"{server.url}/api/rooms/{room_id}"))[1]
     await ann.send(type="ready")
     await ann.send(type="ping")
-    assert (await ann.recv())["type"] == "pong"
+    assert (await ann.reply())["type"] == "pong"
     assert (await http("GET", f"{server.url}/api/rooms/{room_id}"))[1] == view_before

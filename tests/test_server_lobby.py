@@ -77,14 +77,14 @@ async def test_ping_is_answered_and_hello_comes_once(server: InProcessServer) ->
     room_id = await new_room(server.url)
     ann = await player(server, room_id, "Ann")
     await ann.send(type="ping")
-    assert (await ann.recv())["type"] == "pong"
+    assert (await ann.reply())["type"] == "pong"
     await ann.send(type="hello", token=ann.token)
     assert (await ann.expect("error"))["code"] == "bad_message"
     await ann.send(type="ready")
     await ann.send(type="ready")  # ready twice is ready
     assert (await ann.expect("player"))["player"]["ready"] is True
     await ann.send(type="ping")
-    assert (await ann.recv())["type"] == "pong"  # no second player event came before it
+    assert (await ann.reply())["type"] == "pong"  # no second player event came before it
 
 
 async def test_a_rooms_redis_keys_share_one_cluster_slot(

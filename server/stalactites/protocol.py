@@ -125,11 +125,11 @@ ERROR_CODES: dict[str, str] = {
     "name_confusable": "over HTTP, 409: a name that looks like (has the same Unicode skeleton "
     "as) the name of a player seated in the room already",
     "session_required": "over HTTP, 401: a seat in a rated room without a player's session",
-    "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
-    "are for solo practice, never for a race with others)",
     "not_finished": "an analysis asked for before the race has finished (it would be a hint); "
     "over HTTP, 409: a ghost asked of a race that has not finished, a rematch proposed before "
     "it, or a daily deal attempt's record before its day is over",
+    "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
+    "are for solo practice, never for a race with others)",
     "run_not_found": "over HTTP, 404: a ghost asked of a seat the room does not have, or a run "
     "without its actions' times",
     "own_run": "over HTTP, 409: a ghost asked of one's own run",
