@@ -1,6 +1,6 @@
 // Pieces several pages share: racers' progress bars, the results table, room settings.
 
-import { cardTotal } from "./board.js";
+import { cardTotal } from "./cards.js";
 import { h } from "./dom.js";
 import { elapsedText, num, ordinal, t } from "./i18n.js";
 
