@@ -185,6 +185,7 @@ function overlayContent(s, does, now) {
     roomId: s.roomId,
     tournament: s.seat.tournament,
     reveal: s.revealed,
+    chosen: room.deal_chosen,
     onHide: () => does.showEnd(false),
   });
 }

@@ -71,7 +71,7 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady })
   return [
     h("h2", {}, t("race.waitingRoom")),
     h("p", {}, t("race.seatsTaken", { n: players.length, seats }), " ", t("race.startsWhen")),
-    shareBox(link),
+    seats > 1 ? shareBox(link) : null, // a solo room waits for nobody
     h("ul", { class: "waiting-list" }, rows),
     h(
       "button",
@@ -92,7 +92,8 @@ export function countdownView(seconds) {
 }
 
 /** Places, results and times, with the replay link and the way back. */
-export function endScreenView({ standings, game, you, roomId, tournament, reveal, onHide }) {
+export function endScreenView(end) {
+  const { standings, game, you, roomId, tournament, reveal, chosen, onHide } = end;
   const mine = standings.find((r) => r.player_id === you);
   const headline = mine?.place
     ? t("race.youFinished", { place: ordinal(mine.place) })
@@ -109,6 +110,7 @@ export function endScreenView({ standings, game, you, roomId, tournament, reveal
     h("h2", {}, headline),
     h("div", { class: "table-scroll" }, resultsTable(standings, { game, you })),
     revealView(reveal),
+    chosen ? h("p", { class: "deal-chosen" }, t("settings.chosenDeal")) : null,
     h(
       "div",
       { class: "end-actions" },

@@ -169,6 +169,7 @@ export function settingsText(room) {
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
   if (room.autoplay) parts.push(t("settings.autoplay"));
   if (room.rated) parts.push(t("settings.rated"));
+  if (room.deal_chosen) parts.push(t("settings.chosenDeal")); // its creator may have studied it
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   }

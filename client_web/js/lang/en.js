@@ -428,6 +428,7 @@ export default {
   "me.label": "Your profile: {name}",
   "results.rating": "Rating",
   "settings.rated": "rated",
+  "settings.chosenDeal": "deal chosen by the room's creator",
   "form.nameOptional": "empty: your player's name",
   "lobby.rated": "Rated race",
   "lobby.ratedHint": "every racer's rating changes by their place; the server deals",

@@ -433,6 +433,7 @@ export default {
   "me.label": "Сіздің профиліңіз: {name}",
   "results.rating": "Рейтинг",
   "settings.rated": "рейтингтік",
+  "settings.chosenDeal": "таратуды бөлме иесі таңдаған",
   "form.nameOptional": "бос болса: ойыншыңыздың есімі",
   "lobby.rated": "Рейтингтік жарыс",
   "lobby.ratedHint": "әр ойыншының рейтингі орнына қарай өзгереді; таратуды сервер береді",

@@ -456,6 +456,7 @@ export default {
   "me.label": "Twój profil: {name}",
   "results.rating": "Ranking",
   "settings.rated": "rankingowy",
+  "settings.chosenDeal": "rozdanie wybrane przez twórcę pokoju",
   "form.nameOptional": "puste: imię twojego gracza",
   "lobby.rated": "Wyścig rankingowy",
   "lobby.ratedHint": "ranking każdego zmienia się według miejsca; rozdanie wybiera serwer",
