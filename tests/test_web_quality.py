@@ -12,17 +12,24 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from browser_kit import (
+    DEAL,
+    STEP,
     Console,
+    _solved,
     join_room,
     new_room,
     post,
     ready,
+    settled,
+    shot,
     wait_racing,
 )
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
+from browser_kit import line as line
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url
+from stalactites.engine.stalactites import Stalactites
 
 AXE = Axe()
 GRAVE = ("serious", "critical")
@@ -118,3 +125,46 @@ def test_the_lobby_loads_none_of_the_race_replay_or_tournament_modules(
     join_room(page, "Solo")  # the race's modules come when its page is first shown
     assert "race.js" in {re.sub(r".*/js/", "", url) for url in scripts}
     context.close()
+
+
+def keys_of(move: str, game: Stalactites) -> tuple[list[str], str]:
+    """The keys that play ``move`` and the move they play: a column by its number, a cell by
+    q w, and f or c for the first foundation or cell that takes the card."""
+    src, dst = move.split("-")
+    first = src[1:] if src[0] == "t" else "qwe"[int(src[1:]) - 1]
+    if dst[0] == "t":
+        return [first, dst[1:]], move
+    legal = sorted(
+        (str(m) for m in game.generate_legal_moves() if str(m).startswith(f"{src}-{dst[0]}")),
+        key=lambda m: int(m.split("-")[1][1:]),
+    )
+    return [first, dst[0]], legal[0]
+
+
+def test_a_solo_race_is_joined_started_and_won_with_the_keyboard_alone(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    page = new_page(f"/#/room/{new_room(server_url, seats=1)}", width=1366)
+    expect(page.locator("form input[name=name]")).to_be_visible()
+    for _ in range(40):  # Tab to the name field, as a keyboard user would
+        if page.evaluate("document.activeElement?.name") == "name":
+            break
+        page.keyboard.press("Tab")
+    page.keyboard.type("Keys")
+    page.keyboard.press("Enter")
+    expect(page.locator("section.race")).to_be_visible()
+    page.keyboard.press("r")  # ready
+    wait_racing(page)
+    game = Stalactites(DEAL, step=STEP)
+    plan = list(line)
+    while plan:
+        move = plan.pop(0)
+        keys, played = keys_of(move, game)
+        for key in keys:
+            page.keyboard.press(key)
+        settled(page)
+        game.push(played)
+        if played != move:  # the keys chose another foundation or cell: a new line from here
+            plan = _solved(game)
+    expect(page.locator("section.race")).to_have_attribute("data-status", "finished")
+    shot(page, "quality-keyboard-race")
