@@ -18,7 +18,8 @@ process (flat out, then paced at ``--pace`` actions a second in all), phases int
 For each: the server process's CPU time (user + system, ``/proc/PID/stat``) per action,
 actions a second, p50/p99 latency (sending an action to its answer), and the ratio of each
 server's CPU per action to the three-frame floor's.  Goal (issue 19): the server within
-1.3x of the three-frame floor, flat out and paced.
+1.3x of the three-frame floor, flat out and paced.  ``--py-spy FILE`` samples the server
+process during its flat-out phases (``py-spy record --gil``, collapsed stacks into FILE).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import asyncio
 import json
 import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 import uuid
@@ -189,19 +192,36 @@ class Figures:
     p99_ms: float
 
 
+def sample(server: Server, seconds: float, path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``server`` for ``seconds`` (GIL holder only), stacks into ``path``."""
+    spy = shutil.which("py-spy") or os.path.join(os.path.dirname(sys.executable), "py-spy")
+    command = [spy, "record", "--gil", "--nonblocking", "-r", "250", "-f", "raw"]
+    command += ["-d", str(max(int(seconds), 1)), "-p", str(server.pid), "-o", path]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def phase(
-    server: Server, racers: list[Racer], seconds: float, pace: float | None, seed: int
+    server: Server,
+    racers: list[Racer],
+    seconds: float,
+    pace: float | None,
+    seed: int,
+    profile: str = "",
 ) -> Figures:
-    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out)."""
+    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out);
+    sampled by py-spy into ``profile`` if given."""
     await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
     for racer in racers:
         racer.latencies = []
     each = pace / len(racers) if pace else None
+    spy = sample(server, seconds, profile) if profile else None
     cpu, began = server.cpu_seconds(), time.perf_counter()
     await asyncio.gather(
         *(race(r, seconds, each, random.Random(seed + i)) for i, r in enumerate(racers))
     )
     elapsed, cpu = time.perf_counter() - began, server.cpu_seconds() - cpu
+    if spy:
+        await asyncio.to_thread(spy.wait)
     latencies = [value for racer in racers for value in racer.latencies]
     return Figures(
         server.name,
@@ -236,7 +256,9 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
         for round_ in range(args.rounds):
             for pace in (None, args.pace):
                 for name, racers in fleets.items():
-                    rows.append(await phase(by_name[name], racers, args.seconds, pace, 2 + round_))
+                    spied = args.py_spy if name == "server" and pace is None else ""
+                    row = await phase(by_name[name], racers, args.seconds, pace, 2 + round_, spied)
+                    rows.append(row)
         for racers in fleets.values():
             for racer in racers:
                 await racer.ws.close()
@@ -285,6 +307,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")
     parser.add_argument("--pace", type=float, default=1000.0, help="actions a second in all")
     parser.add_argument("--rounds", type=int, default=1, help="rounds; the median is shown")
+    parser.add_argument("--py-spy", default="", metavar="FILE", help="sample the server")
     kinds = sorted(FLOOR_KINDS.values())
     parser.add_argument("--serve-floor", choices=kinds, help=argparse.SUPPRESS)
     args = parser.parse_args()
