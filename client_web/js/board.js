@@ -33,6 +33,7 @@ export function renderBoard(state, view = {}) {
 function stalactitesTop(state, view) {
   const foundations = h("div", {
     class: "group foundations",
+    role: "group",
     "aria-label": t("board.foundations"),
   });
   (state.foundations ?? []).forEach((pile, i) =>
@@ -64,7 +65,11 @@ function squadronTop(state, view) {
 }
 
 function squadronFoundations(state, view) {
-  const row = h("div", { class: "group foundations", "aria-label": t("board.foundations") });
+  const row = h("div", {
+    class: "group foundations",
+    role: "group",
+    "aria-label": t("board.foundations"),
+  });
   (state.foundations ?? []).forEach((pile, i) => row.append(foundation(state, pile, i, view)));
   return h("div", { class: "row" }, row);
 }
@@ -103,7 +108,7 @@ function foundation(state, pile, i, view) {
 }
 
 function cells(state, view) {
-  const group = h("div", { class: "group cells", "aria-label": t("board.cells") });
+  const group = h("div", { class: "group cells", role: "group", "aria-label": t("board.cells") });
   (state.cells ?? []).forEach((code, i) => {
     const name = `c${i + 1}`;
     const box = pileBox(name, view, "pile-c");
@@ -119,6 +124,7 @@ function tableau(state, view) {
   const row = h("div", {
     class: "tableau",
     style: { "--cols": String(columns.length) },
+    role: "group",
     "aria-label": t("board.columns"),
   });
   columns.forEach((column, i) => {
@@ -145,7 +151,8 @@ function pileBox(name, view, extra) {
   if (view.hover === name) classes.push("hover");
   if (view.refused?.dst === name) classes.push("refused");
   if (view.hint?.has(name)) classes.push("hint");
-  return h("div", { class: classes.join(" "), dataset: { pile: name }, key: name });
+  // A pile is a named group (its aria-label, set by its maker, lists its cards).
+  return h("div", { class: classes.join(" "), role: "group", dataset: { pile: name }, key: name });
 }
 
 /** One card; `count` is the run from it to the top. `top` false: a card under the top one
@@ -163,6 +170,7 @@ function cardEl(code, pile, index, view, length = index + 1, top = true) {
   const card = h("div", {
     class: classes.join(" "),
     dataset: { pile, index: String(index), card: code },
+    role: "img", // a picture named by its card ("six of spades"); its face is aria-hidden
     "aria-label": info.name,
     key: code,
   });
@@ -210,9 +218,4 @@ export function moveWords(text, state) {
   if (!card) return t("move.unknown", { to: pileName(move.dst) });
   const key = move.count > 1 ? "move.run" : "move.card";
   return t(key, { card: cardLabel(card), n: move.count, to: pileName(move.dst) });
-}
-
-/** The number of cards a finished board holds. */
-export function cardTotal(game) {
-  return game === "squadron" ? 104 : 52;
 }

@@ -27,3 +27,8 @@ export function cardLabel(code) {
   const info = cardInfo(code);
   return info ? `${info.rank}${info.symbol}` : code;
 }
+
+/** The number of cards a finished board holds. */
+export function cardTotal(game) {
+  return game === "squadron" ? 104 : 52;
+}

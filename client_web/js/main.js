@@ -15,60 +15,67 @@
 // And the language: the one saved, else the browser's; the header's switch changes it and
 // draws the page again.
 
-import { DailyPage } from "./daily.js";
 import { h, replace } from "./dom.js";
-import { HelpPage } from "./help.js";
 import { CATALOGUES, LANGUAGES, num, pickLanguage, setLanguage, t } from "./i18n.js";
-import { JoinPage } from "./join.js";
-import { LearnPage } from "./learn.js";
-import { LeaderboardPage } from "./leaderboard.js";
-import { LobbyPage } from "./lobby.js";
-import { ProfilePage } from "./profile.js";
-import { QueuePage } from "./quickrace.js";
-import { RacePage } from "./race.js";
-import { ReplayPage } from "./replay.js";
-import { RulesPage } from "./rules.js";
 import { ensurePlayer, headlineRating, me, onPlayer } from "./session.js";
-import { SpectatorPage } from "./spectate.js";
 import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
-import { TournamentPage } from "./tournament.js";
 
 const app = document.getElementById("app");
 let page = null;
 
+// Each page's modules are loaded when it is first shown (the browser keeps what it imported),
+// so the lobby does not fetch the race's board, the replay's chart or the tournament's tables.
+// A route gives a function that draws its page once the modules have come.
+const lazy = (load, name) => async (...args) => {
+  const module = await load();
+  return () => new module[name](app, ...args);
+};
+
+const racePage = lazy(() => import("./race.js"), "RacePage");
+const joinPage = lazy(() => import("./join.js"), "JoinPage");
+const profilePage = lazy(() => import("./profile.js"), "ProfilePage");
+
 function roomPage(id) {
   const seat = roomSeat(id);
-  if (seat?.token) return new RacePage(app, id, seat);
-  return new JoinPage(app, id, () => route());
+  return seat?.token ? racePage(id, seat) : joinPage(id, () => route());
 }
 
-const queuePage = (game, step) => new QueuePage(app, game, step);
-
 const ROUTES = [
-  [/^#?\/?$/, () => new LobbyPage(app)],
-  [/^#\/quick\/(stalactites|squadron)(?:\/(choice|ones|twos))?$/, (g, s) => queuePage(g, s)],
-  [/^#\/room\/([^/]+)$/, (id) => roomPage(id)],
-  [/^#\/watch\/([^/]+)$/, (id) => new SpectatorPage(app, id)],
-  [/^#\/tournament\/([^/]+)$/, (id) => new TournamentPage(app, id)],
-  [/^#\/replay\/([^/]+)$/, (id) => new ReplayPage(app, id)],
-  [/^#\/rules\/(stalactites|squadron)$/, (game) => new RulesPage(app, game)],
-  [/^#\/learn$/, () => new LearnPage(app)],
-  [/^#\/help$/, () => new HelpPage(app)],
-  [/^#\/me$/, () => new ProfilePage(app, null)],
-  [/^#\/player\/([^/]+)$/, (id) => new ProfilePage(app, id)],
-  [/^#\/leaderboard\/(stalactites|squadron)$/, (game) => new LeaderboardPage(app, game)],
-  [/^#\/daily\/(stalactites|squadron)$/, (game) => new DailyPage(app, game)],
+  [/^#?\/?$/, lazy(() => import("./lobby.js"), "LobbyPage")],
+  [
+    /^#\/quick\/(stalactites|squadron)(?:\/(choice|ones|twos))?$/,
+    lazy(() => import("./quickrace.js"), "QueuePage"),
+  ],
+  [/^#\/room\/([^/]+)$/, roomPage],
+  [/^#\/watch\/([^/]+)$/, lazy(() => import("./spectate.js"), "SpectatorPage")],
+  [/^#\/tournament\/([^/]+)$/, lazy(() => import("./tournament.js"), "TournamentPage")],
+  [/^#\/replay\/([^/]+)$/, lazy(() => import("./replay.js"), "ReplayPage")],
+  [/^#\/rules\/(stalactites|squadron)$/, lazy(() => import("./rules.js"), "RulesPage")],
+  [/^#\/learn$/, lazy(() => import("./learn.js"), "LearnPage")],
+  [/^#\/help$/, lazy(() => import("./help.js"), "HelpPage")],
+  [/^#\/me$/, () => profilePage(null)],
+  [/^#\/player\/([^/]+)$/, profilePage],
+  [
+    /^#\/leaderboard\/(stalactites|squadron)$/,
+    lazy(() => import("./leaderboard.js"), "LeaderboardPage"),
+  ],
+  [/^#\/daily\/(stalactites|squadron)$/, lazy(() => import("./daily.js"), "DailyPage")],
 ];
 
-function route() {
+let routing = 0; // the latest route() call: a page whose modules arrive after another was asked
+// for is never drawn
+
+async function route() {
+  const turn = ++routing;
   page?.destroy();
   page = null;
   const hash = location.hash;
-  for (const [pattern, make] of ROUTES) {
+  for (const [pattern, load] of ROUTES) {
     const match = pattern.exec(hash);
     if (match) {
-      page = make(...match.slice(1).map(decodeURIComponent));
       document.body.dataset.page = hash.split("/")[1] || "lobby";
+      const make = await load(...match.slice(1).map(decodeURIComponent));
+      if (turn === routing) page = make();
       return;
     }
   }

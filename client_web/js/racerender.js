@@ -191,6 +191,7 @@ function overlayContent(s, does, now) {
     tournament: s.seat.tournament,
     tour: s.tournament ? { data: s.tournament, now } : null,
     reveal: s.revealed,
+    chosen: room.deal_chosen,
     onHide: () => does.showEnd(false),
     action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
     rematch: rematchView(s, me(s)?.name ?? null),

@@ -81,7 +81,7 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady, q
   return [
     h("h2", {}, t("race.waitingRoom")),
     h("p", {}, t("race.seatsTaken", { n: players.length, seats }), " ", t("race.startsWhen")),
-    shareBox(link),
+    seats > 1 ? shareBox(link) : null, // a solo room waits for nobody
     h("ul", { class: "waiting-list" }, rows),
     h(
       "button",
@@ -102,18 +102,9 @@ export function countdownView(seconds) {
 }
 
 /** Places, results and times, with the replay link and the way back. */
-export function endScreenView({
-  standings,
-  game,
-  you,
-  roomId,
-  tournament,
-  tour,
-  reveal,
-  onHide,
-  action = null,
-  rematch = null,
-}) {
+export function endScreenView(end) {
+  const { standings, game, you, roomId, tournament, tour, reveal, chosen, onHide } = end;
+  const { action = null, rematch = null } = end;
   const mine = standings.find((r) => r.player_id === you);
   const headline = mine?.place
     ? t("race.youFinished", { place: ordinal(mine.place) })
@@ -131,6 +122,7 @@ export function endScreenView({
     h("div", { class: "table-scroll" }, resultsTable(standings, { game, you, action })),
     tour ? tournamentAfterRound(tour.data, you, tour.now) : null,
     revealView(reveal),
+    chosen ? h("p", { class: "deal-chosen" }, t("settings.chosenDeal")) : null,
     h(
       "div",
       { class: "end-actions" },

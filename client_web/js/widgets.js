@@ -1,6 +1,6 @@
 // Pieces several pages share: racers' progress bars, the results table, room settings.
 
-import { cardTotal } from "./board.js";
+import { cardTotal } from "./cards.js";
 import { h } from "./dom.js";
 import { elapsedText, num, ordinal, t } from "./i18n.js";
 import { racerName } from "./ghost.js";
@@ -183,6 +183,7 @@ export function settingsText(room) {
   if (room.tournament) {
     parts.push(t("settings.round", { name: room.tournament.name, n: room.tournament.round }));
   }
+  if (room.deal_chosen) parts.push(t("settings.chosenDeal")); // its creator may have studied it
   if (room.spectator_delay_s) {
     parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   }

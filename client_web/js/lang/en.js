@@ -487,6 +487,7 @@ export default {
   "results.rating": "Rating",
   "settings.round": "{name}, round {n}",
   "settings.rated": "rated",
+  "settings.chosenDeal": "deal chosen by the room's creator",
   "form.nameOptional": "empty: your player's name",
   "lobby.rated": "Rated race",
   "lobby.ratedHint": "every racer's rating changes by their place; the server deals",

@@ -493,6 +493,7 @@ export default {
   "results.rating": "Рейтинг",
   "settings.round": "{name}, {n}-раунд",
   "settings.rated": "рейтингтік",
+  "settings.chosenDeal": "таратуды бөлме иесі таңдаған",
   "form.nameOptional": "бос болса: ойыншыңыздың есімі",
   "lobby.rated": "Рейтингтік жарыс",
   "lobby.ratedHint": "әр ойыншының рейтингі орнына қарай өзгереді; таратуды сервер береді",

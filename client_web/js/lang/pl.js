@@ -519,6 +519,7 @@ export default {
   "results.rating": "Ranking",
   "settings.round": "{name}, runda {n}",
   "settings.rated": "rankingowy",
+  "settings.chosenDeal": "rozdanie wybrane przez twórcę pokoju",
   "form.nameOptional": "puste: imię twojego gracza",
   "lobby.rated": "Wyścig rankingowy",
   "lobby.ratedHint": "ranking każdego zmienia się według miejsca; rozdanie wybiera serwer",

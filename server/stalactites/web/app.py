@@ -11,7 +11,6 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..clock import Clock, SystemClock
@@ -27,6 +26,7 @@ from .metrics import metrics_endpoint
 from .players.player_http import player_error, player_routes
 from .process import running
 from .rooms.room_http import room_error, room_routes
+from .static import client_files
 from .tournaments.tournament_http import tournament_routes
 
 __all__ = ["create_app"]
@@ -60,7 +60,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
     ]
     client = config.client_path
     if client.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=client, html=True)))
+        routes.append(Mount("/", client_files(client)))
     else:
         routes.append(Route("/", _no_client))
     return routes

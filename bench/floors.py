@@ -1,0 +1,328 @@
+"""The move path against its floors: the server's CPU per action beside three bare servers.
+
+    nice .venv/bin/python bench/floors.py [--racers N] [--seconds S] [--pace P] [--rounds R]
+
+Four servers, each in a subprocess, driven by the same racers in 2-seat rooms from this
+process (flat out, then paced at ``--pace`` actions a second in all), phases interleaved:
+
+* ``server``: ``stalactites serve`` on Redis at 127.0.0.1:6379 (a key prefix of its own,
+  deleted afterwards); each racer alternates a random legal move and an undo;
+* ``3 frames``: a small Starlette app on the same stack (uvicorn, websockets-sansio, h11)
+  that answers each frame after one EVALSHA through the server's own Redis client
+  (``store/resp.py``; the script appends to the room's list and publishes), then sends the
+  three frames the server sends per action in a 2-seat room (``accepted`` to the mover,
+  ``progress`` to both racers), copies of frames taken from the real server at the start;
+* ``1 frame``: the same, with only the ``accepted`` answer;
+* ``echo``: each frame sent back as it came.
+
+For each: the server process's CPU time (user + system, ``/proc/PID/stat``) per action,
+actions a second, p50/p99 latency (sending an action to its answer), and the ratio of each
+server's CPU per action to the three-frame floor's.  Goal (issue 19): the server within
+1.3x of the three-frame floor, flat out and paced.  ``--py-spy FILE`` samples the server
+process during its flat-out phases (``py-spy record --gil``, collapsed stacks into FILE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from benchkit import REDIS_URL, Racer, Server, delete_keys, percentile, race, start_server
+from load import SETTLE_S, seat_racers
+from load import start as start_real
+
+GOAL_RATIO = 1.3
+FLOORS = ("3 frames", "1 frame", "echo")
+FLOOR_KINDS = {"3 frames": "three", "1 frame": "one", "echo": "echo"}
+FRAMES_ENV = "STALACTITES_FLOOR_FRAMES"  # the real server's accepted and progress, as JSON
+PREFIX_ENV = "STALACTITES_FLOOR_PREFIX"
+CAPTURE_WAIT_S = 10.0
+
+FLOOR_SCRIPT = """
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('PUBLISH', KEYS[2], ARGV[1])
+"""
+
+
+# The floors.
+
+
+def floor_app(kind: str) -> Any:
+    """A bare Starlette app at ``/ws/rooms/{room}``: ``echo``, or one EVALSHA per frame and
+    then the ``one`` answer or all ``three`` frames of a 2-seat room."""
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from stalactites.store.resp import Address, Pipe, Script
+
+    frames = json.loads(os.environ.get(FRAMES_ENV, "{}"))
+    accepted, progress = frames.get("accepted", {}), frames.get("progress", {})
+    prefix = os.environ.get(PREFIX_ENV, "bench-floors:")
+    state: dict[str, Any] = {}
+    rooms: dict[str, list[WebSocket]] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        state["pipe"] = Pipe(Address.parse(REDIS_URL))
+        state["commit"] = Script(state["pipe"], FLOOR_SCRIPT)
+        yield
+        await state["pipe"].close()
+
+    async def echo(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            while True:
+                await websocket.send_text(await websocket.receive_text())
+        except WebSocketDisconnect:
+            pass
+
+    async def commit(websocket: WebSocket) -> None:
+        await websocket.accept()
+        room = websocket.path_params["room"]
+        keys = [f"{prefix}{{{room}}}:actions", f"{prefix}{{{room}}}:bell"]
+        members = rooms.setdefault(room, [])
+        members.append(websocket)
+        commit_ = state["commit"]
+        try:
+            while True:
+                text = await websocket.receive_text()
+                frame = json.loads(text)
+                await commit_(keys, [text])
+                await websocket.send_text(json.dumps(accepted | {"id": frame["id"]}))
+                if kind == "three":
+                    event = json.dumps(progress)
+                    for member in list(members):
+                        await member.send_text(event)
+        except WebSocketDisconnect:
+            members.remove(websocket)
+
+    endpoint = echo if kind == "echo" else commit
+    return Starlette(routes=[WebSocketRoute("/ws/rooms/{room}", endpoint)], lifespan=lifespan)
+
+
+def serve_floor(kind: str) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(
+        floor_app(kind),
+        host="127.0.0.1",
+        port=0,
+        http="h11",
+        ws="websockets-sansio",  # as stalactites serve
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        print(f"floor {kind} on http://127.0.0.1:{bound}/", flush=True)
+        await task
+
+    asyncio.run(run())
+
+
+# The racers.
+
+
+class FloorRacer(Racer):
+    """A racer on a floor: its answer is the first frame that carries its action's id (the
+    echo's is the action itself), taken as accepted."""
+
+    async def answer(self, action_id: str) -> dict[str, Any]:
+        while True:
+            frame: dict[str, Any] = json.loads(await self.ws.recv())
+            if frame.get("id") == action_id:
+                return frame | {"type": "accepted", "legal": []}
+
+
+async def seat_floor(server: Server, count: int) -> list[Racer]:
+    """``count`` sockets, two to a room."""
+    return [
+        FloorRacer(await connect(f"ws://{server.url}/ws/rooms/r{i // 2}")) for i in range(count)
+    ]
+
+
+async def capture_frames(racer: Racer) -> dict[str, Any]:
+    """One real action: the ``accepted`` answer and the ``progress`` event its mover gets."""
+    racer.sent += 1
+    action_id = f"a{racer.sent}"
+    await racer.ws.send(json.dumps({"type": "move", "id": action_id, "move": racer.legal[0]}))
+    frames: dict[str, Any] = {}
+    async with asyncio.timeout(CAPTURE_WAIT_S):
+        while len(frames) < 2:
+            frame = json.loads(await racer.ws.recv())
+            if frame["type"] == "accepted" and frame.get("id") == action_id:
+                frames["accepted"] = frame
+                racer.legal, racer.undo_next = frame.get("legal", racer.legal), True
+            elif frame["type"] == "progress":
+                frames["progress"] = frame
+    return frames
+
+
+# The phases.
+
+
+@dataclass
+class Figures:
+    server: str
+    phase: str
+    actions: int
+    per_second: float
+    cpu_us: float
+    p50_ms: float
+    p99_ms: float
+
+
+def sample(server: Server, seconds: float, path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``server`` for ``seconds`` (GIL holder only), stacks into ``path``."""
+    spy = shutil.which("py-spy") or os.path.join(os.path.dirname(sys.executable), "py-spy")
+    command = [spy, "record", "--gil", "--nonblocking", "-r", "250", "-f", "raw"]
+    command += ["-d", str(max(int(seconds), 1)), "-p", str(server.pid), "-o", path]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def phase(
+    server: Server,
+    racers: list[Racer],
+    seconds: float,
+    pace: float | None,
+    seed: int,
+    profile: str = "",
+) -> Figures:
+    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out);
+    sampled by py-spy into ``profile`` if given."""
+    await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
+    for racer in racers:
+        racer.latencies = []
+    each = pace / len(racers) if pace else None
+    spy = sample(server, seconds, profile) if profile else None
+    cpu, began = server.cpu_seconds(), time.perf_counter()
+    await asyncio.gather(
+        *(race(r, seconds, each, random.Random(seed + i)) for i, r in enumerate(racers))
+    )
+    elapsed, cpu = time.perf_counter() - began, server.cpu_seconds() - cpu
+    if spy:
+        await asyncio.to_thread(spy.wait)
+    latencies = [value for racer in racers for value in racer.latencies]
+    return Figures(
+        server.name,
+        f"paced {pace:g}/s" if pace else "flat out",
+        len(latencies),
+        len(latencies) / elapsed,
+        cpu / max(len(latencies), 1) * 1e6,
+        percentile(latencies, 0.50),
+        percentile(latencies, 0.99),
+    )
+
+
+async def measure(args: argparse.Namespace) -> list[Figures]:
+    """Every server up at once; phases interleaved (flat out on each, then paced on each),
+    ``--rounds`` times, so that a busy spell on a shared machine hits them alike."""
+    prefix = f"bench-floors:{uuid.uuid4().hex[:8]}:"
+    servers: list[Server] = []
+    try:
+        servers.append(start_real("redis", prefix))
+        servers[0].name = "server"
+        fleets = {"server": await seat_racers(servers[0], args.racers)}
+        frames = json.dumps(await capture_frames(fleets["server"][0]))
+        for name in FLOORS:
+            command = [sys.executable, __file__, "--serve-floor", FLOOR_KINDS[name]]
+            env = {FRAMES_ENV: frames, PREFIX_ENV: prefix}
+            servers.append(start_server(name, command, env))
+            fleets[name] = await seat_floor(servers[-1], args.racers)
+        by_name = {server.name: server for server in servers}
+        for name, racers in fleets.items():
+            await phase(by_name[name], racers, min(args.seconds, 2.0), None, 1)  # warm up
+        rows: list[Figures] = []
+        for round_ in range(args.rounds):
+            for pace in (None, args.pace):
+                for name, racers in fleets.items():
+                    spied = args.py_spy if name == "server" and pace is None else ""
+                    row = await phase(by_name[name], racers, args.seconds, pace, 2 + round_, spied)
+                    rows.append(row)
+        for racers in fleets.values():
+            for racer in racers:
+                await racer.ws.close()
+        return median_rows(rows)
+    finally:
+        for server in servers:
+            server.stop()
+        delete_keys(prefix)
+
+
+def median_rows(rows: list[Figures]) -> list[Figures]:
+    """Per server and phase, the round with the median CPU per action."""
+    chosen = []
+    for key in dict.fromkeys((row.server, row.phase) for row in rows):
+        runs = sorted((r for r in rows if (r.server, r.phase) == key), key=lambda r: r.cpu_us)
+        chosen.append(runs[len(runs) // 2])
+    return chosen
+
+
+def report(rows: list[Figures]) -> None:
+    print(
+        f"{'server':<9} {'phase':<13} {'actions':>8} {'actions/s':>10} {'CPU us/action':>14} "
+        f"{'p50 ms':>8} {'p99 ms':>8} {'/ 3 frames':>11}"
+    )
+    floor = {row.phase: row.cpu_us for row in rows if row.server == "3 frames"}
+    for row in rows:
+        ratio = row.cpu_us / floor[row.phase] if floor.get(row.phase) else 0.0
+        print(
+            f"{row.server:<9} {row.phase:<13} {row.actions:>8} {row.per_second:>10.0f} "
+            f"{row.cpu_us:>14.1f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} {ratio:>10.2f}x"
+        )
+    print()
+    for row in rows:
+        if row.server == "server" and floor.get(row.phase):
+            ratio = row.cpu_us / floor[row.phase]
+            verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
+            print(
+                f"server / 3-frame floor, CPU per action, {row.phase}: {ratio:.2f}x "
+                f"(goal <= {GOAL_RATIO}x: {verdict})"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--racers", type=int, default=100, help="simulated racers (even)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")
+    parser.add_argument("--pace", type=float, default=1000.0, help="actions a second in all")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds; the median is shown")
+    parser.add_argument("--py-spy", default="", metavar="FILE", help="sample the server")
+    kinds = sorted(FLOOR_KINDS.values())
+    parser.add_argument("--serve-floor", choices=kinds, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_floor:
+        serve_floor(args.serve_floor)
+        return
+    if args.racers < 2 or args.racers % 2:
+        parser.error("--racers must be an even number, at least 2")
+    print(
+        f"{args.racers} racers in {args.racers // 2} rooms, {args.seconds:g} s a phase, "
+        f"paced at {args.pace:g} actions/s in all, median of {args.rounds} round(s), "
+        f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}"
+    )
+    report(asyncio.run(measure(args)))
+
+
+if __name__ == "__main__":
+    main()
