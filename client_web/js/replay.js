@@ -7,7 +7,7 @@
 // click, draws them in place (the boards only when some board's action changed).
 
 import { errorText, getAnalysis, getRecord, getRoom } from "./api.js";
-import { cardTotal } from "./board.js";
+import { cardTotal } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { patch, setText } from "./render.js";

@@ -2,7 +2,8 @@
 // with its foundation cards, last action and the list of the racer's actions with their
 // times (the current one lit, undone ones struck through); and the runs read from a record.
 
-import { cardTotal, renderBoard } from "./board.js";
+import { renderBoard } from "./board.js";
+import { cardTotal } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { parseMove } from "./moves.js";
