@@ -37,7 +37,7 @@ async def qstore(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIter
 
 async def join(
     store: QueueStore, player: str, rating: int = 1000, at: int = T0, conn: str = "c"
-) -> QueueEntry:
+) -> QueueEntry | None:
     entry = QueueEntry(player, player.title(), rating, at)
     return await store.enqueue(Q, entry, f"{player}-{conn}", at + LEASE)
 
@@ -164,6 +164,20 @@ async def test_a_pending_pairing_holds_its_players_until_settled(qstore: QueueSt
     assert await qstore.paired(Q, "ann") and await qstore.paired(Q, "bob")
     await qstore.settle(Q, pairing.match_id, {"ann": "{}", "bob": "{}"})
     assert not await qstore.paired(Q, "ann")
+
+
+async def test_a_late_tab_of_a_paired_or_matched_player_queues_no_one(
+    qstore: QueueStore,
+) -> None:
+    await join(qstore, "ann")
+    await join(qstore, "bob")
+    (pairing,) = await qstore.pair(Q, T0, WIDE, 2)
+    assert await join(qstore, "ann", conn="late-tab") is None  # held by the pending pairing
+    await qstore.settle(Q, pairing.match_id, {"ann": "{}", "bob": "{}"})
+    assert await join(qstore, "bob", conn="late-tab") is None  # its matched frame is kept
+    await join(qstore, "carl")
+    assert await qstore.pair(Q, T0, WIDE, 2) == []  # nobody for Carl: no second Ann or Bob
+    assert (await qstore.status(Q, "ann", T0)).joined_ms is None
 
 
 async def test_a_released_pairing_frees_its_players_to_queue_again(qstore: QueueStore) -> None:

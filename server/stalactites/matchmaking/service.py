@@ -202,11 +202,14 @@ class _Watch:
 
     async def add(self, waiter: Waiter, entry: QueueEntry) -> int:
         assert waiter.player_id is not None
+        self.waiters.setdefault(entry.player_id, {})[waiter.connection_id] = waiter
         kept = await self.maker.store.enqueue(
             self.queue, entry, waiter.connection_id, self._lease()
         )
+        if kept is None:  # matched already, or about to be: the frame reaches this tab too
+            self._spawn(self._deliver(entry.player_id))
+            return entry.joined_ms
         self.entries[entry.player_id] = kept
-        self.waiters.setdefault(entry.player_id, {})[waiter.connection_id] = waiter
         self._poke.set()
         return kept.joined_ms
 

@@ -114,9 +114,11 @@ class QueueStore(Protocol):
 
     async def enqueue(
         self, queue: str, entry: QueueEntry, connection_id: str, until_ms: int
-    ) -> QueueEntry:
+    ) -> QueueEntry | None:
         """Queue the player (or add a socket's lease to their entry): the entry as kept (an
-        entry already there keeps its name, rating and time)."""
+        entry already there keeps its name, rating and time); None, and nothing queued, while
+        a pairing holds the player or their ``matched`` frame is kept (a late tab of a player
+        already matched must not queue them again)."""
         ...
 
     async def touch(self, queue: str, player_id: str, connection_id: str, until_ms: int) -> bool:

@@ -53,7 +53,11 @@ class MemoryQueueStore:
 
     async def enqueue(
         self, queue: str, entry: QueueEntry, connection_id: str, until_ms: int
-    ) -> QueueEntry:
+    ) -> QueueEntry | None:
+        if await self.paired(queue, entry.player_id):
+            return None
+        if await self._kept_result(queue, entry.player_id):
+            return None
         waiting = self._queue(queue).waiting
         held = waiting.setdefault(entry.player_id, _Waiting(entry))
         held.leases[connection_id] = until_ms
@@ -108,6 +112,10 @@ class MemoryQueueStore:
 
     async def release(self, queue: str, pairing: Pairing) -> None:
         self._queue(queue).pending.pop(pairing.match_id, None)
+
+    async def _kept_result(self, queue: str, player_id: str) -> bool:
+        kept = self._queue(queue).results.get(player_id)
+        return kept is not None and kept[1] > self._now()
 
     async def paired(self, queue: str, player_id: str) -> bool:
         pending = self._queue(queue).pending.values()

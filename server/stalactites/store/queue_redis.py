@@ -63,9 +63,14 @@ class RedisQueueStore:
 
     async def enqueue(
         self, queue: str, entry: QueueEntry, connection_id: str, until_ms: int
-    ) -> QueueEntry:
+    ) -> QueueEntry | None:
         args = [entry.player_id, entry.name, entry.rating, entry.joined_ms, connection_id, until_ms]
-        name, rating, joined = await self._run["enqueue"]([self._entries(queue)], args)
+        paired = f"{self._tag(queue)}:paired"
+        keys = [self._entries(queue), paired, self._result(queue, entry.player_id)]
+        kept = await self._run["enqueue"](keys, args)
+        if not kept:  # held by a pairing, or matched already
+            return None
+        name, rating, joined = kept
         return QueueEntry(entry.player_id, str(name), int(rating), int(joined))
 
     async def touch(self, queue: str, player_id: str, connection_id: str, until_ms: int) -> bool:

@@ -3,7 +3,12 @@
 --   "l": {connection id: lease until ms}})
 -- ARGV[1] player id, ARGV[2] name, ARGV[3] rating, ARGV[4] now (joined, if new),
 -- ARGV[5] connection id, ARGV[6] the lease's end (unix ms)
--- Returns the entry as kept: {name, rating, joined}.
+-- KEYS[2] the paired players hash (see pair.lua), KEYS[3] the player's kept matched frame
+-- Returns the entry as kept: {name, rating, joined}; or {} and nothing queued while a pending
+-- pairing holds the player or their matched frame is kept (a late tab of a matched player).
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then
+  return {}
+end
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 local entry
 if raw then
