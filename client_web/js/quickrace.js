@@ -40,7 +40,7 @@ export function quickRacePanel() {
   return h(
     "section",
     { class: "panel panel-quick" },
-    h("h1", {}, t("quick.title")),
+    h("h2", {}, t("quick.title")),
     h("p", { class: "hint" }, t("quick.intro")),
     h(
       "form",
