@@ -102,7 +102,7 @@ def test_no_page_has_a_serious_or_critical_axe_violation(
     expect(lobby.locator(".overlay-card .results")).to_be_visible()
     check(lobby, "results")
     lobby.goto(f"{server_url}/#/replay/{room}")
-    expect(lobby.locator(".replay-counter")).to_be_visible()
+    expect(lobby.locator(".replay-readout")).to_be_visible()
     check(lobby, "replay")
     grave = [f"{name}: {line}" for name, lines in found.items() for line in lines]
     assert grave == [], "\n".join(grave)
