@@ -69,7 +69,8 @@ class Matchmaker:
         self.widening = Widening(
             config.match_window_base, config.match_window_per_s, config.match_anyone_after_s
         )
-        self.deals = DealPool(rooms.solver, config.match_deal_pool)
+        share_ms = int(min(config.match_deal_share_s, QUICK_COUNTDOWN_S) * 1000)
+        self.deals = DealPool(store, rooms.solver, config.match_deal_pool, share_ms, self.now)
         self._watches: dict[str, _Watch] = {}
         self.rooms_made = 0  # pairings this process made rooms of (for the bench)
 
