@@ -102,6 +102,13 @@ class Matchmaker:
             return None
         return await watch.add(waiter, entry)
 
+    async def ghost_now(self, waiter: Waiter, game: str, step: str | None) -> bool:
+        """A player already queued asks for a ghost at once: True if their sockets have the
+        ``matched`` frame of one; else they stay queued, their place (and time) kept."""
+        assert waiter.player_id is not None
+        watch = await self._watch(game, step)
+        return await watch.ghost_instead(waiter.player_id)
+
     async def waiting(self, game: str, step: str | None) -> int:
         """How many wait in the queue now."""
         watch = await self._watch(game, step)
@@ -324,19 +331,25 @@ class _Watch:
         ghosts (else they stay queued)."""
         after_ms = self.maker.config.match_ghost_after_s * 1000
         for player_id, entry in list(self.entries.items()):
-            if now - entry.joined_ms < after_ms or player_id not in self.waiters:
-                continue
-            if not await self.maker.store.withdraw(self.queue, player_id):
-                continue  # paired meanwhile
-            waiters = list(self.waiters.get(player_id, {}).values())
-            if await self.ghost(player_id, waiters):
-                self.waiters.pop(player_id, None)
-                self.entries.pop(player_id, None)
-            else:
-                for waiter in waiters:
-                    await self.maker.store.enqueue(
-                        self.queue, entry, waiter.connection_id, self._lease()
-                    )
+            if now - entry.joined_ms >= after_ms:
+                await self.ghost_instead(player_id)
+
+    async def ghost_instead(self, player_id: str) -> bool:
+        """The queued player races a ghost: taken out of the queue, then matched with a ghost;
+        or, none found, queued again as they were (True: the ghost race was made)."""
+        entry = self.entries.get(player_id)
+        if entry is None or player_id not in self.waiters:
+            return False
+        if not await self.maker.store.withdraw(self.queue, player_id):
+            return False  # paired meanwhile: the matched frame is on its way
+        waiters = list(self.waiters.get(player_id, {}).values())
+        if await self.ghost(player_id, waiters):
+            self.waiters.pop(player_id, None)
+            self.entries.pop(player_id, None)
+            return True
+        for waiter in waiters:
+            await self.maker.store.enqueue(self.queue, entry, waiter.connection_id, self._lease())
+        return False
 
     async def close(self) -> None:
         for task in list(self._tasks):
