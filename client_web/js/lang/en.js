@@ -646,6 +646,7 @@ export default {
   "rematch.offered": "{name} offers a rematch.",
   "rematch.youOffered": "You offered a rematch.",
   "rematch.join": "Join the rematch",
+  "rematch.raceAgain": "Race again",
   "daily.replaysLater": "Replays of today's attempts open once the day is over (UTC): the deal stays secret until then.",
   "daily.dayBoard": "Leaderboard of {date}",
   "daily.nobodyThen": "No official attempt finished that day.",

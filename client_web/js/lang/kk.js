@@ -654,6 +654,7 @@ export default {
   "rematch.offered": "{name} қайта ойынды ұсынады.",
   "rematch.youOffered": "Сіз қайта ойынды ұсындыңыз.",
   "rematch.join": "Қайта ойынға қосылу",
+  "rematch.raceAgain": "Қайта жарысу",
   "daily.replaysLater": "Бүгінгі әрекеттердің қайталаулары күн біткенде (UTC) ашылады: оған дейін тарату құпия.",
   "daily.dayBoard": "{date} күнгі көшбасшылар кестесі",
   "daily.nobodyThen": "Ол күні бірде-бір ресми әрекет аяқталмады.",

@@ -686,6 +686,7 @@ export default {
   "rematch.offered": "{name} proponuje rewanż.",
   "rematch.youOffered": "Zaproponowano rewanż.",
   "rematch.join": "Dołącz do rewanżu",
+  "rematch.raceAgain": "Ścigaj się znowu",
   "daily.replaysLater": "Powtórki dzisiejszych prób będą dostępne po końcu dnia (UTC): do tego czasu rozdanie pozostaje tajne.",
   "daily.dayBoard": "Ranking z dnia {date}",
   "daily.nobodyThen": "Tego dnia nie ukończono żadnej oficjalnej próby.",
