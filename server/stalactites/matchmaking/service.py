@@ -150,12 +150,12 @@ class Matchmaker:
         room_id = await self.rooms.open(
             settings.model_copy(update={"quick": True, "private": True})
         )
-        room = await self.rooms.view(room_id)
-        tokens = {}
-        for entry in pairing.players:
-            tokens[entry.player_id] = (
-                await self.rooms.join(room.room_id, entry.name, entry.player_id)
-            )[1]
+        seats = await asyncio.gather(  # at once: each join is atomic in the store
+            *(self.rooms.join(room_id, entry.name, entry.player_id) for entry in pairing.players)
+        )
+        tokens = {
+            entry.player_id: token for entry, (_, token) in zip(pairing.players, seats, strict=True)
+        }
         players = [
             MatchedPlayer(player_id=e.player_id, name=e.name, rating=e.rating)
             for e in pairing.players
@@ -163,7 +163,7 @@ class Matchmaker:
         self.rooms_made += 1
         return {
             player_id: Matched(
-                type="matched", room_id=room.room_id, token=token, players=players
+                type="matched", room_id=room_id, token=token, players=players
             ).model_dump_json()
             for player_id, token in tokens.items()
         }
