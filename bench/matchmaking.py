@@ -2,17 +2,23 @@
 real Redis, each queueing on ``/ws/match`` as the web client's Race now does.
 
     nice .venv/bin/python bench/matchmaking.py [--players 1000] [--rate 20] [--step choice]
+        [--workers 1] [--pool 64] [--certify 100]
 
 It starts two ``stalactites serve`` processes on Redis (under a key prefix of its own, deleted
 afterwards), makes ``--players`` anonymous players (``POST /api/session``), then every
 ``1/--rate`` seconds one more of them opens ``/ws/match`` on the next process in turn, says
 hello and queues for Stalactites under ``--step`` (every player is new, so every pair is
-compatible at once).  It prints: the p50, p99 and max of the time from the moment a player's
-partner sent its ``queue`` frame (the later of the two: a compatible partner is queued) to the
-player's ``matched`` frame (goal: p99 < 250 ms); players matched per second over the whole run
-and over its last 10 seconds; and the CPU per match of the two server processes, of their
-solver workers (dealing each room a certified deal) and of Redis (``INFO cpu``; a Redis shared
-with others counts their work too).  Matched players do not go on to race.
+compatible at once).  It prints first what certifying a deal costs under ``--step``
+(``--certify`` random candidates certified here, as the solver's workers do: CPU per certified
+deal, and how many candidates were rejected).  Then, once every player is matched: the p50,
+p99 and max of the time from the moment a player's partner sent its ``queue`` frame (the later
+of the two: a compatible partner is queued) to the player's ``matched`` frame (goal: p99 < 250
+ms); players matched per second over the whole run and over its last 10 seconds; the CPU per
+match of the two server processes, of their solver workers (certifying the deals) and of Redis
+(``INFO cpu``; a Redis shared with others counts their work too); and how often the stock of
+``--pool`` certified deals ran dry and how many rooms then waited for a deal certified on
+demand (the servers' warnings).  ``--workers`` is each process's
+``STALACTITES_SOLVER_WORKERS``.  Matched players do not go on to race.
 """
 
 from __future__ import annotations
@@ -39,6 +45,9 @@ from benchkit import (
     stalactites_command,
     start_server,
 )
+from stalactites.engine import DealId
+from stalactites.engine.deals import splitmix64
+from stalactites.solver.certify import certify
 
 LIMITS_OFF = {
     **NO_LIMITS,
@@ -59,6 +68,30 @@ def children_cpu(pid: int) -> float:
             except (FileNotFoundError, ProcessLookupError):
                 pass
     return total
+
+
+def certifying(step: str, candidates: int) -> None:
+    """What certifying a deal costs here: CPU per certified deal, and the rejected share."""
+    words = splitmix64(int.from_bytes(os.urandom(8)))
+    start, certified = time.process_time(), 0
+    for _ in range(candidates):
+        certified += certify("stalactites", DealId("sr", next(words)), step) is not None
+    spent = time.process_time() - start
+    print(
+        f"certifying under {step}: {spent / max(certified, 1) * 1000:.1f} ms of CPU per "
+        f"certified deal; {candidates - certified} of {candidates} candidates rejected"
+    )
+
+
+def warnings_of(servers: list[Any]) -> dict[str, int]:
+    """How many rooms the servers logged as dealt a shared deal or one certified on demand."""
+    counts = {"certified on demand": 0, "stock of certified deals ran out": 0}
+    for server in servers:
+        server.log.seek(0)
+        text = server.log.read()
+        for what in counts:
+            counts[what] += text.count(what)
+    return counts
 
 
 def redis_cpu() -> float:
@@ -139,10 +172,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=20.0, help="players arriving per second")
     parser.add_argument("--step", default="choice", choices=["choice", "ones", "twos"])
+    parser.add_argument("--workers", type=int, default=1, help="solver workers per process")
+    parser.add_argument("--pool", type=int, default=64, help="certified deals in stock")
+    parser.add_argument("--certify", type=int, default=100, help="candidates to time first")
     args = parser.parse_args()
+    if args.certify:
+        certifying(args.step, args.certify)
     prefix = f"bench:match:{uuid.uuid4().hex[:8]}:"
     env = {**LIMITS_OFF, "REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix}
     env["STALACTITES_LOG_LEVEL"] = "warning"
+    env["STALACTITES_SOLVER_WORKERS"] = str(args.workers)
+    env["STALACTITES_MATCH_DEAL_POOL"] = str(args.pool)
     command = stalactites_command()
     servers = [start_server(f"server-{n}", command, env) for n in (1, 2)]
     try:
@@ -153,6 +193,11 @@ def main() -> None:
         after = (sum(map(process_cpu_seconds, pids)), sum(map(children_cpu, pids)), redis_cpu())
         names = ("server processes", "solver workers", "Redis")
         report(seen, {n: b - a for n, a, b in zip(names, before, after, strict=True)}, args)
+        logged = warnings_of(servers)
+        print(
+            f"rooms dealt a deal certified on demand: {logged['certified on demand']}; "
+            f"times a stock ran dry: {logged['stock of certified deals ran out']}"
+        )
         print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         for server in servers:

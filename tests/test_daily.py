@@ -148,3 +148,33 @@ async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_of
     finally:
         for server in servers:
             server.stop()
+
+
+async def test_a_daily_run_is_raced_as_a_ghost_once_its_day_is_over(
+    server: InProcessServer, clock: ManualClock
+) -> None:
+    ann, bob = await anonymous(server.url), await anonymous(server.url)
+    made = await attempt(server.url, "stalactites", ann["token"])
+    results = await resign_attempt(server.url, made)
+    board = await board_until(server.url, "stalactites", made["date"], 1)
+    [entry] = board["entries"]
+    url = f"{server.url}/api/rooms/{entry['room_id']}/ghost"
+    run = {"player_id": entry["player_id"]}
+    status, refused, _ = await api("POST", url, run, bob["token"])
+    assert (status, refused["code"]) == (409, "not_finished")  # the deal is secret today
+    clock.advance(86_400)
+    status, raced, _ = await api("POST", url, run, bob["token"])
+    assert status == 201, raced
+    room = raced["room"]
+    assert room["rated"] is False and room["private"] is True and room["seats"] == 2
+    [ghost] = [p for p in room["players"] if p["player_id"] != bob["player_id"]]
+    assert ghost["ghost_of"] == ann["name"]
+    client = await Client.open(server.ws_url(raced["room_id"]))
+    await client.hello(raced["token"])
+    await client.send(type="ready")
+    await client.expect("started")
+    await client.send(type="resign")
+    assert (await client.expect("results"))["deal"] == results["deal"]  # that day's deal
+    await client.close()
+    _, after, _ = await api("GET", f"{server.url}/api/daily/stalactites/{made['date']}/leaderboard")
+    assert after["total"] == 1  # a ghost race of a daily run is no attempt of that day

@@ -120,7 +120,8 @@ async def test_the_queue_prefers_a_won_run_near_the_rating(any_server: Any) -> N
     process = any_server.app.state.process
     rating = 1000  # an anonymous player's shown rating, as every runner's here
     marked = IndexedRun(second.room_id, second.player["player_id"], rating, True)
-    work = process.ghost_store.add_run("stalactites:choice", marked)  # as if it had been won
+    deal = second.record["deal"]
+    work = process.ghost_store.add_run("stalactites:choice", marked, deal, 0)  # as if won
     await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, any_server.server.loop))
     racer = await anonymous(any_server.url)
     matched = await _race_ghost(any_server, racer["player_id"])

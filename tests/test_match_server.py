@@ -11,7 +11,7 @@ import pytest
 from ghosts_kit import source_run
 from match_kit import MatchClient, match_url, queued_player, race_client
 from players_kit import anonymous, api, recorded
-from server_kit import Client, http
+from server_kit import Client, ManualClock, http
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -145,3 +145,26 @@ async def test_asking_for_a_ghost_races_another_players_run_or_waits_for_one(
     assert status == 200 and not view["rated"] and view["private"]
     room = await Client.open(any_server.ws_url(frame["room_id"]))
     assert (await room.hello(frame["token"]))["you"] == racer.session["player_id"]
+
+
+async def test_a_queued_player_asking_for_a_ghost_keeps_their_place_when_there_is_none(
+    any_server: Any, clock: ManualClock
+) -> None:
+    lone = await MatchClient.said_hello(any_server, await anonymous(any_server.url))
+    first = await lone.queue(step="choice")
+    assert first["type"] == "queued"
+    clock.advance(3)  # within the lease: the entry stays
+    await lone.send(type="queue", game="stalactites", step="choice", ghost=True)
+    again = await lone.expect("queued")  # no run yet: still queued, the time waited kept
+    while again["waited_ms"] < 3_000:  # a once-a-second update sent before the clock moved
+        again = await lone.expect("queued", timeout=1.5)
+    await lone.send(type="queue", game="squadron", ghost=True)
+    assert (await lone.expect("error"))["code"] == "already_queued"  # another queue
+    run = await source_run(any_server, moves=2)
+    await lone.send(type="queue", game="stalactites", step="choice", ghost=True)
+    frame = await matched(lone)
+    assert [p["name"] for p in frame["players"] if p["ghost"]] == [run.player["name"]]
+    status, view = await http("GET", f"{any_server.url}/api/rooms/{frame['room_id']}")
+    assert status == 200 and not view["rated"]
+    await lone.send(type="leave")
+    assert (await lone.expect("error"))["code"] == "not_queued"  # out of the queue

@@ -199,3 +199,49 @@ async def test_a_released_pairing_settled_late_tells_no_one(qstore: QueueStore) 
     await qstore.release(Q, pairing)
     await qstore.settle(Q, pairing.match_id, {"ann": "{}", "bob": "{}"})
     assert await qstore.take_result(Q, "ann") is None
+
+
+# The stock of certified deals.
+
+
+async def test_the_stock_never_holds_more_than_its_depth(qstore: QueueStore) -> None:
+    assert await qstore.stock_deals(Q, [], 3) == 0
+    assert await qstore.stock_deals(Q, ["d1", "d2"], 3) == 2
+    assert await qstore.stock_deals(Q, ["d3", "d4", "d5"], 3) == 3
+    assert await qstore.stock_deals(Q, [], 3) == 3
+
+
+async def test_a_stocked_deal_is_dealt_from_the_stock_once(qstore: QueueStore) -> None:
+    await qstore.stock_deals(Q, ["d1", "d2", "d3"], 8)
+    taken = [await qstore.take_deal(Q, T0, 0) for _ in range(3)]
+    assert sorted(one.deal for one in taken if one is not None) == ["d1", "d2", "d3"]
+    assert not any(one.shared for one in taken if one is not None)
+    assert await qstore.take_deal(Q, T0, 0) is None  # nothing shared: no sharing time
+    assert await qstore.stock_deals(Q, [], 8) == 0
+
+
+async def test_concurrent_rooms_take_distinct_stocked_deals(qstore: QueueStore) -> None:
+    await qstore.stock_deals(Q, [f"d{n}" for n in range(10)], 10)
+    taken = await asyncio.gather(*(qstore.take_deal(Q, T0, 3_000) for _ in range(10)))
+    assert sorted(one.deal for one in taken if one is not None) == sorted(
+        f"d{n}" for n in range(10)
+    )
+
+
+async def test_an_empty_stock_shares_a_deal_only_within_its_sharing_time(
+    qstore: QueueStore,
+) -> None:
+    await qstore.stock_deals(Q, ["d1"], 8)
+    first = await qstore.take_deal(Q, T0, 3_000)
+    assert first is not None and (first.deal, first.shared) == ("d1", False)
+    again = await qstore.take_deal(Q, T0 + 2_999, 3_000)
+    assert again is not None and (again.deal, again.shared) == ("d1", True)
+    assert await qstore.take_deal(Q, T0 + 3_000, 3_000) is None
+
+
+async def test_a_fresh_stocked_deal_comes_before_a_shared_one(qstore: QueueStore) -> None:
+    await qstore.stock_deals(Q, ["d1"], 8)
+    await qstore.take_deal(Q, T0, 3_000)
+    await qstore.stock_deals(Q, ["d2"], 8)
+    taken = await qstore.take_deal(Q, T0 + 1, 3_000)
+    assert taken is not None and (taken.deal, taken.shared) == ("d2", False)

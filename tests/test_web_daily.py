@@ -1,11 +1,16 @@
 """The lobby's Today's deal, the daily deal's page and Rematch on the results, in chromium
-against a real ``stalactites serve`` process (screenshots at 1366x768 and 390x844)."""
+against a real ``stalactites serve`` process (screenshots at 1366x768 and 390x844); and a past
+day's leaderboard, each run with its replay and "Race this run", on a server of this process
+whose clock the test moves on a day."""
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_kit import browser as browser
@@ -13,6 +18,9 @@ from browser_kit import console as console
 from browser_kit import join_room, new_room, ready, shot, wait_racing
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url
+from daily_kit import attempt, board_until, resign_attempt
+from players_kit import anonymous
+from server_kit import InProcessServer, ManualClock, make_config
 
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 
@@ -91,3 +99,54 @@ def test_rematch_is_offered_live_and_joined_with_one_click(
     expect(bob).to_have_url(re.compile(re.escape(new_id) + "$"))
     expect(ann.locator(".racer")).to_have_count(2)
     shot(ann, "rematch-room-desktop")
+
+
+@pytest.fixture(scope="module")
+def day_server() -> Iterator[tuple[InProcessServer, ManualClock]]:
+    clock = ManualClock()
+    with InProcessServer(make_config("memory://"), clock) as running:
+        yield running, clock
+
+
+async def _official_run(url: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Ann's official attempt today, resigned and on the board: her session and the attempt."""
+    ann = await anonymous(url)
+    made = await attempt(url, "stalactites", ann["token"])
+    await resign_attempt(url, made)
+    await board_until(url, "stalactites", made["date"], 1)
+    return ann, made
+
+
+def test_a_past_days_runs_link_to_their_replay_and_race_this_run(
+    browser: Browser, day_server: tuple[InProcessServer, ManualClock]
+) -> None:
+    server, clock = day_server
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own: Playwright's holds this thread's
+        ann, made = pool.submit(asyncio.run, _official_run(server.url)).result()
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(f"{server.url}/#/daily/stalactites")
+    expect(page.locator(".daily-table tbody tr")).to_have_count(1)
+    expect(page.locator(".daily-board .race-run")).to_have_count(0)  # the deal is secret
+    expect(page.locator(".daily-board .daily-replay")).to_have_count(0)
+    clock.advance(86_400)
+    page.reload()
+    day = page.locator(f".daily-days li[data-date='{made['date']}']")
+    expect(day).to_contain_text("nobody won")
+    day.get_by_role("link", name=made["date"]).click()
+    expect(page).to_have_url(re.compile(f"#/daily/stalactites/{made['date']}$"))
+    expect(page.get_by_role("heading", name=f"Leaderboard of {made['date']}")).to_be_visible()
+    row = page.locator(f".daily-table tr[data-player='{ann['player_id']}']")
+    expect(row.get_by_role("link", name="Replay")).to_have_attribute(
+        "href", f"#/replay/{made['room_id']}"
+    )
+    shot(page, "daily-past-day-desktop")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(f"{server.url}/#/daily/stalactites/{made['date']}")
+    expect(phone.locator(".daily-table .race-run")).to_have_count(1)
+    phone.wait_for_load_state("networkidle")
+    shot(phone, "daily-past-day-phone")
+    phone.context.close()
+    row.get_by_role("button", name="Race this run").click()
+    expect(page).to_have_url(re.compile(r"#/room/(?!" + re.escape(made["room_id"]) + r"$)"))
+    expect(page.locator(".racer-name.ghost").first).to_contain_text(f"ghost of {ann['name']}")
+    page.context.close()

@@ -68,6 +68,7 @@ def test_race_this_run_from_a_history_races_the_ghost_labelled_as_one(
     racer = page.locator(".racers .racer", has_text=f"ghost of {name}")
     expect(racer.locator(".racer-moves")).to_have_text("4 moves", timeout=15000)
     expect(racer).to_have_class(re.compile("racer-resigned"), timeout=15000)
+    expect(page.get_by_text(f"ghost of {name} has resigned.").first).to_be_visible()  # news
     expect(racer.locator(".tag-off")).to_have_count(0)  # a ghost is always there
     assert page.locator(".board").count() == 1  # one's own board: never the ghost's
     shot(page, "ghost-racing-1366")
@@ -79,6 +80,10 @@ def test_race_this_run_from_a_history_races_the_ghost_labelled_as_one(
     results = page.locator("table.results")
     expect(results.get_by_text(f"ghost of {name}")).to_be_visible()
     expect(results.get_by_role("button", name="Race this run")).to_have_count(0)
+    # A ghost cannot join a rematch: Race again goes to the quick race's queue instead.
+    expect(page.get_by_role("button", name="Rematch")).to_have_count(0)
+    again = page.get_by_role("link", name="Race again")
+    expect(again).to_have_attribute("href", "#/quick/stalactites/choice")
     shot(page, "ghost-results-1366")
     page.goto(f"{server_url}/#/me")
     expect(page.locator(".ghost-note").first).to_contain_text(f"ghost of {name}", timeout=15000)

@@ -1,14 +1,19 @@
 """Quick races in the web client, in a real browser against a real server: two browser
 contexts (two players) press **Race now** in the lobby, wait on the queue's screen (time
 waited, players waiting, Cancel) and land in one race, each on their own seat; Cancel takes a
-player back to the lobby and out of the queue; the lobby and the waiting screen in English,
+player back to the lobby and out of the queue; "Race a ghost now" keeps a player queued (and
+says so) while no run is near, and races a ghost once one is; the lobby leads with Race now,
+Today's deal and Play a friend side by side; the lobby and the waiting screen in English,
 Polish and Kazakh, with screenshots at 1366x768 and 390x844 in ``test-output/``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -17,6 +22,7 @@ from browser_kit import Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
+from ghosts_kit import SourceRun, source_run
 
 LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -83,3 +89,44 @@ def test_the_race_now_panel_and_the_waiting_screen_in_each_language(
     expect(waiting.locator(".queue-waiting")).to_have_text("1")
     check_page(waiting, lang)
     shot(waiting, f"quick-waiting-{lang}-{size}")
+
+
+def recorded_run(server_url: str, step: str) -> SourceRun:
+    """Another player's finished run under ``step`` (on a loop of its own: Playwright's holds
+    this thread's)."""
+    ws = server_url.replace("http://", "ws://")
+    server = SimpleNamespace(url=server_url, ws_url=lambda room_id: f"{ws}/ws/rooms/{room_id}")
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, source_run(server, moves=1, step=step)).result()
+
+
+def test_race_a_ghost_now_waits_on_while_no_run_is_near_then_races_one(
+    visit: Callable[..., Page], server_url: str
+) -> None:
+    ann = visit()
+    race_now(ann, "ones")
+    expect(ann.locator(".queue-waiting")).to_have_text("1")
+    ann.get_by_role("button", name="Race a ghost now").click()
+    expect(ann.locator(".queue-note")).to_have_text(
+        "No recorded run near your level yet: still looking for a player."
+    )
+    expect(ann.get_by_role("button", name="Race a ghost now")).to_be_enabled()
+    assert "#/quick/" in ann.url
+    shot(ann, "quick-no-ghost-desktop")
+    run = recorded_run(server_url, "ones")
+    ann.get_by_role("button", name="Race a ghost now").click()
+    ann.wait_for_url(re.compile(r"#/room/"), timeout=20_000)
+    expect(ann.locator(".racer-name.ghost").first).to_contain_text(f"ghost of {run.player['name']}")
+
+
+def test_the_lobby_leads_with_race_now_todays_deal_and_play_a_friend(
+    visit: Callable[..., Page],
+) -> None:
+    lobby = visit()
+    panels = [".panel-quick", ".panel-daily", ".panel-friend"]
+    for panel in panels:
+        expect(lobby.locator(panel)).to_be_visible()
+    tops = [lobby.locator(panel).bounding_box()["y"] for panel in panels]  # type: ignore[index]
+    assert max(tops) - min(tops) < 1, tops  # one row at 1366 wide
+    first = lobby.locator(".lobby > section").first
+    expect(first).to_have_class(re.compile("panel-quick"))

@@ -1,15 +1,20 @@
 // The daily deal's page (#/daily/GAME): today's deal to play, today's leaderboard (official
-// attempts, each linking to its replay) and the archive of past days with their winners.
+// attempts) and the archive of past days with their winners; #/daily/GAME/DATE: a past day's
+// leaderboard, each entry linking to its replay and to "Race this run" (its ghost on that
+// day's deal). Today's attempts get neither until the day is over: the deal is secret.
 
 import { errorText } from "./api.js";
 import { dailyArchive, dailyBoard, dailyToday } from "./daily_api.js";
 import { h, replace } from "./dom.js";
+import { raceRunButton } from "./ghost.js";
 import { elapsedText, num, t } from "./i18n.js";
 import { playToday } from "./lobbydaily.js";
+import { me } from "./session.js";
 
 export class DailyPage {
-  constructor(app, game) {
+  constructor(app, game, date = null) {
     this.game = game;
+    this.date = date;
     this.board = h("div", { class: "daily-board", "aria-live": "polite" }, t("daily.loading"));
     this.archive = h("div", { class: "daily-archive" });
     this.head = h("p", { class: "muted" });
@@ -28,7 +33,7 @@ export class DailyPage {
             { class: "btn btn-primary btn-big daily-play", onclick: () => playToday(game) },
             t("daily.play"),
           ),
-          h("h2", {}, t("daily.today")),
+          (this.title = h("h2", {}, t("daily.today"))),
           this.board,
         ),
         h("section", { class: "panel" }, h("h2", {}, t("daily.archive")), this.archive),
@@ -43,10 +48,18 @@ export class DailyPage {
     try {
       const today = await dailyToday(this.game);
       replace(this.head, t("daily.date", { date: today.date }));
-      const page = await dailyBoard(this.game, today.date);
-      replace(this.board, boardTable(page.entries), h("p", { class: "muted" }, t("daily.replaysLater")));
-      const past = await dailyArchive(this.game);
-      replace(this.archive, archiveList(past.days));
+      const past = this.date && this.date < today.date ? this.date : null;
+      const page = await dailyBoard(this.game, past ?? today.date);
+      if (past) {
+        replace(this.title, t("daily.dayBoard", { date: past }));
+        const back = h("a", { href: `#/daily/${this.game}` }, t("daily.backToday"));
+        replace(this.board, boardTable(page.entries, true), h("p", {}, back));
+      } else {
+        const later = h("p", { class: "muted" }, t("daily.replaysLater"));
+        replace(this.board, boardTable(page.entries, false), later);
+      }
+      const days = await dailyArchive(this.game);
+      replace(this.archive, archiveList(days.days, this.game));
     } catch (error) {
       replace(this.board, h("p", { class: "error" }, errorText(error)));
     }
@@ -57,20 +70,31 @@ function resultCell(entry) {
   return entry.won ? t("daily.wonShort") : t("daily.cards", { cards: entry.foundation_cards });
 }
 
-function boardTable(entries) {
-  if (!entries.length) return h("p", { class: "muted" }, t("daily.nobody"));
+/** An entry's replay link and its "Race this run" (not for your own run). */
+function runLinks(entry) {
+  const yours = entry.player_id === me()?.player_id;
+  const race = yours ? null : raceRunButton(entry.room_id, entry.player_id);
+  return [h("a", { class: "daily-replay", href: entry.replay }, t("daily.replay")), " ", race];
+}
+
+function boardTable(entries, links) {
+  if (!entries.length) {
+    return h("p", { class: "muted" }, t(links ? "daily.nobodyThen" : "daily.nobody"));
+  }
   const rows = entries.map((entry, i) =>
     h(
       "tr",
-      {},
+      { dataset: { player: entry.player_id } },
       h("td", {}, num(i + 1)),
       h("td", {}, h("a", { href: `#/player/${entry.player_id}` }, entry.name)),
       h("td", {}, resultCell(entry)),
       h("td", {}, elapsedText(entry.elapsed_ms)),
       h("td", {}, num(entry.foundation_cards)),
+      links ? h("td", { class: "daily-runs" }, runLinks(entry)) : null,
     ),
   );
   const head = ["#", t("daily.who"), t("daily.result"), t("daily.time"), t("daily.found")];
+  if (links) head.push(t("daily.run"));
   return h(
     "div",
     { class: "table-scroll" },
@@ -83,7 +107,7 @@ function boardTable(entries) {
   );
 }
 
-function archiveList(days) {
+function archiveList(days, game) {
   if (!days.length) return h("p", { class: "muted" }, t("daily.noArchive"));
   return h(
     "ul",
@@ -91,8 +115,12 @@ function archiveList(days) {
     days.map((day) =>
       h(
         "li",
-        {},
-        h("strong", {}, day.date),
+        { dataset: { date: day.date } },
+        h(
+          "a",
+          { class: "daily-day", href: `#/daily/${game}/${day.date}` },
+          h("strong", {}, day.date),
+        ),
         " · ",
         h("code", {}, day.deal),
         " · ",
@@ -102,7 +130,7 @@ function archiveList(days) {
               {},
               t("daily.winner", { name: day.winner.name, time: elapsedText(day.winner.elapsed_ms) }),
               " ",
-              h("a", { href: day.winner.replay }, t("daily.replay")),
+              runLinks(day.winner),
             )
           : t("daily.noWinner"),
         " · ",

@@ -56,9 +56,9 @@ export class LobbyPage {
         "div",
         { class: "lobby" },
         quickRacePanel(),
-        guideOffered() ? null : learnPanel(true),
         todayCard(),
         friendPanel(),
+        guideOffered() ? null : learnPanel(true),
         h(
           "section",
           { class: "panel panel-create" },

@@ -12,6 +12,7 @@
 //   #/player/ID        a player's profile: ratings, statistics, races
 //   #/leaderboard/GAME a game's leaderboard
 //   #/daily/GAME       the daily deal: today's leaderboard and the archive
+//   #/daily/GAME/DATE  a past day's leaderboard: each run's replay and "Race this run"
 // And the language: the one saved, else the browser's; the header's switch changes it and
 // draws the page again.
 
@@ -60,6 +61,10 @@ const ROUTES = [
     lazy(() => import("./leaderboard.js"), "LeaderboardPage"),
   ],
   [/^#\/daily\/(stalactites|squadron)$/, lazy(() => import("./daily.js"), "DailyPage")],
+  [
+    /^#\/daily\/(stalactites|squadron)\/(\d{4}-\d{2}-\d{2})$/,
+    lazy(() => import("./daily.js"), "DailyPage"),
+  ],
 ];
 
 let routing = 0; // the latest route() call: a page whose modules arrive after another was asked

@@ -1,7 +1,9 @@
 // Quick races: the lobby's "Race now" panel and the waiting screen (#/quick/GAME/STEP).
 // The waiting screen opens /ws/match with the session cookie, queues, and shows the queue
 // live from the server's `queued` frames (the time waited counts on between them); Cancel
-// leaves the queue. On `matched` the seat is saved and the race page opens.
+// leaves the queue; "Race a ghost now" asks for a recorded run at once (none near enough: the
+// player stays queued, their place kept). On `matched` the seat is saved and the race page
+// opens.
 
 import { Connection } from "./connection.js";
 import { h, replace } from "./dom.js";
@@ -75,8 +77,22 @@ export class QueuePage {
           h("div", {}, h("dt", {}, t("quick.waitingPlayers")), h("dd", {}, this.waiting)),
         ),
         h("div", { class: "queue-spinner", "aria-hidden": "true" }),
+        h("p", { class: "hint" }, t("quick.ghostLater")),
         this.note,
-        h("button", { class: "btn", type: "button", onclick: () => this.cancel() }, t("quick.cancel")),
+        h(
+          "div",
+          { class: "end-actions queue-actions" },
+          (this.ghostButton = h(
+            "button",
+            { class: "btn", type: "button", onclick: () => this.ghost() },
+            t("quick.ghostNow"),
+          )),
+          h(
+            "button",
+            { class: "btn", type: "button", onclick: () => this.cancel() },
+            t("quick.cancel"),
+          ),
+        ),
       ),
     );
     this.ticker = setInterval(() => this.tick(), TICK_MS);
@@ -100,15 +116,35 @@ export class QueuePage {
       if (this.step) queue.step = this.step;
       this.socket.send(queue);
     } else if (frame.type === "queued") {
+      if (this.askedGhost) this.noGhost(t("quick.noGhost"));
       this.waitedMs = frame.waited_ms;
       this.heardAt = Date.now();
       this.waiting.textContent = num(frame.waiting);
       this.tick();
     } else if (frame.type === "matched") {
       this.matched(frame);
+    } else if (frame.type === "error" && this.askedGhost && frame.code === "ghost_unavailable") {
+      this.ghostButton.hidden = true;
+      this.noGhost(t("quick.error.ghost_unavailable"));
     } else if (frame.type === "error") {
       this.fail(QUICK_ERRORS.includes(frame.code) ? t(`quick.error.${frame.code}`) : frame.message);
     }
+  }
+
+  /** Race a ghost now: the same queue asked again with `"ghost": true`. */
+  ghost() {
+    if (!this.you || this.askedGhost) return;
+    this.askedGhost = true;
+    this.ghostButton.disabled = true;
+    const queue = { type: "queue", game: this.game, ghost: true };
+    if (this.step) queue.step = this.step;
+    this.socket.send(queue);
+  }
+
+  noGhost(message) {
+    this.askedGhost = false;
+    this.ghostButton.disabled = false;
+    this.note.textContent = message;
   }
 
   matched(frame) {

@@ -204,7 +204,8 @@ export class RacePage {
 
   /** Another racer finished (won, resigned, got stuck): say so beside the board and in a toast. */
   othersNews(f) {
-    const name = this.s.players.find((p) => p.player_id === f.player_id)?.name ?? "?";
+    const who = this.s.players.find((p) => p.player_id === f.player_id);
+    const name = who?.ghost_of ? t("ghost.of", { name: who.ghost_of }) : (who?.name ?? "?");
     const key = { won: "note.otherWon", resigned: "note.otherResigned", lost: "note.otherStuck" };
     const place = f.place ? ordinal(f.place) : "—";
     const text = t(key[f.status] ?? "note.otherFinished", { name, place });

@@ -1,16 +1,23 @@
 // Rematch on the results: propose one, or join the one another racer proposed (the offer
 // comes live as the room event `rematch`). Either way this browser takes a seat in the new
-// room and goes there; a racer who does not want one simply leaves.
+// room and goes there; a racer who does not want one simply leaves. A ghost cannot join a
+// rematch: after a ghost race, "Race again" opens the quick race's queue instead (another
+// player, or a ghost at once).
 
 import { errorText, joinRoom } from "./api.js";
 import { proposeRematch } from "./daily_api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { quickHash } from "./quickrace.js";
 import { saveRoomSeat } from "./storage.js";
 
 /** The rematch part of the end screen: `s` the race state, `name` your name in the room. */
 export function rematchView(s, name) {
   if (s.seat.tournament || !s.you) return null;
+  if (s.players.some((p) => p.ghost_of)) {
+    const again = quickHash(s.room?.game, s.room?.step);
+    return h("a", { class: "btn btn-primary race-again", href: again }, t("rematch.raceAgain"));
+  }
   const offer = s.rematch;
   if (!offer) {
     const propose = () => rematch(s, name, null);

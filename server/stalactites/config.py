@@ -63,7 +63,8 @@ class ServerConfig:
     match_window_per_s: int = 25  # ...and this many more per second the longer waiter waited...
     match_anyone_after_s: float = 20.0  # ...and anyone at all after this long
     match_ghost_after_s: float = 15.0  # no partner this long: a ghost race (where there are)
-    match_deal_pool: int = 8  # certified deals kept ready per queue in each process
+    match_deal_pool: int = 64  # certified deals kept ready per queue, in the store
+    match_deal_share_s: float = 3.0  # stock empty: a deal dealt this recently deals more rooms
     # `stalactites serve` (see cli/serve.py and logs.py)
     log_format: str = "json"  # json (one object per line) or text
     log_level: str = "info"
@@ -118,6 +119,7 @@ class ServerConfig:
         "STALACTITES_MATCH_ANYONE_AFTER_S": "match_anyone_after_s",
         "STALACTITES_MATCH_GHOST_AFTER_S": "match_ghost_after_s",
         "STALACTITES_MATCH_DEAL_POOL": "match_deal_pool",
+        "STALACTITES_MATCH_DEAL_SHARE_S": "match_deal_share_s",
         "STALACTITES_LOG_FORMAT": "log_format",
         "STALACTITES_LOG_LEVEL": "log_level",
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",

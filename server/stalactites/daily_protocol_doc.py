@@ -49,6 +49,13 @@ leaderboard, ranked: won before not won, then less time, then more foundation ca
 who finished first.  The player's **streak** (days in a row, up to today or yesterday, with
 an official attempt in any game) is `daily_streak` in their profile.
 
+Each leaderboard entry names its run (`room_id`, `player_id`) and its replay (`replay`): once
+the day is over, the run's replay opens and the run can be raced as a ghost on that day's
+deal ("race this run": `POST /api/rooms/{room_id}/ghost` with `{"player_id"}`, see
+[ghost races](#ghost-races)); during its day that is 409 `not_finished`, so that nobody
+sees the day's deal before their own official attempt.  A ghost race of a daily run is
+unrated and no attempt of any day.
+
 {routes}
 
 A leaderboard entry is `{"player_id", "name", "room_id", "won", "elapsed_ms",

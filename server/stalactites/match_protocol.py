@@ -79,8 +79,10 @@ class QueueFrame(Frame):
     """Wait for a quick race: rated, on a certified deal, against players of close rating.
     ``ghost``: race a recorded run of another player at once instead (an unrated ghost race,
     ``matched`` with the ghost among ``players``); with no run near enough to race yet, the
-    player is queued as usual.  No partner within ``STALACTITES_MATCH_GHOST_AFTER_S`` (15 s)
-    also brings a ghost where one can be found."""
+    player is queued as usual.  Sent again with ``ghost`` by a socket already in that queue:
+    a ghost now, or (none) a ``queued`` answer, the player's place and time kept.  No partner
+    within ``STALACTITES_MATCH_GHOST_AFTER_S`` (15 s) also brings a ghost where one can be
+    found."""
 
     type: Literal["queue"]
     game: Literal["stalactites", "squadron"]

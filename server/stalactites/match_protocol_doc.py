@@ -56,7 +56,10 @@ is placed first, with the players nearest in rating its window allows.
 
 **Ghost races.**  `"ghost": true` asks for a recorded run of another player at once, and a
 player without a partner after {_DEFAULTS.match_ghost_after_s:g} s
-(`STALACTITES_MATCH_GHOST_AFTER_S`) races one; on a server without ghost races `"ghost":
+(`STALACTITES_MATCH_GHOST_AFTER_S`) races one.  A socket already queued may send its
+`queue` frame again with `"ghost": true` (the same game and step; another queue is
+`already_queued`): it gets a ghost race now, or, with no run near enough, a `queued` answer,
+still queued with its place and time waited kept.  On a server without ghost races `"ghost":
 true` gets `ghost_unavailable` and the player simply stays queued.
 """
 

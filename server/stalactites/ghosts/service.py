@@ -138,4 +138,4 @@ class GhostService:
                 continue
             rating = displayed(record.ratings.get(result.game, Rating()))
             run = IndexedRun(result.room_id, seat.player_id, rating, seat.status == "won")
-            await self.index.add_run(pool, run)
+            await self.index.add_run(pool, run, settings.deal, self.rooms.now())

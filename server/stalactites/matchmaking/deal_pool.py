@@ -1,56 +1,115 @@
 """Certified deals kept ready for quick races, so that a pairing's room is made at once.
 
-Picking a certified deal runs the solver (in the process's worker pool) and may take a second;
-the pool keeps ``size`` deals per game and step ready in this process, picked afresh for each
-room and refilled in the background.  A deal is never given twice.  (A cache: a process that
-dies loses only deals nobody has seen.)
+Certifying a deal runs the solver in the process's worker pool (a Stalactites deal under
+``choice`` must be won by both steps: some 7 ms of a core each, one candidate in seven
+rejected; a Squadron deal up to a second).  So the deals are certified ahead: each queue keeps
+a **stock** of ``depth`` certified deals in the store, shared by every process, and every
+process serving the queue tops it up in the background (``solver.workers`` batches at a time)
+whenever a room takes one.  A room is dealt one of the stock at random, never given to another
+room from the stock again; only when the stock is empty (the solver's workers outrun, on a
+busy machine their lower priority starves them) does a room share a deal dealt to another
+room within the last ``share_ms`` (at most the quick race's countdown: no room on that deal
+has begun, so no one has seen it), and only when there is none of those either does it wait
+for a deal certified for it.  Nobody can tell in advance which deal their room gets.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from collections.abc import Callable
 
-from ..rooms.deals import ChosenDeal, pick_deal
+from ..rooms.deals import ChosenDeal, certified_deal, pick_deal
+from ..store.queue_base import QueueStore, queue_name
 from ..workers import SolverPool
 
-__all__ = ["DealPool"]
+__all__ = ["DealPool", "certified_deals"]
 
 log = logging.getLogger(__name__)
 
+BATCH = {"stalactites": 8, "squadron": 1}  # deals one worker call certifies (under 0.1 s)
+
+
+def certified_deals(game: str, step: str | None, count: int) -> list[str]:
+    """``count`` certified deals, each as the stock keeps it (run in a worker)."""
+    made = (certified_deal(game, step) for _ in range(count))
+    return [json.dumps({"deal": deal, "lines": lines}) for deal, lines in made]
+
+
+def _chosen(text: str) -> ChosenDeal:
+    kept = json.loads(text)
+    return ChosenDeal(str(kept["deal"]), True, kept["lines"])
+
 
 class DealPool:
-    def __init__(self, solver: SolverPool, size: int) -> None:
-        self._solver = solver
-        self._size = size
-        self._ready: dict[tuple[str, str | None], list[ChosenDeal]] = {}
+    def __init__(
+        self,
+        store: QueueStore,
+        solver: SolverPool,
+        depth: int,
+        share_ms: int,
+        now_ms: Callable[[], int],
+    ) -> None:
+        self._store, self._solver = store, solver
+        self._depth, self._share_ms, self._now = depth, share_ms, now_ms
         self._filling: dict[tuple[str, str | None], asyncio.Task[None]] = {}
+        self._dry: set[str] = set()  # queues whose stock ran out (warned once per spell)
+        self.shared = 0  # rooms of this process dealt a shared deal...
+        self.on_demand = 0  # ...and dealt one certified for them
 
     async def take(self, game: str, step: str | None) -> ChosenDeal:
-        """A certified deal of that game and step: a ready one, or one picked now."""
-        key = (game, step)
-        ready = self._ready.setdefault(key, [])
+        """A certified deal of that game and step (see the module)."""
+        queue = queue_name(game, step)
         self.fill(game, step)
-        if ready:
-            return ready.pop()
+        taken = await self._store.take_deal(queue, self._now(), self._share_ms)
+        if taken is not None and not taken.shared:
+            self._dry.discard(queue)
+            return _chosen(taken.deal)
+        if queue not in self._dry:
+            self._dry.add(queue)
+            log.warning(
+                "queue %s: the stock of certified deals ran out: rooms share deals or wait "
+                "for the solver (more STALACTITES_SOLVER_WORKERS, or a deeper "
+                "STALACTITES_MATCH_DEAL_POOL, carry this rate)",
+                queue,
+            )
+        if taken is not None:
+            self.shared += 1
+            return _chosen(taken.deal)
+        self.on_demand += 1
+        log.warning("queue %s: a room's deal is certified on demand", queue)
         return await pick_deal(self._solver, game, step)
 
     def fill(self, game: str, step: str | None) -> None:
-        """Start picking deals for this queue up to the pool's size, if not already."""
+        """Start topping up this queue's stock, if not already."""
         key = (game, step)
         task = self._filling.get(key)
-        if self._size > 0 and (task is None or task.done()):
+        if self._depth > 0 and (task is None or task.done()):
             self._filling[key] = asyncio.create_task(self._fill(key), name=f"deals:{game}")
 
+    async def ready(self, game: str, step: str | None) -> int:
+        """Wait for this process's topping up of the queue's stock: how many deals it holds."""
+        task = self._filling.get((game, step))
+        if task is not None:
+            await asyncio.shield(task)
+        return await self._store.stock_deals(queue_name(game, step), [], self._depth)
+
     async def _fill(self, key: tuple[str, str | None]) -> None:
-        ready = self._ready.setdefault(key, [])
-        while len(ready) < self._size:
-            try:
-                ready.append(await pick_deal(self._solver, *key))
-            except Exception:
-                log.exception("picking a quick race's deal failed")
-                return
+        queue = queue_name(*key)
+        try:
+            missing = self._depth - await self._store.stock_deals(queue, [], self._depth)
+            while missing > 0:
+                batch = min(missing, BATCH.get(key[0], 1))
+                calls = min(self._solver.workers, -(-missing // batch))
+                made = await asyncio.gather(
+                    *(self._solver.run(certified_deals, *key, batch) for _ in range(calls))
+                )
+                deals = [deal for some in made for deal in some]
+                missing = self._depth - await self._store.stock_deals(queue, deals, self._depth)
+        except Exception:
+            log.exception("queue %s: certifying deals for the stock failed", queue)
 
     async def close(self) -> None:
         for task in self._filling.values():

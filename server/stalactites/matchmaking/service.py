@@ -69,7 +69,8 @@ class Matchmaker:
         self.widening = Widening(
             config.match_window_base, config.match_window_per_s, config.match_anyone_after_s
         )
-        self.deals = DealPool(rooms.solver, config.match_deal_pool)
+        share_ms = int(min(config.match_deal_share_s, QUICK_COUNTDOWN_S) * 1000)
+        self.deals = DealPool(store, rooms.solver, config.match_deal_pool, share_ms, self.now)
         self._watches: dict[str, _Watch] = {}
         self.rooms_made = 0  # pairings this process made rooms of (for the bench)
 
@@ -100,6 +101,13 @@ class Matchmaker:
         if ghost and await watch.ghost(player.player_id, [waiter]):
             return None
         return await watch.add(waiter, entry)
+
+    async def ghost_now(self, waiter: Waiter, game: str, step: str | None) -> bool:
+        """A player already queued asks for a ghost at once: True if their sockets have the
+        ``matched`` frame of one; else they stay queued, their place (and time) kept."""
+        assert waiter.player_id is not None
+        watch = await self._watch(game, step)
+        return await watch.ghost_instead(waiter.player_id)
 
     async def waiting(self, game: str, step: str | None) -> int:
         """How many wait in the queue now."""
@@ -142,12 +150,12 @@ class Matchmaker:
         room_id = await self.rooms.open(
             settings.model_copy(update={"quick": True, "private": True})
         )
-        room = await self.rooms.view(room_id)
-        tokens = {}
-        for entry in pairing.players:
-            tokens[entry.player_id] = (
-                await self.rooms.join(room.room_id, entry.name, entry.player_id)
-            )[1]
+        seats = await asyncio.gather(  # at once: each join is atomic in the store
+            *(self.rooms.join(room_id, entry.name, entry.player_id) for entry in pairing.players)
+        )
+        tokens = {
+            entry.player_id: token for entry, (_, token) in zip(pairing.players, seats, strict=True)
+        }
         players = [
             MatchedPlayer(player_id=e.player_id, name=e.name, rating=e.rating)
             for e in pairing.players
@@ -155,7 +163,7 @@ class Matchmaker:
         self.rooms_made += 1
         return {
             player_id: Matched(
-                type="matched", room_id=room.room_id, token=token, players=players
+                type="matched", room_id=room_id, token=token, players=players
             ).model_dump_json()
             for player_id, token in tokens.items()
         }
@@ -323,19 +331,25 @@ class _Watch:
         ghosts (else they stay queued)."""
         after_ms = self.maker.config.match_ghost_after_s * 1000
         for player_id, entry in list(self.entries.items()):
-            if now - entry.joined_ms < after_ms or player_id not in self.waiters:
-                continue
-            if not await self.maker.store.withdraw(self.queue, player_id):
-                continue  # paired meanwhile
-            waiters = list(self.waiters.get(player_id, {}).values())
-            if await self.ghost(player_id, waiters):
-                self.waiters.pop(player_id, None)
-                self.entries.pop(player_id, None)
-            else:
-                for waiter in waiters:
-                    await self.maker.store.enqueue(
-                        self.queue, entry, waiter.connection_id, self._lease()
-                    )
+            if now - entry.joined_ms >= after_ms:
+                await self.ghost_instead(player_id)
+
+    async def ghost_instead(self, player_id: str) -> bool:
+        """The queued player races a ghost: taken out of the queue, then matched with a ghost;
+        or, none found, queued again as they were (True: the ghost race was made)."""
+        entry = self.entries.get(player_id)
+        if entry is None or player_id not in self.waiters:
+            return False
+        if not await self.maker.store.withdraw(self.queue, player_id):
+            return False  # paired meanwhile: the matched frame is on its way
+        waiters = list(self.waiters.get(player_id, {}).values())
+        if await self.ghost(player_id, waiters):
+            self.waiters.pop(player_id, None)
+            self.entries.pop(player_id, None)
+            return True
+        for waiter in waiters:
+            await self.maker.store.enqueue(self.queue, entry, waiter.connection_id, self._lease())
+        return False
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -1,11 +1,15 @@
 """The ghosts' store in Redis, one node or a Redis Cluster (see :mod:`.ghosts_base`).
 
 Keys (``P`` the configured prefix): ``P{ghosts:POOL}:won`` and ``P{ghosts:POOL}:other``,
-sorted sets of ``ROOM_ID|PLAYER_ID`` scored by the runner's rating; both of a pool in one
-slot; ``P{ghosts}:due``, a sorted set of ghost races' room ids scored by when each is next
-due (unix ms), dropped when it has nothing left due.  Single commands only (``ZADD``, ``ZREM``,
-``ZRANGE ... BYSCORE``), no script.  The runs never expire: their rooms are kept for good,
-like the histories that point at them.
+sorted sets of ``ROOM_ID|PLAYER_ID`` scored by the runner's rating;
+``P{ghosts:POOL}:age:won`` and ``...:age:other``, the same runs scored by when they were
+indexed; ``P{ghosts:POOL}:deal:DEAL``, a deal's runs by when they were indexed (for its bound;
+forgotten ``deal_ttl_ms`` after its last run); all of a pool in one slot.
+``P{ghosts}:due``, a sorted set of ghost races' room ids scored by when each is next due
+(unix ms), dropped when it has nothing left due.  A run is indexed, and the index kept within
+its bounds, by one script (``lua/ghosts/add.lua``); the rest are single commands.  The runs
+leave only by the bounds: their rooms are kept for good, like the histories that point at
+them.
 """
 
 from __future__ import annotations
@@ -13,25 +17,40 @@ from __future__ import annotations
 from typing import Any
 
 from .cluster import ClusterPipe
-from .ghosts_base import IndexedRun
-from .resp import Address, Pipe
+from .ghosts_base import DEFAULT_BOUNDS, IndexBounds, IndexedRun
+from .resp import Address, Pipe, Script
+from .scripts import lua
 
 __all__ = ["RedisGhostStore"]
 
 
 class RedisGhostStore:
-    def __init__(self, url: str, prefix: str = "sr:", cluster: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "sr:",
+        cluster: bool = False,
+        bounds: IndexBounds = DEFAULT_BOUNDS,
+    ) -> None:
         address = Address.parse(url).named("stalactites-ghosts")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
-        self._prefix = prefix
+        self._prefix, self._bounds = prefix, bounds
         self._due = f"{prefix}{{ghosts}}:due"
+        self._add = Script(self._pipe, lua("ghosts/add"), repeatable=True)
 
     def key(self, pool: str, won: bool) -> str:
         return f"{self._prefix}{{ghosts:{pool}}}:{'won' if won else 'other'}"
 
-    async def add_run(self, pool: str, run: IndexedRun) -> None:
-        key = self.key(pool, run.won)
-        await self._pipe.call_at(key, "ZADD", key, run.rating, run.member)
+    def _age(self, pool: str, won: bool) -> str:
+        return f"{self._prefix}{{ghosts:{pool}}}:age:{'won' if won else 'other'}"
+
+    async def add_run(self, pool: str, run: IndexedRun, deal: str, at_ms: int) -> None:
+        kinds = (run.won, not run.won)
+        keys = [*(self.key(pool, won) for won in kinds), *(self._age(pool, won) for won in kinds)]
+        keys.append(f"{self._prefix}{{ghosts:{pool}}}:deal:{deal}")
+        bounds = self._bounds
+        args = [run.member, run.rating, at_ms, bounds.band, bounds.per_band, bounds.per_deal]
+        await self._add(keys, [*args, bounds.deal_ttl_ms])
 
     async def near(
         self, pool: str, rating: int, window: int, won: bool, limit: int

@@ -12,6 +12,11 @@ entries it pairs out of the queue and keeps each pairing as *pending* until the 
 made it :meth:`~QueueStore.settle`\\ s it with each player's ``matched`` frame, which rings the
 queue's bell with the player's id: the player's sockets, on any process, read their frame with
 :meth:`~QueueStore.take_result`.
+
+A queue also keeps the **stock** of certified deals its rooms are dealt from, shared by every
+process (:mod:`stalactites.matchmaking.deal_pool` fills it ahead and takes from it): a deal is
+taken from the stock once, at random, and may then deal other rooms for a short while (its
+*sharing* time) but only when the stock is empty.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Protocol
 
 __all__ = [
     "RESULT_TTL_MS",
+    "DealTaken",
     "Pairing",
     "QueueBell",
     "QueueEntry",
@@ -72,6 +78,12 @@ class QueueEntry:
 class Pairing:
     match_id: str
     players: tuple[QueueEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealTaken:
+    deal: str  # as stocked
+    shared: bool  # dealt from the stock to an earlier room (the stock was empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +174,17 @@ class QueueStore(Protocol):
 
     async def status(self, queue: str, player_id: str, now_ms: int) -> QueueStatus:
         """How many are waiting (live leases) and when this player joined."""
+        ...
+
+    async def stock_deals(self, queue: str, deals: Sequence[str], depth: int) -> int:
+        """Add certified deals (texts, distinct) to the queue's stock while it holds fewer than
+        ``depth``: how many it holds now (``deals`` empty: only count)."""
+        ...
+
+    async def take_deal(self, queue: str, now_ms: int, share_ms: int) -> DealTaken | None:
+        """A deal for a new room, atomic: one of the stock at random, taken out of it and then
+        open to be shared until ``now_ms + share_ms``; else, the stock empty, one of those
+        still open, at random (it may deal any number of rooms while open); else None."""
         ...
 
     async def subscribe(self, queue: str, bell: QueueBell) -> None: ...

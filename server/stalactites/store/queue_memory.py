@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .queue_base import (
     RESULT_TTL_MS,
+    DealTaken,
     Pairing,
     QueueBell,
     QueueEntry,
@@ -34,6 +36,8 @@ class _Queue:
     pending: dict[str, Pairing] = field(default_factory=dict)
     results: dict[str, tuple[str, int]] = field(default_factory=dict)  # frame, kept until
     bells: list[QueueBell] = field(default_factory=list)
+    stock: list[str] = field(default_factory=list)  # certified deals
+    shared: dict[str, int] = field(default_factory=dict)  # deal -> open until (ms)
 
 
 class MemoryQueueStore:
@@ -132,6 +136,27 @@ class MemoryQueueStore:
         alive = {pid: one for pid, one in waiting.items() if one.alive(now_ms)}
         mine = alive.get(player_id)
         return QueueStatus(len(alive), None if mine is None else mine.entry.joined_ms)
+
+    async def stock_deals(self, queue: str, deals: Sequence[str], depth: int) -> int:
+        stock = self._queue(queue).stock
+        for deal in deals:
+            if len(stock) >= depth:
+                break
+            if deal not in stock:
+                stock.append(deal)
+        return len(stock)
+
+    async def take_deal(self, queue: str, now_ms: int, share_ms: int) -> DealTaken | None:
+        held = self._queue(queue)
+        if held.stock:
+            deal = held.stock.pop(secrets.randbelow(len(held.stock)))
+            if share_ms > 0:
+                held.shared[deal] = now_ms + share_ms
+            return DealTaken(deal, False)
+        held.shared = {deal: until for deal, until in held.shared.items() if until > now_ms}
+        if not held.shared:
+            return None
+        return DealTaken(secrets.choice(list(held.shared)), True)
 
     async def subscribe(self, queue: str, bell: QueueBell) -> None:
         self._queue(queue).bells.append(bell)

@@ -9,6 +9,9 @@ game and step, so that the pairing step touches one Cluster slot):
 * ``P{queue:NAME}:seq``: the match id counter;
 * ``P{queue:NAME}:paired`` hash: player id -> the pending pairing that holds them;
 * ``P{queue:NAME}:result:PLAYER_ID``: the player's ``matched`` frame, for a minute;
+* ``P{queue:NAME}:deals`` set: the certified deals in stock (``lua/queue/stock.lua``);
+* ``P{queue:NAME}:shared`` sorted set: deals taken from the stock, by when they stop being
+  shared (the key goes with its last member's time);
 * channel ``P{queue:NAME}:bell``: a player id, each time a ``matched`` frame is kept for them.
 
 Each change is one Lua script of ``lua/queue/``; the bells are heard on one subscriber
@@ -20,17 +23,26 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 
 from .cluster import ClusterPipe
 from .listener import Listener
-from .queue_base import RESULT_TTL_MS, Pairing, QueueBell, QueueEntry, QueueStatus, Widening
+from .queue_base import (
+    RESULT_TTL_MS,
+    DealTaken,
+    Pairing,
+    QueueBell,
+    QueueEntry,
+    QueueStatus,
+    Widening,
+)
 from .resp import Address, Pipe, Script
 from .scripts import lua
 
 __all__ = ["PENDING_MS", "RedisQueueStore"]
 
 PENDING_MS = 30_000  # a pairing not settled this long (its maker died) frees its players
-_SCRIPTS = ("enqueue", "touch", "leave", "pair", "settle", "status")
+_SCRIPTS = ("enqueue", "touch", "leave", "pair", "settle", "status", "stock", "take_deal")
 
 
 class RedisQueueStore:
@@ -124,6 +136,20 @@ class RedisQueueStore:
     async def status(self, queue: str, player_id: str, now_ms: int) -> QueueStatus:
         waiting, joined = await self._run["status"]([self._entries(queue)], [player_id, now_ms])
         return QueueStatus(int(waiting), None if int(joined) < 0 else int(joined))
+
+    # The stock of certified deals.
+
+    async def stock_deals(self, queue: str, deals: Sequence[str], depth: int) -> int:
+        keys = [f"{self._tag(queue)}:deals"]
+        return int(await self._run["stock"](keys, [depth, *deals]))
+
+    async def take_deal(self, queue: str, now_ms: int, share_ms: int) -> DealTaken | None:
+        tag = self._tag(queue)
+        taken = await self._run["take_deal"]([f"{tag}:deals", f"{tag}:shared"], [now_ms, share_ms])
+        if not taken:
+            return None
+        deal, source = taken
+        return DealTaken(str(deal), source == "shared")
 
     # Bells.
 

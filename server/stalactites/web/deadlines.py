@@ -1,5 +1,7 @@
 """Room deadlines in one process: a timer per room served here, which sleeps until the
-countdown's or the race's end and asks the rooms service to advance the room.
+countdown's or the race's end and asks the rooms service to advance the room.  Its
+:class:`RoomTimer` is every room timer's (a ghost's replay runs on one too,
+:mod:`.ghosts.ghost_driver`).
 
 A quick race (:mod:`stalactites.matchmaking`) has one more: the end of its seats' time to
 connect, after which those absent are made ready (and are out when it starts).  Every process
@@ -19,33 +21,40 @@ from ..clock import Clock
 from ..rooms.settings import RoomSettings, quick_deadline
 from ..store import RoomRow
 
-__all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "next_deadline"]
+__all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "RoomTimer", "Step", "next_deadline"]
 
 log = logging.getLogger(__name__)
 
 DEADLINE_EVENTS = ("countdown", "started", "results")
-POLL_S = 0.5  # the timer re-reads the clock at least this often
+POLL_S = 0.5  # a timer re-reads the clock at least this often
 
 Advance = Callable[[str], Awaitable[RoomRow]]
 """Bring a room up to date with the clock (the rooms service's ``current``)."""
 
+Step = Callable[[str], Awaitable[int | None]]
+"""Do a room's work that is due: when more is next due (unix ms); None: nothing left."""
 
-class RoomDeadline:
-    """The deadline timer of one room; started at once."""
 
-    def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
-        self.room_id = room_id
-        self.status: str | None = None  # the room's, as the timer last read it
-        self._advance = advance
-        self._clock = clock
+class RoomTimer:
+    """One room's timer, started at once: it runs ``step``, sleeps until the time the step
+    said, and runs it again, until the step says nothing is left.  A step that fails is run
+    again after ``retry_s``; one that answers a time already past, after ``past_s`` (the
+    deadline's: the transition did not happen yet; a ghost's: its next action is due now)."""
+
+    def __init__(
+        self, room_id: str, step: Step, clock: Clock, name: str, retry_s: float, past_s: float
+    ) -> None:
+        self.room_id, self.name = room_id, name
+        self._step, self._clock = step, clock
+        self._retry_s, self._past_s = retry_s, past_s
         self._timer: asyncio.Task[None] | None = None
         self.schedule()
 
     def schedule(self) -> None:
-        """(Re)start the timer from the room's stored state."""
+        """(Re)start the timer: the step runs now."""
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = logs.task(self._run(), f"deadline:{self.room_id}", room_id=self.room_id)
+        self._timer = logs.task(self._run(), f"{self.name}:{self.room_id}", room_id=self.room_id)
 
     async def close(self) -> None:
         if self._timer is not None:
@@ -55,19 +64,32 @@ class RoomDeadline:
     async def _run(self) -> None:
         while True:
             try:
-                row = await self._advance(self.room_id)
-                self.status = row.status
-                deadline = next_deadline(row)
+                due = await self._step(self.room_id)
             except Exception:
-                log.exception("room %s: advancing the room failed; retrying", self.room_id)
-                deadline = self._clock.now_ms()
-            if deadline is None:
-                return
-            if deadline <= self._clock.now_ms():  # it did not advance: try again shortly
-                await asyncio.sleep(POLL_S)
+                log.exception("room %s: the %s step failed; retrying", self.room_id, self.name)
+                await asyncio.sleep(self._retry_s)
                 continue
-            while (left := deadline - self._clock.now_ms()) > 0:
+            if due is None:
+                return
+            if due <= self._clock.now_ms():
+                await asyncio.sleep(self._past_s)
+                continue
+            while (left := due - self._clock.now_ms()) > 0:
                 await asyncio.sleep(min(left / 1000, POLL_S))
+
+
+class RoomDeadline(RoomTimer):
+    """The deadline timer of one room; started at once (from the room's stored state)."""
+
+    def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
+        self.status: str | None = None  # the room's, as the timer last read it
+        self._advance = advance
+        super().__init__(room_id, self._deadline, clock, "deadline", POLL_S, POLL_S)
+
+    async def _deadline(self, room_id: str) -> int | None:
+        row = await self._advance(room_id)
+        self.status = row.status
+        return next_deadline(row)
 
 
 def next_deadline(row: RoomRow) -> int | None:

@@ -10,50 +10,20 @@ deadline (``countdown``, ``started``, ``results``) and stops once the ghost has 
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import Awaitable, Callable
-
-from ... import logs
 from ...clock import Clock
+from ..deadlines import RoomTimer, Step
 
-__all__ = ["GhostTimer"]
+__all__ = ["Advance", "GhostTimer"]
 
-log = logging.getLogger(__name__)
-
-POLL_S = 0.5  # the timer re-reads the clock at least this often
 RETRY_S = 0.2  # after a failed step (the store unreachable?)
 
-Advance = Callable[[str], Awaitable[int | None]]
+Advance = Step
 """Apply a room's ghost's due actions; when it is next due (unix ms), None: nothing left."""
 
 
-class GhostTimer:
+class GhostTimer(RoomTimer):
+    """A ghost's replay timer: ``advance`` (``GhostReplay.advance``) applies the ghost's due
+    actions and answers when the next is due; one already due is applied at once."""
+
     def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
-        self.room_id = room_id
-        self._advance, self._clock = advance, clock
-        self._timer: asyncio.Task[None] | None = None
-        self.schedule()
-
-    def schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = logs.task(self._run(), f"ghost:{self.room_id}", room_id=self.room_id)
-
-    async def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            await asyncio.gather(self._timer, return_exceptions=True)
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                due = await self._advance(self.room_id)
-            except Exception:
-                log.exception("room %s: the ghost's step failed; retrying", self.room_id)
-                await asyncio.sleep(RETRY_S)
-                continue
-            if due is None:
-                return
-            while (left := due - self._clock.now_ms()) > 0:
-                await asyncio.sleep(min(left / 1000, POLL_S))
+        super().__init__(room_id, advance, clock, "ghost", RETRY_S, 0.0)

@@ -32,6 +32,7 @@ from ...match_protocol import (
 )
 from ...matchmaking.service import rating_of
 from ...store.players_base import PlayerRecord
+from ...store.queue_base import queue_name
 from ..connection import Connection
 from ..players.session_http import request_token
 from ..process import Process, process_of
@@ -92,16 +93,28 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
 
     async def _queue(self, frame: QueueFrame) -> None:
         maker = self.process.matchmaker
-        if self.queue is not None:
-            return self.error("already_queued", "this socket is queued already; leave first")
         if frame.ghost and maker.fallback is None:
             return self.error("ghost_unavailable", "this server has no ghost races")
+        if self.queue is not None and frame.ghost and _same_queue(self.queue, frame):
+            return await self._ghost_instead(frame)
+        if self.queue is not None:
+            return self.error("already_queued", "this socket is queued already; leave first")
         assert self.player is not None
         self.queue = frame
         joined = await maker.join(self, self.player, frame.game, frame.step, frame.ghost)
         if joined is not None and self.queue is frame:
             waiting = await maker.waiting(frame.game, frame.step)
             self.queued(max(maker.now() - joined, 0), waiting)
+
+    async def _ghost_instead(self, frame: QueueFrame) -> None:
+        """Queued already: a ghost at once, or (none to race) ``queued`` again, the place and
+        the time waited kept."""
+        maker = self.process.matchmaker
+        if await maker.ghost_now(self, frame.game, frame.step) or self.queue is None:
+            return
+        status = await maker.store.status(_queue_of(frame), self.player_id or "", maker.now())
+        joined = maker.now() if status.joined_ms is None else status.joined_ms
+        self.queued(max(maker.now() - joined, 0), status.waiting)
 
     # A waiter's (the matchmaker calls these).
 
@@ -129,3 +142,11 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         if frame is not None:
             with contextlib.suppress(Exception):
                 await self.process.matchmaker.leave(self, frame.game, frame.step)
+
+
+def _queue_of(frame: QueueFrame) -> str:
+    return queue_name(frame.game, (frame.step or "choice") if frame.game == "stalactites" else None)
+
+
+def _same_queue(one: QueueFrame, other: QueueFrame) -> bool:
+    return _queue_of(one) == _queue_of(other)
