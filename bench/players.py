@@ -35,16 +35,16 @@ import redis
 from benchkit import REDIS_URL, delete_keys, percentile
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
-from stalactites.engine import Stalactites, StepPolicy
 from stalactites.players import PlayerService, RacePlayer, RaceResult
 from stalactites.players.races import Outcome, player_race
 from stalactites.protocol import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
-from stalactites.solver import Verdict, solve
 from stalactites.store.players_base import PlayerRecord, Rating
 from stalactites.store.players_redis import RedisPlayerStore
 from stalactites.store.rooms_archive import actions_of
 from stalactites.store.rooms_redis import RedisStore
+from stalactites.web.players.race_recording import RaceRecorder
+from stalactites.workers import worker_pid
 
 BATCH = 2000
 GAMES = ("stalactites", "squadron")
@@ -186,31 +186,69 @@ async def finish_cost(service: PlayerService, client: redis.Redis, players: int)
     )
 
 
-async def archived_room(prefix: str) -> tuple[str, list[str]]:
-    """A real finished two-player room, kept: a won race of every move and a resignation."""
-    config = ServerConfig(store_url=REDIS_URL, redis_prefix=prefix)
-    store = RedisStore(REDIS_URL, prefix)
-    rooms = RoomService(store, config, SystemClock())
+class RaceClock:
+    """The machine's clock and the think time of a player on top: :meth:`think` moves it on
+    by a player's pause before a move (0.4-3 s, seeded), so that every action's time in the
+    archive is as long as a real race's."""
+
+    def __init__(self) -> None:
+        self._ahead, self._rng = 0, random.Random(11)
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000 + self._ahead
+
+    def think(self) -> None:
+        self._ahead += self._rng.randrange(400, 3000)
+
+
+async def archived_room(prefix: str, player_store: RedisPlayerStore) -> tuple[str, list[str]]:
+    """A real finished rated two-player room on a certified deal (the server's, step
+    ``choice``, as a quick race's), recorded on its two new players and kept: a won race
+    (the certificate's ones line, every action timed, 0.4-3 s apart) and a resignation.
+    Then a second room service, as another process, reads the kept room: its winning lines
+    found again."""
+    config = ServerConfig(store_url=REDIS_URL, redis_prefix=prefix, solver_workers=1)
+    store, clock = RedisStore(REDIS_URL, prefix), RaceClock()
+    rooms = RoomService(store, config, clock)
+    players = PlayerService(player_store, clock)
+    recorder = RaceRecorder(players, rooms, clock)
+    rooms.rater = recorder.rate
     play = Play(rooms)
+    other = RoomService(store, config, clock)
     try:
-        body = CreateRoom(deal=DEAL, step="ones", countdown_s=0, seats=2)
+        await other.solver.run(worker_pid)  # its worker started, as a server's is
+        body = CreateRoom(rated=True, countdown_s=0, seats=2)
         room_id = (await rooms.create(body)).room_id
-        ann, _ = await rooms.join(room_id, "Ann", player_id(0))
-        bob, _ = await rooms.join(room_id, "Bob", player_id(1))
-        await rooms.ready(room_id, ann)
-        await rooms.ready(room_id, bob)
-        solution = solve(Stalactites(DEAL, StepPolicy("ones")))
-        assert solution.verdict is Verdict.WON
-        for index, move in enumerate(solution.moves):
-            frame = MoveFrame(type="move", id=f"m{index}", move=str(move))
+        seats = []
+        for _ in range(2):
+            someone = await players.create_anonymous()
+            seats.append((await rooms.join(room_id, someone.name, someone.player_id))[0])
+        ann, bob = seats
+        for seat in seats:
+            await rooms.ready(room_id, seat)
+        settings = await rooms.settings(room_id)
+        assert settings.rated and settings.certified and settings.solution is not None
+        for index, move in enumerate(settings.solution["ones"]):
+            clock.think()
+            frame = MoveFrame(type="move", id=f"m{index}", move=move)
             assert (await play.act(room_id, ann, frame)).type == "accepted"
+        clock.think()
         await play.resign(room_id, bob)
         await rooms.finalize(room_id)
-        await store.keep_room(room_id, [ann, bob])
+        assert await recorder.resume() == 1  # the room kept, the race on both players
+        began = time.perf_counter()
+        view = await other.view(room_id)
+        found = (time.perf_counter() - began) * 1e3
+        same = view.solution == settings.solution
+        print(f"kept room read by another room service: lines found again in {found:.0f} ms, "
+              f"the same as published: {same}")  # fmt: skip
+        assert same
         keys = store.keys(room_id)
         kept = [keys.room, keys.archive, keys.actions, keys.log(ann), keys.log(bob)]
-        return room_id, kept + [keys.analysis, keys.presence]
+        outcome = f"{prefix}{{room:{room_id}}}:outcome"
+        return room_id, kept + [keys.analysis, keys.presence, outcome]
     finally:
+        await other.close()
         await rooms.close()
         await store.close()
 
@@ -219,7 +257,9 @@ def usage(client: redis.Redis, keys: list[str]) -> int:
     return sum(int(client.memory_usage(key, samples=0) or 0) for key in keys)
 
 
-async def memory(client: redis.Redis, prefix: str, players: int, races: int) -> None:
+async def memory(
+    client: redis.Redis, store: RedisPlayerStore, prefix: str, players: int, races: int
+) -> None:
     rng = random.Random(3)
     sample = rng.sample(range(players), min(500, players))
     identity = history = entries = 0
@@ -233,7 +273,7 @@ async def memory(client: redis.Redis, prefix: str, players: int, races: int) -> 
     per_player = identity / len(sample) + board / players
     per_entry = history / max(entries, 1)
     outcome = usage(client, [f"{prefix}{{room:bench{i}}}:outcome" for i in range(100)]) / 100
-    room_id, room_keys = await archived_room(prefix)
+    room_id, room_keys = await archived_room(prefix, store)
     room = usage(client, room_keys)
     moves = len(actions_of(client.get(room_keys[1]).decode()))
     parts = ", ".join(f"{key.rsplit('}:', 1)[1]} {usage(client, [key])}" for key in room_keys)
@@ -243,10 +283,10 @@ async def memory(client: redis.Redis, prefix: str, players: int, races: int) -> 
     print(f"  and for the hour's grace only: events, client ids {usage(client, grace)} B")
     print(f"memory per player (identity, password hash, board line): {per_player:.0f} B")
     print(f"memory per history entry: {per_entry:.0f} B; per race outcome: {outcome:.0f} B")
-    per_race = room + outcome + 2 * per_entry
+    per_race = room + 2 * per_entry
     print(
-        f"memory per archived 2-player race: {per_race:.0f} B "
-        f"(room record of {moves} timed actions {room} B + outcome + 2 history entries)"
+        f"memory per archived rated 2-player race on a certified deal: {per_race:.0f} B "
+        f"(room record of {moves} timed actions and its outcome {room} B, 2 history entries)"
     )
 
 
@@ -278,7 +318,7 @@ async def main_async(args: argparse.Namespace) -> None:
         await read_p99("history page (20)", readers, seconds, history, client)
         await read_p99("leaderboard page (50)", readers, seconds, board, client)
         await finish_cost(service, client, args.players)
-        await memory(client, prefix, args.players, args.races)
+        await memory(client, store, prefix, args.players, args.races)
     finally:
         await store.close()
         client.close()
