@@ -25,14 +25,23 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import redis
 
-from benchkit import REDIS_URL, delete_keys, percentile
+from benchkit import (
+    NO_LIMITS,
+    REDIS_URL,
+    Server,
+    delete_keys,
+    percentile,
+    stalactites_command,
+    start_server,
+)
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
 from stalactites.players import PlayerService, RacePlayer, RaceResult
@@ -126,35 +135,94 @@ async def build_races(store: RedisPlayerStore, players: int, races: int) -> None
     )
 
 
+Read = Callable[[random.Random], Awaitable[Any]]
+
+
 async def read_p99(
     name: str,
     readers: int,
     seconds: float,
-    read: Callable[[random.Random], Awaitable[Any]],
+    read: Read | Callable[[int], Awaitable[Read]],
     client: redis.Redis,
+    server: Server | None = None,
 ) -> None:
-    """p50/p99 of ``readers`` reading flat out, and the CPU each read took (this process's,
-    the server's side, and Redis's): in one process, a closed loop's latency is about
-    ``readers`` times the larger of the two (the readers queue for the one event loop)."""
+    """p50/p99 of ``readers`` reading flat out, and the CPU each read took (the server's
+    side: this process's, or ``server``'s when reading through HTTP; and Redis's): in one
+    process, a closed loop's latency is about ``readers`` times the larger of the two (the
+    readers queue for the one event loop).  With ``server``, ``read(seed)`` gives each
+    reader its own read (its own connection)."""
     times: list[float] = []
     stop = time.monotonic() + seconds
-    cpu, redis_cpu = time.process_time(), redis_cpu_s(client)
+    cpu_now = time.process_time if server is None else server.cpu_seconds
+    cpu, redis_cpu = cpu_now(), redis_cpu_s(client)
 
     async def reader(seed: int) -> None:
         rng = random.Random(seed)
+        own = cast(Read, read) if server is None else await cast(Any, read)(seed)
         while time.monotonic() < stop:
             began = time.perf_counter()
-            await read(rng)
+            await own(rng)
             times.append(time.perf_counter() - began)
 
     await asyncio.gather(*(reader(seed) for seed in range(readers)))
-    cpu = (time.process_time() - cpu) / len(times) * 1e6
+    cpu = (cpu_now() - cpu) / len(times) * 1e6
     redis_cpu = (redis_cpu_s(client) - redis_cpu) / len(times) * 1e6
     p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
+    where = "here" if server is None else "server"
     print(
         f"{name:<22} {len(times):>7} reads  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
-        f"CPU per read {cpu:4.0f} µs here, {redis_cpu:4.0f} µs Redis"
+        f"CPU per read {cpu:4.0f} µs {where}, {redis_cpu:4.0f} µs Redis"
     )
+
+
+def http_reads(
+    server: Server, path: Callable[[random.Random], str]
+) -> Callable[[int], Awaitable[Read]]:
+    """Each reader's GETs of ``path(rng)`` on a keep-alive connection of its own."""
+
+    async def connect(seed: int) -> Read:
+        host, port = server.url.split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+
+        async def get(rng: random.Random) -> None:
+            writer.write(f"GET {path(rng)} HTTP/1.1\r\nHost: {server.url}\r\n\r\n".encode())
+            head = await reader.readuntil(b"\r\n\r\n")
+            found = re.search(rb"content-length: *(\d+)", head, re.IGNORECASE)
+            assert head.startswith(b"HTTP/1.1 200") and found is not None, head
+            await reader.readexactly(int(found.group(1)))
+
+        return get
+
+    return connect
+
+
+async def http_p99(args: argparse.Namespace, prefix: str, client: redis.Redis) -> None:
+    """The same reads through HTTP: one ``stalactites serve`` on the benchmark's keys (its
+    CPU per read from ``/proc``), the readers here on connections of their own."""
+    env = {"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix, **NO_LIMITS}
+    server = start_server(
+        "players", stalactites_command(), env | {"STALACTITES_SOLVER_WORKERS": "1"}
+    )
+    try:
+        players, board = args.players, max(args.players - 50, 1)
+        paths = {
+            "profile": lambda rng: f"/api/players/{player_id(rng.randrange(players))}",
+            "history page (20)": lambda rng: (
+                f"/api/players/{player_id(rng.randrange(players))}/races?limit=20"
+            ),
+            "leaderboard page (50)": lambda rng: (
+                f"/api/leaderboards/stalactites?limit=50&offset={rng.randrange(board)}"
+            ),
+            "top 4 pages, kept 1 s": lambda rng: (
+                f"/api/leaderboards/stalactites?limit=50&offset={50 * rng.randrange(4)}"
+            ),
+        }
+        print(f"through HTTP, {args.readers} readers on their own connections:")
+        for name, path in paths.items():
+            reads = http_reads(server, path)
+            await read_p99(name, args.readers, args.seconds, reads, client, server)
+    finally:
+        server.stop()
 
 
 def redis_cpu_s(client: redis.Redis) -> float:
@@ -301,7 +369,8 @@ async def main_async(args: argparse.Namespace) -> None:
         print(f"{args.players} players built in {built - began:.1f} s")
         await build_races(store, args.players, args.races)
         print(f"{args.races} finished races built in {time.monotonic() - built:.1f} s")
-        service = PlayerService(store, SystemClock())
+        service = PlayerService(store, SystemClock(), board_page_ttl_ms=0)  # every read read
+        keeping = PlayerService(store, SystemClock())  # a server's: board pages kept a second
         readers, seconds = args.readers, args.seconds
 
         async def profile(rng: random.Random) -> None:
@@ -313,10 +382,16 @@ async def main_async(args: argparse.Namespace) -> None:
         async def board(rng: random.Random) -> None:
             await service.leaderboard("stalactites", 50, rng.randrange(max(args.players - 50, 1)))
 
+        async def top(rng: random.Random) -> None:
+            await keeping.leaderboard("stalactites", 50, 50 * rng.randrange(4))
+
         print(f"reads with {readers} concurrent readers, {seconds:.0f} s each:")
         await read_p99("profile", readers, seconds, profile, client)
         await read_p99("history page (20)", readers, seconds, history, client)
         await read_p99("leaderboard page (50)", readers, seconds, board, client)
+        await read_p99("top 4 pages, kept 1 s", readers, seconds, top, client)
+        if args.http:
+            await http_p99(args, prefix, client)
         await finish_cost(service, client, args.players)
         await memory(client, store, prefix, args.players, args.races)
     finally:
@@ -332,6 +407,9 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=200_000)
     parser.add_argument("--readers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--no-http", dest="http", action="store_false", help="reads in-process only"
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 

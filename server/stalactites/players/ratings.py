@@ -25,7 +25,7 @@ from openskill.models import PlackettLuce
 
 from ..store.players_base import Rating
 
-__all__ = ["PROVISIONAL_RACES", "displayed", "provisional", "rate_race"]
+__all__ = ["DIGITS", "PROVISIONAL_RACES", "displayed", "provisional", "rate_race", "shown_ordinal"]
 
 PROVISIONAL_RACES = 10
 DIGITS = 6  # decimals of a new μ and σ
@@ -38,7 +38,12 @@ def provisional(rating: Rating) -> bool:
 
 def displayed(rating: Rating) -> int:
     """The one number shown: ``round(1000 + 25 * (μ - 3σ))``."""
-    return round(1000 + 25 * rating.ordinal)
+    return shown_ordinal(rating.ordinal)
+
+
+def shown_ordinal(ordinal: float) -> int:
+    """The number shown for an ordinal μ - 3σ (a history entry keeps the ordinal)."""
+    return round(1000 + 25 * ordinal)
 
 
 def rate_race(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
