@@ -2,20 +2,32 @@
 the cost of finishing a rated race, and the memory a player and an archived race take.
 
     .venv/bin/python bench/players.py [--players 100000] [--races 200000] [--readers 50]
+        [--seconds 5] [--servers 1] [--no-http]
 
 It builds ``--players`` registered players and ``--races`` finished two-player rated races
 under a key prefix of its own, through the players' store's own scripts in pipelined
 batches (each race: its outcome, both players' histories, ratings and statistics, their
-leaderboard lines), then measures through :class:`~stalactites.players.PlayerService` on
-:class:`~stalactites.store.players_redis.RedisPlayerStore` (one shared connection, as a
-server process has): p50/p99 of each read with ``--readers`` concurrent readers; the CPU
-µs of this process (the server's side) and of Redis to record one rated two-player race
+leaderboard lines), then measures p50/p99 of each read with ``--readers`` concurrent
+readers and the CPU each read costs the server's side:
+
+* in this process, through :class:`~stalactites.players.PlayerService` on
+  :class:`~stalactites.store.players_redis.RedisPlayerStore` (one shared connection, as a
+  server process has; no HTTP): random pages, none kept, and the top four pages of the
+  board as a server keeps them (a second, :mod:`stalactites.players.pages`);
+* through HTTP (unless ``--no-http``): the same reads from ``--servers`` processes of
+  ``stalactites serve`` on the same keys, the readers here on keep-alive connections of
+  their own spread over them, the servers' CPU read from ``/proc``;
+
+then the CPU µs of this process and of Redis to record one rated two-player race
 (:meth:`PlayerService.record_race`: outcome, ratings, histories, statistics, leaderboards);
-``MEMORY USAGE`` per player (sampled) and per archived race: a real finished two-player room
-(a won race of every move, with each action's time, and a resignation, via
-:class:`~stalactites.rooms.RoomService` on the Redis room store) kept for good (its room hash
-and the archive of its actions), plus its outcome and both players' history entries (its
-event list and client ids, which expire an hour after, are shown apart).  Its keys are
+``MEMORY USAGE`` per player (sampled) and per archived race: a real finished rated
+two-player room on a certified deal (the server's, step ``choice``; a won race of the
+certificate's line with each action 0.4-3 s after the one before, and a resignation, via
+:class:`~stalactites.rooms.RoomService` on the Redis room store, rated and recorded by the
+server's :class:`RaceRecorder`) kept for good (its room hash, the archive of its actions
+and fields, its outcome), plus both players' history entries (its event list and client
+ids, which expire an hour after, are shown apart), after checking that another room
+service reads the kept room's winning lines back, found again by the solver.  Its keys are
 deleted afterwards.
 """
 
@@ -144,21 +156,26 @@ async def read_p99(
     seconds: float,
     read: Read | Callable[[int], Awaitable[Read]],
     client: redis.Redis,
-    server: Server | None = None,
+    servers: list[Server] | None = None,
 ) -> None:
     """p50/p99 of ``readers`` reading flat out, and the CPU each read took (the server's
-    side: this process's, or ``server``'s when reading through HTTP; and Redis's): in one
-    process, a closed loop's latency is about ``readers`` times the larger of the two (the
-    readers queue for the one event loop).  With ``server``, ``read(seed)`` gives each
-    reader its own read (its own connection)."""
+    side: this process's, or the ``servers``' when reading through HTTP; and Redis's): in
+    one process, a closed loop's latency is about ``readers`` times the larger of the two
+    (the readers queue for the one event loop).  With ``servers``, ``read(seed)`` gives
+    each reader its own read (its own connection)."""
     times: list[float] = []
     stop = time.monotonic() + seconds
-    cpu_now = time.process_time if server is None else server.cpu_seconds
+
+    def cpu_now() -> float:
+        if servers is None:
+            return time.process_time()
+        return sum(server.cpu_seconds() for server in servers)
+
     cpu, redis_cpu = cpu_now(), redis_cpu_s(client)
 
     async def reader(seed: int) -> None:
         rng = random.Random(seed)
-        own = cast(Read, read) if server is None else await cast(Any, read)(seed)
+        own = cast(Read, read) if servers is None else await cast(Any, read)(seed)
         while time.monotonic() < stop:
             began = time.perf_counter()
             await own(rng)
@@ -168,7 +185,7 @@ async def read_p99(
     cpu = (cpu_now() - cpu) / len(times) * 1e6
     redis_cpu = (redis_cpu_s(client) - redis_cpu) / len(times) * 1e6
     p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
-    where = "here" if server is None else "server"
+    where = "here" if servers is None else f"{len(servers)} server(s)"
     print(
         f"{name:<22} {len(times):>7} reads  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
         f"CPU per read {cpu:4.0f} µs {where}, {redis_cpu:4.0f} µs Redis"
@@ -176,11 +193,13 @@ async def read_p99(
 
 
 def http_reads(
-    server: Server, path: Callable[[random.Random], str]
+    servers: list[Server], path: Callable[[random.Random], str]
 ) -> Callable[[int], Awaitable[Read]]:
-    """Each reader's GETs of ``path(rng)`` on a keep-alive connection of its own."""
+    """Each reader's GETs of ``path(rng)`` on a keep-alive connection of its own, to the
+    servers in turn (as a proxy in front of them spreads its clients)."""
 
     async def connect(seed: int) -> Read:
+        server = servers[seed % len(servers)]
         host, port = server.url.split(":")
         reader, writer = await asyncio.open_connection(host, int(port))
 
@@ -197,12 +216,13 @@ def http_reads(
 
 
 async def http_p99(args: argparse.Namespace, prefix: str, client: redis.Redis) -> None:
-    """The same reads through HTTP: one ``stalactites serve`` on the benchmark's keys (its
-    CPU per read from ``/proc``), the readers here on connections of their own."""
+    """The same reads through HTTP: ``--servers`` processes of ``stalactites serve`` on the
+    benchmark's keys (their CPU per read from ``/proc``), the readers here on connections of
+    their own, spread over them."""
     env = {"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix, **NO_LIMITS}
-    server = start_server(
-        "players", stalactites_command(), env | {"STALACTITES_SOLVER_WORKERS": "1"}
-    )
+    servers = [
+        start_server(f"players{index}", stalactites_command(), env) for index in range(args.servers)
+    ]
     try:
         players, board = args.players, max(args.players - 50, 1)
         paths = {
@@ -219,10 +239,11 @@ async def http_p99(args: argparse.Namespace, prefix: str, client: redis.Redis) -
         }
         print(f"through HTTP, {args.readers} readers on their own connections:")
         for name, path in paths.items():
-            reads = http_reads(server, path)
-            await read_p99(name, args.readers, args.seconds, reads, client, server)
+            reads = http_reads(servers, path)
+            await read_p99(name, args.readers, args.seconds, reads, client, servers)
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()
 
 
 def redis_cpu_s(client: redis.Redis) -> float:
@@ -407,6 +428,7 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=200_000)
     parser.add_argument("--readers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--servers", type=int, default=1, help="server processes for HTTP")
     parser.add_argument(
         "--no-http", dest="http", action="store_false", help="reads in-process only"
     )

@@ -410,7 +410,7 @@ class RedisStore:
 # What moves into a kept room's archive beside each seat's fields (no script reads these
 # once a room is finished; load_room reads them back).
 _ARCHIVED = {"settings", "results", "created", "starts_at", "ends_at", "version", "done"}
-_ARCHIVED |= {"ready", "winners"}
+_ARCHIVED |= {"ready", "winners", "seats", "players"}
 
 
 def _long_fields(data: dict[str, str]) -> dict[str, str]:
