@@ -73,23 +73,25 @@ async def test_a_kept_rooms_winning_lines_are_found_again_by_another_process(
     assert (await second.record(room_id))["solution"] == published
 
 
+ONES = RoomSettings(  # a certified room's settings under the ones step, without its lines
+    game="stalactites",
+    step="ones",
+    deal="ms:4",
+    seats=2,
+    time_limit_s=900,
+    undo=True,
+    countdown_s=0,
+    certified=True,
+    solution=None,
+)
+
+
 async def test_lines_found_again_unlike_the_published_ones_are_served_with_a_warning(
     solver: SolverPool, caplog: pytest.LogCaptureFixture
 ) -> None:
     lines = certified_lines("stalactites", "ms:4", "ones")
     assert lines is not None
-    settings = RoomSettings(
-        game="stalactites",
-        step="ones",
-        deal="ms:4",
-        seats=2,
-        time_limit_s=900,
-        undo=True,
-        countdown_s=0,
-        certified=True,
-        solution=None,
-        solution_digest="000000000000",  # not the digest of the solver's lines
-    )
+    settings = ONES.model_copy(update={"solution_digest": "000000000000"})  # not the lines'
     with caplog.at_level(logging.WARNING, "stalactites.rooms.solutions"):
         restored = await Lines(solver).restored(settings)
     assert restored.solution == lines
@@ -103,18 +105,10 @@ async def test_lines_found_again_unlike_the_published_ones_are_served_with_a_war
 
 
 def test_a_room_with_its_lines_writes_no_digest() -> None:
-    settings = RoomSettings(
-        game="squadron",
-        step=None,
-        deal="ms:4",
-        seats=2,
-        time_limit_s=900,
-        undo=False,
-        countdown_s=0,
-        certified=False,
-        solution=None,
+    assert "solution_digest" not in json.loads(ONES.model_dump_json())
+    assert "solution_digest" in json.loads(
+        ONES.model_copy(update={"solution_digest": "0"}).model_dump_json()
     )
-    assert "solution_digest" not in json.loads(settings.model_dump_json())
 
 
 STREAM = ["1000|p.a|t1-f1", "2500|p.b|t2-f2", "4100|p.a|undo"]
