@@ -5,11 +5,13 @@ string (the older hash still read and changed)."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import logging
 import zlib
 from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
 
@@ -102,6 +104,29 @@ async def test_lines_found_again_unlike_the_published_ones_are_served_with_a_war
     assert caplog.text == ""
     with_lines = settings.model_copy(update={"solution": lines})
     assert await Lines(solver).restored(with_lines) is with_lines  # nothing to find
+
+
+class CountingPool:
+    """A solver pool that counts the calls it runs."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool, self.calls = pool, 0
+
+    async def run(self, call: Any, *args: object) -> Any:
+        self.calls += 1
+        return await self.pool.run(call, *args)
+
+
+async def test_readers_of_one_kept_deal_at_once_share_one_search(solver: SolverPool) -> None:
+    lines = certified_lines("stalactites", "ms:4", "ones")
+    assert lines is not None
+    kept = ONES.model_copy(update={"solution_digest": archive.lines_digest(lines)})
+    pool = CountingPool(solver)
+    found = Lines(cast(SolverPool, pool))
+    answers = await asyncio.gather(*(found.restored(kept) for _ in range(5)))
+    assert [answer.solution for answer in answers] == [lines] * 5 and pool.calls == 1
+    await found.restored(kept)  # that search is over: the next reader searches anew
+    assert pool.calls == 2
 
 
 def test_a_room_with_its_lines_writes_no_digest() -> None:

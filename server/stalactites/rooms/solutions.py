@@ -56,7 +56,7 @@ class Lines:
         if search is None:
             search = asyncio.ensure_future(self._pool.run(certified_lines, *key))
             self._searching[key] = search
-            search.add_done_callback(lambda _: self._searching.pop(key, None))
+            search.add_done_callback(lambda done: self._searched(key, done))
         try:
             lines = await asyncio.shield(search)
         except Exception:
@@ -65,3 +65,10 @@ class Lines:
         if lines is None or lines_digest(lines) != settings.solution_digest:
             log.warning("deal %s: the solver's lines now differ from those published", key[1])
         return settings.model_copy(update={"solution": lines})
+
+    def _searched(self, key: tuple[str, str, str | None], done: asyncio.Future[Found]) -> None:
+        """A search is over: the next reader of that deal searches anew (its failure, if
+        every reader waiting for it had gone, is seen here: logged by them otherwise)."""
+        self._searching.pop(key, None)
+        if not done.cancelled():
+            done.exception()
