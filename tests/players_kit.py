@@ -58,7 +58,9 @@ class Stores:
         return made
 
     def service(self, clock: Any, store: PlayerStore | None = None) -> PlayerService:
-        return PlayerService(store or self.open(), clock, CHEAP)
+        """A service on these stores that keeps no board page (each service here may stand
+        for a process of its own; one that keeps pages: ``board_page_ttl_ms``)."""
+        return PlayerService(store or self.open(), clock, CHEAP, board_page_ttl_ms=0)
 
     async def close(self) -> None:
         for store in self.opened:

@@ -12,7 +12,7 @@ from dataclasses import asdict, replace
 
 import pytest
 
-from players_kit import Crash, CrashingStore, InterleavingStore, Stores, race
+from players_kit import CHEAP, Crash, CrashingStore, InterleavingStore, Stores, race
 from server_kit import REDIS_URL, ManualClock
 from stalactites.players import (
     AlreadyRegistered,
@@ -507,6 +507,25 @@ async def test_the_leaderboard_holds_registered_players_past_their_provisional_r
     assert await service.leaderboard("squadron") == []
     with pytest.raises(BadGame):
         await service.leaderboard("chess")
+
+
+async def test_a_process_shows_a_board_page_a_second_late_at_most_and_its_own_changes_at_once(
+    stores: Stores, service: PlayerService, clock: ManualClock
+) -> None:
+    alice, bob = await registered(service, "alice"), await registered(service, "bob")
+    await settled(service, alice, bob, PROVISIONAL_RACES)
+    reader = PlayerService(stores.open(), clock, CHEAP, board_page_ttl_ms=1000)  # keeps pages
+    first = await reader.leaderboard("stalactites")
+    assert [entry.player_id for entry in first] == [alice, bob]
+    await settled(service, bob, alice, 1)  # recorded by another process
+    assert await reader.leaderboard("stalactites") == first  # the page read just now
+    clock.advance(1)  # a second old: read again
+    assert await reader.leaderboard("stalactites") == await service.leaderboard("stalactites")
+    assert await reader.leaderboard("stalactites") != first
+    again = await reader.leaderboard("stalactites", 1, 1)  # a page of its own
+    await reader.record_race(race(f"room{next(ROOMS)}", (bob, 1), (alice, 2)))  # here
+    assert await reader.leaderboard("stalactites", 1, 1) != again  # at once
+    assert await reader.leaderboard("stalactites") == await service.leaderboard("stalactites")
 
 
 async def test_a_leaderboard_page_reads_the_board_alone_and_shows_a_new_name(

@@ -85,6 +85,12 @@ def test_a_race_is_rated_by_places_and_ties_are_equal() -> None:
         rate_race([Rating()], [1])
 
 
+def test_a_races_new_ratings_have_six_decimals_so_its_outcome_is_short() -> None:
+    for rating in rate_race([Rating(), Rating(27.123456, 7.654321, 3)], [2, 1]):
+        assert (round(rating.mu, 6), round(rating.sigma, 6)) == (rating.mu, rating.sigma)
+        assert len(repr(rating.mu)) <= 10 and len(repr(rating.sigma)) <= 9
+
+
 def test_a_rating_moved_meanwhile_gets_the_races_change_added() -> None:
     before, after = Rating(25.0, 8.0, 0), Rating(27.0, 7.0, 1)
     assert moved_rating(before, before, after) == Rating(27.0, 7.0, 1)

@@ -21,7 +21,7 @@ from typing import Any
 from ..engine.variants import GAMES
 from ..store.players_base import PlayerRace, Rating
 from .errors import BadCursor, BadRace
-from .ratings import displayed
+from .ratings import displayed, shown_ordinal
 
 __all__ = [
     "HistoryEntry",
@@ -263,7 +263,7 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
 
 
 def _shown(ordinal: str) -> int:
-    return displayed(Rating(mu=float(ordinal), sigma=0.0))
+    return shown_ordinal(float(ordinal))
 
 
 def encode_cursor(mark: str) -> str:

@@ -11,6 +11,9 @@ player, σ about 2, shows about 1475).  A rating is **provisional** until its pl
 :data:`PROVISIONAL_RACES` (10) rated races in that game; provisional players are left off
 leaderboards.
 
+A race's new ratings are kept to :data:`DIGITS` decimals (a millionth of a point of μ is far
+below anything shown), so that the race's outcome, kept for good, stores short numbers.
+
 This module is the only one that imports ``openskill``.
 """
 
@@ -22,9 +25,10 @@ from openskill.models import PlackettLuce
 
 from ..store.players_base import Rating
 
-__all__ = ["PROVISIONAL_RACES", "displayed", "provisional", "rate_race"]
+__all__ = ["DIGITS", "PROVISIONAL_RACES", "displayed", "provisional", "rate_race", "shown_ordinal"]
 
 PROVISIONAL_RACES = 10
+DIGITS = 6  # decimals of a new μ and σ
 _MODEL = PlackettLuce()
 
 
@@ -34,7 +38,12 @@ def provisional(rating: Rating) -> bool:
 
 def displayed(rating: Rating) -> int:
     """The one number shown: ``round(1000 + 25 * (μ - 3σ))``."""
-    return round(1000 + 25 * rating.ordinal)
+    return shown_ordinal(rating.ordinal)
+
+
+def shown_ordinal(ordinal: float) -> int:
+    """The number shown for an ordinal μ - 3σ (a history entry keeps the ordinal)."""
+    return round(1000 + 25 * ordinal)
 
 
 def rate_race(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
@@ -44,6 +53,8 @@ def rate_race(ratings: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
     rated = _MODEL.rate(teams, ranks=[float(place) for place in places])
     return [
-        Rating(float(team[0].mu), float(team[0].sigma), before.races + 1)
+        Rating(
+            round(float(team[0].mu), DIGITS), round(float(team[0].sigma), DIGITS), before.races + 1
+        )
         for team, before in zip(rated, ratings, strict=True)
     ]

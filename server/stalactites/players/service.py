@@ -11,6 +11,7 @@ import asyncio
 import re
 import secrets
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..clock import Clock
 from ..engine.variants import GAMES
@@ -42,6 +43,7 @@ from .names import (
     skeleton,
     username_key,
 )
+from .pages import BOARD_PAGE_TTL_MS, RecentPages
 from .passwords import PASSWORD_MAX, Passwords, check_password
 from .races import (
     HistoryEntry,
@@ -102,8 +104,9 @@ class HistoryPage:
     next: str | None  # the cursor of the next page (``before``), None at the end
 
 
-@dataclass(frozen=True, slots=True)
-class BoardEntry:
+class BoardEntry(NamedTuple):
+    """A leaderboard page's line (a named tuple, as :class:`BoardLine`: fifty a page)."""
+
     rank: int  # 1 first
     player_id: str
     name: str
@@ -119,12 +122,14 @@ class PlayerService:
         passwords: Passwords | None = None,
         rename_every_ms: int = DAY_MS,
         session_ms: int = SESSION_DAYS * DAY_MS,
+        board_page_ttl_ms: int = BOARD_PAGE_TTL_MS,
     ) -> None:
         self.store = store
         self._clock = clock
         self._passwords = passwords or Passwords()
         self._rename_every_ms = rename_every_ms
         self._session_ms = session_ms
+        self._pages: RecentPages[BoardEntry] = RecentPages(clock, board_page_ttl_ms)
 
     # identity and sessions
 
@@ -161,6 +166,7 @@ class PlayerService:
                 raise AlreadyRegistered("this player has an account already")
             raise PlayerNotFound(player_id)
         await recording.sync_boards(self.store, player_id, tuple(record.ratings))
+        self._pages.changed()
         return await self._player(player_id)
 
     async def sign_in(self, username: object, password: object) -> NewSession:
@@ -233,11 +239,14 @@ class PlayerService:
                 await self.store.release_name(key, player_id)
             raise RenameTooSoon(retry_at)
         await recording.sync_boards(self.store, player_id, tuple(renamed.ratings))
+        self._pages.changed()
         return renamed
 
     async def delete(self, player_id: str) -> None:
         """Delete the account (see :func:`.deletion.delete_player`)."""
-        if not await deletion.delete_player(self.store, player_id):
+        deleted = await deletion.delete_player(self.store, player_id)
+        self._pages.changed()
+        if not deleted:
             raise PlayerNotFound(player_id)
 
     # reading
@@ -277,6 +286,10 @@ class PlayerService:
         _check_limit(limit)
         if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
             raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
+        key, generation = (game, offset, limit), self._pages.generation
+        entries = self._pages.get(key)  # read here less than a second ago (.pages)
+        if entries is not None:
+            return entries
         lines = await self.store.board_page(game, offset, limit)  # (no deleted player's:
         entries = []  # a deletion takes its lines off first, see .deletion)
         for rank, line in enumerate(lines, offset + 1):
@@ -285,6 +298,7 @@ class PlayerService:
                 entries.append(BoardEntry(rank, line.player_id, name, rating, races))
             elif (entry := await self._board_entry(game, rank, line)) is not None:
                 entries.append(entry)
+        self._pages.put(key, entries, generation)
         return entries
 
     async def _board_entry(self, game: str, rank: int, line: BoardLine) -> BoardEntry | None:
@@ -319,14 +333,20 @@ class PlayerService:
 
     async def record_race(self, result: RaceResult) -> Outcome:
         """Apply a finished race to its players, exactly once (see :mod:`.recording`)."""
-        return await recording.record_race(self.store, result)
+        try:
+            return await recording.record_race(self.store, result)
+        finally:
+            self._pages.changed()
 
     async def claim_race(self, result: RaceResult) -> Outcome:
         """The race pending, its outcome fixed, not applied yet (:func:`.recording.claim`)."""
         return await recording.claim(self.store, result)
 
     async def resume_pending(self) -> int:
-        return await recording.resume_pending(self.store)
+        try:
+            return await recording.resume_pending(self.store)
+        finally:
+            self._pages.changed()
 
     # helpers
 

@@ -53,6 +53,7 @@ from .ghost_seat import label_standings
 from .records import room_record
 from .seats import check_seat, seat_refusal, skeleton
 from .settings import CreateRoom, RoomSettings, new_salt, quick_deadline
+from .solutions import Lines
 from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
 from .wire import legal_texts, wire_board
@@ -102,6 +103,7 @@ class RoomService:
         # The solver's worker processes: the process's, or (none given) the service's own.
         self._own_solver = solver is None
         self.solver = SolverPool(config.solver_workers) if solver is None else solver
+        self._lines = Lines(self.solver)  # a kept room's winning lines, found again
         self.boards = BoardCache()
         self._settings: dict[str, RoomSettings] = {}
         self._sink: EventSink = Unfollowed()
@@ -161,7 +163,8 @@ class RoomService:
         if room_id not in self._settings:
             if len(self._settings) > 10_000:
                 self._settings.clear()
-            self._settings[room_id] = RoomSettings.model_validate_json(row.settings_json)
+            settings = RoomSettings.model_validate_json(row.settings_json)
+            self._settings[room_id] = await self._lines.restored(settings)  # kept: lines again
         return row
 
     async def settings(self, room_id: str) -> RoomSettings:

@@ -178,6 +178,9 @@ class RoomSettings(BaseModel):
     private: bool = False  # never listed: joined by its link only (rematches, daily attempts)
     daily: str | None = None  # a daily deal's attempt: "game|date|official" or "...|practice"
     quick: bool = False  # a quick race (the matchmaker's): see stalactites.matchmaking
+    # A kept room's archived settings: its lines' digest, the lines dropped (found again by
+    # stalactites.rooms.solutions); never written for a room that has its lines.
+    solution_digest: str | None = Field(default=None, exclude_if=lambda value: value is None)
 
     @property
     def commitment(self) -> str | None:

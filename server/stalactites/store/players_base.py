@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 __all__ = [
     "DELETED_VERSION",
@@ -128,8 +128,10 @@ class Applied(enum.Enum):
     NO_PLAYER = "no_player"  # deleted, or never was
 
 
-@dataclass(frozen=True, slots=True)
-class BoardLine:
+class BoardLine(NamedTuple):
+    """A line of a leaderboard page as stored (a named tuple: a page makes fifty, and a
+    tuple is made in half the time of a frozen dataclass)."""
+
     player_id: str
     ordinal: float
     shown: dict[str, Any] | None = None  # what the page shows of the player (name, rating,

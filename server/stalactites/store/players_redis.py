@@ -19,9 +19,11 @@ one Redis Cluster slot):
 * ``P{username:KEY}`` string: the owner of a casefolded username.
 * ``P{name:KEY}`` string: a name given, by its skeleton, generated or chosen (never given
   twice): the player id that claimed it (``1``: claimed before claims named their owner).
-* ``P{room:ROOM_ID}:outcome`` hash: ``outcome`` (JSON, the first writer's), ``done``; in the
-  room's own slot, beside the rooms store's keys of that room (no name of theirs), but kept
-  for good: histories point at it.
+* ``P{room:ROOM_ID}:outcome`` string: ``0`` (``1`` once recorded everywhere) then the
+  outcome JSON, the first writer's (a string, not a hash of the two: 576 B of Redis memory
+  for a two-player race's become 408; a hash ``outcome``, ``done`` stored before is still
+  read and kept by the same scripts); in the room's own slot, beside the rooms store's
+  keys of that room (no name of theirs), but kept for good: histories point at it.
 * ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
 * ``P{board:GAME}:board`` sorted set: player id scored by μ - 3σ; ``P{board:GAME}:versions``
   hash: player id -> the version of the change that set its line (see
@@ -68,6 +70,7 @@ _SCRIPTS = (
     "delete",
     "finish",
     "history",
+    "outcome",
     "register",
     "release_claim",
     "rename",
@@ -233,9 +236,8 @@ class RedisPlayerStore:
         return str(stored), bool(done)
 
     async def outcome(self, room_id: str) -> tuple[str, bool] | None:
-        key = self._outcome_key(room_id)
-        stored, done = await self._call(key, "HMGET", key, "outcome", "done")
-        return None if stored is None else (stored, done is not None)
+        found = await self._run["outcome"]([self._outcome_key(room_id)], [])
+        return None if found is None else (str(found[0]), bool(found[1]))
 
     async def replace_outcome(self, room_id: str, old: str, new: str) -> bool:
         key = self._outcome_key(room_id)

@@ -407,16 +407,22 @@ class RedisStore:
         return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
 
 
+# What moves into a kept room's archive beside each seat's fields (no script reads these
+# once a room is finished; load_room reads them back).
+_ARCHIVED = {"settings", "results", "created", "starts_at", "ends_at", "version", "done"}
+_ARCHIVED |= {"ready", "winners", "seats", "players"}
+
+
 def _long_fields(data: dict[str, str]) -> dict[str, str]:
     """A finished room hash's fields that move into its archive when it is kept: the
-    settings, the results and every seat's fields but the names' skeletons (none if the
-    room is not finished, or they have moved)."""
+    settings, the results, the race's times and counters, and every seat's fields but the
+    names' skeletons (none if the room is not finished, or they have moved)."""
     if data.get("status") != "finished" or "settings" not in data:
         return {}
     return {
         name: value
         for name, value in data.items()
-        if name in ("settings", "results") or (":" in name and not name.startswith("skeleton:"))
+        if name in _ARCHIVED or (":" in name and not name.startswith("skeleton:"))
     }
 
 
