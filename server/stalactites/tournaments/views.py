@@ -15,6 +15,7 @@ from ..tournament_protocol import (
     CurrentRound,
     RoundLine,
     RoundRecord,
+    TournamentListing,
     TournamentStanding,
     TournamentView,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "round_started_event",
     "standing_rows",
     "standings_of",
+    "tournament_listing",
     "tournament_view",
 ]
 
@@ -91,6 +93,26 @@ def tournament_view(row: TournamentRow, standings: list[StandingRow]) -> Tournam
         break_ends_at=row.break_ends_at if row.status == "break" else None,
         round_results=[_record(text) for text in row.rounds],
         standings=standings_of(standings),
+    )
+
+
+def tournament_listing(row: TournamentRow) -> TournamentListing:
+    settings = TournamentSettings.model_validate_json(row.settings_json)
+    return TournamentListing(
+        tournament_id=row.tournament_id,
+        name=settings.name,
+        game=settings.game,
+        step=settings.step,
+        rounds=settings.rounds,
+        round_time_s=settings.round_time_s,
+        status=row.status,  # type: ignore[arg-type]
+        entrants=len(row.entrants),
+        max_players=settings.max_players,
+        starts_at=row.starts_at,
+        round=row.round or None,
+        ends_at=row.ends_at if row.status == "running" else None,
+        break_ends_at=row.break_ends_at if row.status == "break" else None,
+        deals_chosen=settings.deals is not None,
     )
 
 
