@@ -34,7 +34,8 @@ export function tournamentList(list, status) {
   let body;
   if (list.error) body = h("p", { class: "muted" }, list.error);
   else if (!list.tournaments.length) {
-    body = h("p", { class: "muted" }, t(status === "scheduled" ? "lobby.noSoon" : "lobby.noRunning"));
+    const none = status === "scheduled" ? "lobby.noSoon" : "lobby.noRunning";
+    body = h("p", { class: "muted" }, t(none));
   } else {
     const shown = status === "scheduled" ? [...list.tournaments].sort(bySoonest) : list.tournaments;
     body = h("ul", {}, shown.map(tournamentItem));

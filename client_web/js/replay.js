@@ -8,7 +8,7 @@
 
 import { errorText, getAnalysis, getRecord, getRoom } from "./api.js";
 import { cardTotal } from "./cards.js";
-import { h, replace } from "./dom.js";
+import { h, replace, tableScroll } from "./dom.js";
 import { t } from "./i18n.js";
 import { patch, setText } from "./render.js";
 import { Playhead, SPEEDS, stepAt } from "./timeline.js";
@@ -111,10 +111,9 @@ export class ReplayPage {
               "section",
               { class: "panel replay-results" },
               h("h2", {}, t("race.results")),
-              h(
-                "div",
-                { class: "table-scroll" },
+              tableScroll(
                 resultsTable(standings, { game: this.game, action: runAction(this.room) }),
+                t("race.results"),
               ),
             )
           : null,

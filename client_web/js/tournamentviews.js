@@ -1,6 +1,6 @@
 // The tournament page's tables: standings, and the rounds played so far.
 
-import { h } from "./dom.js";
+import { h, tableScroll } from "./dom.js";
 import { elapsedText, ordinal, t } from "./i18n.js";
 import { gameName, stepText } from "./widgets.js";
 
@@ -52,7 +52,7 @@ export function standingsTable(rows, you) {
       ),
     ),
   );
-  return h("div", { class: "table-scroll" }, table); // a phone scrolls it, not the page
+  return tableScroll(table, t("tour.standings"));
 }
 
 /** Every round begun: the winner and points once finished, a link to watch or replay. */
