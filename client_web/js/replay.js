@@ -95,9 +95,8 @@ export class ReplayPage {
 
   build(data) {
     this.boards = h("div", { class: "replay-boards" });
-    const title = this.room
-      ? t("replay.title", { settings: settingsText(this.room) })
-      : t("join.replay");
+    // The heading says what the page is; the room's settings go on a line of their own.
+    const title = t(this.room ? "replay.heading" : "join.replay");
     const standings = this.room?.standings ?? data?.players;
     const untimed = this.runs.some((r) => !r.timed);
     replace(
@@ -105,7 +104,16 @@ export class ReplayPage {
       h(
         "div",
         { class: "replay" },
-        h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
+        h(
+          "div",
+          { class: "race-head" },
+          h(
+            "div",
+            {},
+            h("h1", { class: "race-title" }, title),
+            this.room ? h("p", { class: "race-settings" }, settingsText(this.room)) : null,
+          ),
+        ),
         standings?.length
           ? h(
               "section",

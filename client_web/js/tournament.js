@@ -249,5 +249,8 @@ export class TournamentPage {
           ? clockText(until - serverNow())
           : "–:––";
     setText(this.clock, text);
+    // Nothing to count down to (the organiser starts it by hand): no clock at all, rather
+    // than a blank one.
+    this.clock.hidden = tm.status !== "finished" && !until;
   }
 }

@@ -10,7 +10,7 @@ export function tournamentSummary(tm) {
   if (tm.game !== "squadron" && tm.step) parts.push(stepText(tm.step));
   const minutes = t("unit.minutes", { n: Math.round((tm.round_time_s ?? 0) / 60) });
   parts.push(t("tour.rounds", { n: tm.rounds, minutes }));
-  if (tm.break_s) parts.push(t("tour.breaks", { n: tm.break_s }));
+  if (tm.break_s && tm.rounds > 1) parts.push(t("tour.breaks", { n: tm.break_s }));
   parts.push(t("tour.entrants", { n: tm.entrants ?? 0, max: tm.max_players ?? "?" }));
   return parts.join(" · ");
 }

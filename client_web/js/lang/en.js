@@ -290,7 +290,7 @@ export default {
   "watch.verdict.unknown": "Winnable? Unknown",
   "watch.verdictHint": "Judged by the solver on the board shown here, the delay behind the racer",
   "replay.none": "No replay yet",
-  "replay.title": "Results and replay: {settings}",
+  "replay.heading": "Results and replay",
   "replay.byClock": "Replay by the race clock",
   "replay.keys":
     "Keys: space plays and pauses, ← and → go to the previous and next action, Home and End jump.",

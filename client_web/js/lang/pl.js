@@ -310,7 +310,7 @@ export default {
   "watch.verdict.unknown": "Do wygrania? Nie wiadomo",
   "watch.verdictHint": "Ocena solvera dla układu pokazanego tutaj, z opóźnieniem względem gracza",
   "replay.none": "Jeszcze nie ma powtórki",
-  "replay.title": "Wyniki i powtórka: {settings}",
+  "replay.heading": "Wyniki i powtórka",
   "replay.byClock": "Powtórka według zegara wyścigu",
   "replay.keys":
     "Klawisze: spacja odtwarza i wstrzymuje, ← i → do poprzedniej i następnej akcji, Home i End na początek i koniec.",
