@@ -110,6 +110,8 @@ def test_no_page_has_a_serious_or_critical_axe_violation(
     resign(other)
     expect(lobby.locator("section.race")).to_have_attribute("data-status", "finished")
     expect(lobby.locator(".overlay-card .results")).to_be_visible()
+    # Equal on cards, both resigned: placed first together, never told "You finished 1st".
+    expect(lobby.locator(".overlay-card h2")).to_have_text("You resigned, placed 1st")
     check(lobby, "results")
     lobby.goto(f"{server_url}/#/replay/{room}")
     expect(lobby.locator(".replay-readout")).to_be_visible()

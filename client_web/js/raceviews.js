@@ -106,9 +106,9 @@ export function endScreenView(end) {
   const { standings, game, you, roomId, tournament, tour, reveal, chosen, onHide } = end;
   const { action = null, rematch = null } = end;
   const mine = standings.find((r) => r.player_id === you);
-  const headline = mine?.place
-    ? t("race.youFinished", { place: ordinal(mine.place) })
-    : t("race.over");
+  // A resigned racer is placed by their cards too, but "You finished 1st" would read as a win.
+  const finished = mine?.status === "resigned" ? "race.youResignedPlaced" : "race.youFinished";
+  const headline = mine?.place ? t(finished, { place: ordinal(mine.place) }) : t("race.over");
   const back = tournament
     ? h("a", { class: "btn", href: `#/tournament/${tournament}` }, t("race.backTournament"))
     : h("a", { class: "btn", href: "#/" }, t("common.backLobby"));

@@ -258,6 +258,7 @@ export default {
   "race.ready": "I'm ready (r)",
   "race.getReady": "Get ready",
   "race.youFinished": "You finished {place}",
+  "race.youResignedPlaced": "You resigned, placed {place}",
   "race.over": "Race over",
   "race.tournamentRound": "Round {n} of {total} · {name}",
   "race.nextRound": "Round {n} starts in {clock}: your board opens by itself.",

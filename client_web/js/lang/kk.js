@@ -262,6 +262,7 @@ export default {
   "race.ready": "Мен дайынмын (r)",
   "race.getReady": "Дайындалыңыз",
   "race.youFinished": "Сіздің орныңыз: {place}",
+  "race.youResignedPlaced": "Сіз берілдіңіз. Орныңыз: {place}",
   "race.over": "Жарыс аяқталды",
   "race.tournamentRound": "{total} раундтың {n}-і · {name}",
   "race.nextRound": "{n}-раунд {clock} кейін басталады: тақтаңыз өзі ашылады.",

@@ -278,6 +278,7 @@ export default {
   "race.ready": "Jestem gotowy (r)",
   "race.getReady": "Przygotuj się",
   "race.youFinished": "Twoje miejsce: {place}",
+  "race.youResignedPlaced": "Twoje miejsce po poddaniu się: {place}",
   "race.over": "Wyścig skończony",
   "race.tournamentRound": "Runda {n} z {total} · {name}",
   "race.nextRound": "Runda {n} zaczyna się za {clock}: twoja plansza otworzy się sama.",
