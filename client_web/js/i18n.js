@@ -38,10 +38,20 @@ export function pickLanguage(saved, browser = []) {
   return "en";
 }
 
+let markSet;
+const set = new Promise((resolve) => {
+  markSet = resolve;
+});
+
+/** Resolves once a language is in use: for code outside the pages (a test asking the page
+ * for its words) that may run before main.js has fetched the chosen catalogue. */
+export const languageSet = () => set;
+
 /** Use a language whose catalogue is loaded (see loadLanguage); an unknown one is English. */
 export function setLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : "en";
   if (globalThis.document) document.documentElement.lang = current;
+  markSet();
   return current;
 }
 
