@@ -1,22 +1,36 @@
-"""Lighthouse's performance, accessibility and best-practices scores of the lobby and of a
-room's page (the join form a shared link opens), one line each.
+"""Lighthouse's performance, accessibility and best-practices scores of the lobby, of a
+room's page as a shared link opens it (the join form) and of a seated race page (a race in
+play, seen by one of its racers), one line each.
 
-    nice .venv/bin/python bench/lighthouse.py [--url http://127.0.0.1:8000]
+    nice .venv/bin/python bench/lighthouse.py [--url http://127.0.0.1:8000] [--preset mobile]
 
 Without ``--url`` it starts ``stalactites serve`` (memory store) on a free port.  Lighthouse
 (npm ``lighthouse@12.2.3``, Node 20) is installed on first use into ``bench/.node/`` from
 the npm registry; it drives Debian's chromium (``CHROME_PATH=/usr/bin/chromium``, headless,
 no sandbox).  The goal is 95 or more for each score; the test suite never runs this.
+
+The race page needs a seat, which the web client keeps in localStorage (``sr.room.ID``):
+the bench seats two racers through the HTTP API, starts the race over their sockets, and
+writes the first racer's seat into a chromium profile of its own with Playwright (on a
+same-origin JSON answer, so no file of the client is cached), removes the profile's caches,
+and has Lighthouse run that profile with its storage reset turned off (the load is as cold
+as any other: nothing of the client is in the profile, only the seat).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+from websockets.asyncio.client import connect
 
 from benchkit import NO_LIMITS, post, stalactites_command, start_server
 
@@ -36,8 +50,10 @@ def lighthouse_bin() -> Path:
     return binary
 
 
-def scores(binary: Path, url: str, preset: str) -> dict[str, int]:
-    """One Lighthouse run of ``url`` (``preset``: desktop or mobile); each score out of 100."""
+def scores(binary: Path, url: str, preset: str, profile: Path | None = None) -> dict[str, int]:
+    """One Lighthouse run of ``url`` (``preset``: desktop or mobile; ``profile``: a chromium
+    profile to run, its storage kept); each score out of 100."""
+    flags = CHROME_FLAGS if profile is None else f"{CHROME_FLAGS} --user-data-dir={profile}"
     command = [
         str(binary),
         url,
@@ -45,8 +61,10 @@ def scores(binary: Path, url: str, preset: str) -> dict[str, int]:
         "--output-path=stdout",
         "--quiet",
         f"--only-categories={','.join(CATEGORIES)}",
-        f"--chrome-flags={CHROME_FLAGS}",
+        f"--chrome-flags={flags}",
     ]
+    if profile is not None:
+        command.append("--disable-storage-reset")  # the seat is the profile's localStorage
     if preset == "desktop":
         command.append("--preset=desktop")
     env = {**os.environ, "CHROME_PATH": CHROME}
@@ -55,12 +73,53 @@ def scores(binary: Path, url: str, preset: str) -> dict[str, int]:
     return {name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES}
 
 
-def pages(base: str) -> dict[str, str]:
-    """The pages measured: the lobby, and a room's page as its shared link opens it (the join
-    form: a fresh browser has no seat, and the seated board needs one in localStorage)."""
+async def _started_race(base: str) -> dict[str, str]:
+    """A race in play between two seats, started over their sockets; the first seat."""
+    room = post(f"{base}/api/rooms", {"seats": 2, "countdown_s": 0})["room_id"]
+    seats = [post(f"{base}/api/rooms/{room}/players", {"name": n}) for n in ("Bench", "Rival")]
+    sockets = [await connect(f"ws://{base[7:]}/ws/rooms/{room}") for _ in seats]
+    try:
+        for ws, seat in zip(sockets, seats, strict=True):
+            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            await ws.send(json.dumps({"type": "ready"}))
+        while json.loads(await sockets[0].recv())["type"] != "started":
+            pass
+    finally:
+        for ws in sockets:
+            await ws.close()
+    return {"room_id": room, "player_id": seats[0]["player_id"], "token": seats[0]["token"]}
+
+
+def seated_profile(base: str, seat: dict[str, str], profile: Path) -> None:
+    """A chromium profile whose localStorage holds the seat, and nothing of the client."""
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROME, headless=True, args=["--no-sandbox"]
+        )
+        page = context.new_page()
+        page.goto(f"{base}/api/rooms/{seat['room_id']}")  # same origin, no client file
+        kept = {"player_id": seat["player_id"], "token": seat["token"]}
+        page.evaluate(
+            "([key, value]) => localStorage.setItem(key, value)",
+            [f"sr.room.{seat['room_id']}", json.dumps(kept)],
+        )
+        context.close()
+    for cache in ("Cache", "Code Cache", "GPUCache", "Service Worker"):
+        shutil.rmtree(profile / "Default" / cache, ignore_errors=True)
+
+
+def pages(base: str, profile: Path) -> dict[str, tuple[str, Path | None]]:
+    """The pages measured: the lobby, a room's page as its shared link opens it (the join
+    form: a fresh browser has no seat), and a seated race page (the seat in ``profile``)."""
     waiting = post(f"{base}/api/rooms", {"seats": 2})["room_id"]
     post(f"{base}/api/rooms/{waiting}/players", {"name": "Bench"})
-    return {"lobby": f"{base}/#/", "room": f"{base}/#/room/{waiting}"}
+    seat = asyncio.run(_started_race(base))
+    seated_profile(base, seat, profile)
+    return {
+        "lobby": (f"{base}/#/", None),
+        "room (join)": (f"{base}/#/room/{waiting}", None),
+        "race (seated)": (f"{base}/#/room/{seat['room_id']}", profile),
+    }
 
 
 def main() -> int:
@@ -73,12 +132,14 @@ def main() -> int:
     if args.url is None:
         server = start_server("serve", stalactites_command(), NO_LIMITS)
     base = args.url if server is None else f"http://{server.url}"
+    profile = Path(tempfile.mkdtemp(prefix="lighthouse-seat-"))
     try:
         print(f"lighthouse {LIGHTHOUSE.split('@')[1]}, {args.preset}, {base}")
-        for name, url in pages(base).items():
-            got = scores(binary, url, args.preset)
+        for name, (url, seated) in pages(base, profile).items():
+            got = scores(binary, url, args.preset, seated)
             print(f"{name:16s} " + "  ".join(f"{k} {v}" for k, v in got.items()))
     finally:
+        shutil.rmtree(profile, ignore_errors=True)
         if server is not None:
             server.stop()
     return 0

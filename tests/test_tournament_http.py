@@ -129,3 +129,48 @@ async def test_a_start_time_is_kept_and_the_organiser_may_start_earlier(
     status, answer, _ = await start(server.url, tournament_id, f"Bearer {admin}")
     assert status == 200 and answer["status"] == "running"
     assert answer["starts_at"] < starts_at
+
+
+async def listed(server: InProcessServer, status: str) -> dict[str, dict[str, Any]]:
+    code, body = await http("GET", f"{server.url}/api/tournaments?status={status}&limit=50")
+    assert code == 200, body
+    return {row["tournament_id"]: row for row in body["tournaments"]}
+
+
+async def test_the_lobby_lists_tournaments_starting_soon_and_running(
+    any_server: InProcessServer, clock: ManualClock
+) -> None:
+    soon = clock.now_ms() + 600_000
+    later, _ = await new_tournament(any_server.url, name="Later Cup", starts_at=soon)
+    now, admin = await new_tournament(any_server.url, name="Now Cup", rounds=2)
+    await enter(any_server.url, now, "Ann")
+    scheduled = await listed(any_server, "scheduled")
+    assert list(scheduled)[:2] == [now, later]  # the newest first
+    assert scheduled[later]["starts_at"] == soon and scheduled[later]["name"] == "Later Cup"
+    assert (scheduled[now]["entrants"], scheduled[now]["rounds"]) == (1, 2)
+    assert scheduled[now]["deals_chosen"] is False and now not in await listed(
+        any_server, "running"
+    )
+    status, _, _ = await start(any_server.url, now, f"Bearer {admin}")
+    assert status == 200
+    running = await listed(any_server, "running")
+    assert (running[now]["status"], running[now]["round"]) == ("running", 1)
+    assert running[now]["ends_at"] is not None
+    assert now not in await listed(any_server, "scheduled")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("", "status"),
+        ("?status=finished", "status"),
+        ("?status=running&limit=0", "limit"),
+        ("?status=running&limit=51", "limit"),
+        ("?status=running&limit=x", "limit"),
+    ],
+)
+async def test_a_bad_tournament_list_query_is_refused_naming_the_parameter(
+    server: InProcessServer, query: str, field: str
+) -> None:
+    status, body = await http("GET", f"{server.url}/api/tournaments{query}")
+    assert (status, body["code"], body["field"]) == (422, "bad_message", field)

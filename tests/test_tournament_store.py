@@ -11,6 +11,7 @@ import json
 from collections.abc import AsyncIterator
 
 import pytest
+import redis
 
 from cluster_kit import LocalCluster
 from conftest import REDIS_URL
@@ -170,6 +171,56 @@ async def test_a_transition_applies_only_at_the_expected_status_and_round(
         1,
     )
     assert row.rounds == ['{"round":1}']
+
+
+async def listed(store: TournamentStore, name: str) -> list[str]:
+    return [row.tournament_id for row in await store.list_tournaments(name, 10, T0)]
+
+
+async def test_the_lists_hold_the_scheduled_newest_first_and_the_running_until_they_finish(
+    tstore: TournamentStore,
+) -> None:
+    for number, tid in enumerate(["old", "mid", "new"]):
+        await tstore.create(NewTournament(tid, "{}", "hash", None, T0 + number), TTL)
+    assert await listed(tstore, "scheduled") == ["new", "mid", "old"]
+    assert (await tstore.list_tournaments("scheduled", 2, T0))[1].tournament_id == "mid"
+    assert await listed(tstore, "running") == []
+    await tstore.request_start("mid", T0 + 10, TTL)
+    assert await tstore.transition(begin(1, ("scheduled", 0), "mid"), TTL)
+    assert await listed(tstore, "scheduled") == ["new", "old"]
+    assert await listed(tstore, "running") == ["mid"]
+    pause = Transition("mid", ("running", 1), "break", 1, None, None, T0 + 99)
+    assert await tstore.transition(pause, TTL)
+    assert await listed(tstore, "running") == ["mid"]
+    over = Transition("mid", ("break", 1), "finished", 1, None, None, None)
+    assert await tstore.transition(over, TTL)
+    empty = Transition("old", ("scheduled", 0), "finished", 0, None, None, None)
+    assert await tstore.transition(empty, TTL)  # nobody entered: over at its start
+    assert await listed(tstore, "running") == []
+    assert await listed(tstore, "scheduled") == ["new"]
+
+
+async def test_redis_tournament_lists_mend_themselves_when_a_process_died_halfway(
+    redis_prefix: str,
+) -> None:
+    store = RedisTournamentStore(REDIS_URL, redis_prefix)
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        await make(store)
+        await make(store, "gone")
+        await store.request_start("t1", T0, TTL)
+        assert await store.transition(begin(1, ("scheduled", 0)), TTL)
+        # As if the processes had died before moving them: t1 still listed as scheduled (and
+        # not as running), and a tournament whose keys expired still listed too.
+        client.delete(f"{redis_prefix}tournaments:running")
+        client.zadd(f"{redis_prefix}tournaments:scheduled", {"t1": T0})
+        client.delete(f"{redis_prefix}{{tournament:gone}}:t")
+        assert await listed(store, "scheduled") == []
+        assert client.zrange(f"{redis_prefix}tournaments:scheduled", 0, -1) == []
+        assert await listed(store, "running") == ["t1"]  # moved where it belongs
+    finally:
+        client.close()
+        await store.close()
 
 
 async def test_of_two_processes_racing_to_one_transition_exactly_one_makes_it(

@@ -64,7 +64,8 @@ def lang_page(browser: Browser, server_url: str, console: Console) -> Iterator[C
 def text(page: Page, key: str, params: dict[str, Any] | None = None) -> str:
     """The catalogue's text for ``key`` in the page's language, as the page makes it."""
     result: str = page.evaluate(
-        "async ([key, params]) => (await import('./js/i18n.js')).t(key, params)",
+        "async ([key, params]) => { const i18n = await import('./js/i18n.js');"
+        " await i18n.languageSet(); return i18n.t(key, params); }",
         [key, params or {}],
     )
     return result

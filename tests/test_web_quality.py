@@ -1,6 +1,7 @@
 """The quality bars of the web client in a real browser: no serious or critical axe-core
-violation on any page, pages that load only the modules they use, and a race played to its
-end with the keyboard alone."""
+violation on any page, at desktop and at phone size, pages that load only the modules (and
+the one language catalogue) they use, and a race played to its end with the keyboard
+alone."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
@@ -57,15 +59,23 @@ def resign(page: Page) -> None:
     page.locator(".race-actions .btn-quiet").first.click()
 
 
+@pytest.mark.parametrize("width", [1366, 390], ids=["desktop", "phone"])
 def test_no_page_has_a_serious_or_critical_axe_violation(
-    new_page: Callable[..., Page], server_url: str
+    new_page: Callable[..., Page], server_url: str, width: int
 ) -> None:
     found: dict[str, list[str]] = {}
 
     def check(page: Page, name: str) -> None:
         found[name] = grave_violations(page)
+        shown = re.sub(r"^(tournament)/.*", r"\1", name.strip("/#")) or "lobby"
+        shot(page, f"axe-{re.sub(r'[/ ]', '-', shown)}-{width}")
 
-    lobby = new_page("/#/", width=1366)
+    def sized(path: str) -> Page:
+        page = new_page(path, width=width)
+        page.set_viewport_size({"width": width, "height": 768 if width > 800 else 844})
+        return page
+
+    lobby = sized("/#/")
     expect(lobby.locator(".room-list").first).not_to_be_empty()
     check(lobby, "lobby")
     for path, ready_mark in (
@@ -87,19 +97,21 @@ def test_no_page_has_a_serious_or_critical_axe_violation(
     check(lobby, "join")
     join_room(lobby, "Ada")
     check(lobby, "waiting room")
-    other = new_page(f"/#/room/{room}", width=1366)
+    other = sized(f"/#/room/{room}")
     join_room(other, "Bo")
     ready(lobby)
     ready(other)
     wait_racing(lobby)
     check(lobby, "race")
-    watcher = new_page(f"/#/watch/{room}", width=1366)
+    watcher = sized(f"/#/watch/{room}")
     expect(watcher.locator(".spectated .pile-t").first).to_be_visible()
     check(watcher, "spectate")
     resign(lobby)
     resign(other)
     expect(lobby.locator("section.race")).to_have_attribute("data-status", "finished")
     expect(lobby.locator(".overlay-card .results")).to_be_visible()
+    # Equal on cards, both resigned: placed first together, never told "You finished 1st".
+    expect(lobby.locator(".overlay-card h2")).to_have_text("You resigned, placed 1st")
     check(lobby, "results")
     lobby.goto(f"{server_url}/#/replay/{room}")
     expect(lobby.locator(".replay-readout")).to_be_visible()
@@ -124,6 +136,26 @@ def test_the_lobby_loads_none_of_the_race_replay_or_tournament_modules(
     page.goto(f"{server_url}/#/room/{new_room(server_url, seats=1)}")
     join_room(page, "Solo")  # the race's modules come when its page is first shown
     assert "race.js" in {re.sub(r".*/js/", "", url) for url in scripts}
+    context.close()
+
+
+def test_only_the_chosen_languages_catalogue_is_loaded_and_a_switch_loads_the_next(
+    browser: Browser, console: Console, server_url: str
+) -> None:
+    catalogues: list[str] = []
+    context = browser.new_context(locale="pl-PL", viewport={"width": 1366, "height": 768})
+    page = console.watch(context.new_page())
+    page.on("request", lambda r: catalogues.extend(re.findall(r"/js/lang/(\w+)\.js$", r.url)))
+    page.goto(f"{server_url}/#/")
+    expect(page.locator("main h1")).to_have_text("Zacznij wyścig")
+    expect(page.locator("#lang option")).to_have_text(["English", "Polski", "Қазақша"])
+    assert catalogues == ["pl"]
+    page.select_option("#lang", "kk")
+    expect(page.locator("main h1")).to_have_text("Жарыс бастау")
+    assert catalogues == ["pl", "kk"]
+    page.select_option("#lang", "pl")  # back: already here, nothing fetched again
+    expect(page.locator("main h1")).to_have_text("Zacznij wyścig")
+    assert catalogues == ["pl", "kk"]
     context.close()
 
 

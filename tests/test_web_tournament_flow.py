@@ -139,3 +139,42 @@ def test_the_organisers_form_sets_a_start_time(
     assert abs(starts_at - expected_ms) < 60_000  # the minute chosen, in the browser's time
     expect(page.locator(".clock")).to_have_text(re.compile(r"^(1:59|2:00):\d\d$"))
     expect(page.locator(".invite")).to_be_visible()
+
+
+def test_the_lobby_lists_tournaments_starting_soon_and_running(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    soon = post(f"{server_url}/api/tournaments", {"name": "Evening Cup", "rounds": 2})
+    now = post(f"{server_url}/api/tournaments", {"name": "Noon Cup", "rounds": 3})
+    post(f"{server_url}/api/tournaments/{now['tournament_id']}/players", {"name": "Ada"})
+    start_now(server_url, now["tournament_id"], now["admin_token"])
+    page = new_page("/", width=1366)
+    starting = page.locator(f"[data-list=scheduled] [data-tournament='{soon['tournament_id']}']")
+    expect(starting).to_contain_text("Evening Cup")
+    expect(starting).to_contain_text("starts when its organiser says")
+    expect(starting).to_contain_text("0/100 entrants")
+    running = page.locator(f"[data-list=running] [data-tournament='{now['tournament_id']}']")
+    expect(running).to_contain_text("Noon Cup")
+    expect(running).to_contain_text("round 1 of 3")
+    scheduled_now = f"[data-list=scheduled] [data-tournament='{now['tournament_id']}']"
+    expect(page.locator(scheduled_now)).to_have_count(0)
+    shot(page, "lobby-tournaments-1366")
+    starting.get_by_role("link", name="Enter").click()
+    page.wait_for_url(f"**/#/tournament/{soon['tournament_id']}")
+    expect(page.get_by_role("button", name="Enter the tournament")).to_be_visible()
+
+
+def test_the_lobby_room_form_offers_auto_play_off_by_default(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    page = new_page("/", width=390)
+    form = page.locator("form.create").first
+    autoplay = form.get_by_label("Auto-play to the foundations")
+    expect(autoplay).not_to_be_checked()
+    form.locator("input[name=name]").fill("Ada")
+    autoplay.check()
+    form.get_by_role("button", name="Create room and join").click()
+    page.wait_for_url(ROOM)
+    with urllib.request.urlopen(f"{server_url}/api/rooms/{room_of(page)}", timeout=10) as answer:
+        assert json.loads(answer.read())["autoplay"] is True
+    expect(page.locator(".race-settings")).to_contain_text("auto-play to the foundations")

@@ -122,6 +122,8 @@ export const getRecord = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)
 export const getAnalysis = (id) => api("GET", `/api/rooms/${encodeURIComponent(id)}/analysis`);
 
 export const getTournament = (id) => api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+export const listTournaments = (status) =>
+  api("GET", `/api/tournaments?status=${encodeURIComponent(status)}`);
 export const createTournament = (settings) => api("POST", "/api/tournaments", settings);
 export const joinTournament = (id, name) =>
   api("POST", `/api/tournaments/${encodeURIComponent(id)}/players`, { name });

@@ -67,3 +67,10 @@ export function toast(message, kind = "info", ms = 3500) {
 export function clearToasts() {
   document.getElementById("toasts")?.replaceChildren();
 }
+
+/** A wide table in a box a phone scrolls sideways (not the page): a named region that takes
+ * the keyboard's focus, so it can be scrolled without a pointer too. */
+export function tableScroll(table, label) {
+  const props = { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label };
+  return h("div", props, table);
+}

@@ -19,6 +19,7 @@ export const GUIDED_SETTINGS = {
   time_limit_s: 1800,
   undo: true,
   spectator_delay_s: 0,
+  private: true, // a newcomer's first game is theirs: never in the lobby's "Racing now"
 };
 
 // The moves pointed out on GUIDED_DEAL, in order: [the card, from, to, the catalogue's text].

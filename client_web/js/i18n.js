@@ -3,15 +3,30 @@
 // Intl. t(key, params) gives a string: {name} in the text is replaced by params.name (numbers
 // formatted for the language), and a value that is an object of plural forms
 // ({one, few, many, other}) is chosen by params.n with Intl.PluralRules.
+// Only the chosen language's catalogue is fetched (loadLanguage, before the first page is
+// drawn, and again on a switch): the others are never loaded for nothing.
 
-import en from "./lang/en.js";
-import kk from "./lang/kk.js";
-import pl from "./lang/pl.js";
+export const LANGUAGES = ["en", "pl", "kk"];
+/** Each language's name in itself, for the switch (each catalogue's lang.name). */
+export const LANGUAGE_NAMES = { en: "English", pl: "Polski", kk: "Қазақша" };
 
-export const CATALOGUES = { en, pl, kk };
-export const LANGUAGES = Object.keys(CATALOGUES);
+const LOADERS = {
+  en: () => import("./lang/en.js"),
+  pl: () => import("./lang/pl.js"),
+  kk: () => import("./lang/kk.js"),
+};
+
+/** The catalogues loaded so far, by language. */
+export const CATALOGUES = {};
 
 let current = "en";
+
+/** Fetch a language's catalogue (once); resolves to it. */
+export async function loadLanguage(lang) {
+  const known = LANGUAGES.includes(lang) ? lang : "en";
+  CATALOGUES[known] ??= (await LOADERS[known]()).default;
+  return CATALOGUES[known];
+}
 
 /** The language to use: the one saved, else the browser's first we have, else English. */
 export function pickLanguage(saved, browser = []) {
@@ -23,20 +38,33 @@ export function pickLanguage(saved, browser = []) {
   return "en";
 }
 
+let markSet;
+const set = new Promise((resolve) => {
+  markSet = resolve;
+});
+
+/** Resolves once a language is in use: for code outside the pages (a test asking the page
+ * for its words) that may run before main.js has fetched the chosen catalogue. */
+export const languageSet = () => set;
+
+/** Use a language whose catalogue is loaded (see loadLanguage); an unknown one is English. */
 export function setLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : "en";
   if (globalThis.document) document.documentElement.lang = current;
+  markSet();
   return current;
 }
 
 export const language = () => current;
 
+const words = () => CATALOGUES[current] ?? {};
+
 /** A key's text in the current language, with its {placeholders} filled. */
 export function t(key, params = {}) {
-  let value = CATALOGUES[current][key];
+  let value = words()[key];
   if (value === undefined) {
     globalThis.console?.error(`missing text: ${current}.${key}`);
-    value = CATALOGUES.en[key] ?? key;
+    value = CATALOGUES.en?.[key] ?? key;
   }
   if (typeof value === "object") value = pluralForm(value, params.n ?? 0);
   return fill(value, params);
@@ -81,8 +109,8 @@ function fill(text, params) {
  */
 export function num(n, options = {}) {
   const marks = {
-    group: CATALOGUES[current]["num.group"],
-    decimal: CATALOGUES[current]["num.decimal"],
+    group: words()["num.group"],
+    decimal: words()["num.decimal"],
   };
   return new Intl.NumberFormat(current, options)
     .formatToParts(n)
@@ -92,7 +120,7 @@ export function num(n, options = {}) {
 
 /** A place in a race: 1st / 1. / 1-ші, from the catalogue's ordinal forms. */
 export function ordinal(n) {
-  const forms = CATALOGUES[current].ordinal;
+  const forms = words().ordinal;
   const rule = new Intl.PluralRules(current, { type: "ordinal" }).select(n);
   return fill(forms[rule] ?? forms.other, { n: String(n) });
 }
@@ -150,7 +178,7 @@ export function hasDateWords(lang) {
 /** A moment in the catalogue's `date.format` with its `date.months` (local time, 24 h). */
 export function catalogueDate(ms) {
   const d = new Date(ms);
-  const months = CATALOGUES[current]["date.months"].split(" ");
+  const months = t("date.months").split(" ");
   const time = `${num(d.getHours(), two())}:${num(d.getMinutes(), two())}`;
   return t("date.format", {
     day: String(d.getDate()),

@@ -30,6 +30,7 @@ import { ensurePlayer, onPlayer } from "./session.js";
 import { settingsText } from "./widgets.js";
 import { friendPanel, todayCard } from "./lobbydaily.js";
 import { startsAt, startsAtField } from "./tournamentstart.js";
+import { fetchTournaments, TOURNAMENT_LISTS, tournamentList } from "./lobbytournaments.js";
 
 const REFRESH_MS = 5000;
 const GAMES = () => [
@@ -47,9 +48,11 @@ export class LobbyPage {
     this.app = app;
     // status -> {rooms} or {error}; null until the first answer
     this.lists = { waiting: null, racing: null };
+    this.tournaments = { scheduled: null, running: null }; // likewise, {tournaments} or {error}
     this.renderer = scheduled(() => this.render());
     this.waiting = h("div", { class: "room-list", "aria-live": "polite" });
     this.live = h("div", { class: "room-list", "aria-live": "polite" });
+    this.tournamentLists = h("div", { class: "room-list tournament-lists", "aria-live": "polite" });
     replace(
       app,
       h(
@@ -70,8 +73,9 @@ export class LobbyPage {
         h("section", { class: "panel" }, h("h2", {}, t("lobby.racing")), this.live),
         h(
           "section",
-          { class: "panel" },
+          { class: "panel panel-tournaments" },
           h("h2", {}, t("lobby.tournaments")),
+          this.tournamentLists,
           this.tournamentForms(),
         ),
       ),
@@ -96,7 +100,7 @@ export class LobbyPage {
     });
     const rated = h(
       "label",
-      { class: "check rated-option" },
+      { class: "check check-hint rated-option" },
       checkbox("rated", false),
       " ",
       t("lobby.rated"),
@@ -114,6 +118,14 @@ export class LobbyPage {
       h("div", { class: "field-row" }, field(t("lobby.game"), game), stepField),
       roomFields(),
       h("label", { class: "check" }, undo, " ", t("lobby.undo")),
+      h(
+        "label",
+        { class: "check check-hint" },
+        checkbox("autoplay", false),
+        " ",
+        t("lobby.autoplay"),
+        h("small", {}, t("lobby.autoplayHint")),
+      ),
       rated,
       h("button", { class: "btn btn-primary btn-big", type: "submit" }, t("lobby.create")),
     );
@@ -148,6 +160,7 @@ export class LobbyPage {
       seats: v.seats,
       time_limit_s: Math.round((v.minutes ?? 15) * 60),
       undo: v.undo,
+      autoplay: v.autoplay,
       countdown_s: v.countdown_s,
     };
     if (v.game === "stalactites") settings.step = v.step;
@@ -165,7 +178,16 @@ export class LobbyPage {
   }
 
   async refresh() {
-    await Promise.all([this.fetchList("waiting"), this.fetchList("racing")]);
+    await Promise.all([
+      this.fetchList("waiting"),
+      this.fetchList("racing"),
+      ...TOURNAMENT_LISTS.map((status) => this.fetchTournaments(status)),
+    ]);
+  }
+
+  async fetchTournaments(status) {
+    this.tournaments[status] = await fetchTournaments(status);
+    this.renderer.schedule();
   }
 
   async fetchList(status) {
@@ -182,6 +204,10 @@ export class LobbyPage {
   render() {
     patch(this.waiting, listView(this.lists.waiting, "waiting"));
     patch(this.live, listView(this.lists.racing, "racing"));
+    patch(
+      this.tournamentLists,
+      TOURNAMENT_LISTS.map((status) => tournamentList(this.tournaments[status], status)),
+    );
   }
 
   tournamentForms() {

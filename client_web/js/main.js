@@ -13,11 +13,19 @@
 //   #/leaderboard/GAME a game's leaderboard
 //   #/daily/GAME       the daily deal: today's leaderboard and the archive
 //   #/daily/GAME/DATE  a past day's leaderboard: each run's replay and "Race this run"
-// And the language: the one saved, else the browser's; the header's switch changes it and
-// draws the page again.
+// And the language: the one saved, else the browser's; its catalogue alone is fetched before
+// the first page is drawn, and the header's switch fetches another and draws the page again.
 
 import { h, replace } from "./dom.js";
-import { CATALOGUES, LANGUAGES, num, pickLanguage, setLanguage, t } from "./i18n.js";
+import {
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  loadLanguage,
+  num,
+  pickLanguage,
+  setLanguage,
+  t,
+} from "./i18n.js";
 import { ensurePlayer, headlineRating, me, onPlayer } from "./session.js";
 import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
 
@@ -126,24 +134,26 @@ function drawHeader() {
       h(
         "option",
         { value: lang, lang, selected: lang === document.documentElement.lang },
-        CATALOGUES[lang]["lang.name"],
+        LANGUAGE_NAMES[lang],
       ),
     ),
   );
 }
 
-function useLanguage(lang) {
+/** Fetch the language's catalogue (only that one), then draw the header in it. */
+async function useLanguage(lang) {
+  await loadLanguage(lang);
   setLanguage(lang);
   drawHeader();
   drawMe(me());
 }
 
-useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigator.language]));
-document.getElementById("lang").addEventListener("change", (event) => {
+document.getElementById("lang").addEventListener("change", async (event) => {
   saveLanguage(event.target.value);
-  useLanguage(event.target.value);
+  await useLanguage(event.target.value);
   route();
 });
+await useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigator.language]));
 window.addEventListener("hashchange", route);
 route();
 ensurePlayer().then(() => onPlayer(drawMe));

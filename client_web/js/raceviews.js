@@ -1,7 +1,7 @@
 // The race page's panels, drawn from plain data: the actions under the board, the waiting
 // room, the countdown, the end screen, and the notice for a seat that is no longer valid.
 
-import { h, toast } from "./dom.js";
+import { h, tableScroll, toast } from "./dom.js";
 import { clockText, ordinal, t } from "./i18n.js";
 import { resultsTable } from "./widgets.js";
 import { racerName } from "./ghost.js";
@@ -106,9 +106,9 @@ export function endScreenView(end) {
   const { standings, game, you, roomId, tournament, tour, reveal, chosen, onHide } = end;
   const { action = null, rematch = null } = end;
   const mine = standings.find((r) => r.player_id === you);
-  const headline = mine?.place
-    ? t("race.youFinished", { place: ordinal(mine.place) })
-    : t("race.over");
+  // A resigned racer is placed by their cards too, but "You finished 1st" would read as a win.
+  const finished = mine?.status === "resigned" ? "race.youResignedPlaced" : "race.youFinished";
+  const headline = mine?.place ? t(finished, { place: ordinal(mine.place) }) : t("race.over");
   const back = tournament
     ? h("a", { class: "btn", href: `#/tournament/${tournament}` }, t("race.backTournament"))
     : h("a", { class: "btn", href: "#/" }, t("common.backLobby"));
@@ -119,7 +119,7 @@ export function endScreenView(end) {
   );
   return [
     h("h2", {}, headline),
-    h("div", { class: "table-scroll" }, resultsTable(standings, { game, you, action })),
+    tableScroll(resultsTable(standings, { game, you, action }), t("race.results")),
     tour ? tournamentAfterRound(tour.data, you, tour.now) : null,
     revealView(reveal),
     chosen ? h("p", { class: "deal-chosen" }, t("settings.chosenDeal")) : null,
@@ -148,7 +148,7 @@ function tournamentAfterRound(tm, you, now) {
     { class: "after-round" },
     next ? h("p", { class: "next-round", role: "status" }, next) : null,
     h("h3", {}, t("tour.standings")),
-    h("div", { class: "table-scroll" }, standingsTable(tm.standings ?? [], you)),
+    standingsTable(tm.standings ?? [], you),
   );
 }
 

@@ -8,7 +8,7 @@
 
 import { errorText, getAnalysis, getRecord, getRoom } from "./api.js";
 import { cardTotal } from "./cards.js";
-import { h, replace } from "./dom.js";
+import { h, replace, tableScroll } from "./dom.js";
 import { t } from "./i18n.js";
 import { patch, setText } from "./render.js";
 import { Playhead, SPEEDS, stepAt } from "./timeline.js";
@@ -95,9 +95,8 @@ export class ReplayPage {
 
   build(data) {
     this.boards = h("div", { class: "replay-boards" });
-    const title = this.room
-      ? t("replay.title", { settings: settingsText(this.room) })
-      : t("join.replay");
+    // The heading says what the page is; the room's settings go on a line of their own.
+    const title = t(this.room ? "replay.heading" : "join.replay");
     const standings = this.room?.standings ?? data?.players;
     const untimed = this.runs.some((r) => !r.timed);
     replace(
@@ -105,16 +104,24 @@ export class ReplayPage {
       h(
         "div",
         { class: "replay" },
-        h("div", { class: "race-head" }, h("h1", { class: "race-title" }, title)),
+        h(
+          "div",
+          { class: "race-head" },
+          h(
+            "div",
+            {},
+            h("h1", { class: "race-title" }, title),
+            this.room ? h("p", { class: "race-settings" }, settingsText(this.room)) : null,
+          ),
+        ),
         standings?.length
           ? h(
               "section",
               { class: "panel replay-results" },
               h("h2", {}, t("race.results")),
-              h(
-                "div",
-                { class: "table-scroll" },
+              tableScroll(
                 resultsTable(standings, { game: this.game, action: runAction(this.room) }),
+                t("race.results"),
               ),
             )
           : null,

@@ -3,7 +3,7 @@
 // line, "who lost the win first" said under it, and the same figures as a table, the
 // chart's text alternative.
 
-import { h } from "./dom.js";
+import { h, tableScroll } from "./dom.js";
 import { clockText, num, t } from "./i18n.js";
 import { cardsAt, timelineChart } from "./timeline.js";
 
@@ -155,9 +155,7 @@ function tableView(racers, name, endMs) {
     "details",
     { class: "timeline-table" },
     h("summary", {}, t("analysis.table")),
-    h(
-      "div",
-      { class: "table-scroll" },
+    tableScroll(
       h(
         "table",
         {},
@@ -174,6 +172,7 @@ function tableView(racers, name, endMs) {
         ),
         h("tbody", {}, rows),
       ),
+      t("analysis.table"),
     ),
   );
 }

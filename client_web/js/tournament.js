@@ -8,7 +8,7 @@ import { serverNow, syncClock } from "./clock.js";
 import { errorText, getTournament, joinTournament, startTournament } from "./api.js";
 import { Connection, showConnection } from "./connection.js";
 import { h, replace, toast } from "./dom.js";
-import { clockText, t } from "./i18n.js";
+import { clockText, dateTime, t } from "./i18n.js";
 import { patch, scheduled, setData, setText } from "./render.js";
 import { nameForm } from "./forms.js";
 import { ensurePlayer } from "./session.js";
@@ -142,7 +142,13 @@ export class TournamentPage {
     if (share.hidden !== (tm.status !== "scheduled")) share.hidden = tm.status !== "scheduled";
     setText(title, tm.name ?? t("tour.tournament"));
     setText(summary, tournamentSummary(tm));
-    const round = tm.round ? ` · ${t("tour.roundOf", { n: tm.round, total: tm.rounds })}` : "";
+    let round = tm.round ? ` · ${t("tour.roundOf", { n: tm.round, total: tm.rounds })}` : "";
+    if (tm.status === "scheduled") {
+      const when = tm.starts_at
+        ? t("lobby.startsAtTime", { when: dateTime(tm.starts_at) })
+        : t("lobby.startsByOrganiser");
+      round = ` · ${when}`;
+    }
     setText(roundLine, `${t(`tour.status.${tm.status}`)}${round}`);
     // The actions hold the join form: patched in place, what is typed in it stays; they are
     // drawn again only when they change, so the form's error line stays too.
@@ -249,5 +255,8 @@ export class TournamentPage {
           ? clockText(until - serverNow())
           : "–:––";
     setText(this.clock, text);
+    // Nothing to count down to (the organiser starts it by hand): no clock at all, rather
+    // than a blank one.
+    this.clock.hidden = tm.status !== "finished" && !until;
   }
 }

@@ -1,6 +1,6 @@
 // The tournament page's tables: standings, and the rounds played so far.
 
-import { h } from "./dom.js";
+import { h, tableScroll } from "./dom.js";
 import { elapsedText, ordinal, t } from "./i18n.js";
 import { gameName, stepText } from "./widgets.js";
 
@@ -10,7 +10,7 @@ export function tournamentSummary(tm) {
   if (tm.game !== "squadron" && tm.step) parts.push(stepText(tm.step));
   const minutes = t("unit.minutes", { n: Math.round((tm.round_time_s ?? 0) / 60) });
   parts.push(t("tour.rounds", { n: tm.rounds, minutes }));
-  if (tm.break_s) parts.push(t("tour.breaks", { n: tm.break_s }));
+  if (tm.break_s && tm.rounds > 1) parts.push(t("tour.breaks", { n: tm.break_s }));
   parts.push(t("tour.entrants", { n: tm.entrants ?? 0, max: tm.max_players ?? "?" }));
   return parts.join(" · ");
 }
@@ -52,7 +52,7 @@ export function standingsTable(rows, you) {
       ),
     ),
   );
-  return h("div", { class: "table-scroll" }, table); // a phone scrolls it, not the page
+  return tableScroll(table, t("tour.standings"));
 }
 
 /** Every round begun: the winner and points once finished, a link to watch or replay. */

@@ -6,17 +6,11 @@ section renderers, so the parts look alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from pydantic import BaseModel
-
 from . import match_protocol as m
 from .config import ServerConfig
+from .protocol_doc_part import Group, Part, Section, Table
 
 __all__ = ["render"]
-
-Section = Callable[[type[BaseModel], str], list[str]]
-Table = Callable[[tuple[str, str], list[tuple[str, str]]], str]
 
 _DEFAULTS = ServerConfig()
 
@@ -63,34 +57,25 @@ still queued with its place and time waited kept.  On a server without ghost rac
 true` gets `ghost_unavailable` and the player simply stays queued.
 """
 
-CLIENT_MODELS: list[type[BaseModel]] = [m.MatchHello, m.QueueFrame, m.LeaveQueue, m.MatchPing]
-SERVER_MODELS: list[type[BaseModel]] = [
-    m.MatchWelcome,
-    m.Queued,
-    m.Matched,
-    m.Left,
-    m.MatchErrorFrame,
-    m.MatchPong,
-]
-OBJECT_MODELS: list[type[BaseModel]] = [m.MatchedPlayer]
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+PART = Part(
+    "### Match error codes",
+    m.MATCH_ERROR_CODES,
+    [
+        Group(
+            "### Match client frames",
+            "####",
+            [m.MatchHello, m.QueueFrame, m.LeaveQueue, m.MatchPing],
+        ),
+        Group(
+            "### Match server frames",
+            "####",
+            [m.MatchWelcome, m.Queued, m.Matched, m.Left, m.MatchErrorFrame, m.MatchPong],
+        ),
+        Group("### Match objects", "####", [m.MatchedPlayer]),
+    ],
+)
 
 
 def render(section: Section, table: Table) -> str:
-    """The quick race part of the protocol document."""
-    lines = [INTRO]
-    lines += ["### Match client frames", ""]
-    for model in CLIENT_MODELS:
-        lines += section(model, "####")
-    lines += ["### Match server frames", ""]
-    for model in SERVER_MODELS:
-        lines += section(model, "####")
-    lines += ["### Match objects", ""]
-    for model in OBJECT_MODELS:
-        lines += section(model, "####")
-    lines += ["### Match error codes", "", "| Code | When |", "| --- | --- |"]
-    lines += [f"| `{code}` | {_cell(text)} |" for code, text in m.MATCH_ERROR_CODES.items()]
-    return "\n".join(lines) + "\n"
+    """The quick race part of the protocol document (``table`` unused: it has no routes)."""
+    return PART.render([INTRO], section)

@@ -34,6 +34,7 @@ __all__ = [
     "TournamentErrorFrame",
     "TournamentFinished",
     "TournamentHello",
+    "TournamentListing",
     "TournamentPing",
     "TournamentPong",
     "TournamentServerFrame",
@@ -189,6 +190,27 @@ class TournamentView(Frame):
     break_ends_at: int | None = Field(description="during a break: when the next round starts")
     round_results: list[RoundRecord] = Field(description="every round begun so far, in order")
     standings: list[TournamentStanding] = Field(description="after the rounds finished so far")
+
+
+class TournamentListing(Frame):
+    """A tournament in the lists (``GET /api/tournaments?status=``): what the lobby shows."""
+
+    tournament_id: str
+    name: str
+    game: Literal["stalactites", "squadron"]
+    step: Literal["choice", "ones", "twos"] | None = Field(description="null for squadron")
+    rounds: int
+    round_time_s: int
+    status: TournamentStatus
+    entrants: int
+    max_players: int
+    starts_at: int | None = Field(description="unix ms; null until the organiser starts it")
+    round: int | None = Field(description="the round in play or just played; null before")
+    ends_at: int | None = Field(description="while a round is in play: when it ends")
+    break_ends_at: int | None = Field(description="during a break: when the next round starts")
+    deals_chosen: bool = Field(
+        description="the organiser chose the rounds' deals (uncertified, never rated)"
+    )
 
 
 class TournamentCreated(Frame):

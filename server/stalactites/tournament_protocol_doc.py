@@ -7,17 +7,11 @@ points formula and how tournaments run are in ``docs/tournaments.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from pydantic import BaseModel
-
 from . import tournament_protocol as t
+from .protocol_doc_part import Group, Part, Section, Table
 from .tournaments.settings import CreateTournament
 
 __all__ = ["render"]
-
-Section = Callable[[type[BaseModel], str], list[str]]
-Table = Callable[[tuple[str, str], list[tuple[str, str]]], str]
 
 INTRO = """\
 ## Tournaments
@@ -71,46 +65,52 @@ ROUTES = [
         "200 [TournamentView](#tournamentview), the first round begun; 401 `unauthorized`; "
         "404; 409 `already_started`",
     ),
+    (
+        "`GET /api/tournaments?status=scheduled\\|running[&limit=N]`",
+        '200 `{"tournaments": [TournamentListing, ...]}` (see '
+        "[TournamentListing](#tournamentlisting)): the lobby's lists, tournaments starting "
+        "soon (newest first) and running (the latest started first), `limit` 1-50 (10); 422 "
+        "`bad_message` naming `status` or `limit`",
+    ),
     ("`GET /api/tournaments/{id}`", "200 [TournamentView](#tournamentview); 404"),
 ]
 
-CLIENT_MODELS: list[type[BaseModel]] = [t.TournamentHello, t.TournamentPing]
-SERVER_MODELS: list[type[BaseModel]] = [
-    t.TournamentWelcome,
-    t.RoundStarted,
-    t.RoundFinished,
-    t.StandingsFrame,
-    t.TournamentFinished,
-    t.TournamentErrorFrame,
-    t.TournamentPong,
-]
-OBJECT_MODELS: list[type[BaseModel]] = [
-    t.TournamentView,
-    t.TournamentStanding,
-    t.RoundRecord,
-    t.RoundLine,
-    t.CurrentRound,
-]
-
-
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+PART = Part(
+    "### Tournament error codes",
+    t.TOURNAMENT_ERROR_CODES,
+    [
+        Group("#### Tournament client frames", "#####", [t.TournamentHello, t.TournamentPing]),
+        Group(
+            "#### Tournament server frames",
+            "#####",
+            [
+                t.TournamentWelcome,
+                t.RoundStarted,
+                t.RoundFinished,
+                t.StandingsFrame,
+                t.TournamentFinished,
+                t.TournamentErrorFrame,
+                t.TournamentPong,
+            ],
+        ),
+        Group(
+            "### Tournament objects",
+            "####",
+            [
+                t.TournamentView,
+                t.TournamentListing,
+                t.TournamentStanding,
+                t.RoundRecord,
+                t.RoundLine,
+                t.CurrentRound,
+            ],
+        ),
+    ],
+)
 
 
 def render(section: Section, table: Table) -> str:
     """The tournament part of the protocol document."""
-    lines = [INTRO.replace("{routes}", table(("Request", "Answer"), ROUTES))]
-    lines += section(CreateTournament, "###")
-    lines.append(SOCKET)
-    lines += ["#### Tournament client frames", ""]
-    for model in CLIENT_MODELS:
-        lines += section(model, "#####")
-    lines += ["#### Tournament server frames", ""]
-    for model in SERVER_MODELS:
-        lines += section(model, "#####")
-    lines += ["### Tournament objects", ""]
-    for model in OBJECT_MODELS:
-        lines += section(model, "####")
-    lines += ["### Tournament error codes", "", "| Code | When |", "| --- | --- |"]
-    lines += [f"| `{code}` | {_cell(text)} |" for code, text in t.TOURNAMENT_ERROR_CODES.items()]
-    return "\n".join(lines) + "\n"
+    opening = [INTRO.replace("{routes}", table(("Request", "Answer"), ROUTES))]
+    opening += section(CreateTournament, "###")
+    return PART.render([*opening, SOCKET], section)

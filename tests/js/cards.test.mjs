@@ -5,6 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { cardInfo } from "../../client_web/js/cards.js";
+import { loadLanguage } from "../../client_web/js/i18n.js";
+
+await loadLanguage("en"); // the names of cards are in English here
 
 const RANKS = [..."A23456789TJQK"];
 const SUITS = [..."CDHS"];

@@ -7,6 +7,9 @@ import { test } from "node:test";
 
 import { nextCard, safeToFoundation } from "../../client_web/js/foundations.js";
 import { parseMove } from "../../client_web/js/moves.js";
+import { loadLanguage } from "../../client_web/js/i18n.js";
+
+await loadLanguage("en"); // the names of cards are in English here
 
 const stalactites = (step, foundations, tableau = [], cells = [null, null]) => ({
   game: "stalactites",

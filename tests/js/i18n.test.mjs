@@ -14,7 +14,9 @@ import {
   dateTime,
   elapsedText,
   hasDateWords,
+  LANGUAGE_NAMES,
   list,
+  loadLanguage,
   num,
   ordinal,
   pickLanguage,
@@ -23,6 +25,7 @@ import {
   tParts,
 } from "../../client_web/js/i18n.js";
 
+await Promise.all(LANGUAGES.map(loadLanguage));
 const en = CATALOGUES.en;
 const placeholders = (value) => {
   const texts = typeof value === "object" ? Object.values(value) : [value];
@@ -31,8 +34,14 @@ const placeholders = (value) => {
 
 afterEach(() => setLanguage("en"));
 
-test("English, Polish and Kazakh are offered", () => {
+test("English, Polish and Kazakh are offered, each named as its catalogue names it", () => {
   assert.deepEqual(LANGUAGES, ["en", "pl", "kk"]);
+  for (const lang of LANGUAGES) assert.equal(LANGUAGE_NAMES[lang], CATALOGUES[lang]["lang.name"]);
+});
+
+test("loading a language gives its catalogue; an unknown language is English", async () => {
+  assert.equal(await loadLanguage("pl"), CATALOGUES.pl);
+  assert.equal(await loadLanguage("fr"), CATALOGUES.en);
 });
 
 test("every catalogue has exactly the English catalogue's keys", () => {

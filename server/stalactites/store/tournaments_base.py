@@ -26,6 +26,7 @@ from typing import Protocol
 from .rooms_base import Bell, EventBatch
 
 __all__ = [
+    "TOURNAMENT_LISTS",
     "Claim",
     "EnterResult",
     "EntrantRow",
@@ -37,6 +38,11 @@ __all__ = [
     "TournamentStore",
     "Transition",
 ]
+
+
+TOURNAMENT_LISTS = {"scheduled": ("scheduled",), "running": ("running", "break")}
+"""The tournament lists (``list_tournaments``) and the statuses each holds: the lobby's
+tournaments starting soon (newest first) and running (the latest to start first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +165,11 @@ class TournamentStore(Protocol):
 
     async def transition(self, step: Transition, ttl_ms: int) -> bool:
         """Apply the step if the tournament is at ``step.expected``; whether it did."""
+        ...
+
+    async def list_tournaments(self, name: str, limit: int, now_ms: int) -> list[TournamentRow]:
+        """Up to ``limit`` tournaments of a list of :data:`TOURNAMENT_LISTS`: the scheduled
+        newest first, the running latest started first."""
         ...
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:

@@ -16,6 +16,7 @@ from ..clock import SystemClock
 from .expiry import Expiry
 from .rooms_base import Bell, EventBatch, Ring
 from .tournaments_base import (
+    TOURNAMENT_LISTS,
     Claim,
     EnterResult,
     EntrantRow,
@@ -36,6 +37,7 @@ class _Tournament:
     settings_json: str
     admin_hash: str
     starts_at: int | None
+    created_ms: int = 0
     status: str = "scheduled"
     round: int = 0
     room_id: str | None = None
@@ -84,14 +86,16 @@ class MemoryTournamentStore:
             tournament.settings_json,
             tournament.admin_hash,
             tournament.starts_at,
+            tournament.created_ms,
         )
         if tournament.starts_at is not None:
             await self.poke(tournament.tournament_id, tournament.starts_at)
 
     async def load(self, tournament_id: str) -> TournamentRow | None:
         found = self._get(tournament_id)
-        if found is None:
-            return None
+        return None if found is None else self._row(found)
+
+    def _row(self, found: _Tournament) -> TournamentRow:
         return TournamentRow(
             tournament_id=found.tournament_id,
             settings_json=found.settings_json,
@@ -153,6 +157,15 @@ class MemoryTournamentStore:
             if bell is not None:
                 bell(len(found.events), Ring.NEWS)
         return True
+
+    async def list_tournaments(self, name: str, limit: int, now_ms: int) -> list[TournamentRow]:
+        self._get("")  # a sweep
+        listed = [t for t in self._tournaments.values() if t.status in TOURNAMENT_LISTS[name]]
+        if name == "scheduled":
+            listed.sort(key=lambda t: (t.created_ms, t.tournament_id), reverse=True)
+        else:
+            listed.sort(key=lambda t: (t.starts_at or 0, t.tournament_id), reverse=True)
+        return [self._row(found) for found in listed[: max(limit, 0)]]
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:
         found = self._get(tournament_id)

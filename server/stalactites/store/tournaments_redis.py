@@ -11,6 +11,8 @@ Keys (``P`` is the configured prefix, ``ID`` the tournament id; the hash tag
   :func:`~stalactites.tournaments.points.score`; ``P{tournament:ID}:lines``
   hash: player id -> the standing line (JSON).
 * channel ``P{tournament:ID}:bell``: the newest seq, published by the script that stored it.
+* ``P tournaments:scheduled`` and ``P tournaments:running`` sorted sets: the tournament
+  lists, outside any hash tag (see :mod:`.tournaments_lists`).
 * ``P{tournaments}:due`` sorted set and ``P{tournaments}:gen`` hash: the due
   index (see :mod:`.tournaments_base`), tournament id -> when due / generation.
 """
@@ -28,6 +30,7 @@ from .resp import Address, Pipe, Script
 from .rooms_base import Bell, EventBatch
 from .scripts import lua
 from .tournaments_base import (
+    TOURNAMENT_LISTS,
     Claim,
     EnterResult,
     EntrantRow,
@@ -38,6 +41,7 @@ from .tournaments_base import (
     TournamentRow,
     Transition,
 )
+from .tournaments_lists import TournamentIndex
 
 __all__ = ["RedisTournamentStore", "TournamentKeys"]
 
@@ -69,6 +73,7 @@ class RedisTournamentStore:
         calls = address.named(f"stalactites-tournaments-{self._origin}")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(calls) if cluster else Pipe(calls)
         self._prefix = prefix
+        self._index = TournamentIndex(self._pipe, prefix)
         self._due = f"{prefix}{{tournaments}}:due"
         self._generations = f"{prefix}{{tournaments}}:gen"
         scripts = {
@@ -124,6 +129,7 @@ class RedisTournamentStore:
             fields["starts_at"] = tournament.starts_at
         pairs = [item for pair in fields.items() for item in pair]
         await self._scripts["create"](keys=[keys.tournament], args=[ttl_ms, *pairs])
+        await self._index.created(tournament.tournament_id, tournament.created_ms)
         if tournament.starts_at is not None:
             await self.poke(tournament.tournament_id, tournament.starts_at)
 
@@ -179,7 +185,17 @@ class RedisTournamentStore:
         answer = await self._scripts["transition"](
             keys=[keys.tournament, keys.events, keys.standings, keys.lines], args=args
         )
+        if answer and step.status != step.expected[0]:
+            starts = None
+            if step.status in TOURNAMENT_LISTS["running"]:
+                starts = _int(
+                    await self._pipe.call_at(keys.tournament, "HGET", keys.tournament, "starts_at")
+                )
+            await self._index.moved(step.tournament_id, step.status, starts)
         return bool(answer)
+
+    async def list_tournaments(self, name: str, limit: int, now_ms: int) -> list[TournamentRow]:
+        return await self._index.page(name, limit, now_ms, self.load)
 
     async def standings(self, tournament_id: str) -> list[StandingRow]:
         keys = self.keys(tournament_id)

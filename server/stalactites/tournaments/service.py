@@ -35,6 +35,7 @@ from ..tournament_protocol import (
     StandingsFrame,
     TournamentCreated,
     TournamentEntry,
+    TournamentListing,
     TournamentView,
     TournamentWelcome,
 )
@@ -53,6 +54,7 @@ from .views import (
     line_json,
     standing_rows,
     standings_of,
+    tournament_listing,
     tournament_view,
 )
 
@@ -165,6 +167,13 @@ class TournamentService:
         row = await self.load(tournament_id)
         await self._overdue(row)
         return tournament_view(row, await self.store.standings(tournament_id))
+
+    async def listing(self, name: str, limit: int) -> list[TournamentListing]:
+        """A list of the lobby's (``scheduled``: starting soon; ``running``), newest first."""
+        rows = await self.store.list_tournaments(name, limit, self.now())
+        for row in rows:
+            await self._overdue(row)
+        return [tournament_listing(row) for row in rows]
 
     async def _overdue(self, row: TournamentRow) -> None:
         """A deadline long past that no scheduler has acted on (its process died between

@@ -15,6 +15,7 @@ from ..tournament_protocol import (
     CurrentRound,
     RoundLine,
     RoundRecord,
+    TournamentListing,
     TournamentStanding,
     TournamentView,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "round_started_event",
     "standing_rows",
     "standings_of",
+    "tournament_listing",
     "tournament_view",
 ]
 
@@ -69,28 +71,44 @@ def _record(text: str) -> RoundRecord:
     return record
 
 
+def _about(row: TournamentRow, settings: TournamentSettings) -> dict[str, Any]:
+    """What the view and a list's line both say of a tournament."""
+    return {
+        "tournament_id": row.tournament_id,
+        "name": settings.name,
+        "game": settings.game,
+        "step": settings.step,
+        "rounds": settings.rounds,
+        "round_time_s": settings.round_time_s,
+        "max_players": settings.max_players,
+        "starts_at": row.starts_at,
+        "status": row.status,
+        "entrants": len(row.entrants),
+        "round": row.round or None,
+        "break_ends_at": row.break_ends_at if row.status == "break" else None,
+    }
+
+
 def tournament_view(row: TournamentRow, standings: list[StandingRow]) -> TournamentView:
     settings = TournamentSettings.model_validate_json(row.settings_json)
     current = None
     if row.status == "running" and row.room_id is not None and row.ends_at is not None:
         current = CurrentRound(round=row.round, room_id=row.room_id, ends_at=row.ends_at)
     return TournamentView(
-        tournament_id=row.tournament_id,
-        name=settings.name,
-        game=settings.game,
-        step=settings.step,
-        rounds=settings.rounds,
-        round_time_s=settings.round_time_s,
+        **_about(row, settings),
         break_s=settings.break_s,
-        max_players=settings.max_players,
-        starts_at=row.starts_at,
-        status=row.status,  # type: ignore[arg-type]
-        entrants=len(row.entrants),
-        round=row.round or None,
         current_round=current,
-        break_ends_at=row.break_ends_at if row.status == "break" else None,
         round_results=[_record(text) for text in row.rounds],
         standings=standings_of(standings),
+    )
+
+
+def tournament_listing(row: TournamentRow) -> TournamentListing:
+    settings = TournamentSettings.model_validate_json(row.settings_json)
+    return TournamentListing(
+        **_about(row, settings),
+        ends_at=row.ends_at if row.status == "running" else None,
+        deals_chosen=settings.deals is not None,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any
@@ -18,6 +19,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms.settings import TakeSeat
+from ...store.tournaments_base import TOURNAMENT_LISTS
 from ...tournaments import CreateTournament, TournamentError
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited
@@ -29,12 +31,14 @@ __all__ = [
     "create_tournament",
     "enter_tournament",
     "get_tournament",
+    "list_tournaments",
     "start_tournament",
     "tournament_routes",
 ]
 
 Handler = Callable[[Request], Awaitable[JSONResponse]]
 
+LIST_PAGE, LIST_MAX = 10, 50  # tournaments in a list: by default, at most
 START_WAIT_S = 5.0  # how long a start waits for the first round to begin before answering
 START_WAIT_STEPS = 100
 
@@ -43,6 +47,7 @@ def tournament_routes(max_body: int) -> list[BaseRoute]:
     base = "/api/tournaments"
     return [
         Route(base, create_tournament, methods=["POST"], max_body_size=max_body),
+        Route(base, list_tournaments, methods=["GET"]),
         Route(
             f"{base}/{{tournament_id}}/players",
             enter_tournament,
@@ -94,6 +99,24 @@ async def _json_body(request: Request) -> dict[str, Any]:
 def _invalid(error: ValidationError) -> TournamentError:
     field, message = describe(error)
     return TournamentError("bad_message", message, field)
+
+
+LIST_LIMIT = re.compile(r"[1-9][0-9]?")  # 1-99; checked to at most LIST_MAX
+
+
+@_answers_errors
+async def list_tournaments(request: Request) -> JSONResponse:
+    """``GET /api/tournaments?status=scheduled|running[&limit=N]``: the lobby's lists."""
+    query = request.query_params
+    status = query.get("status")
+    if status not in TOURNAMENT_LISTS:
+        raise TournamentError("bad_message", "status: 'scheduled' or 'running'", "status")
+    limit = query.get("limit", str(LIST_PAGE))
+    if not LIST_LIMIT.fullmatch(limit) or int(limit) > LIST_MAX:
+        message = f"limit: a whole number from 1 to {LIST_MAX}"
+        raise TournamentError("bad_message", message, "limit")
+    rows = await process_of(request).tournaments.listing(status, int(limit))
+    return JSONResponse({"tournaments": [row.model_dump() for row in rows]})
 
 
 @_answers_errors
