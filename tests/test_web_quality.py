@@ -85,6 +85,7 @@ def test_no_page_has_a_serious_or_critical_axe_violation(
         ("/#/help", "main h1"),
         ("/#/me", "main h1"),
         ("/#/leaderboard/stalactites", "main h1"),
+        ("/#/daily/stalactites", "main h1"),
         (f"/#/tournament/{new_tournament(server_url)}", ".round-line"),
     ):
         lobby.goto(f"{server_url}{path}")
@@ -116,6 +117,10 @@ def test_no_page_has_a_serious_or_critical_axe_violation(
     lobby.goto(f"{server_url}/#/replay/{room}")
     expect(lobby.locator(".replay-readout")).to_be_visible()
     check(lobby, "replay")
+    # The racer's own profile, now with the race in its history table.
+    lobby.goto(f"{server_url}/#/me")
+    expect(lobby.locator("table.history tbody tr").first).to_be_visible()
+    check(lobby, "profile")
     grave = [f"{name}: {line}" for name, lines in found.items() for line in lines]
     assert grave == [], "\n".join(grave)
 

@@ -5,7 +5,7 @@
 
 import { errorText } from "./api.js";
 import { dailyArchive, dailyBoard, dailyToday } from "./daily_api.js";
-import { h, replace } from "./dom.js";
+import { h, replace, tableScroll } from "./dom.js";
 import { raceRunButton } from "./ghost.js";
 import { elapsedText, num, t } from "./i18n.js";
 import { playToday } from "./lobbydaily.js";
@@ -95,15 +95,14 @@ function boardTable(entries, links) {
   );
   const head = ["#", t("daily.who"), t("daily.result"), t("daily.time"), t("daily.found")];
   if (links) head.push(t("daily.run"));
-  return h(
-    "div",
-    { class: "table-scroll" },
+  return tableScroll(
     h(
       "table",
       { class: "results daily-table" },
       h("thead", {}, h("tr", {}, head.map((text) => h("th", {}, text)))),
       h("tbody", {}, rows),
     ),
+    t("daily.board"),
   );
 }
 

@@ -5,7 +5,7 @@
 
 import { errorText } from "./api.js";
 import { ratingRows, ratingSeries } from "./chart.js";
-import { h, replace } from "./dom.js";
+import { h, replace, tableScroll } from "./dom.js";
 import { dateTime, elapsedText, num, ordinal, t } from "./i18n.js";
 import { accountView } from "./account.js";
 import { chartTable, chartView } from "./ratingchart.js";
@@ -190,9 +190,7 @@ function statsView(profile) {
     "profile.streak",
     "profile.bestStreak",
   ];
-  return h(
-    "div",
-    { class: "table-scroll" },
+  return tableScroll(
     h(
       "table",
       { class: "results stats" },
@@ -234,6 +232,7 @@ function statsView(profile) {
         }),
       ),
     ),
+    t("profile.stats"),
   );
 }
 
@@ -271,9 +270,7 @@ function racesTable(races, profile, own) {
     "results.rating",
     "profile.replay",
   ];
-  return h(
-    "div",
-    { class: "table-scroll" },
+  return tableScroll(
     h(
       "table",
       { class: "results history" },
@@ -320,5 +317,6 @@ function racesTable(races, profile, own) {
         ),
       ),
     ),
+    t("profile.races"),
   );
 }
