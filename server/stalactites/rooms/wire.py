@@ -23,7 +23,8 @@ __all__ = ["AcceptedText", "accepted_json", "legal_texts", "move_text", "wire_bo
 
 _CARD_TEXT: dict[int, tuple[Card, str]] = {}
 _MOVE_TEXT: dict[int, tuple[Move, str]] = {}
-_CARD_JSON: dict[int, tuple[Card, str]] = {}
+_CARD_JSON: dict[int, str] = {}  # a card's JSON by its id (cards are few and shared)
+_KEPT: list[Card] = []
 _MOVE_JSON: dict[int, tuple[Move, str]] = {}
 _MOST = 50_000  # distinct moves remembered (Squadron makes new ones as it goes)
 
@@ -89,16 +90,22 @@ class AcceptedText:
 
 
 def _card_json(card: Card) -> str:
-    known = _CARD_JSON.get(id(card))
-    if known is not None and known[0] is card:
-        return known[1]
-    text = json.dumps(_card(card))
-    _CARD_JSON[id(card)] = (card, text)
+    text = _CARD_JSON.get(id(card))
+    if text is None:
+        if len(_KEPT) >= _MOST:  # (the engine's 52 cards are shared: never, in practice)
+            _CARD_JSON.clear()
+            _KEPT.clear()
+        text = _CARD_JSON[id(card)] = json.dumps(_card(card))
+        _KEPT.append(card)  # alive for good, so that its id stays its own
     return text
 
 
 def _pile_json(cards: Iterable[Card]) -> str:
-    return "[" + ",".join([_card_json(card) for card in cards]) + "]"
+    known = _CARD_JSON
+    try:
+        return "[" + ",".join([known[id(card)] for card in cards]) + "]"
+    except KeyError:
+        return "[" + ",".join([_card_json(card) for card in cards]) + "]"
 
 
 def _piles_json(piles: Iterable[Iterable[Card]]) -> str:

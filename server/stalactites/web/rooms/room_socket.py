@@ -103,6 +103,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self.stream: RoomStream | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
         self._sync: OwnSync | None = None  # a player's: in step with their other sockets
+        self._held: list[str] | None = None  # events that come while an action is in hand
 
     @property
     def role(self) -> str:
@@ -123,6 +124,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             if is_progress(frame):
                 return self._batch.hold(seq, frame)
             self._batch.flush()  # the progress before this event goes out before it
+        elif self._held is not None:
+            return self._held.append(frame)
         self.send_text(frame)
 
     def lost_track(self) -> None:
@@ -273,7 +276,13 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             elif not self._may_move():
                 self._rate_limited(frame.id)
             else:
-                self._answer(await self._act(frame))
+                self._held = []  # its own progress comes from its commit: after its answer
+                try:
+                    self._answer(await self._act(frame))
+                finally:
+                    held, self._held = self._held, None
+                    for event in held:
+                        self.send_text(event)
         except RoomError as error:
             if error.code == "room_not_found":
                 return self.end("room_gone", GONE)
