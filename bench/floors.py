@@ -28,11 +28,9 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,8 +39,19 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from benchkit import REDIS_URL, Racer, Server, delete_keys, percentile, race, start_server
-from load import SETTLE_S, seat_racers
+from benchkit import (
+    REDIS_URL,
+    Racer,
+    Server,
+    delete_keys,
+    drive,
+    median_rows,
+    percentile,
+    seat_room_racers,
+    serve_app,
+    start_server,
+)
+from load import SETTLE_S
 from load import start as start_real
 
 GOAL_RATIO = 1.3
@@ -116,28 +125,7 @@ def floor_app(kind: str) -> Any:
 
 
 def serve_floor(kind: str) -> None:
-    import uvicorn
-
-    config = uvicorn.Config(
-        floor_app(kind),
-        host="127.0.0.1",
-        port=0,
-        http="h11",
-        ws="websockets-sansio",  # as stalactites serve
-        ws_per_message_deflate=False,
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-
-    async def run() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started and not task.done():
-            await asyncio.sleep(0.05)
-        bound = server.servers[0].sockets[0].getsockname()[1]
-        print(f"floor {kind} on http://127.0.0.1:{bound}/", flush=True)
-        await task
-
-    asyncio.run(run())
+    serve_app(floor_app(kind), f"floor {kind}", http="h11")  # h11: as stalactites serve
 
 
 # The racers.
@@ -211,18 +199,12 @@ async def phase(
     """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out);
     sampled by py-spy into ``profile`` if given."""
     await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
-    for racer in racers:
-        racer.latencies = []
-    each = pace / len(racers) if pace else None
     spy = sample(server, seconds, profile) if profile else None
-    cpu, began = server.cpu_seconds(), time.perf_counter()
-    await asyncio.gather(
-        *(race(r, seconds, each, random.Random(seed + i)) for i, r in enumerate(racers))
-    )
-    elapsed, cpu = time.perf_counter() - began, server.cpu_seconds() - cpu
+    cpu = server.cpu_seconds()
+    latencies, elapsed = await drive(racers, seconds, pace, seed)
+    cpu = server.cpu_seconds() - cpu
     if spy:
         await asyncio.to_thread(spy.wait)
-    latencies = [value for racer in racers for value in racer.latencies]
     return Figures(
         server.name,
         f"paced {pace:g}/s" if pace else "flat out",
@@ -242,7 +224,7 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
     try:
         servers.append(start_real("redis", prefix))
         servers[0].name = "server"
-        fleets = {"server": await seat_racers(servers[0], args.racers)}
+        fleets = {"server": await seat_room_racers(servers[0].url, args.racers)}
         frames = json.dumps(await capture_frames(fleets["server"][0]))
         for name in FLOORS:
             command = [sys.executable, __file__, "--serve-floor", FLOOR_KINDS[name]]
@@ -262,20 +244,11 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
         for racers in fleets.values():
             for racer in racers:
                 await racer.ws.close()
-        return median_rows(rows)
+        return median_rows(rows, lambda r: (r.server, r.phase), lambda r: r.cpu_us)
     finally:
         for server in servers:
             server.stop()
         delete_keys(prefix)
-
-
-def median_rows(rows: list[Figures]) -> list[Figures]:
-    """Per server and phase, the round with the median CPU per action."""
-    chosen = []
-    for key in dict.fromkeys((row.server, row.phase) for row in rows):
-        runs = sorted((r for r in rows if (r.server, r.phase) == key), key=lambda r: r.cpu_us)
-        chosen.append(runs[len(runs) // 2])
-    return chosen
 
 
 def report(rows: list[Figures]) -> None:
