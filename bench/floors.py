@@ -1,6 +1,7 @@
 """The move path against its floors: the server's CPU per action beside three bare servers.
 
     nice .venv/bin/python bench/floors.py [--racers N] [--seconds S] [--pace P] [--rounds R]
+                                          [--slices K] [--py-spy FILE]
 
 Four servers, each in a subprocess, driven by the same racers in 2-seat rooms from this
 process (flat out, then paced at ``--pace`` actions a second in all), phases interleaved:
@@ -15,11 +16,14 @@ process (flat out, then paced at ``--pace`` actions a second in all), phases int
 * ``1 frame``: the same, with only the ``accepted`` answer;
 * ``echo``: each frame sent back as it came.
 
-For each: the server process's CPU time (user + system, ``/proc/PID/stat``) per action,
-actions a second, p50/p99 latency (sending an action to its answer), and the ratio of each
-server's CPU per action to the three-frame floor's.  Goal (issue 19): the server within
-1.3x of the three-frame floor, flat out and paced.  ``--py-spy FILE`` samples the server
-process during its flat-out phases (``py-spy record --gil``, collapsed stacks into FILE).
+With ``--slices K`` each phase is cut into K turns of S/K seconds, the servers taking turns
+(a busy spell on a shared machine then falls on all of them alike), and each server's turns
+are added up (py-spy samples the first).  For each: the server process's CPU time (user +
+system, ``/proc/PID/stat``) per action, actions a second, p50/p99 latency (sending an action
+to its answer), and the ratio of each server's CPU per action to the three-frame floor's.
+Goal (issue 19): the server within 1.3x of the three-frame floor, flat out and paced.
+``--py-spy FILE`` samples the server process during its flat-out phases (``py-spy record
+--gil``, collapsed stacks into FILE).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import connect
@@ -60,6 +64,7 @@ FLOOR_KINDS = {"3 frames": "three", "1 frame": "one", "echo": "echo"}
 FRAMES_ENV = "STALACTITES_FLOOR_FRAMES"  # the real server's accepted and progress, as JSON
 PREFIX_ENV = "STALACTITES_FLOOR_PREFIX"
 CAPTURE_WAIT_S = 10.0
+SLICE_SETTLE_S = 0.3  # between slices (the answers are in; a few events may still drain)
 
 FLOOR_SCRIPT = """
 redis.call('RPUSH', KEYS[1], ARGV[1])
@@ -188,32 +193,67 @@ def sample(server: Server, seconds: float, path: str) -> subprocess.Popen[bytes]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+@dataclass
+class Tally:
+    """What one server's phase came to, over its slices."""
+
+    latencies: list[float] = field(default_factory=list)
+    elapsed: float = 0.0
+    cpu: float = 0.0
+
+    def figures(self, server: str, pace: float | None) -> Figures:
+        actions = len(self.latencies)
+        return Figures(
+            server,
+            f"paced {pace:g}/s" if pace else "flat out",
+            actions,
+            actions / self.elapsed if self.elapsed else 0.0,
+            self.cpu / max(actions, 1) * 1e6,
+            percentile(self.latencies, 0.50),
+            percentile(self.latencies, 0.99),
+        )
+
+
 async def phase(
     server: Server,
     racers: list[Racer],
     seconds: float,
     pace: float | None,
     seed: int,
+    tally: Tally,
+    settle: float = SETTLE_S,
     profile: str = "",
-) -> Figures:
-    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out);
-    sampled by py-spy into ``profile`` if given."""
-    await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
+) -> None:
+    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out),
+    added to ``tally``; sampled by py-spy into ``profile`` if given."""
+    await asyncio.sleep(settle)  # let the last phase's answers and events drain first
     spy = sample(server, seconds, profile) if profile else None
     cpu = server.cpu_seconds()
     latencies, elapsed = await drive(racers, seconds, pace, seed)
-    cpu = server.cpu_seconds() - cpu
+    tally.cpu += server.cpu_seconds() - cpu
+    tally.latencies += latencies
+    tally.elapsed += elapsed
     if spy:
         await asyncio.to_thread(spy.wait)
-    return Figures(
-        server.name,
-        f"paced {pace:g}/s" if pace else "flat out",
-        len(latencies),
-        len(latencies) / elapsed,
-        cpu / max(len(latencies), 1) * 1e6,
-        percentile(latencies, 0.50),
-        percentile(latencies, 0.99),
-    )
+
+
+async def one_round(
+    args: argparse.Namespace,
+    fleets: dict[str, list[Racer]],
+    by_name: dict[str, Server],
+    pace: float | None,
+    seed: int,
+) -> list[Figures]:
+    """One round of one pace on every server: ``--slices`` turns each, interleaved."""
+    tallies = {name: Tally() for name in fleets}
+    seconds = args.seconds / args.slices
+    settle = SETTLE_S if args.slices == 1 else SLICE_SETTLE_S
+    for turn in range(args.slices):
+        for name, racers in fleets.items():
+            spied = args.py_spy if name == "server" and pace is None and turn == 0 else ""
+            seed_ = seed * 1000 + turn
+            await phase(by_name[name], racers, seconds, pace, seed_, tallies[name], settle, spied)
+    return [tally.figures(name, pace) for name, tally in tallies.items()]
 
 
 async def measure(args: argparse.Namespace) -> list[Figures]:
@@ -233,14 +273,11 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
             fleets[name] = await seat_floor(servers[-1], args.racers)
         by_name = {server.name: server for server in servers}
         for name, racers in fleets.items():
-            await phase(by_name[name], racers, min(args.seconds, 2.0), None, 1)  # warm up
+            await phase(by_name[name], racers, min(args.seconds, 2.0), None, 1, Tally())  # warm
         rows: list[Figures] = []
         for round_ in range(args.rounds):
             for pace in (None, args.pace):
-                for name, racers in fleets.items():
-                    spied = args.py_spy if name == "server" and pace is None else ""
-                    row = await phase(by_name[name], racers, args.seconds, pace, 2 + round_, spied)
-                    rows.append(row)
+                rows += await one_round(args, fleets, by_name, pace, 2 + round_)
         for racers in fleets.values():
             for racer in racers:
                 await racer.ws.close()
@@ -280,6 +317,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")
     parser.add_argument("--pace", type=float, default=1000.0, help="actions a second in all")
     parser.add_argument("--rounds", type=int, default=1, help="rounds; the median is shown")
+    parser.add_argument(
+        "--slices", type=int, default=1, help="each phase cut into turns, servers interleaved"
+    )
     parser.add_argument("--py-spy", default="", metavar="FILE", help="sample the server")
     kinds = sorted(FLOOR_KINDS.values())
     parser.add_argument("--serve-floor", choices=kinds, help=argparse.SUPPRESS)
@@ -289,9 +329,12 @@ def main() -> None:
         return
     if args.racers < 2 or args.racers % 2:
         parser.error("--racers must be an even number, at least 2")
+    if args.slices < 1:
+        parser.error("--slices must be at least 1")
     print(
         f"{args.racers} racers in {args.racers // 2} rooms, {args.seconds:g} s a phase, "
-        f"paced at {args.pace:g} actions/s in all, median of {args.rounds} round(s), "
+        f"paced at {args.pace:g} actions/s in all, median of {args.rounds} round(s) "
+        f"of {args.slices} slice(s), "
         f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}"
     )
     report(asyncio.run(measure(args)))
