@@ -22,10 +22,9 @@ from ..protocol import SquadronBoard, StalactitesBoard
 __all__ = ["AcceptedText", "accepted_json", "legal_texts", "move_text", "wire_board"]
 
 _CARD_TEXT: dict[int, tuple[Card, str]] = {}
-_MOVE_TEXT: dict[int, tuple[Move, str]] = {}
+_MOVE_TEXT: dict[int, tuple[Move, str, str]] = {}  # by id: the move, its text, as JSON
 _CARD_JSON: dict[int, str] = {}  # a card's JSON by its id (cards are few and shared)
 _KEPT: list[Card] = []
-_MOVE_JSON: dict[int, tuple[Move, str]] = {}
 _MOST = 50_000  # distinct moves remembered (Squadron makes new ones as it goes)
 
 
@@ -42,15 +41,20 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [_card(card) for card in cards]
 
 
-def move_text(move: Move) -> str:
+def _move_texts(move: Move) -> tuple[Move, str, str]:
+    """The move (kept alive, so that its id stays its own), its notation and that as JSON."""
     known = _MOVE_TEXT.get(id(move))
     if known is not None and known[0] is move:
-        return known[1]
+        return known
     if len(_MOVE_TEXT) >= _MOST:
         _MOVE_TEXT.clear()
     text = str(move)
-    _MOVE_TEXT[id(move)] = (move, text)
-    return text
+    known = _MOVE_TEXT[id(move)] = (move, text, json.dumps(text))
+    return known
+
+
+def move_text(move: Move) -> str:
+    return _move_texts(move)[1]
 
 
 def legal_texts(game: Game) -> list[str]:
@@ -113,14 +117,7 @@ def _piles_json(piles: Iterable[Iterable[Card]]) -> str:
 
 
 def _move_json(move: Move) -> str:
-    known = _MOVE_JSON.get(id(move))
-    if known is not None and known[0] is move:
-        return known[1]
-    if len(_MOVE_JSON) >= _MOST:
-        _MOVE_JSON.clear()
-    text = json.dumps(move_text(move))
-    _MOVE_JSON[id(move)] = (move, text)
-    return text
+    return _move_texts(move)[2]
 
 
 def _board_json(game: Game) -> str:
