@@ -21,12 +21,12 @@ import tempfile
 import time
 import tracemalloc
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
 
 __all__ = [
     "NO_LIMITS",
@@ -34,10 +34,14 @@ __all__ = [
     "Racer",
     "Server",
     "delete_keys",
+    "drive",
+    "median_rows",
     "percentile",
     "post",
     "process_cpu_seconds",
     "race",
+    "seat_room_racers",
+    "serve_app",
     "start_server",
     "stalactites_command",
 ]
@@ -267,6 +271,85 @@ async def race(racer: Racer, seconds: float, pace: float | None, rng: random.Ran
             await asyncio.sleep(max(tick - time.perf_counter(), 0))
             tick += 1 / pace
         await racer.act(rng)
+
+
+async def drive(
+    racers: Sequence[Racer], seconds: float, pace: float | None, seed: int
+) -> tuple[list[float], float]:
+    """Every racer acting for ``seconds`` (``pace``: actions a second in all, or flat out),
+    each with its own seeded choices: every answer's latency (seconds) and the time taken."""
+    for racer in racers:
+        racer.latencies = []
+    each = pace / len(racers) if pace else None
+    began = time.perf_counter()
+    await asyncio.gather(
+        *(race(r, seconds, each, random.Random(seed + i)) for i, r in enumerate(racers))
+    )
+    elapsed = time.perf_counter() - began
+    return [value for racer in racers for value in racer.latencies], elapsed
+
+
+async def seat_room_racers(url: str, count: int) -> list[Racer]:
+    """``count`` racers of a race server at ``host:port``, in rooms of two: every one seated,
+    connected, ready and started."""
+    racers = []
+    for _ in range(count // 2):
+        room = await asyncio.to_thread(
+            post, f"http://{url}/api/rooms", {"seats": 2, "countdown_s": 0}
+        )
+        for name in ("A", "B"):
+            seat = await asyncio.to_thread(
+                post, f"http://{url}/api/rooms/{room['room_id']}/players", {"name": name}
+            )
+            ws = await connect(f"ws://{url}/ws/rooms/{room['room_id']}")
+            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            await ws.send(json.dumps({"type": "ready"}))
+            racers.append(Racer(ws))
+    await asyncio.gather(*(racer.wait_started() for racer in racers))
+    return racers
+
+
+RowT = TypeVar("RowT")
+
+
+def median_rows(
+    rows: Sequence[RowT], key: Callable[[RowT], object], by: Callable[[RowT], float]
+) -> list[RowT]:
+    """Per ``key`` (a server and phase), in the order first seen, the row with the median
+    ``by`` over the rounds."""
+    chosen = []
+    for group in dict.fromkeys(key(row) for row in rows):
+        runs = sorted((row for row in rows if key(row) == group), key=by)
+        chosen.append(runs[len(runs) // 2])
+    return chosen
+
+
+def serve_app(app: Any, label: str, port: int = 0, http: str = "auto") -> None:
+    """Serve a bare benchmark app on uvicorn with the websocket stack of ``stalactites
+    serve`` (websockets-sansio, no compression), printing ``{label} on http://127.0.0.1:PORT/``
+    once it listens (what :func:`start_server` waits for)."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        http=http,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        bound = server.servers[0].sockets[0].getsockname()[1]
+        print(f"{label} on http://127.0.0.1:{bound}/", flush=True)
+        await task
+
+    asyncio.run(run())
 
 
 # ``stalactites serve`` that collects garbage on SIGUSR1.

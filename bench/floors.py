@@ -1,6 +1,7 @@
 """The move path against its floors: the server's CPU per action beside three bare servers.
 
     nice .venv/bin/python bench/floors.py [--racers N] [--seconds S] [--pace P] [--rounds R]
+                                          [--slices K] [--py-spy FILE]
 
 Four servers, each in a subprocess, driven by the same racers in 2-seat rooms from this
 process (flat out, then paced at ``--pace`` actions a second in all), phases interleaved:
@@ -15,11 +16,14 @@ process (flat out, then paced at ``--pace`` actions a second in all), phases int
 * ``1 frame``: the same, with only the ``accepted`` answer;
 * ``echo``: each frame sent back as it came.
 
-For each: the server process's CPU time (user + system, ``/proc/PID/stat``) per action,
-actions a second, p50/p99 latency (sending an action to its answer), and the ratio of each
-server's CPU per action to the three-frame floor's.  Goal (issue 19): the server within
-1.3x of the three-frame floor, flat out and paced.  ``--py-spy FILE`` samples the server
-process during its flat-out phases (``py-spy record --gil``, collapsed stacks into FILE).
+With ``--slices K`` each phase is cut into K turns of S/K seconds, the servers taking turns
+(a busy spell on a shared machine then falls on all of them alike), and each server's turns
+are added up (py-spy samples the first).  For each: the server process's CPU time (user +
+system, ``/proc/PID/stat``) per action, actions a second, p50/p99 latency (sending an action
+to its answer), and the ratio of each server's CPU per action to the three-frame floor's.
+Goal (issue 19): the server within 1.3x of the three-frame floor, flat out and paced.
+``--py-spy FILE`` samples the server process during its flat-out phases (``py-spy record
+--gil``, collapsed stacks into FILE).
 """
 
 from __future__ import annotations
@@ -28,21 +32,30 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import connect
 
-from benchkit import REDIS_URL, Racer, Server, delete_keys, percentile, race, start_server
-from load import SETTLE_S, seat_racers
+from benchkit import (
+    REDIS_URL,
+    Racer,
+    Server,
+    delete_keys,
+    drive,
+    median_rows,
+    percentile,
+    seat_room_racers,
+    serve_app,
+    start_server,
+)
+from load import SETTLE_S
 from load import start as start_real
 
 GOAL_RATIO = 1.3
@@ -51,6 +64,7 @@ FLOOR_KINDS = {"3 frames": "three", "1 frame": "one", "echo": "echo"}
 FRAMES_ENV = "STALACTITES_FLOOR_FRAMES"  # the real server's accepted and progress, as JSON
 PREFIX_ENV = "STALACTITES_FLOOR_PREFIX"
 CAPTURE_WAIT_S = 10.0
+SLICE_SETTLE_S = 0.3  # between slices (the answers are in; a few events may still drain)
 
 FLOOR_SCRIPT = """
 redis.call('RPUSH', KEYS[1], ARGV[1])
@@ -116,28 +130,7 @@ def floor_app(kind: str) -> Any:
 
 
 def serve_floor(kind: str) -> None:
-    import uvicorn
-
-    config = uvicorn.Config(
-        floor_app(kind),
-        host="127.0.0.1",
-        port=0,
-        http="h11",
-        ws="websockets-sansio",  # as stalactites serve
-        ws_per_message_deflate=False,
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-
-    async def run() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started and not task.done():
-            await asyncio.sleep(0.05)
-        bound = server.servers[0].sockets[0].getsockname()[1]
-        print(f"floor {kind} on http://127.0.0.1:{bound}/", flush=True)
-        await task
-
-    asyncio.run(run())
+    serve_app(floor_app(kind), f"floor {kind}", http="h11")  # h11: as stalactites serve
 
 
 # The racers.
@@ -200,38 +193,67 @@ def sample(server: Server, seconds: float, path: str) -> subprocess.Popen[bytes]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+@dataclass
+class Tally:
+    """What one server's phase came to, over its slices."""
+
+    latencies: list[float] = field(default_factory=list)
+    elapsed: float = 0.0
+    cpu: float = 0.0
+
+    def figures(self, server: str, pace: float | None) -> Figures:
+        actions = len(self.latencies)
+        return Figures(
+            server,
+            f"paced {pace:g}/s" if pace else "flat out",
+            actions,
+            actions / self.elapsed if self.elapsed else 0.0,
+            self.cpu / max(actions, 1) * 1e6,
+            percentile(self.latencies, 0.50),
+            percentile(self.latencies, 0.99),
+        )
+
+
 async def phase(
     server: Server,
     racers: list[Racer],
     seconds: float,
     pace: float | None,
     seed: int,
+    tally: Tally,
+    settle: float = SETTLE_S,
     profile: str = "",
-) -> Figures:
-    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out);
-    sampled by py-spy into ``profile`` if given."""
-    await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
-    for racer in racers:
-        racer.latencies = []
-    each = pace / len(racers) if pace else None
+) -> None:
+    """``seconds`` of every racer acting (``pace``: actions a second in all, or flat out),
+    added to ``tally``; sampled by py-spy into ``profile`` if given."""
+    await asyncio.sleep(settle)  # let the last phase's answers and events drain first
     spy = sample(server, seconds, profile) if profile else None
-    cpu, began = server.cpu_seconds(), time.perf_counter()
-    await asyncio.gather(
-        *(race(r, seconds, each, random.Random(seed + i)) for i, r in enumerate(racers))
-    )
-    elapsed, cpu = time.perf_counter() - began, server.cpu_seconds() - cpu
+    cpu = server.cpu_seconds()
+    latencies, elapsed = await drive(racers, seconds, pace, seed)
+    tally.cpu += server.cpu_seconds() - cpu
+    tally.latencies += latencies
+    tally.elapsed += elapsed
     if spy:
         await asyncio.to_thread(spy.wait)
-    latencies = [value for racer in racers for value in racer.latencies]
-    return Figures(
-        server.name,
-        f"paced {pace:g}/s" if pace else "flat out",
-        len(latencies),
-        len(latencies) / elapsed,
-        cpu / max(len(latencies), 1) * 1e6,
-        percentile(latencies, 0.50),
-        percentile(latencies, 0.99),
-    )
+
+
+async def one_round(
+    args: argparse.Namespace,
+    fleets: dict[str, list[Racer]],
+    by_name: dict[str, Server],
+    pace: float | None,
+    seed: int,
+) -> list[Figures]:
+    """One round of one pace on every server: ``--slices`` turns each, interleaved."""
+    tallies = {name: Tally() for name in fleets}
+    seconds = args.seconds / args.slices
+    settle = SETTLE_S if args.slices == 1 else SLICE_SETTLE_S
+    for turn in range(args.slices):
+        for name, racers in fleets.items():
+            spied = args.py_spy if name == "server" and pace is None and turn == 0 else ""
+            seed_ = seed * 1000 + turn
+            await phase(by_name[name], racers, seconds, pace, seed_, tallies[name], settle, spied)
+    return [tally.figures(name, pace) for name, tally in tallies.items()]
 
 
 async def measure(args: argparse.Namespace) -> list[Figures]:
@@ -242,7 +264,7 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
     try:
         servers.append(start_real("redis", prefix))
         servers[0].name = "server"
-        fleets = {"server": await seat_racers(servers[0], args.racers)}
+        fleets = {"server": await seat_room_racers(servers[0].url, args.racers)}
         frames = json.dumps(await capture_frames(fleets["server"][0]))
         for name in FLOORS:
             command = [sys.executable, __file__, "--serve-floor", FLOOR_KINDS[name]]
@@ -251,31 +273,19 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
             fleets[name] = await seat_floor(servers[-1], args.racers)
         by_name = {server.name: server for server in servers}
         for name, racers in fleets.items():
-            await phase(by_name[name], racers, min(args.seconds, 2.0), None, 1)  # warm up
+            await phase(by_name[name], racers, min(args.seconds, 2.0), None, 1, Tally())  # warm
         rows: list[Figures] = []
         for round_ in range(args.rounds):
             for pace in (None, args.pace):
-                for name, racers in fleets.items():
-                    spied = args.py_spy if name == "server" and pace is None else ""
-                    row = await phase(by_name[name], racers, args.seconds, pace, 2 + round_, spied)
-                    rows.append(row)
+                rows += await one_round(args, fleets, by_name, pace, 2 + round_)
         for racers in fleets.values():
             for racer in racers:
                 await racer.ws.close()
-        return median_rows(rows)
+        return median_rows(rows, lambda r: (r.server, r.phase), lambda r: r.cpu_us)
     finally:
         for server in servers:
             server.stop()
         delete_keys(prefix)
-
-
-def median_rows(rows: list[Figures]) -> list[Figures]:
-    """Per server and phase, the round with the median CPU per action."""
-    chosen = []
-    for key in dict.fromkeys((row.server, row.phase) for row in rows):
-        runs = sorted((r for r in rows if (r.server, r.phase) == key), key=lambda r: r.cpu_us)
-        chosen.append(runs[len(runs) // 2])
-    return chosen
 
 
 def report(rows: list[Figures]) -> None:
@@ -307,6 +317,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each phase")
     parser.add_argument("--pace", type=float, default=1000.0, help="actions a second in all")
     parser.add_argument("--rounds", type=int, default=1, help="rounds; the median is shown")
+    parser.add_argument(
+        "--slices", type=int, default=1, help="each phase cut into turns, servers interleaved"
+    )
     parser.add_argument("--py-spy", default="", metavar="FILE", help="sample the server")
     kinds = sorted(FLOOR_KINDS.values())
     parser.add_argument("--serve-floor", choices=kinds, help=argparse.SUPPRESS)
@@ -316,9 +329,12 @@ def main() -> None:
         return
     if args.racers < 2 or args.racers % 2:
         parser.error("--racers must be an even number, at least 2")
+    if args.slices < 1:
+        parser.error("--slices must be at least 1")
     print(
         f"{args.racers} racers in {args.racers // 2} rooms, {args.seconds:g} s a phase, "
-        f"paced at {args.pace:g} actions/s in all, median of {args.rounds} round(s), "
+        f"paced at {args.pace:g} actions/s in all, median of {args.rounds} round(s) "
+        f"of {args.slices} slice(s), "
         f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}"
     )
     report(asyncio.run(measure(args)))

@@ -33,9 +33,7 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import sys
-import time
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -50,9 +48,11 @@ from benchkit import (
     Racer,
     Server,
     delete_keys,
+    drive,
+    median_rows,
     percentile,
-    post,
-    race,
+    seat_room_racers,
+    serve_app,
     stalactites_command,
     start_server,
 )
@@ -105,27 +105,7 @@ def baseline_app() -> Any:
 
 
 def serve_baseline(port: int) -> None:
-    import uvicorn
-
-    config = uvicorn.Config(
-        baseline_app(),
-        host="127.0.0.1",
-        port=port,
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,  # as stalactites serve
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-
-    async def run() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started and not task.done():
-            await asyncio.sleep(0.05)
-        bound = server.servers[0].sockets[0].getsockname()[1]
-        print(f"baseline on http://127.0.0.1:{bound}/", flush=True)
-        await task
-
-    asyncio.run(run())
+    serve_app(baseline_app(), "baseline", port)
 
 
 # Servers in subprocesses.
@@ -150,21 +130,7 @@ async def seat_racers(server: Server, count: int) -> list[Racer]:
     """Rooms of two, every racer connected, ready and started (or just connected: baseline)."""
     if server.name == "baseline":
         return [Racer(await connect(f"ws://{server.url}/ws")) for _ in range(count)]
-    racers = []
-    for _ in range(count // 2):
-        room = await asyncio.to_thread(
-            post, f"http://{server.url}/api/rooms", {"seats": 2, "countdown_s": 0}
-        )
-        for name in ("A", "B"):
-            seat = await asyncio.to_thread(
-                post, f"http://{server.url}/api/rooms/{room['room_id']}/players", {"name": name}
-            )
-            ws = await connect(f"ws://{server.url}/ws/rooms/{room['room_id']}")
-            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
-            await ws.send(json.dumps({"type": "ready"}))
-            racers.append(Racer(ws))
-    await asyncio.gather(*(racer.wait_started() for racer in racers))
-    return racers
+    return await seat_room_racers(server.url, count)
 
 
 @dataclass
@@ -181,14 +147,7 @@ async def phase(
     racers: list[Racer], server: str, seconds: float, pace: float | None, seed: int
 ) -> Figures:
     await asyncio.sleep(SETTLE_S)  # let the last phase's answers and events drain first
-    for racer in racers:
-        racer.latencies = []
-    began = time.perf_counter()
-    await asyncio.gather(
-        *(race(r, seconds, pace, random.Random(seed + i)) for i, r in enumerate(racers))
-    )
-    elapsed = time.perf_counter() - began
-    latencies = [value for racer in racers for value in racer.latencies]
+    latencies, elapsed = await drive(racers, seconds, pace * len(racers) if pace else None, seed)
     name = f"paced {pace:g}/s" if pace else "flat out"
     return Figures(
         server,
@@ -218,20 +177,11 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
         for racers in fleets.values():
             for racer in racers:
                 await racer.ws.close()
-        return median_rows(rows)
+        return median_rows(rows, lambda r: (r.server, r.phase), lambda r: r.per_second)
     finally:
         for server in servers:
             server.stop()
         delete_keys(prefix)
-
-
-def median_rows(rows: list[Figures]) -> list[Figures]:
-    """Per server and phase, the round with the median throughput."""
-    chosen = []
-    for key in dict.fromkeys((row.server, row.phase) for row in rows):
-        runs = sorted((r for r in rows if (r.server, r.phase) == key), key=lambda r: r.per_second)
-        chosen.append(runs[len(runs) // 2])
-    return chosen
 
 
 def report(rows: list[Figures], racers: int) -> None:

@@ -146,6 +146,43 @@ async def test_a_bell_for_our_own_commit_fetches_nothing_the_commit_hands_over()
     await streams.close()
 
 
+async def test_a_commits_events_reach_every_subscriber_from_the_commit_itself() -> None:
+    log = Log()
+    streams = fanout(log)
+    readers = [Reader(), Reader()]
+    for reader in readers:
+        await streams.join("r1", reader)
+    await idle()
+    reads = log.reads
+    with streams.committing("r1") as followed:
+        seq = log.store("progress")
+        followed.stored([(seq, log.events[-1])])
+        # handed over before anything else runs: no turn of the stream's runner
+        assert [len(reader.frames) for reader in readers] == [1, 1]
+    assert all(reader.cursor == seq and not reader.behind for reader in readers)
+    await idle()
+    assert log.reads == reads and [len(reader.frames) for reader in readers] == [1, 1]
+    await streams.close()
+
+
+async def test_a_subscriber_without_room_gets_the_rest_from_the_runner_later() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    room = [1]
+    reader.room_for_events = lambda: room[0]  # type: ignore[method-assign]
+    stream = await streams.join("r1", reader)
+    await idle()
+    with streams.committing("r1") as followed:
+        first, second = log.store("a"), log.store("b")
+        followed.stored([(first, log.events[0]), (second, log.events[1])])
+        assert len(reader.frames) == 1 and reader.behind  # its queue took one
+    room[0] = 10
+    stream.wake()  # as its writer does once it has sent some
+    assert await reader.seqs(2) == [1, 2]
+    await streams.close()
+
+
 async def test_a_commit_that_failed_after_storing_is_read_from_the_store_once_it_ends() -> None:
     log = Log()
     streams = fanout(log)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from stalactites.engine import new_game
 from stalactites.protocol import Accepted, board
+from stalactites.room_events import progress_event
 from stalactites.rooms.views import public_state
-from stalactites.rooms.wire import legal_texts, wire_board
+from stalactites.rooms.wire import accepted_json, legal_texts, wire_board
 
 
 @pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:1"), ("squadron", "ms:3")])
@@ -38,3 +40,41 @@ def test_a_wire_board_serialises_inside_a_frame() -> None:
     )
     again = Accepted.model_validate_json(frame.model_dump_json())
     assert again.state.model_dump() == board(public_state(game.state())).model_dump()
+
+
+ODD_IDS = [None, "m1", 'quo"te\\back', "tab\tnew\nline\x01\x1f", "zażółć ✓ 🂡", "\u2028"]
+
+
+@pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:1"), ("squadron", "ms:3")])
+def test_accepted_json_is_the_model_written_out(name: str, deal: str) -> None:
+    rng = random.Random(11)
+    game = new_game(name, deal)
+    for turn in range(150):
+        legal = game.generate_legal_moves()
+        racing = turn % 5 != 4
+        status = ["playing", "won", "lost"][turn % 3]
+        client_id = ODD_IDS[turn % len(ODD_IDS)]
+        move = str(legal[0]) if legal else "undo"
+        model = Accepted(
+            type="accepted",
+            id=client_id,
+            move=move,
+            state=wire_board(game),
+            legal=legal_texts(game) if racing else [],
+            status=status,  # type: ignore[arg-type]
+        )
+        assert accepted_json(client_id, move, game, racing, status) == model.model_dump_json()
+        if not legal:
+            break
+        game.push(rng.choice(legal))
+
+
+@pytest.mark.parametrize("player_id", ["p1", 'a"b', "zażółć\n"])
+@pytest.mark.parametrize("at_ms", [None, 0, 123456])
+def test_progress_event_is_the_event_dumped(player_id: str, at_ms: int | None) -> None:
+    event = {"type": "progress", "player_id": player_id, "foundation_cards": 7, "moves": 12}
+    event["status"] = "playing"
+    if at_ms is not None:
+        event["at_ms"] = at_ms
+    dumped = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+    assert progress_event(player_id, 7, 12, "playing", at_ms) == dumped

@@ -129,7 +129,8 @@ SOCKET = """\
 4. The client sends `move`, `undo`, `declare_step`; each gets `accepted` or `rejected`, to
    that client only.  `accepted` is sent once the action is durably stored.  Everyone gets
    `progress` after each accepted action, `finished` as each player finishes, and `results`
-   at the end.
+   at the end.  In a room of up to 8 seats the mover's socket gets its answer first: room
+   events that come while its action is in hand (its own `progress` among them) follow it.
 5. One token may be used on several sockets at once (two tabs, on any processes): all of
    them work and none is closed.  They stay in step: a player's other sockets get `synced`,
    the player's board after an action accepted on another socket.

@@ -70,17 +70,14 @@ def started_event(state: dict[str, Any], legal: list[str], ends_at: int) -> str:
 def progress_event(
     player_id: str, foundation_cards: int, moves: int, status: str, at_ms: int | None = None
 ) -> str:
-    """A player's progress; ``at_ms``: the race clock when it was stored (ms since the start)."""
-    event: dict[str, Any] = {
-        "type": "progress",
-        "player_id": player_id,
-        "foundation_cards": foundation_cards,
-        "moves": moves,
-        "status": status,
-    }
-    if at_ms is not None:
-        event["at_ms"] = at_ms
-    return _dump(event)
+    """A player's progress; ``at_ms``: the race clock when it was stored (ms since the start).
+    Written as text (it goes out with every action): what :func:`_dump` of the event writes."""
+    who = json.dumps(player_id, ensure_ascii=False)
+    at = "" if at_ms is None else f',"at_ms":{at_ms:d}'
+    return (
+        f'{{"type":"progress","player_id":{who},"foundation_cards":{foundation_cards:d},'
+        f'"moves":{moves:d},"status":{json.dumps(status, ensure_ascii=False)}{at}}}'
+    )
 
 
 def finished_event(player_id: str, place: int | None, elapsed_ms: int, status: str) -> str:

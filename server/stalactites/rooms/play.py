@@ -16,20 +16,21 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..engine import EngineError, Game, Move, Status
-from ..protocol import Accepted, DeclareStep, MoveFrame, Rejected, Undo
+from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, apply_action, rebuild
 from .errors import RoomError, engine_code
 from .service import RoomService
 from .settings import RoomSettings
 from .views import player_row
-from .wire import legal_texts, wire_board
+from .wire import AcceptedText, accepted_json
 
 __all__ = ["Action", "Play", "action_of", "board_status", "race_refusal"]
 
 ATTEMPTS = 8
 
 ActionFrame = MoveFrame | Undo | DeclareStep
+Answer = AcceptedText | Rejected
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +72,11 @@ class Play:
         self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
-    async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
+    async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Answer:
         async with self.locks.hold((room_id, player_id)):
             return await self._act(room_id, player_id, frame)
 
-    async def _act(self, room_id: str, player_id: str, frame: ActionFrame) -> Accepted | Rejected:
+    async def _act(self, room_id: str, player_id: str, frame: ActionFrame) -> Answer:
         settings = await self.rooms.settings(room_id)
         times = await self._race_times(room_id)
         try:
@@ -96,7 +97,7 @@ class Play:
 
     async def _attempt(
         self, room_id: str, player_id: str, action: Action, settings: RoomSettings, start: int
-    ) -> Accepted | Rejected | None:
+    ) -> AcceptedText | Rejected | None:
         """One try: an answer, or None after a conflict (the board was rebuilt)."""
         board_ = self.rooms.boards.get(room_id, player_id)
         if board_ is None:
@@ -160,7 +161,7 @@ class Play:
         board_: Board,
         commit: Commit,
         result: CommitResult,
-    ) -> Accepted | Rejected | None:
+    ) -> AcceptedText | Rejected | None:
         if result.outcome is Outcome.APPLIED:
             board_.length, board_.progress = result.length, commit.progress
             return _accepted(action.client_id, action.text, board_.game, commit.finish is None)
@@ -176,7 +177,7 @@ class Play:
 
     async def _refuse(
         self, room_id: str, player_id: str, client_id: str | None, error: Exception
-    ) -> Accepted | Rejected:
+    ) -> AcceptedText | Rejected:
         """The answer to an action that was not applied: the original answer for a used id,
         else why not (the state of the race first, then the rules)."""
         if client_id is not None:
@@ -194,7 +195,7 @@ class Play:
 
     async def _duplicate(
         self, room_id: str, player_id: str, client_id: str | None, length: int
-    ) -> Accepted:
+    ) -> AcceptedText:
         """The original answer to the action that made the log ``length`` long."""
         settings = await self.rooms.settings(room_id)
         actions = await self.store.read_log(room_id, player_id, 0)
@@ -270,12 +271,6 @@ _WHY = {
 }
 
 
-def _accepted(client_id: str | None, text: str, game: Game, racing: bool) -> Accepted:
-    return Accepted(
-        type="accepted",
-        id=client_id,
-        move=text,
-        state=wire_board(game),
-        legal=legal_texts(game) if racing else [],
-        status=board_status(game).value,
-    )
+def _accepted(client_id: str | None, text: str, game: Game, racing: bool) -> AcceptedText:
+    status = board_status(game).value
+    return AcceptedText(client_id, accepted_json(client_id, text, game, racing, status))

@@ -2,21 +2,29 @@
 
 :func:`wire_board` is the engine's ``state()`` without the deal id, built straight from
 the game's piles with each card's text looked up once (the engine's cards and its
-prebuilt moves are shared instances); ``tests/test_wire.py`` checks it against
-``state()`` along whole games of both kinds.
+prebuilt moves are shared instances); :func:`accepted_json` is the whole ``accepted`` frame
+as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, built as
+text from each card's and move's JSON, looked up once (no model is made on the move path).
+``tests/test_wire.py`` checks both against ``state()`` and the model along whole games of
+both kinds.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
 
 from ..engine import Card, Game, Move, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
 
-__all__ = ["legal_texts", "move_text", "wire_board"]
+__all__ = ["AcceptedText", "accepted_json", "legal_texts", "move_text", "wire_board"]
 
 _CARD_TEXT: dict[int, tuple[Card, str]] = {}
-_MOVE_TEXT: dict[int, tuple[Move, str]] = {}
+_MOVE_TEXT: dict[int, tuple[Move, str, str]] = {}  # by id: the move, its text, as JSON
+_CARD_JSON: dict[int, str] = {}  # a card's JSON by its id (cards are few and shared)
+_KEPT: list[Card] = []
 _MOST = 50_000  # distinct moves remembered (Squadron makes new ones as it goes)
 
 
@@ -33,15 +41,20 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [_card(card) for card in cards]
 
 
-def move_text(move: Move) -> str:
+def _move_texts(move: Move) -> tuple[Move, str, str]:
+    """The move (kept alive, so that its id stays its own), its notation and that as JSON."""
     known = _MOVE_TEXT.get(id(move))
     if known is not None and known[0] is move:
-        return known[1]
+        return known
     if len(_MOVE_TEXT) >= _MOST:
         _MOVE_TEXT.clear()
     text = str(move)
-    _MOVE_TEXT[id(move)] = (move, text)
-    return text
+    known = _MOVE_TEXT[id(move)] = (move, text, json.dumps(text))
+    return known
+
+
+def move_text(move: Move) -> str:
+    return _move_texts(move)[1]
 
 
 def legal_texts(game: Game) -> list[str]:
@@ -69,3 +82,64 @@ def wire_board(game: Game) -> StalactitesBoard | SquadronBoard:
             stock_count=len(game.stock),
         )
     raise TypeError(f"no wire board for {game!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedText:
+    """An ``accepted`` answer, already encoded (``text``: the frame as JSON)."""
+
+    id: str | None
+    text: str
+    type: Literal["accepted"] = "accepted"
+
+
+def _card_json(card: Card) -> str:
+    text = _CARD_JSON.get(id(card))
+    if text is None:
+        if len(_KEPT) >= _MOST:  # (the engine's 52 cards are shared: never, in practice)
+            _CARD_JSON.clear()
+            _KEPT.clear()
+        text = _CARD_JSON[id(card)] = json.dumps(_card(card))
+        _KEPT.append(card)  # alive for good, so that its id stays its own
+    return text
+
+
+def _pile_json(cards: Iterable[Card]) -> str:
+    known = _CARD_JSON
+    try:
+        return "[" + ",".join([known[id(card)] for card in cards]) + "]"
+    except KeyError:
+        return "[" + ",".join([_card_json(card) for card in cards]) + "]"
+
+
+def _piles_json(piles: Iterable[Iterable[Card]]) -> str:
+    return "[" + ",".join([_pile_json(pile) for pile in piles]) + "]"
+
+
+def _move_json(move: Move) -> str:
+    return _move_texts(move)[2]
+
+
+def _board_json(game: Game) -> str:
+    """:func:`wire_board` as JSON (the model's field order, no spaces)."""
+    if not isinstance(game, Stalactites | Squadron):
+        raise TypeError(f"no wire board for {game!r}")
+    cells = ",".join(["null" if card is None else _card_json(card) for card in game.cells])
+    piles = f'"foundations":{_piles_json(game.foundations)},"cells":[{cells}]'
+    piles += f',"tableau":{_piles_json(game.tableau)}'
+    if isinstance(game, Stalactites):
+        step = "null" if game.step_name is None else json.dumps(game.step_name)
+        return f'{{"game":"stalactites","step":{step},{piles}}}'
+    waste = _pile_json(game.waste)
+    return f'{{"game":"squadron",{piles},"waste":{waste},"stock_count":{len(game.stock)}}}'
+
+
+def accepted_json(client_id: str | None, move: str, game: Game, racing: bool, status: str) -> str:
+    """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it;
+    the legal moves only while ``racing``."""
+    legal = ",".join([_move_json(m) for m in game.generate_legal_moves()]) if racing else ""
+    ident = "null" if client_id is None else json.dumps(client_id, ensure_ascii=False)
+    return (
+        f'{{"type":"accepted","id":{ident},"move":{json.dumps(move)},'
+        f'"state":{_board_json(game)},"legal":[{legal}],"status":"{status}"}}'
+    )

@@ -49,6 +49,7 @@ __all__ = ["RedisStore"]
 KEPT_GRACE_MS = 3_600_000  # a kept room's events and client ids expire this after (keep.lua)
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
 VERDICTS_TTL_MS = 3_600_000  # spectators' board verdicts expire at most this after a write
+KEYS_KEPT = 10_000  # players whose commit keys are kept named
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class RedisStore:
         commits = address.named(f"stalactites-commits-{self._origin}")  # and every read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
         self._commit = Script(self._pipe, lua("rooms/commit"))
+        self._commit_keys: dict[tuple[str, str], tuple[list[str], str]] = {}  # keys, bell
         # Scripts that are reads, or guarded so that a repeat changes nothing, are repeatable:
         # run once more when their connection is lost before the reply (resp.py).
         self._create = Script(self._pipe, lua("create"), repeatable=True)
@@ -210,10 +212,10 @@ class RedisStore:
         return bool(answer)
 
     async def commit(self, commit: Commit) -> CommitResult:
-        keys = self.keys(commit.room_id)
         pid = commit.player_id
+        keys, bell = self._keys_of_commit(commit.room_id, pid)
         args = [
-            keys.bell,
+            bell,
             self._cap,
             pid,
             commit.expected_length,
@@ -228,10 +230,19 @@ class RedisStore:
         ]
         if commit.finish is not None:  # the script writes the place between the halves
             args += room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
-        answer = await self._run_commit(
-            [keys.room, keys.events, keys.log(pid), keys.ids(pid), keys.actions], args
-        )
+        answer = await self._run_commit(keys, args)
         return commit_result(answer, commit.progress_event)
+
+    def _keys_of_commit(self, room_id: str, player_id: str) -> tuple[list[str], str]:
+        """A player's commit's keys and the room's bell, named once (every move needs them)."""
+        known = self._commit_keys.get((room_id, player_id))
+        if known is None:
+            if len(self._commit_keys) >= KEYS_KEPT:
+                self._commit_keys.clear()
+            keys = self.keys(room_id)
+            names = [keys.room, keys.events, keys.log(player_id), keys.ids(player_id)]
+            known = self._commit_keys[(room_id, player_id)] = (names + [keys.actions], keys.bell)
+        return known
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         try:

@@ -139,19 +139,19 @@ class Stream(Generic[HooksT]):
         self._wake.set()
 
     def offer(self, stored: list[tuple[int, str]]) -> None:
-        """Events this process has just stored: [(seq, event)]."""
+        """Events this process has just stored: [(seq, event)], handed over at once."""
         for seq, event in stored:
             self._learned(seq)
             self._keep(seq, event)
-        self._wake.set()
         self.hooks.news()
+        self._hand_over()
 
     def commit_began(self) -> None:
         self._commits += 1
 
     def commit_ended(self) -> None:
         self._commits = max(self._commits - 1, 0)
-        if not self._commits:
+        if not self._commits and not self._settled():
             self._wake.set()  # a commit that failed after storing offered nothing: look
 
     def wake(self) -> None:
@@ -213,6 +213,36 @@ class Stream(Generic[HooksT]):
             if subscriber in self.subscribers:
                 await self._catch_up(subscriber)
         self.hooks.delivered()
+
+    def _hand_over(self) -> None:
+        """Hand every subscriber the held events after its cursor, now, without a turn of the
+        runner; what needs the store (or room in a queue) is left to the runner."""
+        for subscriber in list(self.subscribers):
+            self._hand(subscriber, self._top)
+        self.hooks.delivered()
+        if not self._settled():
+            self._wake.set()
+
+    def _settled(self) -> bool:
+        """Whether the runner has nothing to do: every subscriber has every event known to be
+        stored, or all but those a commit of this process's under way brings."""
+        if self._must_fetch:
+            return False
+        known = self._top if self._commits else self._latest
+        return all(subscriber.cursor >= known for subscriber in self.subscribers)
+
+    def _hand(self, subscriber: Subscriber, end: int) -> None:
+        """Hand over the held events after the subscriber's cursor up to ``end``, in order, as
+        many as its queue takes; stops at the first not held."""
+        end = min(end, subscriber.cursor + subscriber.room_for_events())
+        seq = subscriber.cursor + 1
+        while seq <= end and (frame := self._frames.get(seq)) is not None:
+            subscriber.cursor = seq
+            subscriber.deliver(seq, frame)
+            if self._lag is not None:
+                self._lag.delivered(seq)
+            seq += 1
+        subscriber.behind = subscriber.cursor < self._latest
 
     def _should_fetch(self, top: int) -> bool:
         """Whether to read the store for the events after ``top``: when told to look, or when

@@ -31,11 +31,24 @@ class OwnSync:
         self.play, self.room_id, self.player_id = play, room_id, player_id
         self._send = send
         self._own = 0  # own accepted actions whose progress event has not been checked yet
+        self._acting = False  # an action of this socket's is in hand
+        self._early = 0  # the player's progress events that came meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def accepted(self) -> None:
-        """This socket's action was accepted: its progress event is its own."""
-        self._own += 1
+    def acting(self) -> None:
+        """An action of this socket's is being judged and committed."""
+        self._acting = True
+
+    def acted(self, accepted: bool) -> None:
+        """The action in hand was answered (``accepted``: its progress event is its own)."""
+        self._acting = False
+        self._own += accepted
+        early, self._early = self._early, 0
+        if early and self._own:
+            paired = min(early, self._own)
+            early, self._own = early - paired, self._own - paired
+        for _ in range(early):
+            self._spawn()
 
     def offer(self, frame: str) -> None:
         """A room event for this socket: check the player's own progress."""
@@ -43,6 +56,12 @@ class OwnSync:
             return
         if event_player(frame) != self.player_id:
             return
+        if self._acting:
+            self._early += 1
+            return
+        self._spawn()
+
+    def _spawn(self) -> None:
         task = asyncio.create_task(self._check())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

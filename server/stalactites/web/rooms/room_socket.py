@@ -38,7 +38,6 @@ from ...logs import bind
 from ...players.sessions import parse_token
 from ...protocol import (
     CLIENT_FRAMES,
-    Accepted,
     ClientFrame,
     DeclareStep,
     ErrorFrame,
@@ -52,6 +51,7 @@ from ...protocol import (
     Undo,
 )
 from ...rooms import RoomError
+from ...rooms.wire import AcceptedText
 from ..connection import Connection
 from ..limits import Flood, TokenBucket
 from ..players.session_http import request_token
@@ -103,6 +103,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self.stream: RoomStream | None = None
         self._batch: ProgressBatch | None = None  # large rooms: progress goes out batched
         self._sync: OwnSync | None = None  # a player's: in step with their other sockets
+        self._held: list[str] | None = None  # events that come while an action is in hand
 
     @property
     def role(self) -> str:
@@ -123,6 +124,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             if is_progress(frame):
                 return self._batch.hold(seq, frame)
             self._batch.flush()  # the progress before this event goes out before it
+        elif self._held is not None:
+            return self._held.append(frame)
         self.send_text(frame)
 
     def lost_track(self) -> None:
@@ -273,17 +276,25 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             elif not self._may_move():
                 self._rate_limited(frame.id)
             else:
-                self._answer(await self._act(frame))
+                self._held = []  # its own progress comes from its commit: after its answer
+                try:
+                    self._answer(await self._act(frame))
+                finally:
+                    held, self._held = self._held, None
+                    for event in held:
+                        self.send_text(event)
         except RoomError as error:
             if error.code == "room_not_found":
                 return self.end("room_gone", GONE)
             self.error(error.code, error.message)
 
-    def _answer(self, answer: Accepted | Rejected) -> None:
+    def _answer(self, answer: AcceptedText | Rejected) -> None:
         """Send the answer to an action; a room gone since the hello ends the socket."""
         if isinstance(answer, Rejected) and answer.code == "room_not_found":
             self.send(Rejected(type="rejected", id=answer.id, code="room_gone", message=GONE))
             return self.end("room_gone", GONE)
+        if isinstance(answer, AcceptedText):
+            return self.send_text(answer.text)
         self.send(answer)
 
     def _may_move(self) -> bool:
@@ -296,16 +307,20 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             return self.end("rate_limited", "too many moves after rate_limited; closing")
         self.send(Rejected(type="rejected", id=frame_id, code="rate_limited", message="slow down"))
 
-    async def _act(self, frame: MoveFrame | Undo | DeclareStep) -> Accepted | Rejected:
+    async def _act(self, frame: MoveFrame | Undo | DeclareStep) -> AcceptedText | Rejected:
         """The player's action judged and committed, counted in the metrics."""
         assert self.player_id is not None
-        started = time.perf_counter()
+        started, sync = time.perf_counter(), self._sync
+        if sync is not None:
+            sync.acting()
+        answer: AcceptedText | Rejected | None = None
         try:
             answer = await self.process.play.act(self.room_id, self.player_id, frame)
         except RoomError as error:  # every answer to an action carries its id
             answer = Rejected(type="rejected", id=frame.id, code=error.code, message=error.message)
-        if isinstance(answer, Accepted) and self._sync is not None:
-            self._sync.accepted()  # before the lock's next holder runs: its progress is ours
+        finally:  # before the lock's next holder runs: an accepted action's progress is ours
+            if sync is not None:
+                sync.acted(isinstance(answer, AcceptedText))
         code = answer.code if isinstance(answer, Rejected) else None
         self.process.metrics.answered(answer.type, code, time.perf_counter() - started)
         return answer
