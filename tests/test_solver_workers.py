@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -32,3 +37,49 @@ async def test_creating_squadron_rooms_runs_no_search_in_the_server_process(
         room_id = await new_room(server.url, game=game)
         status, view = await http("GET", f"{server.url}/api/rooms/{room_id}")
         assert status == 200 and view["certified"] is True
+
+
+# A process that starts a pool of two workers, prints their ids, then waits to be killed.
+POOL_HOLDER = """
+import asyncio, sys, time
+from stalactites.workers import SolverPool, worker_pid
+async def main():
+    pool = SolverPool(2)
+    pids = set()
+    while len(pids) < 2:  # each call may land on either worker; both have started by then
+        pids.update(await asyncio.gather(*(pool.run(worker_pid) for _ in range(4))))
+    print(*sorted(pids), flush=True)
+    await asyncio.Event().wait()
+asyncio.run(main())
+"""
+
+
+async def _ended(pid: int) -> None:
+    """Returns when process ``pid`` (not a child of ours) has ended."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    ended = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_reader(fd, ended.set)
+    try:
+        await ended.wait()
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
+async def test_a_killed_servers_workers_end_with_it() -> None:
+    with subprocess.Popen([sys.executable, "-c", POOL_HOLDER], stdout=subprocess.PIPE) as holder:
+        assert holder.stdout is not None
+        workers = [int(pid) for pid in holder.stdout.readline().split()]
+        assert len(workers) == 2 and holder.pid not in workers
+        holder.kill()  # SIGKILL: no lifespan's ending, no pool.close()
+        holder.wait()
+        try:
+            await asyncio.wait_for(asyncio.gather(*(_ended(pid) for pid in workers)), 10)
+        finally:  # on failure, the workers must not outlive the test
+            for pid in workers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
@@ -33,12 +35,27 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _lower_priority() -> None:
-    """Each worker's start: a lower CPU priority than the server's."""
+def _start_worker() -> None:
+    """Each worker's start: a lower CPU priority than the server's, and an end with it."""
     try:
         os.nice(NICENESS)
     except OSError:  # not allowed here: run at the server's priority
         pass
+    threading.Thread(target=_exit_with_server, name="server-watch", daemon=True).start()
+
+
+def _exit_with_server() -> None:
+    """Wait for the server process to end, then end this worker.
+
+    A worker blocks reading its calls from a pipe whose other end it holds too, so it would
+    never see the server die; and while it lives, so do the forkserver and the resource
+    tracker it holds open.  A server killed without its lifespan's ending (SIGKILL, a crash)
+    would leave all three behind.  The parent's sentinel becomes ready when the server ends.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
 
 
 def worker_pid() -> int:
@@ -52,7 +69,7 @@ class SolverPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=_context(), initializer=_lower_priority
+            max_workers=workers, mp_context=_context(), initializer=_start_worker
         )
 
     async def run(self, call: Callable[..., T], *args: object) -> T:
