@@ -70,6 +70,11 @@ NO_RATE_LIMITS = {
 }
 
 
+# Each server certifies its quick races' stock of deals when it starts (64 by default):
+# a test server needs fewer, and the suite starts many.
+TEST_DEAL_POOL = 8
+
+
 def free_port() -> int:
     """A port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as probe:
@@ -93,6 +98,7 @@ def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerCo
         signin_address_rate=0,
         signin_username_rate=0,
         address_spectators=0,
+        match_deal_pool=TEST_DEAL_POOL,
     )
     return replace(base, **changes)
 
@@ -169,6 +175,7 @@ class ProcessServer:
         code: str = SERVE,
     ) -> None:
         environ = dict(os.environ, **NO_RATE_LIMITS)
+        environ["STALACTITES_MATCH_DEAL_POOL"] = str(TEST_DEAL_POOL)
         if redis_url is not None:
             environ.update(REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
             environ["STALACTITES_PRESENCE_TTL_S"] = "3"
