@@ -17,6 +17,7 @@ from stalactites.analysis.judges import Judge, SquadronJudge
 from stalactites.analysis.report import fewest_moves, judge_run
 from stalactites.analysis.runs import Run
 from stalactites.engine import Move, Squadron, Stalactites
+from stalactites.engine.stalactites import Step
 from stalactites.solver import Verdict, solve
 
 
@@ -98,6 +99,17 @@ def test_a_lost_deal_is_lost_from_the_start_and_has_no_turning_point() -> None:
     first = str(deal.generate_legal_moves()[0])
     verdicts, turning = judge_run(Judge(), deal, run_of([first]))
     assert verdicts == [Verdict.LOST, Verdict.LOST] and turning is None
+
+
+def test_a_judge_with_a_state_budget_says_unknown_past_it_and_learns_nothing() -> None:
+    deal = Stalactites("ms:88", "ones")  # lost by ones: its search must exhaust the deal
+    judge = Judge(max_states=10)
+    assert judge.verdict(deal) is Verdict.UNKNOWN
+    assert not judge.known[Step.ONES].lost and not judge.known[Step.ONES].won
+    assert Judge(max_states=10**6).verdict(deal) is Verdict.LOST
+    won = Stalactites("ms:1", "ones")
+    assert Judge(max_states=10).verdict(won) is Verdict.UNKNOWN
+    assert Judge(max_states=10**6).verdict(won) is Verdict.WON
 
 
 def test_the_turning_point_is_the_losing_move_and_an_undo_mends_it() -> None:

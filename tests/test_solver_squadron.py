@@ -15,6 +15,7 @@ from stalactites.solver.squadron import SquadronSearch, play_line
 from stalactites.solver.squadron_best import WEIGHTS, BestFirstSearch, Weights
 from stalactites.solver.squadron_board import FREE, Board
 from stalactites.solver.squadron_depth import DepthFirstSearch
+from stalactites.solver.squadron_moves import candidate_moves, footprint, independent
 
 SUIT_ORDER = (0, 3, 2, 1)  # a foundation pair per suit: clubs, spades, hearts, diamonds
 
@@ -170,6 +171,31 @@ def test_a_key_restores_the_position_it_was_made_from() -> None:
             found = restored.restore(key)
             assert restored.key(found) == key
             assert sorted(map(bytes, restored.cols)) == sorted(map(bytes, board.cols))
+
+
+def test_moves_the_depth_first_search_calls_independent_commute_through_the_engine() -> None:
+    game = Squadron("ms:1")
+    line = solve(game, max_states=50_000).moves
+    pairs = 0
+    for moves in range(0, len(line), 60):
+        played = copy.deepcopy(game)
+        for move in line[:moves]:
+            played.push(move)
+        board = Board(played)
+        candidates = candidate_moves(board, FREE)
+        for i, first in enumerate(candidates):
+            for second in candidates[i + 1 :]:
+                marks = footprint(board, first), footprint(board, second)
+                if not independent(*marks):
+                    continue
+                pairs += 1
+                keys = []
+                for order in ([first, second], [second, first]):
+                    both = copy.deepcopy(played)
+                    play_line(both, order)  # the engine checks each move
+                    keys.append(Board(both).key(FREE))
+                assert keys[0] == keys[1], (moves, first, second)
+    assert pairs > 20, pairs
 
 
 @pytest.mark.parametrize("weights", WEIGHTS)

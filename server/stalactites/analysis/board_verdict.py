@@ -3,7 +3,10 @@
 :func:`board_verdict` runs in a worker process of the solver pool, never on the event loop.
 Stalactites is exact, with the step as it stands (fixed, or still the player's choice:
 winnable by either step); each worker keeps a judge per deal and step setting, so the
-positions of one deal share what its searches decided.  Squadron is best effort with a small
+positions of one deal share what its searches decided.  Each Stalactites search stops past
+``STALACTITES_BOARD_STATES`` new positions (about two seconds of one core; the largest search
+of a whole deal in ms:1 ... ms:32000 visits about 163,000), and the board is then ``unknown``,
+so a worker is never held up by one board.  Squadron is best effort with a small
 budget per position: ``unknown`` when it runs out, never a guess.
 """
 
@@ -18,9 +21,10 @@ from ..solver.result import Verdict
 from .judges import Judge, SquadronJudge
 from .models import PositionVerdict
 
-__all__ = ["SQUADRON_BOARD_S", "board_verdict"]
+__all__ = ["SQUADRON_BOARD_S", "STALACTITES_BOARD_STATES", "board_verdict"]
 
 SQUADRON_BOARD_S = 0.5  # one Squadron board's search, at most
+STALACTITES_BOARD_STATES = 400_000  # one Stalactites search of a board, at most
 KEPT_DEALS = 8  # judges kept per worker, the least recently used dropped first
 
 DealKey = tuple[str, str, str | None]
@@ -45,7 +49,9 @@ class _SquadronBoards(SquadronJudge):
 def _judge(deal: DealKey) -> Judge:
     judge = _judges.get(deal)
     if judge is None:
-        judge = _judges[deal] = _SquadronBoards() if deal[0] == "squadron" else Judge()
+        judge = _judges[deal] = (
+            _SquadronBoards() if deal[0] == "squadron" else Judge(STALACTITES_BOARD_STATES)
+        )
         while len(_judges) > KEPT_DEALS:
             _judges.popitem(last=False)
     _judges.move_to_end(deal)

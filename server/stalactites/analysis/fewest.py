@@ -18,9 +18,6 @@ from dataclasses import dataclass
 
 from ..solver.stalactites import (
     CELLS,
-    COUNT_BITS,
-    COUNT_SHIFT,
-    HEIGHT_BITS,
     Board,
     OutOfStates,
     StalactitesSearch,
@@ -104,27 +101,9 @@ class ParkSearch(StalactitesSearch):
         self.nodes += 1
         if not self.nodes & 1023 and time.process_time() > self.deadline:
             raise OutOfStates
-        counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
-        for play in self._every_play(budget):
-            i, depth, f, rank = play
+        for play, child in self.children(key, self._every_play(budget)):
             path.append(play)
-            counts[f] += 1
-            child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
-            if i < 0:
-                j = cells.index(rank)
-                del cells[j]
-                won = self._within(child, home + 1, budget, path)
-                cells.insert(j, rank)
-            else:
-                height = heights[i]
-                cells.extend(columns[i][height - depth : height])
-                heights[i] = height - depth - 1
-                child -= (depth + 1) << (HEIGHT_BITS * i)
-                won = self._within(child, home + 1, budget - depth, path)
-                heights[i] = height
-                del cells[len(cells) - depth :]
-            counts[f] -= 1
-            if won:
+            if self._within(child, home + 1, budget - play[1], path):
                 return True
             path.pop()
         self._failed[key] = budget

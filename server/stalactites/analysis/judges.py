@@ -24,17 +24,25 @@ SQUADRON_POSITION_STATES = 200_000
 
 
 class Judge:
-    """Stalactites: every verdict exact; :attr:`known` holds each step's decided keys."""
+    """Stalactites: every verdict exact; :attr:`known` holds each step's decided keys.
 
-    def __init__(self) -> None:
+    With ``max_states``, each search of a verdict stops past that many new positions, and a
+    position it leaves undecided is ``unknown``."""
+
+    def __init__(self, max_states: int | None = None) -> None:
         self.known = {Step.ONES: Known(), Step.TWOS: Known()}
+        self.max_states = max_states
 
     def verdict(self, game: Game) -> Verdict:
         assert isinstance(game, Stalactites)
+        verdict = Verdict.LOST
         for step in steps_of(game):
-            if SharedSearch(Board.of(game, step), self.known[step]).run() is Verdict.WON:
+            found = SharedSearch(Board.of(game, step), self.known[step], self.max_states).run()
+            if found is Verdict.WON:
                 return Verdict.WON
-        return Verdict.LOST
+            if found is Verdict.UNKNOWN:
+                verdict = Verdict.UNKNOWN
+        return verdict
 
     def continuation(self, game: Game) -> list[str]:
         """A winning line from a won position."""

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from ..engine import Stalactites
 from ..engine.stalactites import Step
 from ..solver.result import Verdict
-from ..solver.stalactites import COUNT_BITS, COUNT_SHIFT, HEIGHT_BITS, Board, StalactitesSearch
+from ..solver.stalactites import (
+    COUNT_BITS,
+    COUNT_SHIFT,
+    HEIGHT_BITS,
+    Board,
+    OutOfStates,
+    StalactitesSearch,
+)
 
 __all__ = ["Known", "SharedSearch", "path_keys", "steps_of"]
 
@@ -47,10 +54,12 @@ def path_keys(key: int, path: list[Step4] | tuple[Step4, ...]) -> list[int]:
 
 
 class SharedSearch(StalactitesSearch):
-    """The solver's exhaustive search, reading and growing a :class:`Known`."""
+    """The solver's exhaustive search, reading and growing a :class:`Known`.
 
-    def __init__(self, board: Board, known: Known) -> None:
-        super().__init__(board)
+    Past ``max_states`` new positions it answers unknown and adds nothing to ``known``."""
+
+    def __init__(self, board: Board, known: Known, max_states: int | None = None) -> None:
+        super().__init__(board, max_states)
         self.known = known
 
     def run(self) -> Verdict:
@@ -58,8 +67,12 @@ class SharedSearch(StalactitesSearch):
         start = board.key()
         seen: set[int] = set()
         path: list[Step4] = []
-        won = self._shared_dfs(seen, path)(start, sum(board.counts))
-        self.states = len(seen)
+        try:
+            won = self._shared_dfs(seen, path)(start, sum(board.counts))
+        except OutOfStates:
+            return Verdict.UNKNOWN
+        finally:
+            self.states = len(seen)
         if not won:
             known.lost |= seen
             return Verdict.LOST
@@ -72,9 +85,8 @@ class SharedSearch(StalactitesSearch):
         return Verdict.WON
 
     def _shared_dfs(self, seen: set[int], path: list[Step4]) -> Callable[[int, int], bool]:
-        board, lost, wins = self.board, self.known.lost, self.known.won
-        counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
-        total, plays_here = board.cards, self._plays
+        board, lost, wins, limit = self.board, self.known.lost, self.known.won, self.max_states
+        total, plays_here, children = board.cards, self._plays, self.children
 
         def dfs(key: int, home: int) -> bool:
             if home == total:
@@ -86,25 +98,11 @@ class SharedSearch(StalactitesSearch):
                 path.extend(rest)
                 return True
             seen.add(key)
-            for play in plays_here():
-                i, depth, f, rank = play
+            if limit is not None and len(seen) > limit:
+                raise OutOfStates
+            for play, child in children(key, plays_here()):
                 path.append(play)
-                counts[f] += 1
-                child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
-                if i < 0:
-                    j = cells.index(rank)
-                    del cells[j]
-                    won = dfs(child, home + 1)
-                    cells.insert(j, rank)
-                else:
-                    height = heights[i]
-                    cells.extend(columns[i][height - depth : height])
-                    heights[i] = height - depth - 1
-                    won = dfs(child - ((depth + 1) << (HEIGHT_BITS * i)), home + 1)
-                    heights[i] = height
-                    del cells[len(cells) - depth :]
-                counts[f] -= 1
-                if won:
+                if dfs(child, home + 1):
                     return True
                 path.pop()
             return False

@@ -32,7 +32,7 @@ from .squadron_board import (
     Board,
     SearchMove,
 )
-from .squadron_moves import candidate_moves, constraint_after
+from .squadron_moves import candidate_moves, constraint_after, footprint, independent
 
 __all__ = ["DepthFirstSearch", "finish"]
 
@@ -54,6 +54,10 @@ class Frame:
     index: int = 0
     applied: SearchMove | None = None
     info: int = 0
+    # Rounds without the rare moves only: the moves not to try here (each with its
+    # footprint), and those tried here so far.
+    sleep: list[tuple[SearchMove, int]] = field(default_factory=list)
+    tried: list[tuple[SearchMove, int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -145,15 +149,32 @@ class DepthFirstSearch:
     ) -> int:
         move = frame.moves[frame.index]
         frame.index += 1
+        sleep: list[tuple[SearchMove, int]] = []
+        if not self._complete:
+            if frame.sleep and any(move == other for other, _ in frame.sleep):
+                return FAIL
+            mark = footprint(board, move)
+            sleep = [(m, f) for m, f in frame.sleep + frame.tried if independent(f, mark)]
         frame.info = board.apply(move)
         frame.applied = move
+        constraint = constraint_after(board, move)
+        if not self._complete and constraint == FREE:
+            # A move that constrains the next one never sleeps: the positions after it
+            # were searched only under its constraint.
+            frame.tried.append((move, mark))
         cap = frame.cap
         if move[0] == DEAL:
             cap = min(cap, self.states + stage)
-        return self._enter(board, seen, stack, constraint_after(board, move), cap)
+        return self._enter(board, seen, stack, constraint, cap, sleep)
 
     def _enter(
-        self, board: Board, seen: set[bytes], stack: list[Frame], constraint: int, cap: int
+        self,
+        board: Board,
+        seen: set[bytes],
+        stack: list[Frame],
+        constraint: int,
+        cap: int,
+        sleep: list[tuple[SearchMove, int]] | None = None,
     ) -> int:
         """Open a node: play its safe moves, then push it unless it is won or already seen."""
         safe = board.autoplay()
@@ -169,7 +190,10 @@ class DepthFirstSearch:
         if board.home > self.best_home:
             self.best_home = board.home
             self.best = _line(stack) + safe
-        stack.append(Frame(safe, candidate_moves(board, constraint, self._complete), cap))
+        frame = Frame(safe, candidate_moves(board, constraint, self._complete), cap)
+        if sleep and not safe:
+            frame.sleep = sleep
+        stack.append(frame)
         return OPEN
 
     def _out_of_budget(self) -> bool:

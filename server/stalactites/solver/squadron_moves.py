@@ -22,9 +22,9 @@ from .squadron_board import (
     Board,
     SearchMove,
 )
-from .squadron_rules import ABOVE, CAPACITY, NONE
+from .squadron_rules import ABOVE, CAPACITY, COLUMNS, NONE, SUIT
 
-__all__ = ["PRIORITY", "candidate_moves", "constraint_after"]
+__all__ = ["PRIORITY", "candidate_moves", "constraint_after", "footprint", "independent"]
 
 PRIORITY = {
     "waste home": 100,
@@ -182,3 +182,50 @@ def constraint_after(board: Board, move: SearchMove) -> int:
     if move[0] == COLUMN_CELL and board.cols[move[1]]:
         return move[1]
     return FREE
+
+
+# A move's footprint: a bit per column it takes from or puts on, one for the waste and stock,
+# one for the cells, one per suit's foundations; ROOM_CHANGE when it changes the free cells
+# or empty columns, ROOM_USE when it carries more than one card (its limit depends on them).
+_WASTE_BIT = 1 << COLUMNS
+_CELLS_BIT = _WASTE_BIT << 1
+_SUIT_BIT = _CELLS_BIT << 1
+ROOM_CHANGE = _SUIT_BIT << 4
+ROOM_USE = ROOM_CHANGE << 1
+_PILES = ROOM_CHANGE - 1
+
+
+def footprint(board: Board, move: SearchMove) -> int:
+    """What ``move`` touches on ``board`` (before it is made): see :func:`independent`."""
+    kind, a, b, n = move
+    if kind == DEAL:
+        return _WASTE_BIT
+    if kind <= WASTE_CELL:
+        bits, c = _WASTE_BIT, board.waste[-1]
+    elif kind <= CELL_COLUMN:
+        bits, c = _CELLS_BIT | ROOM_CHANGE, board.cells[a]
+    else:
+        column = board.cols[a]
+        bits, c = 1 << a, column[-1]
+        if n == len(column):
+            bits |= ROOM_CHANGE
+    if kind in (WASTE_HOME, CELL_HOME, COLUMN_HOME):
+        return bits | (_SUIT_BIT << SUIT[c])
+    if kind in (WASTE_CELL, COLUMN_CELL):
+        return bits | _CELLS_BIT | ROOM_CHANGE
+    bits |= 1 << b
+    if not board.cols[b]:
+        bits |= ROOM_CHANGE
+    if n > 1:
+        bits |= ROOM_USE
+    return bits
+
+
+def independent(first: int, second: int) -> bool:
+    """Two moves with these footprints, both legal in one position, share no pile and neither
+    changes the room the other's run needs: either order gives the same position."""
+    if first & second & _PILES:
+        return False
+    if first & ROOM_CHANGE and second & ROOM_USE:
+        return False
+    return not (second & ROOM_CHANGE and first & ROOM_USE)

@@ -18,7 +18,7 @@ played through the engine, which checks every move, before it is returned.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..engine import Move, Pile, PileKind, Stalactites
@@ -131,8 +131,7 @@ class StalactitesSearch:
 
     def _dfs(self, seen: set[int], path: list[Step4]) -> Callable[[int, int], bool]:
         board, limit, total = self.board, self.max_states, self.board.cards
-        counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
-        plays_here = self._plays
+        plays_here, children = self._plays, self.children
         best = [sum(board.counts)]
 
         def dfs(key: int, home: int) -> bool:
@@ -145,30 +144,42 @@ class StalactitesSearch:
                 raise OutOfStates
             if home > best[0]:
                 best[0], self._best = home, path.copy()
-            for play in plays_here():
-                i, depth, f, rank = play
+            for play, child in children(key, plays_here()):
                 path.append(play)
-                counts[f] += 1
-                child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
-                if i < 0:
-                    j = cells.index(rank)
-                    del cells[j]
-                    won = dfs(child, home + 1)
-                    cells.insert(j, rank)
-                else:
-                    height = heights[i]
-                    cells.extend(columns[i][height - depth : height])
-                    heights[i] = height - depth - 1
-                    won = dfs(child - ((depth + 1) << (HEIGHT_BITS * i)), home + 1)
-                    heights[i] = height
-                    del cells[len(cells) - depth :]
-                counts[f] -= 1
-                if won:
+                if dfs(child, home + 1):
                     return True
                 path.pop()
             return False
 
         return dfs
+
+    def children(self, key: int, plays: list[Step4]) -> Iterator[tuple[Step4, int]]:
+        """The search's one step: each of ``plays`` made on the board in turn, yielded with the
+        key after it (``key`` is the board's).  The board is put back after each play, also
+        when the caller stops early (the generator is closed)."""
+        board = self.board
+        counts, heights, cells, columns = board.counts, board.heights, board.cells, board.columns
+        for play in plays:
+            i, depth, f, rank = play
+            counts[f] += 1
+            child = key + (1 << (COUNT_SHIFT + COUNT_BITS * f))
+            if i < 0:
+                j = cells.index(rank)
+                del cells[j]
+            else:
+                height = heights[i]
+                cells.extend(columns[i][height - depth : height])
+                heights[i] = height - depth - 1
+                child -= (depth + 1) << (HEIGHT_BITS * i)
+            try:
+                yield play, child
+            finally:
+                counts[f] -= 1
+                if i < 0:
+                    cells.insert(j, rank)
+                else:
+                    heights[i] = height
+                    del cells[len(cells) - depth :]
 
     def _plays(self) -> list[Step4]:
         """The plays worth trying here: one forced play, or every candidate, digs last."""
