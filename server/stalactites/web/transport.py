@@ -20,7 +20,8 @@ shares with its class, so each connection would get a dict of its own), its queu
 events for the app and its "may write" flag are a list and a flag (:class:`Inbox`,
 :class:`Flag`) instead of an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques, 3 KB),
 and the handshake's request and response (their headers) are let go once the socket is
-accepted (the app keeps the request's headers in its scope).
+accepted (the app has the request's headers in its scope; websockets' parser keeps the
+request object, emptied).
 """
 
 from __future__ import annotations
@@ -229,6 +230,7 @@ def guarded_protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
         async def send(self, message: Any) -> None:
             await super().send(message)
             if message["type"] == "websocket.accept":  # the handshake is answered
+                self.request.headers.clear()  # websockets' parser keeps the request itself
                 self.request = self.response = None  # type: ignore[assignment]
 
         def connection_lost(self, exc: Exception | None) -> None:
