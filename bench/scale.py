@@ -215,8 +215,8 @@ class Opened:
     seconds: float = 0.0
 
 
-async def open_all(urls: list[str], seats: list[Seat]) -> Opened:
-    opened = Opened()
+async def open_all(urls: list[str], seats: list[Seat], opened: Opened | None = None) -> Opened:
+    opened = Opened() if opened is None else opened
     gate = asyncio.Semaphore(OPENING)
     began = time.perf_counter()
 
@@ -273,14 +273,15 @@ async def hold(ws: ClientConnection, counts: list[int]) -> None:
         pass
 
 
-async def keep_pinging(sockets: list[ClientConnection]) -> None:
-    """Each socket a ``ping`` frame every ``PING_EVERY_S``, the sockets spread over it."""
+async def keep_pinging(opened: Opened) -> None:
+    """Each socket opened a ``ping`` frame every ``PING_EVERY_S``, the sockets spread over it
+    (while the others are still being opened too: a spectator silent for a minute is closed)."""
     ticks = max(int(PING_EVERY_S / PING_TICK_S), 1)
     ping = json.dumps({"type": "ping"})
     tick = 0
     while True:
         await asyncio.sleep(PING_TICK_S)
-        for ws in sockets[tick % ticks :: ticks]:
+        for _, ws in opened.sockets[tick % ticks :: ticks]:
             if ws.state is State.OPEN:
                 with contextlib.suppress(ConnectionClosed):
                     await ws.send(ping)
@@ -288,10 +289,11 @@ async def keep_pinging(sockets: list[ClientConnection]) -> None:
 
 
 async def holder_main(urls: list[str], seats: list[Seat], pipe: Connection) -> None:
-    opened = await open_all(urls, seats)
+    opened = Opened()
+    pinging = asyncio.create_task(keep_pinging(opened))  # from the first socket opened on
+    await open_all(urls, seats, opened)
     counts = [0]
     readers = [asyncio.create_task(hold(ws, counts)) for _, ws in opened.sockets]
-    pinging = asyncio.create_task(keep_pinging([ws for _, ws in opened.sockets]))
     pipe.send(connected_report(opened))
 
     async def answer(command: tuple[Any, ...]) -> Any:
