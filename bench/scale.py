@@ -63,6 +63,7 @@ import resource
 import sys
 import time
 import uuid
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -442,6 +443,22 @@ def machine_busy_seconds() -> float:
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
+def logged(server: Server) -> Counter[str]:
+    """What a server logged that tells of trouble: its warnings and errors, and the clients
+    it closed as too slow (by message)."""
+    server.log.seek(0)
+    counts: Counter[str] = Counter()
+    for line in server.log:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        message = str(entry.get("message", ""))
+        if entry.get("level") in ("warning", "error", "critical") or "too slow" in message:
+            counts[f"{entry.get('level')}: {message.split(':')[-1].strip()[:80]}"] += 1
+    return counts
+
+
 def settled_rss(servers: list[Server], settle: float) -> list[int]:
     """Each server's RSS after a full garbage collection and a pause."""
     for server in servers:
@@ -470,6 +487,7 @@ class Results:
     rss_idle: list[int] = field(default_factory=list)
     rest: dict[str, float] = field(default_factory=dict)  # CPU with nobody moving
     traced: list[str] = field(default_factory=list)  # --trace-memory: server 1's growth
+    logged: dict[str, Counter[str]] = field(default_factory=dict)  # warnings, kicks by server
     phases: list[tuple[str, dict[str, Any], dict[str, float], int, int]] = field(
         default_factory=list
     )  # name, racer figures, cpu shares, connections open after, spectator frames
@@ -707,9 +725,13 @@ def main() -> None:
         measure(args, servers, results)
     finally:
         for server in servers:
+            results.logged[server.name] = logged(server)
             server.stop()
         delete_keys(prefix)
     report(results, servers, args)
+    for name, counts in results.logged.items():
+        told = ", ".join(f"{n} x {message}" for message, n in counts.most_common(4)) or "nothing"
+        print(f"{name} logged (warnings, errors, clients too slow): {told}")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
