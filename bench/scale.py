@@ -455,7 +455,8 @@ def logged(server: Server) -> Counter[str]:
             continue
         message = str(entry.get("message", ""))
         if entry.get("level") in ("warning", "error", "critical") or "too slow" in message:
-            counts[f"{entry.get('level')}: {message.split(':')[-1].strip()[:80]}"] += 1
+            why = str(entry.get("exception", "")).strip().splitlines() or [message]
+            counts[f"{entry.get('level')}: {message.split(': ')[-1]}: {why[-1][:120]}"] += 1
     return counts
 
 
