@@ -455,8 +455,10 @@ def logged(server: Server) -> Counter[str]:
             continue
         message = str(entry.get("message", ""))
         if entry.get("level") in ("warning", "error", "critical") or "too slow" in message:
-            why = str(entry.get("exception", "")).strip().splitlines() or [message]
-            counts[f"{entry.get('level')}: {message.split(': ')[-1]}: {why[-1][:120]}"] += 1
+            lines = str(entry.get("exception", "")).strip().splitlines()
+            where = [line.strip() for line in lines if line.strip().startswith("File ")]
+            why = f"{lines[-1][:100]} ({where[-1][:160]})" if where else message.split(": ")[-1]
+            counts[f"{entry.get('level')} {entry.get('logger')}: {why}"] += 1
     return counts
 
 
