@@ -445,7 +445,8 @@ def machine_busy_seconds() -> float:
 
 def logged(server: Server) -> Counter[str]:
     """What a server logged that tells of trouble: its warnings and errors, and the clients
-    it closed as too slow (by message)."""
+    whose send queue overflowed (by message; a client closed as stalled is not logged, its
+    close code 1013 is counted with the sockets still open)."""
     server.log.seek(0)
     counts: Counter[str] = Counter()
     for line in server.log:
@@ -734,7 +735,7 @@ def main() -> None:
     report(results, servers, args)
     for name, counts in results.logged.items():
         told = ", ".join(f"{n} x {message}" for message, n in counts.most_common(4)) or "nothing"
-        print(f"{name} logged (warnings, errors, clients too slow): {told}")
+        print(f"{name} logged (warnings, errors, send queues overflowed): {told}")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
