@@ -48,5 +48,5 @@ def test_scale_bench_opens_every_socket_keeps_them_open_and_answers_every_move()
     assert int(rows["paced 1/s"]["open"]) == 24
     assert int(rows["flat out"]["open"]) == 24
     assert int(rows["paced 1/s, racers only"]["open"]) == 4
-    assert "2,000 connections held: 24 opened, 24 open after the paced phase: NOT met" in out
+    assert "10,000 connections held: 24 opened, 24 open after the paced phase: NOT met" in out
     assert bench_keys() == keys_before

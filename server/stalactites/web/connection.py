@@ -1,9 +1,10 @@
 """What the room and tournament websockets share: frames in, frames out, a connection's life.
 
 A :class:`Connection` accepts the socket, reads the client's frames in order
-and sends through a bounded queue drained by its own writer task: a client
-too slow to keep up overflows its queue and is disconnected (close 1013; it
-may reconnect with ``last_seq``), and nothing it does slows anyone else.
+and sends through a bounded queue (its :class:`Outbox`), drained by a writer
+task that runs only while frames wait: a client too slow to keep up overflows
+its queue and is disconnected (close 1013; it may reconnect with
+``last_seq``), and nothing it does slows anyone else.
 Bad frames (over the size cap, binary, malformed, of an unknown type or with
 wrong fields) get ``bad_message`` and the connection survives
 ``max_bad_frames`` of them; no hello within ``hello_timeout_s``, or anything
@@ -16,6 +17,11 @@ of ``frame_burst``) gets ``rate_limited`` and close 1008.
 A subclass says hello (:meth:`Connection.greet`), handles the frames after
 it (:meth:`Connection.handle`) and leaves (:meth:`Connection.leave`).  Once it has said hello
 it is a :class:`~stalactites.web.fanout.Subscriber` of its room's or tournament's stream.
+
+An idle connection is kept small (thousands are held at once, see ``bench/scale.py``): its
+frames are read in the task uvicorn runs the app in (no task of its own), the writer task
+exists only while there is something to send, the queue is a plain list, an idle deadline is
+a timer rather than a task, and the class has ``__slots__``.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ __all__ = [
     "CLOSE_TOO_SLOW",
     "UNLIMITED",
     "Connection",
+    "Outbox",
 ]
 
 log = logging.getLogger(__name__)
@@ -63,6 +70,37 @@ FrameT = TypeVar("FrameT")  # the protocol's client frames (a union of models)
 HelloT = TypeVar("HelloT", bound=BaseModel)
 
 
+class Outbox:
+    """Frames waiting to be sent, at most ``maxsize`` (0: no limit).  A list, not an
+    ``asyncio.Queue`` (whose three deques and event weigh 3 KB): it is empty nearly always."""
+
+    __slots__ = ("_frames", "maxsize")
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._frames: list[str] = []
+
+    def qsize(self) -> int:
+        return len(self._frames)
+
+    def full(self) -> bool:
+        return 0 < self.maxsize <= len(self._frames)
+
+    def put(self, text: str) -> bool:
+        """Queue one frame; False (and nothing queued) when full."""
+        if self.full():
+            return False
+        self._frames.append(text)
+        return True
+
+    def take(self) -> str | None:
+        """The oldest frame, taken off the queue; None when it is empty."""
+        return self._frames.pop(0) if self._frames else None
+
+    def clear(self) -> None:
+        self._frames.clear()
+
+
 class Connection(Generic[FrameT, HelloT]):
     """One client's socket: parse ``FrameT`` frames, expect ``HelloT`` first.  ``error_model``
     is the protocol's error frame (``type``, ``code``, ``message``)."""
@@ -70,6 +108,30 @@ class Connection(Generic[FrameT, HelloT]):
     frames: TypeAdapter[FrameT]
     hello_model: type[HelloT]
     error_model: type[BaseModel]
+
+    __slots__ = (
+        "_bad_frames",
+        "_busy",
+        "_close_code",
+        "_closing",
+        "_cut",
+        "_ending",
+        "_frame_allowance",
+        "_kicked",
+        "_outbox",
+        "_reader",
+        "_restarting",
+        "_sending_since",
+        "_writer",
+        "behind",
+        "config",
+        "connection_id",
+        "cursor",
+        "idle_s",
+        "label",
+        "player_id",
+        "websocket",
+    )
 
     def __init__(
         self,
@@ -86,7 +148,7 @@ class Connection(Generic[FrameT, HelloT]):
         self.player_id: str | None = None  # the player's (or entrant's) once the hello says
         self.cursor = 0  # the last event seq handed over
         self.behind = False  # events after the cursor wait for room in the send queue
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue)
+        self._outbox = Outbox(queue)
         self._bad_frames = 0
         self._frame_allowance = TokenBucket(config.frame_rate, config.frame_burst)
         self._close_code = CLOSE_NORMAL
@@ -94,7 +156,10 @@ class Connection(Generic[FrameT, HelloT]):
         self._busy = False  # a frame is being handled (a move may be committing)
         self._restarting = False
         self._ending = False  # read no more frames (see end())
-        self._reader: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None  # the task reading frames (uvicorn's)
+        self._cut = False  # the reader has been cancelled (by kick or restart)
+        self._writer: asyncio.Task[None] | None = None  # while frames wait to be sent
+        self._closing = False  # no writer starts any more (see _close)
         self._sending_since: float | None = None
         self.idle_s: float | None = None  # set: a client silent this long is closed (4408)
 
@@ -127,11 +192,11 @@ class Connection(Generic[FrameT, HelloT]):
     def send_text(self, text: str) -> None:
         if self._kicked:
             return
-        try:
-            self._outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if not self._outbox.put(text):
             log.info("%s: too slow, closing", self.label)
             self.kick()
+        elif self._writer is None and not self._closing:
+            self._writer = asyncio.create_task(self._write())
 
     def room_for_events(self) -> int:
         """How many more events the send queue takes now: any number (one that overflows it
@@ -153,46 +218,64 @@ class Connection(Generic[FrameT, HelloT]):
     def kick(self) -> None:
         """Disconnect now (the client may reconnect and resync)."""
         self._kicked = True
-        if self._reader is not None:
-            self._reader.cancel()
+        self._cut_reader()
 
     def restart(self, now: bool = False) -> None:
         """Close with 1012 (the server restarts): once the frame in hand is answered, or
         ``now``."""
         self._restarting = True
-        if self._reader is not None and (now or not self._busy):
-            self._reader.cancel()
+        if now or not self._busy:
+            self._cut_reader()
+
+    def _cut_reader(self) -> None:
+        """Stop reading frames: cancel the reader where it waits, once.  From the reader
+        itself (a frame's answer overflowing the queue) nothing is cancelled: the session
+        stops before its next frame (``_stopping``)."""
+        reader = self._reader
+        if reader is None or self._cut or reader is asyncio.current_task():
+            return
+        self._cut = True
+        reader.cancel()
 
     def stalled(self, now: float, limit_s: float) -> bool:
         """Whether one send has waited longer than ``limit_s`` (the client is not reading)."""
         return self._sending_since is not None and now - self._sending_since > limit_s
 
     async def _write(self) -> None:
-        while (text := await self._outbox.get()) is not None:
-            self._sending_since = time.monotonic()
-            await self.websocket.send_text(text)
-            self._sending_since = None
-            self.sent()
+        """Send what is queued, then end (the next frame queued starts another writer)."""
+        try:
+            while (text := self._outbox.take()) is not None:
+                self._sending_since = time.monotonic()
+                await self.websocket.send_text(text)
+                self._sending_since = None
+                self.sent()
+        except Exception:  # the client is gone: the reader sees it and closes
+            self._outbox.clear()
+            self._closing = True
+        finally:
+            self._writer = None
 
     # The connection's life.
 
     async def serve(self) -> None:
+        """Accept, then read and answer frames in this task (kick and restart cancel it)."""
         if not await self._origin_allowed():
             return
         await self.websocket.accept()
-        writer = asyncio.create_task(self._write())
-        self._reader = asyncio.create_task(self._session())
+        reader = self._reader = asyncio.current_task()
         try:
-            await asyncio.wait({self._reader})
+            await self._session()
+        except asyncio.CancelledError:
+            if not self._cut or (reader is not None and reader.uncancel() > 0):
+                raise  # cancelled from outside, not (only) by kick or restart
         finally:
-            self._reader.cancel()
+            self._reader = None
             await self.leave()
-            await self._close(writer)
+            await self._close()
 
     async def _session(self) -> None:
         try:
-            hello = await self._wait_hello()
-            if hello is not None and await self.greet(hello):
+            if await self._greeted():
                 while not self._stopping() and (frame := await self._next_frame()) is not None:
                     self._busy = True
                     await self.handle(frame)
@@ -203,21 +286,27 @@ class Connection(Generic[FrameT, HelloT]):
             self.error("internal", "the server failed; reconnect to carry on")
             self._close_code = CLOSE_INTERNAL
 
-    async def _close(self, writer: asyncio.Task[None]) -> None:
+    async def _greeted(self) -> bool:
+        """Wait for the hello and answer it (the hello is not kept): True to go on."""
+        hello = await self._wait_hello()
+        return hello is not None and await self.greet(hello)
+
+    async def _close(self) -> None:
         code = CLOSE_TOO_SLOW if self._kicked else self._close_code
         if self._restarting:
             code = CLOSE_RESTART
-        if self._kicked or self._outbox.full():
+        self._closing = True  # what is queued now is the last
+        writer = self._writer
+        if writer is not None and (self._kicked or self._outbox.full()):
             writer.cancel()
-        else:
-            self._outbox.put_nowait(None)  # the writer sends what is queued, then stops
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.wait_for(writer, CLOSE_WAIT_S)
+        if writer is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(writer, CLOSE_WAIT_S)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.websocket.close(code), CLOSE_WAIT_S)
 
     def _stopping(self) -> bool:
-        return self._restarting or self._ending
+        return self._restarting or self._ending or self._kicked
 
     def refuse(self, code: str, message: str) -> bool:
         """Answer with an error and close 1008 once it is sent; False (no session)."""
@@ -244,7 +333,8 @@ class Connection(Generic[FrameT, HelloT]):
     async def _wait_hello(self) -> HelloT | None:
         timeout = self.config.hello_timeout_s
         try:
-            frame = await asyncio.wait_for(self._next_frame(), timeout)
+            async with asyncio.timeout(timeout):
+                frame = await self._next_frame()
         except TimeoutError:
             self.refuse("unauthorized", f"no hello within {timeout:g} s")
             return None
@@ -259,7 +349,11 @@ class Connection(Generic[FrameT, HelloT]):
         """The next well-formed frame; None once the client is gone or sent too many bad ones."""
         while True:
             try:
-                message = await asyncio.wait_for(self.websocket.receive(), self.idle_s)
+                if self.idle_s is None:
+                    message = await self.websocket.receive()
+                else:
+                    async with asyncio.timeout(self.idle_s):  # a timer, not a task
+                        message = await self.websocket.receive()
             except TimeoutError:
                 self.error("idle", f"nothing received for {self.idle_s:g} s; send ping")
                 self._close_code = CLOSE_IDLE

@@ -42,6 +42,8 @@ Monotonic = Callable[[], float]
 class TokenBucket:
     """``take()`` is True while tokens last; a rate of 0 never limits."""
 
+    __slots__ = ("_at", "_burst", "_monotonic", "_rate", "_tokens")
+
     def __init__(self, rate: float, burst: int, monotonic: Monotonic = time.monotonic) -> None:
         self._rate = rate
         self._burst = float(max(burst, 1))
@@ -112,19 +114,24 @@ class AddressBuckets:
 
 class Flood:
     """Counts refusals; ``refused()`` is True once ``limit`` of them fall within ``window_s``
-    (a limit of 0 never says so)."""
+    (a limit of 0 never says so).  Every connection has one: its deque is made at the first
+    refusal."""
+
+    __slots__ = ("_limit", "_monotonic", "_times", "_window_s")
 
     def __init__(self, limit: int, window_s: float, monotonic: Monotonic = time.monotonic) -> None:
         self._limit = limit
         self._window_s = window_s
         self._monotonic = monotonic
-        self._times: deque[float] = deque(maxlen=max(limit, 1))
+        self._times: deque[float] | None = None
 
     def refused(self) -> bool:
         """Count one refusal; whether the connection is flooding."""
         if self._limit <= 0:
             return False
         now = self._monotonic()
+        if self._times is None:
+            self._times = deque(maxlen=self._limit)
         self._times.append(now)
         return len(self._times) == self._limit and now - self._times[0] <= self._window_s
 

@@ -12,6 +12,16 @@ websockets alike: an upgraded connection stays counted until it closes) gets 503
 and is closed at once.  The cap is per process and skips the trusted proxies
 (``FORWARDED_ALLOW_IPS``): behind nginx every connection comes from nginx, which
 caps and times out its clients itself.
+
+A websocket is held for as long as its client stays, thousands at once: the
+:class:`GuardedWebSocket` also keeps uvicorn's per-connection state small.  Its
+attributes are slots (uvicorn's protocol has more than the 30 an instance dict
+shares with its class, so each connection would get a dict of its own), its queue of
+events for the app and its "may write" flag are a list and a flag (:class:`Inbox`,
+:class:`Flag`) instead of an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques, 3 KB),
+and the handshake's request and response (their headers) are let go once the socket is
+accepted (the app has the request's headers in its scope; websockets' parser keeps the
+request object, emptied).
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from ..config import ServerConfig
 
-__all__ = ["ConnectionCount", "guarded_protocols"]
+__all__ = ["ConnectionCount", "Flag", "Inbox", "guarded_protocols"]
 
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
@@ -73,6 +83,124 @@ class ConnectionCount:
         return any(ip in network for network in self._trusted)
 
 
+class Inbox:
+    """What uvicorn's websocket protocol queues for the app (ASGI events): ``put_nowait``,
+    ``get``, ``empty``, as an ``asyncio.Queue`` without a size limit; a list that is
+    nearly always empty, and the futures of whoever waits for it."""
+
+    __slots__ = ("_items", "_waiters")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    async def get(self) -> Any:
+        while not self._items:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            except BaseException:
+                if self._items and waiter.done() and not waiter.cancelled():
+                    self._pass_on()  # woken, then cancelled: another waiter takes the item
+                raise
+            finally:
+                self._waiters.remove(waiter)
+        return self._items.pop(0)
+
+    def _pass_on(self) -> None:
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+
+class Flag:
+    """An ``asyncio.Event`` (``set``, ``clear``, ``is_set``, ``wait``) without its deque."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        if self._set:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            self._waiters.remove(waiter)
+        return True
+
+
+# uvicorn's websocket protocol's attributes (0.54) that are set when it is made: slots.
+# Others (the handshake's request, response and scope) stay in the instance's dict.
+UVICORN_WS_SLOTS = (
+    "app",
+    "app_state",
+    "asgi_version",
+    "client",
+    "close_sent",
+    "close_timeout",
+    "close_timer",
+    "config",
+    "conn",
+    "connections",
+    "curr_msg_data_type",
+    "default_headers",
+    "disconnected",
+    "frames",
+    "handshake_complete",
+    "handshake_initiated",
+    "initial_response",
+    "last_ping_rtt",
+    "logger",
+    "loop",
+    "pending_ping_payload",
+    "ping_interval",
+    "ping_sent_at",
+    "ping_timeout",
+    "ping_timer",
+    "pong_timer",
+    "queue",
+    "read_paused",
+    "root_path",
+    "scheme",
+    "server",
+    "tasks",
+    "transport",
+    "writable",
+)
+
+
 def _is_network(text: str) -> bool:
     try:
         ipaddress.ip_network(text, strict=False)
@@ -87,9 +215,23 @@ def guarded_protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
     head_timeout_s = config.head_timeout_s
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        """A websocket upgraded from a :class:`GuardedHttp` connection: still counted."""
+        """A websocket upgraded from a :class:`GuardedHttp` connection: still counted; kept
+        small (see the module's docstring)."""
 
-        counted = ""
+        __slots__ = (*UVICORN_WS_SLOTS, "counted")
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.counted = ""
+            self.queue = Inbox()  # type: ignore[assignment]
+            self.writable = Flag()  # type: ignore[assignment]
+            self.writable.set()
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.accept":  # the handshake is answered
+                self.request.headers.clear()  # websockets' parser keeps the request itself
+                self.request = self.response = None  # type: ignore[assignment]
 
         def connection_lost(self, exc: Exception | None) -> None:
             count.release(self.counted)
