@@ -34,8 +34,9 @@ async def resign_attempt(base: str, made: dict[str, Any]) -> dict[str, Any]:
 
 
 async def board_until(base: str, game: str, date: str, total: int) -> dict[str, Any]:
-    """The day's leaderboard once it holds ``total`` entries (10 s at most)."""
-    deadline = time.monotonic() + 10
+    """The day's leaderboard once it holds ``total`` entries (30 s at most: an entry is put
+    on the board in the background once its race is over, which a loaded machine delays)."""
+    deadline = time.monotonic() + 30
     while True:
         status, body, _ = await api("GET", f"{base}/api/daily/{game}/{date}/leaderboard")
         assert status == 200, body

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,16 +115,22 @@ async def test_an_attempt_needs_a_session(server: InProcessServer) -> None:
     assert (status, body["code"]) == (404, "no_daily")
 
 
-def two_processes(prefix: str) -> list[ProcessServer]:
+def two_processes(prefix: str, logs: Path) -> list[ProcessServer]:
     env = {"STALACTITES_DAILY_SECRET": "a secret both processes share"}
-    return [ProcessServer(REDIS_URL, prefix, env=env) for _ in range(2)]
+    return [ProcessServer(REDIS_URL, prefix, env=env, log=logs / f"server{n}.log") for n in (1, 2)]
+
+
+def troubles(logs: Path) -> str:
+    """What the servers logged above info, to say why a check failed."""
+    lines = (line for path in sorted(logs.glob("server*.log")) for line in path.open())
+    return "".join(line for line in lines if '"level": "info"' not in line)
 
 
 @pytest.mark.parametrize("game", ["stalactites", "squadron"])
 async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_official(
-    redis_prefix: str, game: str
+    redis_prefix: str, game: str, tmp_path: Path
 ) -> None:
-    servers = two_processes(redis_prefix)
+    servers = two_processes(redis_prefix, tmp_path)
     try:
         one, two = (server.url for server in servers)
         ann, bob = await anonymous(one), await anonymous(two)
@@ -142,7 +149,7 @@ async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_of
         board = await board_until(one, game, date, 2)
         assert sorted(e["player_id"] for e in board["entries"]) == sorted(
             [ann["player_id"], bob["player_id"]]
-        )
+        ), troubles(tmp_path)
         official = next(made for made in both if made["official"])
         assert official["room_id"] in json.dumps(board)
     finally:

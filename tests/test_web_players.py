@@ -348,7 +348,8 @@ def test_a_rated_race_and_its_profiles_in_each_language(
     for page in (ann, bo):
         page.goto(page.url.split("#")[0] + f"#/room/{room['room_id']}")
         page.locator(".join button[type=submit]").click()
-        expect(page.locator("section.race")).to_be_visible()
+        # Drawn before the room's view arrives; its keys work once it has.
+        expect(page.locator("section.race")).to_have_attribute("data-status", "waiting")
     for page in (ann, bo):
         page.keyboard.press("r")
     for page in (ann, bo):
