@@ -75,6 +75,7 @@ const COURT_MARKS = {
 };
 
 let spriteMade = false;
+const drawnFaces = new Map(); // "TD|10" -> a face drawn once, copied for every card of it
 
 /** The hidden sprite of suit shapes, put in the document once. */
 function ensureSprite() {
@@ -109,10 +110,16 @@ function pip(suit, x, y, size, flip = false) {
 /**
  * The face of a card: `code` as "TD" (rank letter and suit letter), `rank` the corner's text
  * in the page's language. An SVG element 60 × 84, hidden from screen readers (the card has
- * its name).
+ * its name). Each face is drawn once and copied after (a board is redrawn often).
  */
 export function cardFace(code, rank) {
   ensureSprite();
+  const key = `${code}|${rank}`;
+  if (!drawnFaces.has(key)) drawnFaces.set(key, drawFace(code, rank));
+  return drawnFaces.get(key).cloneNode(true);
+}
+
+function drawFace(code, rank) {
   const [r, s] = [code[0], code[1].toLowerCase()];
   const svg = svgEl("svg", {
     class: "face",
