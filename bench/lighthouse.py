@@ -97,7 +97,9 @@ async def _started_race(base: str) -> tuple[dict[str, str], dict[str, str]]:
     finally:
         for ws in sockets:
             await ws.close()
-    bench, rival = ({"room_id": room, "player_id": s["player_id"], "token": s["token"]} for s in seats)
+    bench, rival = (
+        {"room_id": room, "player_id": s["player_id"], "token": s["token"]} for s in seats
+    )
     return bench, rival
 
 
