@@ -15,6 +15,12 @@ writes the first racer's seat into a chromium profile of its own with Playwright
 same-origin JSON answer, so no file of the client is cached), removes the profile's caches,
 and has Lighthouse run that profile with its storage reset turned off (the load is as cold
 as any other: nothing of the client is in the profile, only the seat).
+
+With ``--main-thread SECONDS`` it runs no Lighthouse but measures the seated race page's
+main-thread time during a race: the page open and idle in chromium while the rival, on a
+socket of the bench's, plays (a random legal move, then its undo, ``--pace`` a second);
+chromium's counters (CDP ``Performance.getMetrics``: task, script, layout and style time)
+over those seconds, in ms per second, the CPU slowed ``--cpu-slowdown`` times.
 """
 
 from __future__ import annotations
@@ -23,22 +29,26 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
+from playwright.async_api import CDPSession, async_playwright
 from playwright.sync_api import sync_playwright
 from websockets.asyncio.client import connect
 
-from benchkit import NO_LIMITS, post, stalactites_command, start_server
+from benchkit import NO_LIMITS, Racer, post, race, stalactites_command, start_server
 
 LIGHTHOUSE = "lighthouse@12.2.3"
 NODE_DIR = Path(__file__).resolve().parent / ".node"
 CHROME = "/usr/bin/chromium"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu"
 CATEGORIES = ("performance", "accessibility", "best-practices")
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
 def lighthouse_bin() -> Path:
@@ -73,8 +83,8 @@ def scores(binary: Path, url: str, preset: str, profile: Path | None = None) -> 
     return {name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES}
 
 
-async def _started_race(base: str) -> dict[str, str]:
-    """A race in play between two seats, started over their sockets; the first seat."""
+async def _started_race(base: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A race in play between two seats, started over their sockets: the two seats."""
     room = post(f"{base}/api/rooms", {"seats": 2, "countdown_s": 0})["room_id"]
     seats = [post(f"{base}/api/rooms/{room}/players", {"name": n}) for n in ("Bench", "Rival")]
     sockets = [await connect(f"ws://{base[7:]}/ws/rooms/{room}") for _ in seats]
@@ -87,7 +97,10 @@ async def _started_race(base: str) -> dict[str, str]:
     finally:
         for ws in sockets:
             await ws.close()
-    return {"room_id": room, "player_id": seats[0]["player_id"], "token": seats[0]["token"]}
+    bench, rival = (
+        {"room_id": room, "player_id": s["player_id"], "token": s["token"]} for s in seats
+    )
+    return bench, rival
 
 
 def seated_profile(base: str, seat: dict[str, str], profile: Path) -> None:
@@ -108,12 +121,62 @@ def seated_profile(base: str, seat: dict[str, str], profile: Path) -> None:
         shutil.rmtree(profile / "Default" / cache, ignore_errors=True)
 
 
+METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
+
+
+async def main_thread(base: str, seconds: float, pace: float, slowdown: float) -> dict[str, float]:
+    """The seated race page's main-thread time while its opponent plays: the racer's page
+    open in chromium (1366x768) and idle, the rival acting ``pace`` times a second (a random
+    legal move, then its undo) for ``seconds``; chromium's own counters (CDP
+    ``Performance.getMetrics``) over that time, in ms per second, with the CPU slowed down
+    ``slowdown`` times (Lighthouse's mobile preset slows it 4 times)."""
+    seat, rival = await _started_race(base)
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROME, args=BROWSER_ARGS)
+        page = await browser.new_page(viewport={"width": 1366, "height": 768})
+        await page.goto(f"{base}/api/rooms/{seat['room_id']}")  # same origin: its storage
+        kept = {"player_id": seat["player_id"], "token": seat["token"]}
+        await page.evaluate(
+            "([key, value]) => localStorage.setItem(key, value)",
+            [f"sr.room.{seat['room_id']}", json.dumps(kept)],
+        )
+        await page.goto(f"{base}/#/room/{seat['room_id']}")
+        await page.wait_for_selector(".board .card")
+        cdp = await page.context.new_cdp_session(page)
+        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+        await cdp.send("Performance.enable")
+        ws = await connect(f"ws://{base[7:]}/ws/rooms/{seat['room_id']}")
+        try:
+            await ws.send(json.dumps({"type": "hello", "token": rival["token"]}))
+            racer = Racer(ws)
+            while not racer.legal:
+                frame = json.loads(await ws.recv())
+                if frame["type"] == "welcome":
+                    racer.legal = frame["legal"]
+            await asyncio.sleep(1)  # the page has drawn the rival's reconnection
+            before = await _metrics(cdp)
+            began = time.perf_counter()
+            await race(racer, seconds, pace, random.Random(16))
+            after = await _metrics(cdp)
+            elapsed = time.perf_counter() - began
+        finally:
+            await ws.close()
+            await browser.close()
+    figures = {name: 1000 * (after[name] - before[name]) / elapsed for name in METRICS}
+    return figures | {"actions": racer.sent, "seconds": elapsed}
+
+
+async def _metrics(cdp: CDPSession) -> dict[str, float]:
+    got = await cdp.send("Performance.getMetrics")
+    return {m["name"]: m["value"] for m in got["metrics"]}
+
+
 def pages(base: str, profile: Path) -> dict[str, tuple[str, Path | None]]:
     """The pages measured: the lobby, a room's page as its shared link opens it (the join
     form: a fresh browser has no seat), and a seated race page (the seat in ``profile``)."""
     waiting = post(f"{base}/api/rooms", {"seats": 2})["room_id"]
     post(f"{base}/api/rooms/{waiting}/players", {"name": "Bench"})
-    seat = asyncio.run(_started_race(base))
+    seat, _ = asyncio.run(_started_race(base))
     seated_profile(base, seat, profile)
     return {
         "lobby": (f"{base}/#/", None),
@@ -126,14 +189,31 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running server (default: start one)")
     parser.add_argument("--preset", choices=("desktop", "mobile"), default="desktop")
+    parser.add_argument(
+        "--main-thread",
+        type=float,
+        metavar="SECONDS",
+        help="instead of Lighthouse: the race page's main-thread time over SECONDS of a race",
+    )
+    parser.add_argument("--pace", type=float, default=2.0, help="the rival's actions a second")
+    parser.add_argument("--cpu-slowdown", type=float, default=1.0, help="chromium's CPU slowed")
     args = parser.parse_args()
-    binary = lighthouse_bin()
+    binary = None if args.main_thread else lighthouse_bin()
     server = None
     if args.url is None:
         server = start_server("serve", stalactites_command(), NO_LIMITS)
     base = args.url if server is None else f"http://{server.url}"
     profile = Path(tempfile.mkdtemp(prefix="lighthouse-seat-"))
     try:
+        if args.main_thread:
+            got = asyncio.run(main_thread(base, args.main_thread, args.pace, args.cpu_slowdown))
+            print(
+                f"race page, the rival {got['actions']} actions in {got['seconds']:.1f} s, "
+                f"CPU slowed {args.cpu_slowdown:g}x; main thread, ms per second:"
+            )
+            print("  ".join(f"{name} {got[name]:.1f}" for name in METRICS))
+            return 0
+        assert binary is not None
         print(f"lighthouse {LIGHTHOUSE.split('@')[1]}, {args.preset}, {base}")
         for name, (url, seated) in pages(base, profile).items():
             got = scores(binary, url, args.preset, seated)

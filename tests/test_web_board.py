@@ -468,3 +468,46 @@ def test_a_racer_sees_who_is_ahead_by_how_many_cards_and_hears_when_one_resigns(
     expect(theirs.locator("body")).not_to_contain_text("— place")
     expect(grace.locator(".racer-gap")).to_have_count(0)
     shot(mine, "race-opponent-resigned")
+
+
+# What the race page redraws (docs/client.md, "One state and one render per page").
+
+# Count the card faces built from here on: drawn (an <svg> made) or copied (a drawn face
+# cloned), which is what rebuilding a board costs.
+COUNT_FACES = """() => {
+    window.facesBuilt = 0;
+    const make = Document.prototype.createElementNS;
+    Document.prototype.createElementNS = function (ns, tag, ...rest) {
+        if (tag === 'svg') window.facesBuilt += 1;
+        return make.call(this, ns, tag, ...rest);
+    };
+    const copy = Node.prototype.cloneNode;
+    Node.prototype.cloneNode = function (...args) {
+        if (this.classList?.contains('face')) window.facesBuilt += 1;
+        return copy.apply(this, args);
+    };
+}"""
+
+
+def test_the_clock_and_a_rivals_moves_leave_your_board_as_it_is(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    room = new_room(server_url, seats=2)
+    mine = new_page(f"/#/room/{room}")
+    join_room(mine, "Ada")
+    theirs = new_page(f"/#/room/{room}")
+    join_room(theirs, "Grace")
+    ready(theirs)
+    ready(mine)
+    wait_racing(mine)
+    wait_racing(theirs)
+    expect(mine.locator(".board-host .card[data-card]").first).to_be_visible()
+    mine.evaluate(COUNT_FACES)
+    clock = mine.locator(".clock")
+    shown = clock.inner_text()
+    expect(clock).not_to_have_text(shown)  # a second on the clock: five of its ticks
+    click_move(theirs, line[0])
+    expect(mine.locator(".racer", has_text="Grace").locator(".racer-moves")).to_have_text("1 move")
+    assert mine.evaluate("window.facesBuilt") == 0, "the ticks and the rival's move built no card"
+    click_move(mine, line[0])
+    assert mine.evaluate("window.facesBuilt") > 0, "your own move redraws your board"

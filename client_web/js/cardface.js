@@ -2,40 +2,26 @@
 // a large suit top-right (the strip that shows of a card under others),
 // then the pips laid out as on real cards for A to 10, and for the courts a framed panel with
 // the rank's letter, a mark of its own (a crown for the king, a tiara for the queen, a plume
-// for the jack) and a panel colour of its own. The suit shapes are symbols of one hidden
-// sprite, used by every card; colour comes from the card's CSS colour (its suit's).
+// for the jack) and a panel colour of its own. Every pip is one path of its suit's shape, placed
+// and scaled (not a <use> of a shared symbol: each <use> is a shadow tree of its own to style
+// and lay out, which made a board's first drawing twice as slow); colour comes from the
+// card's CSS colour (its suit's).
 
 const NS = "http://www.w3.org/2000/svg";
 
-// Suit shapes in a 100 × 100 box.
-const SUIT_SHAPES = {
-  h: [
-    [
-      "path",
-      {
-        d:
-          "M50 90C22 68 4 50 4 31 4 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 25 10 " +
-          "25 26 0 19-18 37-46 59Z",
-      },
-    ],
-  ],
-  d: [["path", { d: "M50 3 87 50 50 97 13 50Z" }]],
-  s: [
-    [
-      "path",
-      {
-        d:
-          "M50 3C38 22 6 38 6 60c0 13 10 22 22 22 8 0 14-4 18-9-1 9-5 17-12 23h32c-7-6-11-14-12" +
-          "-23 4 5 10 9 18 9 12 0 22-9 22-22C94 38 62 22 50 3Z",
-      },
-    ],
-  ],
-  c: [
-    ["circle", { cx: "50", cy: "27", r: "21" }],
-    ["circle", { cx: "26", cy: "58", r: "21" }],
-    ["circle", { cx: "74", cy: "58", r: "21" }],
-    ["path", { d: "M45 50h10c0 20 4 34 13 46H32c9-12 13-26 13-46Z" }],
-  ],
+// Suit shapes in a 100 × 100 box, one path each (the club's three leaves are circles drawn as
+// two arcs each, turning the same way as its stem, so their overlaps fill).
+const SUIT_PATHS = {
+  h:
+    "M50 90C22 68 4 50 4 31 4 15 16 5 29 5c10 0 17 6 21 14 4-8 11-14 21-14 13 0 25 10 " +
+    "25 26 0 19-18 37-46 59Z",
+  d: "M50 3 87 50 50 97 13 50Z",
+  s:
+    "M50 3C38 22 6 38 6 60c0 13 10 22 22 22 8 0 14-4 18-9-1 9-5 17-12 23h32c-7-6-11-14-12" +
+    "-23 4 5 10 9 18 9 12 0 22-9 22-22C94 38 62 22 50 3Z",
+  c:
+    "M29 27a21 21 0 1 1 42 0a21 21 0 1 1-42 0ZM5 58a21 21 0 1 1 42 0a21 21 0 1 1-42 0Z" +
+    "M53 58a21 21 0 1 1 42 0a21 21 0 1 1-42 0ZM45 50h10c0 20 4 34 13 46H32c9-12 13-26 13-46Z",
 };
 
 // Where the pips of 2 to 10 sit: [column, row] with columns 0 1 2 and rows 0 (top) to 1.
@@ -74,21 +60,7 @@ const COURT_MARKS = {
   ],
 };
 
-let spriteMade = false;
-
-/** The hidden sprite of suit shapes, put in the document once. */
-function ensureSprite() {
-  if (spriteMade || !globalThis.document?.body) return;
-  spriteMade = true;
-  const attrs = { class: "suit-sprite", "aria-hidden": "true", width: "0", height: "0" };
-  const svg = svgEl("svg", attrs);
-  for (const [suit, shapes] of Object.entries(SUIT_SHAPES)) {
-    const symbol = svgEl("symbol", { id: `suit-${suit}`, viewBox: "0 0 100 100" });
-    for (const [tag, attrs] of shapes) symbol.append(svgEl(tag, attrs));
-    svg.append(symbol);
-  }
-  document.body.append(svg);
-}
+const drawnFaces = new Map(); // "TD|10" -> a face drawn once, copied for every card of it
 
 function svgEl(tag, attrs = {}, ...children) {
   const el = document.createElementNS(NS, tag);
@@ -100,19 +72,23 @@ function svgEl(tag, attrs = {}, ...children) {
 /** One suit shape of `size` centred on (x, y), upside down when `flip`. */
 function pip(suit, x, y, size, flip = false) {
   const half = size / 2;
-  const attrs = { href: `#suit-${suit}`, x: String(x - half), y: String(y - half) };
-  Object.assign(attrs, { width: String(size), height: String(size) });
-  if (flip) attrs.transform = `rotate(180 ${x} ${y})`;
-  return svgEl("use", attrs);
+  const place = `translate(${x - half} ${y - half}) scale(${size / 100})`;
+  const transform = flip ? `rotate(180 ${x} ${y}) ${place}` : place;
+  return svgEl("path", { class: "pip", d: SUIT_PATHS[suit], transform, "data-suit": suit });
 }
 
 /**
  * The face of a card: `code` as "TD" (rank letter and suit letter), `rank` the corner's text
  * in the page's language. An SVG element 60 × 84, hidden from screen readers (the card has
- * its name).
+ * its name). Each face is drawn once and copied after (a board is redrawn often).
  */
 export function cardFace(code, rank) {
-  ensureSprite();
+  const key = `${code}|${rank}`;
+  if (!drawnFaces.has(key)) drawnFaces.set(key, drawFace(code, rank));
+  return drawnFaces.get(key).cloneNode(true);
+}
+
+function drawFace(code, rank) {
   const [r, s] = [code[0], code[1].toLowerCase()];
   const svg = svgEl("svg", {
     class: "face",

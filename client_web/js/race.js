@@ -14,7 +14,7 @@ import { scheduled } from "./render.js";
 import { newMoveId, pendingMove, savePendingMove, saveRoomSeat } from "./storage.js";
 import { checkReveal } from "./fairness.js";
 import { refreshMe } from "./session.js";
-import { raceShell, renderRace } from "./racerender.js";
+import { raceShell, renderRace, renderTick } from "./racerender.js";
 import { celebrate } from "./motion.js";
 import { safeToFoundation } from "./foundations.js";
 import * as race from "./racestate.js";
@@ -63,7 +63,7 @@ export class RacePage {
       this.follow = new TournamentFollow(seat.tournament, roomId, seat, changed);
     }
     syncClock();
-    this.ticker = setInterval(() => this.renderer.schedule(), 200); // the clock
+    this.ticker = setInterval(() => this.tick(), 200);
   }
 
   destroy() {
@@ -82,6 +82,11 @@ export class RacePage {
     if (!race.live(this.s)) this.controls.unselect();
     const view = this.controls.view();
     renderRace(this.els, this.s, { view, does: this.does, now: serverNow() });
+  }
+
+  /** The clock's tick: the clock is drawn; the rest only when something of it runs out. */
+  tick() {
+    if (renderTick(this.els, this.s, serverNow())) this.renderer.schedule();
   }
 
   /** Change the state, then ask for one render (however many changes come this frame). */

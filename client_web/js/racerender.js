@@ -1,5 +1,9 @@
 // Drawing the race page from its state (racestate.js): the shell once, then one render that
-// brings every part up to date in place (render.js's patch), run at most once a frame.
+// brings every part up to date in place (render.js's patch), run at most once a frame. Each
+// part is rebuilt only when what it shows changed (render.js's drawPart, keyed by that): a
+// rival's progress redraws the racers' panel, not the board. The clock's tick draws the clock
+// alone (renderTick), and asks for the whole render only when something else drawn changes
+// with time (a mark on the board running out, the countdown's or the next round's seconds).
 
 import { renderBoard } from "./board.js";
 import { cardPlaces, glide } from "./motion.js";
@@ -7,8 +11,8 @@ import { h } from "./dom.js";
 import { clockText, t } from "./i18n.js";
 import { keysTable } from "./help.js";
 import { parseMove } from "./moves.js";
-import { patch, setData, setText } from "./render.js";
-import { canDeclare, live, me, racing } from "./racestate.js";
+import { drawPart, nextSecond, patch, setData, setText } from "./render.js";
+import { canDeclare, live, me, offered, racing } from "./racestate.js";
 import { guideStep, guideView } from "./guide.js";
 import { rematchView } from "./rematch.js";
 import {
@@ -63,6 +67,8 @@ export function raceShell(roomId) {
   );
   const body = h("div", { class: "race-body" }, play, els.side);
   els.root = h("section", { class: "race", dataset: { room: roomId } }, head, body, els.overlay);
+  els.drawn = {}; // each part's key as last drawn (drawPart)
+  els.due = Infinity; // when something drawn, the clock apart, next changes with time alone
   return els;
 }
 
@@ -71,6 +77,7 @@ export function raceShell(roomId) {
  * keys, ready, showEnd); `view` is the move controls' view (selection, targets, movable).
  */
 export function renderRace(els, s, { view, does, now }) {
+  els.due = Infinity;
   setData(els.root, "conn", s.conn);
   setText(els.note, s.note.text ?? "");
   els.note.classList.toggle("bad", s.note.bad);
@@ -81,14 +88,31 @@ export function renderRace(els, s, { view, does, now }) {
   setText(els.title, t("race.title", { game: gameName(s.room.game) }));
   setText(els.settings, settingsText(s.room));
   setText(els.round, tournamentLine(s.tournament, s.roomId));
-  patch(els.commitment, commitmentLine(s.room));
+  const drawn = els.drawn;
+  const commitment = s.room.commitment ?? "";
+  drawPart(drawn, "commitment", commitment, () => patch(els.commitment, commitmentLine(s.room)));
   const guide = s.seat.guide ? guideStep(s.board.state) : null;
-  drawGuide(els.guide, guide, me(s)?.status);
-  drawBoard(els.boardHost, s, { ...view, hint: hintPiles(s, guide) }, now);
-  patch(els.side, sideView(s));
-  patch(els.actions, actionsView(actionsOf(s), does));
+  drawGuide(els, guide, me(s)?.status);
+  drawBoard(els, s, { ...view, hint: hintPiles(s, guide) }, now);
+  const side = sideView(s);
+  drawPart(drawn, "side", JSON.stringify(side), () => patch(els.side, sideContent(side)));
+  const actions = actionsOf(s);
+  drawPart(drawn, "actions", JSON.stringify(actions), () =>
+    patch(els.actions, actionsView(actions, does)),
+  );
   drawOverlay(els, overlayContent(s, does, now));
+  els.due = Math.min(els.due, overlayDue(s, now));
   drawClock(els.clock, s.room, now);
+}
+
+/**
+ * The clock's tick: draw the clock (and the tab's title) alone. Returns whether the whole
+ * render is due too, for a part that changes with time (see `els.due`).
+ */
+export function renderTick(els, s, now) {
+  if (s.badSeat || !s.room) return false;
+  drawClock(els.clock, s.room, now);
+  return now >= els.due;
 }
 
 /** The piles to light up: the solver's hint asked for, else the guided first game's. */
@@ -99,29 +123,54 @@ function hintPiles(s, guide) {
   return guide?.hint;
 }
 
-function drawGuide(el, step, status) {
+function drawGuide(els, step, status) {
+  const el = els.guide;
   if (el.hidden !== !step) el.hidden = !step;
-  if (step) patch(el, guideView(step, status));
+  if (!step) return;
+  const key = JSON.stringify([step.key, step.params, status]);
+  drawPart(els.drawn, "guide", key, () => patch(el, guideView(step, status)));
 }
 
-function drawBoard(host, s, view, now) {
+/**
+ * The player's board, rebuilt only when something it shows changed: the board itself, the
+ * selection and its targets, the runs that can move, the lit piles, the marks of a move.
+ */
+function drawBoard(els, s, view, now) {
+  const host = els.boardHost;
   const state = s.board.shown();
   setData(host, "pending", String(Boolean(s.board.inflight)));
+  const dropped = s.dropped;
+  s.dropped = false; // a drop's news is for this render only
   if (!state) {
-    patch(host, h("div", { class: "board-placeholder" }, t("race.placeholder")));
+    drawPart(els.drawn, "board", "", () =>
+      patch(host, h("div", { class: "board-placeholder" }, t("race.placeholder"))),
+    );
     return;
   }
   const marks = { ...view, landed: recent(s.arrival, ARRIVAL_MS, now) };
   marks.refused = recent(s.refusal, REFUSAL_MS, now);
-  // The cards glide only when the board changed (not for a selection or the clock), and not
-  // after a drop: a dragged card is already where it goes.
+  if (marks.landed) els.due = Math.min(els.due, s.arrival.at + ARRIVAL_MS + 1);
+  if (marks.refused) els.due = Math.min(els.due, s.refusal.at + REFUSAL_MS + 1);
   const sig = JSON.stringify(state);
-  const moved = host._drawn !== undefined && host._drawn !== sig;
-  const before = moved && !s.dropped ? cardPlaces(host) : [];
-  host._drawn = sig;
-  s.dropped = false;
-  patch(host, renderBoard(state, marks));
-  glide(host, before);
+  const key = JSON.stringify([
+    sig,
+    view.selected ?? null,
+    [...(view.targets ?? [])],
+    view.hover ?? null,
+    [...(view.hint ?? [])],
+    marks.landed,
+    marks.refused,
+    offered(s).moves.map((m) => m.text),
+  ]);
+  drawPart(els.drawn, "board", key, () => {
+    // The cards glide only when the board changed (not for a selection or a mark), and not
+    // after a drop: a dragged card is already where it goes.
+    const moved = host._drawn !== undefined && host._drawn !== sig;
+    const before = moved && !dropped ? cardPlaces(host) : [];
+    host._drawn = sig;
+    patch(host, renderBoard(state, marks));
+    glide(host, before);
+  });
 }
 
 /** The move of {move, at} while it is younger than `ms`, else null. */
@@ -129,19 +178,28 @@ function recent(mark, ms, now) {
   return mark && now - mark.at <= ms ? parseMove(mark.move) : null;
 }
 
+/** What the racers' panel shows, as plain data (its key too). */
 function sideView(s) {
   // This page knows its own connection better than the room view it was sent.
   const mine = me(s);
   const players = s.players.map((p) =>
     p === mine ? { ...p, connected: s.connOpen ?? p.connected } : p,
   );
-  const watching = s.room?.spectators ?? 0;
+  return {
+    players,
+    news: s.news,
+    game: s.room?.game,
+    you: s.you,
+    gaps: s.room?.status !== "waiting",
+    watching: s.room?.spectators ?? 0,
+  };
+}
+
+function sideContent({ players, news, game, you, gaps, watching }) {
   return [
     h("h2", {}, t("race.racers")),
-    s.news
-      ? h("p", { class: "race-news", role: "status", "aria-label": t("race.news") }, s.news)
-      : null,
-    racersPanel(players, { game: s.room?.game, you: s.you, gaps: s.room?.status !== "waiting" }),
+    news ? h("p", { class: "race-news", role: "status", "aria-label": t("race.news") }, news) : null,
+    racersPanel(players, { game, you, gaps }),
     watching ? h("p", { class: "watchers muted" }, t("common.watching", { n: watching })) : null,
   ];
 }
@@ -150,10 +208,10 @@ function actionsOf(s) {
   const status = s.room?.status;
   return {
     canDeclare: canDeclare(s),
-    busy: s.board.inflight,
-    step: s.board.state?.step,
+    busy: Boolean(s.board.inflight),
+    step: s.board.state?.step ?? null,
     playing: live(s),
-    undo: s.room?.undo,
+    undo: Boolean(s.room?.undo),
     solo: s.room?.seats === 1,
     hinting: s.hinting,
     finished: status === "finished",
@@ -196,6 +254,15 @@ function overlayContent(s, does, now) {
     action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
     rematch: rematchView(s, me(s)?.name ?? null),
   });
+}
+
+/** When the overlay's seconds next change: the countdown's, the next round's after a round. */
+function overlayDue(s, now) {
+  const room = s.room;
+  if (room.status === "countdown" && room.starts_at) return nextSecond(room.starts_at, now);
+  const tm = s.tournament;
+  const breakShown = room.status === "finished" && !s.hideEnd && tm?.status === "break";
+  return breakShown && tm.break_ends_at ? nextSecond(tm.break_ends_at, now) : Infinity;
 }
 
 /** "Round 2 of 3 · Cup" on a tournament round's page; empty elsewhere. */

@@ -140,3 +140,26 @@ export function setText(el, text) {
 export function setData(el, name, value) {
   if (el.dataset[name] !== value) el.dataset[name] = value;
 }
+
+/**
+ * Draw one part of a page only when what it shows has changed: `key` (a string) says what
+ * that is, and `draw()` runs only when it differs from the key last drawn for `part` in
+ * `memo` (an object the page keeps with its elements). A page's render can then run for
+ * any change and rebuild only the parts that change touched. Returns whether it drew.
+ */
+export function drawPart(memo, part, key, draw) {
+  if (memo[part] === key) return false;
+  memo[part] = key;
+  draw();
+  return true;
+}
+
+/**
+ * When a countdown to `target` (ms) next shows another whole second, seen at `now`: the
+ * next time `target - now` is a whole number of seconds; Infinity once `target` has passed.
+ */
+export function nextSecond(target, now) {
+  const left = target - now;
+  if (!(left > 0)) return Infinity;
+  return now + (left % 1000 || 1000);
+}

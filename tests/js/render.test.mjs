@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { scheduled } from "../../client_web/js/render.js";
+import { drawPart, nextSecond, scheduled } from "../../client_web/js/render.js";
 
 function withFrames() {
   const waiting = [];
@@ -63,4 +63,23 @@ test("with no animation frames (a hidden page) the render still comes, from a ti
   r.schedule();
   await new Promise((resolve) => setTimeout(resolve, 5));
   assert.equal(renders, 1);
+});
+
+test("a part is drawn only when its key changed", () => {
+  const memo = {};
+  let draws = 0;
+  const draw = () => (draws += 1);
+  assert.equal(drawPart(memo, "side", "a", draw), true, "the first time it is drawn");
+  assert.equal(drawPart(memo, "side", "a", draw), false, "the same key: left as it is");
+  assert.equal(drawPart(memo, "board", "a", draw), true, "another part keeps its own key");
+  assert.equal(drawPart(memo, "side", "b", draw), true);
+  assert.equal(draws, 3);
+});
+
+test("a countdown's next whole second, and none once it has passed", () => {
+  assert.equal(nextSecond(10_000, 7_500), 8_000, "2.5 s left: 3 shown until 2 s are left");
+  assert.equal(nextSecond(10_000, 8_000), 9_000, "on a whole second: the next one");
+  assert.equal(nextSecond(10_000, 9_999), 10_000);
+  assert.equal(nextSecond(10_000, 10_000), Infinity);
+  assert.equal(nextSecond(10_000, 12_000), Infinity);
 });
