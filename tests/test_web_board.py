@@ -275,7 +275,9 @@ def test_a_foundation_shows_its_base_under_its_top_and_the_card_it_takes_next(
     expect(cards).to_have_count(2)
     expect(cards.first).to_have_attribute("data-card", base)
     expect(cards.first).to_have_class(re.compile(r"\bbase\b"))
-    # The base peeks out above the top card, which lies over it.
+    # The base peeks out above the top card, which lies over it (once the card has landed:
+    # it glides there).
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))")
     first, top = cards.first.bounding_box(), cards.last.bounding_box()
     assert first is not None and top is not None
     assert first["y"] < top["y"] < first["y"] + first["height"]

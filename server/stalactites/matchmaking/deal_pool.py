@@ -62,8 +62,9 @@ class DealPool:
     async def take(self, game: str, step: str | None) -> ChosenDeal:
         """A certified deal of that game and step (see the module)."""
         queue = queue_name(game, step)
-        self.fill(game, step)
         taken = await self._store.take_deal(queue, self._now(), self._share_ms)
+        self.fill(game, step)  # after the take: a top-up counting the stock before it was
+        # taken from would find it full and stop, a deal short
         if taken is not None and not taken.shared:
             self._dry.discard(queue)
             return _chosen(taken.deal)
