@@ -289,14 +289,18 @@ async def drive(
     return [value for racer in racers for value in racer.latencies], elapsed
 
 
-async def seat_room_racers(url: str, count: int) -> list[Racer]:
-    """``count`` racers of a race server at ``host:port``, in rooms of two: every one seated,
-    connected, ready and started."""
+async def seat_room_racers(
+    url: str, count: int, settings: dict[str, Any] | None = None, rooms: list[str] | None = None
+) -> list[Racer]:
+    """``count`` racers of a race server at ``host:port``, in rooms of two (made with
+    ``settings`` besides), every one seated, connected, ready and started; each room's id is
+    added to ``rooms`` when given."""
     racers = []
+    body = {"seats": 2, "countdown_s": 0, **(settings or {})}
     for _ in range(count // 2):
-        room = await asyncio.to_thread(
-            post, f"http://{url}/api/rooms", {"seats": 2, "countdown_s": 0}
-        )
+        room = await asyncio.to_thread(post, f"http://{url}/api/rooms", body)
+        if rooms is not None:
+            rooms.append(room["room_id"])
         for name in ("A", "B"):
             seat = await asyncio.to_thread(
                 post, f"http://{url}/api/rooms/{room['room_id']}/players", {"name": name}

@@ -35,6 +35,7 @@ from benchkit import (  # noqa: E402
     percentile,
     post,
     race,
+    seat_room_racers,
     stalactites_command,
     start_server,
 )
@@ -44,22 +45,11 @@ GOAL_MS = 20.0
 
 async def seat_racers(server: Server, count: int, game: str) -> tuple[list[Racer], list[str]]:
     """``count`` racers, started, in rooms of two (whose ids are given too)."""
-    racers, rooms = [], []
-    settings = {"seats": 2, "countdown_s": 0, "deal": "ms:1", "spectator_delay_s": 0, "undo": True}
+    settings: dict[str, object] = {"deal": "ms:1", "spectator_delay_s": 0, "undo": True}
     if game == "squadron":
         settings["game"] = "squadron"
-    for _ in range(count // 2):
-        room = await asyncio.to_thread(post, f"http://{server.url}/api/rooms", settings)
-        rooms.append(room["room_id"])
-        for name in ("A", "B"):
-            seat = await asyncio.to_thread(
-                post, f"http://{server.url}/api/rooms/{room['room_id']}/players", {"name": name}
-            )
-            ws = await connect(f"ws://{server.url}/ws/rooms/{room['room_id']}")
-            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
-            await ws.send(json.dumps({"type": "ready"}))
-            racers.append(Racer(ws))
-    await asyncio.gather(*(racer.wait_started() for racer in racers))
+    rooms: list[str] = []
+    racers = await seat_room_racers(server.url, count, settings, rooms)
     return racers, rooms
 
 
