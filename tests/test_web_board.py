@@ -439,9 +439,8 @@ def test_a_won_race_is_celebrated(browser: Browser, server_url: str, line: list[
 # Opponents: how far ahead, and a notice when one finishes.
 
 
-def test_a_racer_sees_who_is_ahead_by_how_many_cards_and_hears_when_one_resigns(
-    new_page: Callable[..., Page], server_url: str, line: list[str]
-) -> None:
+def two_racers(new_page: Callable[..., Page], server_url: str) -> tuple[Page, Page]:
+    """Ada's page and Grace's, racing each other in a room of two."""
     room = new_room(server_url, seats=2)
     mine = new_page(f"/#/room/{room}")
     join_room(mine, "Ada")
@@ -451,6 +450,13 @@ def test_a_racer_sees_who_is_ahead_by_how_many_cards_and_hears_when_one_resigns(
     ready(mine)
     wait_racing(mine)
     wait_racing(theirs)
+    return mine, theirs
+
+
+def test_a_racer_sees_who_is_ahead_by_how_many_cards_and_hears_when_one_resigns(
+    new_page: Callable[..., Page], server_url: str, line: list[str]
+) -> None:
+    mine, theirs = two_racers(new_page, server_url)
     home = [m for m in line[:8] if "-f" in m][:2]
     for move in line[: line.index(home[-1]) + 1]:
         click_move(theirs, move)
@@ -494,15 +500,7 @@ COUNT_FACES = """() => {
 def test_the_clock_and_a_rivals_moves_leave_your_board_as_it_is(
     new_page: Callable[..., Page], server_url: str, line: list[str]
 ) -> None:
-    room = new_room(server_url, seats=2)
-    mine = new_page(f"/#/room/{room}")
-    join_room(mine, "Ada")
-    theirs = new_page(f"/#/room/{room}")
-    join_room(theirs, "Grace")
-    ready(theirs)
-    ready(mine)
-    wait_racing(mine)
-    wait_racing(theirs)
+    mine, theirs = two_racers(new_page, server_url)
     expect(mine.locator(".board-host .card[data-card]").first).to_be_visible()
     mine.evaluate(COUNT_FACES)
     clock = mine.locator(".clock")
