@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import asdict, replace
 
 import pytest
+import redis
 
 from players_kit import CHEAP, Crash, CrashingStore, InterleavingStore, Stores, race
 from server_kit import REDIS_URL, ManualClock
@@ -569,6 +570,77 @@ async def test_around_me_is_a_page_of_the_board_with_me_in_its_middle(
     assert await service.leaderboard_around("stalactites", guest) == []
     with pytest.raises(BadLimit):
         await service.leaderboard("stalactites", offset=-1)
+
+
+async def test_a_players_line_moves_with_their_rating_and_name_and_stays_one_line(
+    service: PlayerService,
+) -> None:
+    alice, bob = await registered(service, "alice"), await registered(service, "bob")
+    await settled(service, alice, bob, PROVISIONAL_RACES)
+    assert [e.player_id for e in await service.leaderboard("stalactites")] == [alice, bob]
+    assert [e.rank for e in await service.leaderboard_around("stalactites", bob, 1)] == [2]
+    await settled(service, bob, alice, PROVISIONAL_RACES + 1)  # bob overtakes her
+    board = await service.leaderboard("stalactites")
+    assert [(e.rank, e.player_id) for e in board] == [(1, bob), (2, alice)]
+    assert board[0].rating > board[1].rating and board[0].races == 2 * PROVISIONAL_RACES + 1
+    assert [e.rank for e in await service.leaderboard_around("stalactites", bob, 1)] == [1]
+    await service.rename(alice, "Alice | the 2nd")  # a name with the lines' separator in it
+    board = await service.leaderboard("stalactites")
+    assert [(e.rank, e.name) for e in board][1] == (2, "Alice | the 2nd")
+    assert board[1].races == 2 * PROVISIONAL_RACES + 1  # what it showed besides: the same
+    around = await service.leaderboard_around("stalactites", alice, 1)
+    assert [(e.rank, e.player_id, e.name) for e in around] == [(2, alice, "Alice | the 2nd")]
+    assert await service.store.board_size("stalactites") == 2  # no line left behind
+
+
+async def test_a_deleted_player_leaves_the_board_and_around_me_of_the_rest_is_right(
+    service: PlayerService,
+) -> None:
+    ids = [await registered(service, f"player{i}") for i in range(4)]
+    for i in range(PROVISIONAL_RACES):  # player0 first, then player1, ...
+        places = [(pid, rank + 1) for rank, pid in enumerate(ids)]
+        await service.record_race(race(f"d{i}", *places, finished_at=i))
+    await service.delete(ids[1])
+    board = await service.leaderboard("stalactites")
+    assert [(e.rank, e.player_id) for e in board] == [(1, ids[0]), (2, ids[2]), (3, ids[3])]
+    assert await service.store.board_size("stalactites") == 3
+    assert await service.store.board_rank("stalactites", ids[1]) is None
+    around = await service.leaderboard_around("stalactites", ids[3], limit=3)
+    assert [(e.rank, e.player_id) for e in around] == [(2, ids[2]), (3, ids[3])]
+
+
+async def test_a_board_stored_before_lines_showed_anything_is_read_and_mended(
+    redis_prefix: str, clock: ManualClock
+) -> None:
+    """On Redis: members that were the player id alone (and JSON lines beside them) are read
+    as lines told by the player's record, found by "around me", and taken off by the next
+    change of the player's line."""
+    stores = Stores("redis", [REDIS_URL], redis_prefix)
+    service = stores.service(clock)
+    try:
+        alice, bob = await registered(service, "alice"), await registered(service, "bob")
+        await settled(service, alice, bob, PROVISIONAL_RACES)
+        new_board = await service.leaderboard("stalactites")
+        client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+        board, lines = (
+            f"{redis_prefix}{{board:stalactites}}:{name}" for name in ("board", "lines")
+        )
+        for member, score in client.zrange(board, 0, -1, withscores=True):
+            player_id = member.split("|")[0]
+            client.zrem(board, member)
+            client.zadd(board, {player_id: score})
+            client.hset(lines, player_id, json.dumps({"name": "old", "rating": 1, "races": 1}))
+        assert await service.leaderboard("stalactites") == new_board  # from the records
+        assert [e.rank for e in await service.leaderboard_around("stalactites", bob, 1)] == [2]
+        await service.rename(bob, "Bob Again")  # bob's line set anew, the old member gone
+        assert await service.store.board_size("stalactites") == 2
+        assert sorted(m.count("|") for m in client.zrange(board, 0, -1)) == [0, 3]
+        board_now = await service.leaderboard("stalactites")
+        assert [(e.player_id, e.name) for e in board_now][1] == (bob, "Bob Again")
+        assert [e.rank for e in await service.leaderboard_around("stalactites", bob, 1)] == [2]
+        client.close()
+    finally:
+        await stores.close()
 
 
 # Deleting an account

@@ -36,8 +36,8 @@ process's call, or :func:`resume_pending`) goes on; no step undoes or repeats an
 from __future__ import annotations
 
 import asyncio
-import json
 
+from ..store import players_base
 from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
 from .races import Outcome, RaceResult, player_race
 from .ratings import displayed, provisional, rate_race
@@ -101,7 +101,7 @@ async def sync_boards(store: PlayerStore, player_id: str, games: tuple[str, ...]
 def board_shown(record: PlayerRecord, game: str) -> str:
     """What a leaderboard line shows of the player (kept beside the board: a page is one read)."""
     rating = record.ratings.get(game, Rating())
-    return json.dumps({"name": record.name, "rating": displayed(rating), "races": rating.races})
+    return players_base.board_shown(record.name, displayed(rating), rating.races)
 
 
 def _board_ordinal(record: PlayerRecord, game: str) -> float | None:

@@ -11,7 +11,6 @@ import asyncio
 import re
 import secrets
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from ..clock import Clock
 from ..engine.variants import GAMES
@@ -104,14 +103,7 @@ class HistoryPage:
     next: str | None  # the cursor of the next page (``before``), None at the end
 
 
-class BoardEntry(NamedTuple):
-    """A leaderboard page's line (a named tuple, as :class:`BoardLine`: fifty a page)."""
-
-    rank: int  # 1 first
-    player_id: str
-    name: str
-    rating: int
-    races: int
+BoardEntry = BoardLine  # a leaderboard page's line: rank, player id, name, rating, races
 
 
 class PlayerService:
@@ -287,27 +279,29 @@ class PlayerService:
         if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
             raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
         key, generation = (game, offset, limit), self._pages.generation
-        entries = self._pages.get(key)  # read here less than a second ago (.pages)
-        if entries is not None:
-            return entries
+        kept = self._pages.get(key)  # read here less than a second ago (.pages)
+        if kept is not None:
+            return kept
         lines = await self.store.board_page(game, offset, limit)  # (no deleted player's:
-        entries = []  # a deletion takes its lines off first, see .deletion)
-        for rank, line in enumerate(lines, offset + 1):
-            if (shown := line.shown) is not None:  # what the line shows, kept beside it
-                name, rating, races = shown["name"], shown["rating"], shown["races"]
-                entries.append(BoardEntry(rank, line.player_id, name, rating, races))
-            elif (entry := await self._board_entry(game, rank, line)) is not None:
-                entries.append(entry)
-        self._pages.put(key, entries, generation)
-        return entries
+        if any(line.name is None for line in lines):  # a deletion takes its lines off first,
+            lines = await self._filled(game, lines)  # see .deletion)
+        self._pages.put(key, lines, generation)
+        return lines
 
-    async def _board_entry(self, game: str, rank: int, line: BoardLine) -> BoardEntry | None:
-        """The entry of a line set before lines showed anything (None: its player is gone)."""
-        record = await self.store.load_player(line.player_id)
-        if record is None:
-            return None
-        rating = record.ratings.get(game, Rating())
-        return BoardEntry(rank, record.player_id, record.name, displayed(rating), rating.races)
+    async def _filled(self, game: str, lines: list[BoardLine]) -> list[BoardLine]:
+        """The page with each line stored before lines showed anything told by its player's
+        record (and left out if its player is gone)."""
+        filled = []
+        for line in lines:
+            if line.name is None:
+                record = await self.store.load_player(line.player_id)
+                if record is None:
+                    continue
+                rating = record.ratings.get(game, Rating())
+                shown = (record.name, displayed(rating), rating.races)
+                line = BoardLine(line.rank, line.player_id, *shown)
+            filled.append(line)
+        return filled
 
     async def leaderboard_around(
         self, game: str, player_id: str, limit: int = 11

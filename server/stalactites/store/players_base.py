@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 __all__ = [
     "DELETED_VERSION",
@@ -28,6 +28,8 @@ __all__ = [
     "PlayerStore",
     "Rating",
     "Stats",
+    "board_lines",
+    "board_shown",
     "history_mark",
     "median_of_middle",
     "moved_rating",
@@ -129,13 +131,43 @@ class Applied(enum.Enum):
 
 
 class BoardLine(NamedTuple):
-    """A line of a leaderboard page as stored (a named tuple: a page makes fifty, and a
-    tuple is made in half the time of a frozen dataclass)."""
+    """A line of a leaderboard page, as the page shows it (a named tuple: a page makes fifty,
+    and a tuple is made in half the time of a frozen dataclass)."""
 
+    rank: int  # 1 for the first place
     player_id: str
-    ordinal: float
-    shown: dict[str, Any] | None = None  # what the page shows of the player (name, rating,
-    # races; None: unknown)
+    name: str | None  # None: a line stored before lines showed anything (then no rating
+    # or races either: its player's record tells them)
+    rating: int  # the one number shown (:func:`stalactites.players.ratings.displayed`)
+    races: int
+
+
+def board_shown(name: str, rating: int, races: int) -> str:
+    """What a leaderboard line shows of a player, as the stores keep it: ``RATING|RACES|NAME``
+    (the name last: it may hold any character but a control one)."""
+    return f"{rating}|{races}|{name}"
+
+
+def board_lines(members: list[str], offset: int) -> list[BoardLine]:
+    """The lines of a page from its board members ``PLAYER_ID|RATING|RACES|NAME`` (the
+    player id, then :func:`board_shown`'s text), the first at place ``offset + 1``."""
+    new = tuple.__new__  # (a named tuple's own constructor is a Python call: a third slower)
+    try:
+        return [
+            new(BoardLine, (rank, pid, name, int(rating), int(races)))
+            for rank, (pid, rating, races, name) in enumerate(
+                [member.split("|", 3) for member in members], offset + 1
+            )
+        ]
+    except ValueError:  # a member stored before members showed anything: the player id
+        return [_board_line(rank, member) for rank, member in enumerate(members, offset + 1)]
+
+
+def _board_line(rank: int, member: str) -> BoardLine:
+    pid, *shown = member.split("|", 3)
+    if len(shown) == 3 and shown[0].lstrip("-").isdigit() and shown[1].isdigit():
+        return BoardLine(rank, pid, shown[2], int(shown[0]), int(shown[1]))
+    return BoardLine(rank, pid, None, 0, 0)
 
 
 class PlayerStore(Protocol):
@@ -228,17 +260,19 @@ class PlayerStore(Protocol):
     async def sync_board(
         self, player_id: str, game: str, version: int, ordinal: float | None, shown: str = ""
     ) -> None:
-        """Put the player on the game's board at ``ordinal`` (None: off it), with ``shown``
-        (what a page shows of them, kept beside the board so a page is one read), unless a
-        change with a higher ``version`` is there already."""
+        """Put the player on the game's board at ``ordinal`` (None: off it), its line showing
+        ``shown`` (:func:`board_shown`'s text, in the board's member itself so that a page is
+        one plain read), in place of the line it had, unless a change with a higher
+        ``version`` is there already."""
         ...
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
-        """A page of the board, each line with what it shows: one read, one decoding."""
+        """A page of the board, highest first (equal ordinals: the higher player id first),
+        each line with what it shows: one command on Redis (``ZREVRANGE``)."""
         ...
 
     async def board_rank(self, game: str, player_id: str) -> int | None:
-        """0 for the first place."""
+        """The player's place on the board, 0 for the first; None when not on it."""
         ...
 
     async def board_size(self, game: str) -> int: ...

@@ -6,7 +6,6 @@ Every method runs without awaiting, so each is atomic among the process's corout
 from __future__ import annotations
 
 import bisect
-import json
 from dataclasses import dataclass, field, replace
 
 from .players_base import (
@@ -17,6 +16,7 @@ from .players_base import (
     PlayerRecord,
     Rating,
     Stats,
+    board_lines,
     history_mark,
     median_of_middle,
     moved_rating,
@@ -41,8 +41,8 @@ class MemoryPlayerStore:
         self._usernames: dict[str, str] = {}
         self._pending: dict[str, str] = {}
         self._outcomes: dict[str, tuple[str, bool]] = {}
-        self._boards: dict[str, dict[str, float]] = {}
-        self._lines: dict[str, dict[str, str]] = {}  # game -> player id -> what a line shows
+        self._boards: dict[str, dict[str, tuple[float, str]]] = {}  # game -> player id ->
+        # (ordinal, its line's member PLAYER_ID|SHOWN, as the Redis store keeps them)
         self._versions: dict[str, dict[str, int]] = {}
 
     async def create_player(self, record: PlayerRecord) -> None:
@@ -196,34 +196,25 @@ class MemoryPlayerStore:
             return
         versions[player_id] = version
         board = self._boards.setdefault(game, {})
-        lines = self._lines.setdefault(game, {})  # (kept as the Redis store keeps them)
         if ordinal is None:
             board.pop(player_id, None)
-            lines.pop(player_id, None)
         else:
-            board[player_id] = ordinal
-            lines[player_id] = shown
+            board[player_id] = (ordinal, f"{player_id}|{shown}")
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
-        ranked = self._ranked(game)
-        return ranked[offset : offset + limit]
+        return board_lines(self._ranked(game)[offset : offset + limit], offset)
 
     async def board_rank(self, game: str, player_id: str) -> int | None:
-        ids = [line.player_id for line in self._ranked(game)]
-        return ids.index(player_id) if player_id in ids else None
+        line = self._boards.get(game, {}).get(player_id)
+        return None if line is None else self._ranked(game).index(line[1])
 
     async def board_size(self, game: str) -> int:
         return len(self._boards.get(game, {}))
 
-    def _ranked(self, game: str) -> list[BoardLine]:
-        """As a Redis sorted set read highest first: by ordinal, then by id, both descending."""
-        board = self._boards.get(game, {})
-        order = sorted(board.items(), key=lambda item: (item[1], item[0]), reverse=True)
-        lines = self._lines.get(game, {})
-        return [
-            BoardLine(pid, ordinal, json.loads(lines[pid]) if lines.get(pid) else None)
-            for pid, ordinal in order
-        ]
+    def _ranked(self, game: str) -> list[str]:
+        """The members as a Redis sorted set reads them highest first: by ordinal, then by
+        member, both descending."""
+        return [member for _, member in sorted(self._boards.get(game, {}).values(), reverse=True)]
 
     async def close(self) -> None:
         return None

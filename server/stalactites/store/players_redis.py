@@ -25,11 +25,14 @@ one Redis Cluster slot):
   read and kept by the same scripts); in the room's own slot, beside the rooms store's
   keys of that room (no name of theirs), but kept for good: histories point at it.
 * ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
-* ``P{board:GAME}:board`` sorted set: player id scored by μ - 3σ; ``P{board:GAME}:versions``
+* ``P{board:GAME}:board`` sorted set: each player's line ``PLAYER_ID|RATING|RACES|NAME``
+  (the player id, then what a page shows of them: :func:`~.players_base.board_shown`)
+  scored by μ - 3σ, so that a page is one ``ZREVRANGE`` (a member of a line stored before
+  lines showed anything is the player id alone: read as a line of unknown name);
+  ``P{board:GAME}:lines`` hash: player id -> what its line shows now (its member without
+  the player id), so that a change finds the member to take off; ``P{board:GAME}:versions``
   hash: player id -> the version of the change that set its line (see
-  :mod:`stalactites.players.recording` for how the boards are kept right);
-  ``P{board:GAME}:lines`` hash: player id -> what a page shows of them (JSON name, rating,
-  races), set with the line.
+  :mod:`stalactites.players.recording` for how the boards are kept right).
 
 Everything goes through the small client of :mod:`.resp` (on a cluster, its
 :class:`~.cluster.ClusterPipe`); each change is one command or one Lua script of
@@ -40,7 +43,6 @@ and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from .cluster import ClusterPipe
@@ -52,6 +54,7 @@ from .players_base import (
     PlayerRecord,
     Rating,
     Stats,
+    board_lines,
     history_mark,
 )
 from .resp import Address, Pipe, Script
@@ -63,7 +66,7 @@ _SCRIPTS = (
     "add_session",
     "apply",
     "board",
-    "board_page",
+    "board_rank",
     "claim_name",
     "claim_outcome",
     "claim_username",
@@ -295,17 +298,13 @@ class RedisPlayerStore:
         await self._run["board"](self._board_keys(game), [player_id, version, score, shown])
 
     async def board_page(self, game: str, offset: int, limit: int) -> list[BoardLine]:
-        keys = self._board_keys(game)
-        flat, lines = await self._run["board_page"]([keys[0], keys[2]], [offset, limit])
-        shown = json.loads(lines)
-        return [
-            BoardLine(pid, float(score), line)
-            for pid, score, line in zip(flat[::2], flat[1::2], shown, strict=True)
-        ]
+        key = self._board_keys(game)[0]
+        members = await self._call(key, "ZREVRANGE", key, offset, offset + limit - 1)
+        return board_lines(members, offset)
 
     async def board_rank(self, game: str, player_id: str) -> int | None:
-        key = self._board_keys(game)[0]
-        rank = await self._call(key, "ZREVRANK", key, player_id)
+        keys = self._board_keys(game)
+        rank = await self._run["board_rank"]([keys[0], keys[2]], [player_id])
         return None if rank is None else int(rank)
 
     async def board_size(self, game: str) -> int:
