@@ -2,7 +2,7 @@
 the cost of finishing a rated race, and the memory a player and an archived race take.
 
     .venv/bin/python bench/players.py [--players 100000] [--races 200000] [--readers 50]
-        [--seconds 5] [--servers 1] [--no-http]
+        [--seconds 5] [--servers 1] [--no-http] [--only board]
 
 It builds ``--players`` registered players and ``--races`` finished two-player rated races
 under a key prefix of its own, through the players' store's own scripts in pipelined
@@ -28,14 +28,14 @@ server's :class:`RaceRecorder`) kept for good (its room hash, the archive of its
 and fields, its outcome), plus both players' history entries (its event list and client
 ids, which expire an hour after, are shown apart), after checking that another room
 service reads the kept room's winning lines back, found again by the solver.  Its keys are
-deleted afterwards.
+deleted afterwards.  ``--only board`` builds the board's lines alone (no players' records,
+no races) and measures the leaderboard's reads alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import re
 import time
@@ -60,7 +60,7 @@ from stalactites.players import PlayerService, RacePlayer, RaceResult
 from stalactites.players.races import Outcome, player_race
 from stalactites.protocol import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
-from stalactites.store.players_base import PlayerRecord, Rating
+from stalactites.store.players_base import PlayerRecord, Rating, board_shown
 from stalactites.store.players_redis import RedisPlayerStore
 from stalactites.store.rooms_archive import actions_of
 from stalactites.store.rooms_redis import RedisStore
@@ -69,6 +69,7 @@ from stalactites.workers import worker_pid
 
 BATCH = 2000
 GAMES = ("stalactites", "squadron")
+BOARD_KEYS = ("board", "versions", "lines")
 DEAL = "ms:4"
 
 
@@ -82,8 +83,8 @@ async def batched(calls: list[Callable[[], Awaitable[Any]]]) -> None:
 
 
 def line(index: int) -> str:
-    """What the board shows of a player (as the service keeps it beside the board)."""
-    return json.dumps({"name": f"Player {index}", "rating": 1000 + index % 500, "races": 12})
+    """What the board shows of a player (as the service keeps it in the board's member)."""
+    return board_shown(f"Player {index}", 1000 + index % 500, 12)
 
 
 async def build_players(store: RedisPlayerStore, count: int) -> None:
@@ -134,7 +135,11 @@ async def build_races(store: RedisPlayerStore, players: int, races: int) -> None
         return record
 
     await batched([one(index) for index in range(races)])
-    # Leaderboard lines: every player rated in enough races to be on the board.
+
+
+async def build_board(store: RedisPlayerStore, players: int) -> None:
+    """Leaderboard lines: every player rated in enough races to be on the board."""
+    rng = random.Random(17)
     await batched(
         [
             (
@@ -237,6 +242,8 @@ async def http_p99(args: argparse.Namespace, prefix: str, client: redis.Redis) -
                 f"/api/leaderboards/stalactites?limit=50&offset={50 * rng.randrange(4)}"
             ),
         }
+        if args.only == "board":
+            paths = {name: path for name, path in paths.items() if "page" in name}
         print(f"through HTTP, {args.readers} readers on their own connections:")
         for name, path in paths.items():
             reads = http_reads(servers, path)
@@ -357,8 +364,7 @@ async def memory(
         identity += usage(client, [f"{tag}:player", f"{prefix}{{username:user{index}}}"])
         history += usage(client, [f"{tag}:races", f"{tag}:history"])
         entries += int(client.zcard(f"{tag}:races"))
-    board = usage(client, [f"{prefix}{{board:stalactites}}:board"])
-    board += usage(client, [f"{prefix}{{board:stalactites}}:versions"])
+    board = usage(client, [f"{prefix}{{board:stalactites}}:{name}" for name in BOARD_KEYS])
     per_player = identity / len(sample) + board / players
     per_entry = history / max(entries, 1)
     outcome = usage(client, [f"{prefix}{{room:bench{i}}}:outcome" for i in range(100)]) / 100
@@ -370,7 +376,9 @@ async def memory(
     tag = room_keys[0].rsplit(":", 1)[0]
     grace = [f"{tag}:events", f"{tag}:ids:{player_id(0)}"]
     print(f"  and for the hour's grace only: events, client ids {usage(client, grace)} B")
-    print(f"memory per player (identity, password hash, board line): {per_player:.0f} B")
+    print(
+        f"memory per player (identity, password hash, board line and version): {per_player:.0f} B"
+    )
     print(f"memory per history entry: {per_entry:.0f} B; per race outcome: {outcome:.0f} B")
     per_race = room + 2 * per_entry
     print(
@@ -385,11 +393,16 @@ async def main_async(args: argparse.Namespace) -> None:
     client = redis.Redis.from_url(REDIS_URL)
     began = time.monotonic()
     try:
-        await build_players(store, args.players)
+        board_only = args.only == "board"
+        if not board_only:
+            await build_players(store, args.players)
+            built = time.monotonic()
+            print(f"{args.players} players built in {built - began:.1f} s")
+            await build_races(store, args.players, args.races)
+            print(f"{args.races} finished races built in {time.monotonic() - built:.1f} s")
         built = time.monotonic()
-        print(f"{args.players} players built in {built - began:.1f} s")
-        await build_races(store, args.players, args.races)
-        print(f"{args.races} finished races built in {time.monotonic() - built:.1f} s")
+        await build_board(store, args.players)
+        print(f"a board of {args.players} lines built in {time.monotonic() - built:.1f} s")
         service = PlayerService(store, SystemClock(), board_page_ttl_ms=0)  # every read read
         keeping = PlayerService(store, SystemClock())  # a server's: board pages kept a second
         readers, seconds = args.readers, args.seconds
@@ -407,14 +420,16 @@ async def main_async(args: argparse.Namespace) -> None:
             await keeping.leaderboard("stalactites", 50, 50 * rng.randrange(4))
 
         print(f"reads with {readers} concurrent readers, {seconds:.0f} s each:")
-        await read_p99("profile", readers, seconds, profile, client)
-        await read_p99("history page (20)", readers, seconds, history, client)
+        if not board_only:
+            await read_p99("profile", readers, seconds, profile, client)
+            await read_p99("history page (20)", readers, seconds, history, client)
         await read_p99("leaderboard page (50)", readers, seconds, board, client)
         await read_p99("top 4 pages, kept 1 s", readers, seconds, top, client)
         if args.http:
             await http_p99(args, prefix, client)
-        await finish_cost(service, client, args.players)
-        await memory(client, store, prefix, args.players, args.races)
+        if not board_only:
+            await finish_cost(service, client, args.players)
+            await memory(client, store, prefix, args.players, args.races)
     finally:
         await store.close()
         client.close()
@@ -431,6 +446,9 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1, help="server processes for HTTP")
     parser.add_argument(
         "--no-http", dest="http", action="store_false", help="reads in-process only"
+    )
+    parser.add_argument(
+        "--only", choices=["board"], help="board: the leaderboard's lines and reads alone"
     )
     asyncio.run(main_async(parser.parse_args()))
 
