@@ -36,7 +36,7 @@ from stalactites.players.names import skeleton
 from stalactites.players.races import Outcome, history_entry
 from stalactites.players.ratings import PROVISIONAL_RACES
 from stalactites.players.sessions import token_hash
-from stalactites.store.players_base import PlayerRecord
+from stalactites.store.players_base import BoardLine, PlayerRecord, board_lines, board_shown
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -570,6 +570,20 @@ async def test_around_me_is_a_page_of_the_board_with_me_in_its_middle(
     assert await service.leaderboard_around("stalactites", guest) == []
     with pytest.raises(BadLimit):
         await service.leaderboard("stalactites", offset=-1)
+
+
+def test_a_board_member_reads_back_as_the_line_it_shows() -> None:
+    shown = [("p.00000000000000ab", "Ann | Bob", -12, 40), ("p.00000000000000aa", "x", 1003, 7)]
+    members = [f"{pid}|{board_shown(name, rating, races)}" for pid, name, rating, races in shown]
+    assert board_lines(members, 4) == [
+        BoardLine(5, "p.00000000000000ab", "Ann | Bob", -12, 40),
+        BoardLine(6, "p.00000000000000aa", "x", 1003, 7),
+    ]
+    old = board_lines([members[0], "p.00000000000000a9"], 0)  # a member of the id alone
+    assert old == [
+        BoardLine(1, "p.00000000000000ab", "Ann | Bob", -12, 40),
+        BoardLine(2, "p.00000000000000a9", None, 0, 0),
+    ]
 
 
 async def test_a_players_line_moves_with_their_rating_and_name_and_stays_one_line(
