@@ -99,7 +99,7 @@ async def sync_boards(store: PlayerStore, player_id: str, games: tuple[str, ...]
 
 
 def board_shown(record: PlayerRecord, game: str) -> str:
-    """What a leaderboard line shows of the player (kept beside the board: a page is one read)."""
+    """What a leaderboard line shows of the player (in its board member: a page is one read)."""
     rating = record.ratings.get(game, Rating())
     return players_base.board_shown(record.name, displayed(rating), rating.races)
 
