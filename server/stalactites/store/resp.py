@@ -49,7 +49,8 @@ STALL_S = 5.0  # replies awaited and none come for this long: the connection is 
 
 REPEATABLE = frozenset(
     ("PING", "EXISTS", "GET", "HGET", "HGETALL", "HMGET", "LRANGE", "LLEN", "ZCOUNT", "ZCARD")
-    + ("ZSCORE", "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "SMEMBERS", "SCARD", "PTTL")
+    + ("ZSCORE", "ZRANGE", "ZREVRANGE", "ZREVRANK", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "SMEMBERS")
+    + ("SCARD", "PTTL")
     + ("ZADD", "ZREM", "ZREMRANGEBYSCORE", "PEXPIRE", "HDEL", "SREM", "CLUSTER")
 )
 """Commands sent once more after a lost connection: reads, and writes whose repeat changes
