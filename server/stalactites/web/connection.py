@@ -280,7 +280,6 @@ class Connection(Generic[FrameT, HelloT]):
                     self._busy = True
                     await self.handle(frame)
                     self._busy = False
-                    await asyncio.sleep(0)  # let the fan-out and the writers run between frames
         except Exception:
             log.exception("%s failed", self.label)
             self.error("internal", "the server failed; reconnect to carry on")

@@ -22,6 +22,12 @@ events for the app and its "may write" flag are a list and a flag (:class:`Inbox
 and the handshake's request and response (their headers) are let go once the socket is
 accepted (the app has the request's headers in its scope; websockets' parser keeps the
 request object, emptied).
+
+It also pauses reading a socket only once ``INBOX_PAUSE`` frames wait for the app, where
+uvicorn pauses at the first and resumes when the app takes it: two ``epoll_ctl`` calls for
+every frame of a client that sends one frame and waits for its answer (a racer), a tenth of
+a move's CPU (``bench/floors.py``).  Back-pressure is the same past a few frames (a frame is
+at most ``max_frame_bytes``, and the connection's frame rate is capped).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from ..config import ServerConfig
 __all__ = ["ConnectionCount", "Flag", "Inbox", "guarded_protocols"]
 
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+INBOX_PAUSE = 8  # frames waiting for the app before the socket's reading pauses
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 
 
@@ -232,6 +239,19 @@ def guarded_protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
             if message["type"] == "websocket.accept":  # the handshake is answered
                 self.request.headers.clear()  # websockets' parser keeps the request itself
                 self.request = self.response = None  # type: ignore[assignment]
+
+        def send_receive_event_to_app(self) -> None:
+            """uvicorn's, pausing reading only once ``INBOX_PAUSE`` frames wait (it pauses
+            at the first); uvicorn's ``receive`` resumes it when the app has taken them all."""
+            paused = self.read_paused
+            self.read_paused = True  # skips uvicorn's own pause
+            try:
+                super().send_receive_event_to_app()
+            finally:
+                self.read_paused = paused
+            if not paused and self.queue.qsize() >= INBOX_PAUSE:
+                self.read_paused = True
+                self.transport.pause_reading()
 
         def connection_lost(self, exc: Exception | None) -> None:
             count.release(self.counted)
