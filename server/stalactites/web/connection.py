@@ -43,6 +43,7 @@ from ..config import ServerConfig
 from .invalid import describe
 from .limits import TokenBucket
 from .origin import origins
+from .transport import SEND_NOW
 
 __all__ = [
     "CLOSE_IDLE",
@@ -97,6 +98,10 @@ class Outbox:
     def take(self) -> str | None:
         """The oldest frame, taken off the queue; None when it is empty."""
         return self._frames.pop(0) if self._frames else None
+
+    def frames(self) -> list[str]:
+        """What waits, oldest first (a copy)."""
+        return self._frames[:]
 
     def clear(self) -> None:
         self._frames.clear()
@@ -193,6 +198,9 @@ class Connection(Generic[FrameT, HelloT]):
     def send_text(self, text: str) -> None:
         if self._kicked:
             return
+        idle = self._writer is None and not self._outbox.qsize() and not self._closing
+        if idle and not self._answering() and self._send_now([text]):
+            return
         if not self._outbox.put(text):
             log.info("%s: too slow, closing", self.label)
             self.kick()
@@ -247,10 +255,28 @@ class Connection(Generic[FrameT, HelloT]):
         """Whether one send has waited longer than ``limit_s`` (the client is not reading)."""
         return self._sending_since is not None and now - self._sending_since > limit_s
 
+    def _send_now(self, texts: list[str]) -> bool:
+        """Send ``texts`` at once, in one write, where the server offers it (``stalactites
+        serve``: :data:`~.transport.SEND_NOW`) and the socket may be written to now; False
+        (nothing sent) otherwise.  True once the client is gone (nothing more is sent)."""
+        send = self.websocket.scope.get("extensions", {}).get(SEND_NOW)
+        try:
+            if send is None or not send(texts):
+                return False
+        except Exception:  # the client is gone: the reader sees it and closes
+            self._outbox.clear()
+            self._closing = True
+            return True
+        for _ in texts:
+            self.sent()
+        return True
+
     async def _write(self) -> None:
         """Send what is queued, then end (the next frame queued starts another writer); in a
         task of its own, or in the reader once it has handled a frame."""
         try:
+            if self._send_now(self._outbox.frames()):
+                self._outbox.clear()
             while (text := self._outbox.take()) is not None:
                 self._sending_since = time.monotonic()
                 await self.websocket.send_text(text)
