@@ -42,12 +42,27 @@ class Action:
 def action_of(frame: ActionFrame, settings: RoomSettings) -> Action:
     """The logged form of a frame; raises for a frame that cannot be an action here."""
     if isinstance(frame, MoveFrame):
-        return Action(str(Move.parse(frame.move)), frame.id)
+        return Action(canonical_move(frame.move), frame.id)
     if isinstance(frame, Undo):
         if not settings.undo:
             raise RoomError("undo_disabled", "this room does not allow undo")
         return Action(UNDO, frame.id)
     return Action(STEP_PREFIX + frame.step, frame.id)
+
+
+_CANONICAL: dict[str, str] = {}  # a move as sent -> in canonical notation (moves are few)
+_CANONICAL_MOST = 10_000
+
+
+def canonical_move(text: str) -> str:
+    """``str(Move.parse(text))``, remembered (raises for what is not a move)."""
+    known = _CANONICAL.get(text)
+    if known is None:
+        known = str(Move.parse(text))
+        if len(_CANONICAL) >= _CANONICAL_MOST:
+            _CANONICAL.clear()
+        _CANONICAL[text] = known
+    return known
 
 
 def race_refusal(row: RoomRow, player_id: str, now_ms: int) -> RoomError | None:
