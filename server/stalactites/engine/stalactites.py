@@ -68,6 +68,7 @@ def _moves(src: PileKind, n_src: int, dst: PileKind, n_dst: int) -> list[list[Mo
     return [[Move(Pile(src, i), Pile(dst, j)) for j in range(n_dst)] for i in range(n_src)]
 
 
+_BOTH_STEPS = (int(Step.ONES), int(Step.TWOS))  # while no step is fixed
 _T_F = _moves(PileKind.TABLEAU, COLUMNS, PileKind.FOUNDATION, FOUNDATIONS)
 _T_C = _moves(PileKind.TABLEAU, COLUMNS, PileKind.CELL, CELLS)
 _C_F = _moves(PileKind.CELL, CELLS, PileKind.FOUNDATION, FOUNDATIONS)
@@ -124,34 +125,45 @@ class Stalactites(Game):
             )
         self._fixed = step
 
-    def _needs(self) -> tuple[list[int], list[int]]:
-        """The rank each foundation takes next by the fixed step, and by twos if none is fixed."""
-        counts = [len(pile) for pile in self.foundations]
-        first = Step.ONES if self._fixed is None else self._fixed
-        needs = [next_rank(b, k, first) for b, k in zip(self.bases, counts, strict=True)]
-        if self._fixed is not None:
-            return needs, []
-        return needs, [next_rank(b, k, Step.TWOS) for b, k in zip(self.bases, counts, strict=True)]
+    def _takers(self) -> dict[int, list[int]]:
+        """The foundations (in order) that take each rank next: by the fixed step, or by ones
+        or twos while none is fixed (a full foundation takes none)."""
+        steps = _BOTH_STEPS if self._fixed is None else (int(self._fixed),)
+        takers: dict[int, list[int]] = {}
+        for f, pile in enumerate(self.foundations):
+            count = len(pile)
+            if count < FULL:
+                base = self.bases[f] - 1
+                for step in steps:
+                    rank = (base + step * count) % 13 + 1  # next_rank, inline (it is hot)
+                    found = takers.get(rank)
+                    if found is None:
+                        takers[rank] = [f]
+                    elif found[-1] != f:
+                        found.append(f)
+        return takers
 
     # Legal moves.
 
     def generate_legal_moves(self) -> list[Move]:
-        needs, twos = self._needs()
+        takers = self._takers()  # one lookup per top card, not a test per foundation
         free = [j for j, cell in enumerate(self.cells) if cell is None]
         moves: list[Move] = []
+        add = moves.append  # (plain loops: a comprehension is a call of its own)
         for i, column in enumerate(self.tableau):
             if column:
-                rank = column[-1].rank
-                for f in range(FOUNDATIONS):
-                    if needs[f] == rank or (twos and twos[f] == rank):
-                        moves.append(_T_F[i][f])
+                found = takers.get(column[-1].rank)
+                if found is not None:
+                    for f in found:
+                        add(_T_F[i][f])
                 for j in free:
-                    moves.append(_T_C[i][j])
+                    add(_T_C[i][j])
         for j, cell in enumerate(self.cells):
             if cell is not None:
-                for f in range(FOUNDATIONS):
-                    if needs[f] == cell.rank or (twos and twos[f] == cell.rank):
-                        moves.append(_C_F[j][f])
+                found = takers.get(cell.rank)
+                if found is not None:
+                    for f in found:
+                        add(_C_F[j][f])
         return moves
 
     def has_legal_move(self) -> bool:

@@ -101,45 +101,53 @@ class BoardCache:
 
 
 class KeyedLocks:
-    """One asyncio lock per key, alive only while someone holds or awaits it."""
+    """One lock per key, first come first served, alive only while someone holds or awaits
+    it: a held key maps to the futures of those waiting for it (none, nearly always, so an
+    uncontended hold makes no lock and no future)."""
 
     def __init__(self) -> None:
-        self._locks: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
+        self._held: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
 
     def hold(self, key: tuple[str, str]) -> _Held:
         """``async with locks.hold(key):`` (a plain context manager object: it is on the path
         of every move, and an async generator costs several times more)."""
-        return _Held(self._locks, key)
+        return _Held(self._held, key)
 
     def __len__(self) -> int:
-        return len(self._locks)
+        return len(self._held)
 
 
 class _Held:
-    __slots__ = ("_key", "_lock", "_locks")
+    __slots__ = ("_held", "_key")
 
     def __init__(
-        self, locks: dict[tuple[str, str], tuple[asyncio.Lock, int]], key: tuple[str, str]
+        self, held: dict[tuple[str, str], list[asyncio.Future[None]]], key: tuple[str, str]
     ):
-        self._locks, self._key = locks, key
-        lock, users = locks.get(key) or (asyncio.Lock(), 0)
-        locks[key] = (lock, users + 1)
-        self._lock = lock
+        self._held, self._key = held, key
 
     async def __aenter__(self) -> None:
+        waiting = self._held.get(self._key)
+        if waiting is None:
+            self._held[self._key] = []
+            return
+        turn = asyncio.get_running_loop().create_future()
+        waiting.append(turn)
         try:
-            await self._lock.acquire()
+            await turn
         except BaseException:
-            self._release_user()
+            if turn.done() and not turn.cancelled():  # handed the key, then cancelled
+                self._release()
+            else:
+                waiting.remove(turn)
             raise
 
     async def __aexit__(self, *exc: object) -> None:
-        self._lock.release()
-        self._release_user()
+        self._release()
 
-    def _release_user(self) -> None:
-        lock, users = self._locks[self._key]
-        if users == 1:
-            del self._locks[self._key]
+    def _release(self) -> None:
+        """Hand the key to the first waiter, or let it go."""
+        waiting = self._held[self._key]
+        if waiting:
+            waiting.pop(0).set_result(None)
         else:
-            self._locks[self._key] = (lock, users - 1)
+            del self._held[self._key]

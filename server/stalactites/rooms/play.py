@@ -42,12 +42,27 @@ class Action:
 def action_of(frame: ActionFrame, settings: RoomSettings) -> Action:
     """The logged form of a frame; raises for a frame that cannot be an action here."""
     if isinstance(frame, MoveFrame):
-        return Action(str(Move.parse(frame.move)), frame.id)
+        return Action(canonical_move(frame.move), frame.id)
     if isinstance(frame, Undo):
         if not settings.undo:
             raise RoomError("undo_disabled", "this room does not allow undo")
         return Action(UNDO, frame.id)
     return Action(STEP_PREFIX + frame.step, frame.id)
+
+
+_CANONICAL: dict[str, str] = {}  # a move as sent -> in canonical notation (moves are few)
+_CANONICAL_MOST = 10_000
+
+
+def canonical_move(text: str) -> str:
+    """``str(Move.parse(text))``, remembered (raises for what is not a move)."""
+    known = _CANONICAL.get(text)
+    if known is None:
+        known = str(Move.parse(text))
+        if len(_CANONICAL) >= _CANONICAL_MOST:
+            _CANONICAL.clear()
+        _CANONICAL[text] = known
+    return known
 
 
 def race_refusal(row: RoomRow, player_id: str, now_ms: int) -> RoomError | None:
@@ -63,6 +78,16 @@ def race_refusal(row: RoomRow, player_id: str, now_ms: int) -> RoomError | None:
 
 def board_status(game: Game) -> Status:
     return game.outcome().status
+
+
+def judged(game: Game) -> tuple[Status, list[Move]]:
+    """The game's status and its legal moves, generated once (the answer sends them): the
+    engine's :meth:`~stalactites.engine.Game.outcome`, which has a move iff the list is not
+    empty."""
+    if game.is_won:
+        return Status.WON, []
+    legal = game.generate_legal_moves()
+    return (Status.PLAYING if legal else Status.LOST), legal
 
 
 class Play:
@@ -110,13 +135,18 @@ class Play:
                 await self.rooms.reload(room_id, player_id)  # stale: try on the real board
                 return None
             return await self._refuse(room_id, player_id, action.client_id, error)
-        commit = self._commit(room_id, player_id, action, board_, before, settings, start)
+        status, legal = judged(board_.game)
+        commit = self._commit(room_id, player_id, action, board_, before, status, settings, start)
         try:
             result = await self.rooms.commit(commit)
         except BaseException:  # the store failed (Redis down?): stored or not, nobody knows
             self.rooms.boards.drop(room_id, player_id)  # it holds the action: rebuild next time
             raise
-        return await self._settle(room_id, player_id, action, board_, commit, result)
+        if result.outcome is Outcome.APPLIED:
+            board_.length, board_.progress = result.length, commit.progress
+            sent = legal if commit.finish is None else []
+            return _accepted(action.client_id, action.text, board_.game, sent, status)
+        return await self._settle(room_id, player_id, action, result)
 
     def _commit(
         self,
@@ -125,13 +155,13 @@ class Play:
         action: Action,
         board_: Board,
         before: ProgressRow,
+        status: Status,
         settings: RoomSettings,
         start: int,
     ) -> Commit:
         game, now = board_.game, self.rooms.now()
         cards = game.foundation_cards
         reached = now if cards != before.foundation_cards else before.reached_ms
-        status = board_status(game)
         finish = None
         if status is Status.WON:
             finish = "won"
@@ -154,17 +184,9 @@ class Play:
         )
 
     async def _settle(
-        self,
-        room_id: str,
-        player_id: str,
-        action: Action,
-        board_: Board,
-        commit: Commit,
-        result: CommitResult,
-    ) -> AcceptedText | Rejected | None:
-        if result.outcome is Outcome.APPLIED:
-            board_.length, board_.progress = result.length, commit.progress
-            return _accepted(action.client_id, action.text, board_.game, commit.finish is None)
+        self, room_id: str, player_id: str, action: Action, result: CommitResult
+    ) -> Rejected | AcceptedText | None:
+        """The answer to a commit not applied (None after a conflict: the board is rebuilt)."""
         if result.outcome is Outcome.CONFLICT:
             await self.rooms.reload(room_id, player_id)
             return None
@@ -200,9 +222,8 @@ class Play:
         settings = await self.rooms.settings(room_id)
         actions = await self.store.read_log(room_id, player_id, 0)
         game = rebuild(settings, actions[:length])
-        status = board_status(game)
-        racing = status is Status.PLAYING or (status is Status.LOST and settings.undo)
-        return _accepted(client_id, actions[length - 1], game, racing)
+        status, legal = judged(game)
+        return _accepted(client_id, actions[length - 1], game, legal, status)
 
     async def _race_times(self, room_id: str) -> tuple[int, int] | None:
         """(starts_at, ends_at) once the race is on, else None."""
@@ -271,6 +292,7 @@ _WHY = {
 }
 
 
-def _accepted(client_id: str | None, text: str, game: Game, racing: bool) -> AcceptedText:
-    status = board_status(game).value
-    return AcceptedText(client_id, accepted_json(client_id, text, game, racing, status))
+def _accepted(
+    client_id: str | None, text: str, game: Game, legal: list[Move], status: Status
+) -> AcceptedText:
+    return AcceptedText(client_id, accepted_json(client_id, text, game, legal, status.value))

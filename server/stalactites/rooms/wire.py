@@ -12,7 +12,7 @@ both kinds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -134,12 +134,15 @@ def _board_json(game: Game) -> str:
     return f'{{"game":"squadron",{piles},"waste":{waste},"stock_count":{len(game.stock)}}}'
 
 
-def accepted_json(client_id: str | None, move: str, game: Game, racing: bool, status: str) -> str:
-    """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it;
-    the legal moves only while ``racing``."""
-    legal = ",".join([_move_json(m) for m in game.generate_legal_moves()]) if racing else ""
+def accepted_json(
+    client_id: str | None, move: str, game: Game, legal: Sequence[Move], status: str
+) -> str:
+    """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it,
+    with ``legal`` (the game's legal moves while the player races, else none: the caller has
+    them, from judging the move)."""
+    moves = ",".join([_move_json(m) for m in legal])
     ident = "null" if client_id is None else json.dumps(client_id, ensure_ascii=False)
     return (
         f'{{"type":"accepted","id":{ident},"move":{json.dumps(move)},'
-        f'"state":{_board_json(game)},"legal":[{legal}],"status":"{status}"}}'
+        f'"state":{_board_json(game)},"legal":[{moves}],"status":"{status}"}}'
     )

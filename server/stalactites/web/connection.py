@@ -2,7 +2,8 @@
 
 A :class:`Connection` accepts the socket, reads the client's frames in order
 and sends through a bounded queue (its :class:`Outbox`), drained by a writer
-task that runs only while frames wait: a client too slow to keep up overflows
+task that runs only while frames wait (what the reader queued while handling a
+frame, its answer, it sends itself once it has handled it): a client too slow to keep up overflows
 its queue and is disconnected (close 1013; it may reconnect with
 ``last_seq``), and nothing it does slows anyone else.
 Bad frames (over the size cap, binary, malformed, of an unknown type or with
@@ -42,6 +43,7 @@ from ..config import ServerConfig
 from .invalid import describe
 from .limits import TokenBucket
 from .origin import origins
+from .transport import SEND_NOW
 
 __all__ = [
     "CLOSE_IDLE",
@@ -96,6 +98,10 @@ class Outbox:
     def take(self) -> str | None:
         """The oldest frame, taken off the queue; None when it is empty."""
         return self._frames.pop(0) if self._frames else None
+
+    def frames(self) -> list[str]:
+        """What waits, oldest first (a copy)."""
+        return self._frames[:]
 
     def clear(self) -> None:
         self._frames.clear()
@@ -158,7 +164,7 @@ class Connection(Generic[FrameT, HelloT]):
         self._ending = False  # read no more frames (see end())
         self._reader: asyncio.Task[None] | None = None  # the task reading frames (uvicorn's)
         self._cut = False  # the reader has been cancelled (by kick or restart)
-        self._writer: asyncio.Task[None] | None = None  # while frames wait to be sent
+        self._writer: asyncio.Task[Any] | None = None  # while frames are sent (or the reader)
         self._closing = False  # no writer starts any more (see _close)
         self._sending_since: float | None = None
         self.idle_s: float | None = None  # set: a client silent this long is closed (4408)
@@ -192,11 +198,19 @@ class Connection(Generic[FrameT, HelloT]):
     def send_text(self, text: str) -> None:
         if self._kicked:
             return
+        idle = self._writer is None and not self._outbox.qsize() and not self._closing
+        if idle and not self._answering() and self._send_now([text]):
+            return
         if not self._outbox.put(text):
             log.info("%s: too slow, closing", self.label)
             self.kick()
-        elif self._writer is None and not self._closing:
+        elif self._writer is None and not self._closing and not self._answering():
             self._writer = asyncio.create_task(self._write())
+
+    def _answering(self) -> bool:
+        """Whether this is the reader, handling a frame: it sends what it queued itself once
+        it has handled it (a racer's answer takes no writer task's turn)."""
+        return self._busy and asyncio.current_task() is self._reader
 
     def room_for_events(self) -> int:
         """How many more events the send queue takes now: any number (one that overflows it
@@ -241,9 +255,28 @@ class Connection(Generic[FrameT, HelloT]):
         """Whether one send has waited longer than ``limit_s`` (the client is not reading)."""
         return self._sending_since is not None and now - self._sending_since > limit_s
 
-    async def _write(self) -> None:
-        """Send what is queued, then end (the next frame queued starts another writer)."""
+    def _send_now(self, texts: list[str]) -> bool:
+        """Send ``texts`` at once, in one write, where the server offers it (``stalactites
+        serve``: :data:`~.transport.SEND_NOW`) and the socket may be written to now; False
+        (nothing sent) otherwise.  True once the client is gone (nothing more is sent)."""
+        send = self.websocket.scope.get("extensions", {}).get(SEND_NOW)
         try:
+            if send is None or not send(texts):
+                return False
+        except Exception:  # the client is gone: the reader sees it and closes
+            self._outbox.clear()
+            self._closing = True
+            return True
+        for _ in texts:
+            self.sent()
+        return True
+
+    async def _write(self) -> None:
+        """Send what is queued, then end (the next frame queued starts another writer); in a
+        task of its own, or in the reader once it has handled a frame."""
+        try:
+            if self._send_now(self._outbox.frames()):
+                self._outbox.clear()
             while (text := self._outbox.take()) is not None:
                 self._sending_since = time.monotonic()
                 await self.websocket.send_text(text)
@@ -279,8 +312,10 @@ class Connection(Generic[FrameT, HelloT]):
                 while not self._stopping() and (frame := await self._next_frame()) is not None:
                     self._busy = True
                     await self.handle(frame)
+                    if self._writer is None and self._outbox.qsize() and not self._closing:
+                        self._writer = self._reader
+                        await self._write()  # what handling it queued, sent from here
                     self._busy = False
-                    await asyncio.sleep(0)  # let the fan-out and the writers run between frames
         except Exception:
             log.exception("%s failed", self.label)
             self.error("internal", "the server failed; reconnect to carry on")
@@ -297,6 +332,8 @@ class Connection(Generic[FrameT, HelloT]):
             code = CLOSE_RESTART
         self._closing = True  # what is queued now is the last
         writer = self._writer
+        if writer is None and self._outbox.qsize() and not self._kicked:  # left by the reader
+            writer = self._writer = asyncio.create_task(self._write())
         if writer is not None and (self._kicked or self._outbox.full()):
             writer.cancel()
         if writer is not None:

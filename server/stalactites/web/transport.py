@@ -22,6 +22,19 @@ events for the app and its "may write" flag are a list and a flag (:class:`Inbox
 and the handshake's request and response (their headers) are let go once the socket is
 accepted (the app has the request's headers in its scope; websockets' parser keeps the
 request object, emptied).
+
+It also pauses reading a socket only once ``INBOX_PAUSE`` frames wait for the app, where
+uvicorn pauses at the first and resumes when the app takes it: two ``epoll_ctl`` calls for
+every frame of a client that sends one frame and waits for its answer (a racer), a tenth of
+a move's CPU (``bench/floors.py``).  Back-pressure is the same past a few frames (a frame is
+at most ``max_frame_bytes``, and the connection's frame rate is capped).
+
+And it offers the app a way to send text frames at once, in one write, without the ASGI
+``send`` coroutine's chain (Starlette, the middlewares, uvicorn): the callable
+:data:`SEND_NOW` in the scope's ``extensions``, taking a list of texts, answering False (nothing
+sent) unless the socket is open and uvicorn would write them straight away (its writing not
+paused by a client that does not read), when the app falls back to ``send``; it raises
+:class:`ClientDisconnected` once the client is gone, like ``send``.
 """
 
 from __future__ import annotations
@@ -32,13 +45,17 @@ from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from ..config import ServerConfig
 
-__all__ = ["ConnectionCount", "Flag", "Inbox", "guarded_protocols"]
+__all__ = ["SEND_NOW", "ConnectionCount", "Flag", "Inbox", "guarded_protocols"]
 
 REFUSED = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+SEND_NOW = "stalactites.send_now"  # the scope's extension: send text frames at once
+INBOX_PAUSE = 8  # frames waiting for the app before the socket's reading pauses
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 
 
@@ -233,9 +250,48 @@ def guarded_protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
                 self.request.headers.clear()  # websockets' parser keeps the request itself
                 self.request = self.response = None  # type: ignore[assignment]
 
+        def send_receive_event_to_app(self) -> None:
+            """uvicorn's, pausing reading only once ``INBOX_PAUSE`` frames wait (it pauses
+            at the first); uvicorn's ``receive`` resumes it when the app has taken them all."""
+            paused = self.read_paused
+            self.read_paused = True  # skips uvicorn's own pause
+            try:
+                super().send_receive_event_to_app()
+            finally:
+                self.read_paused = paused
+            if not paused and self.queue.qsize() >= INBOX_PAUSE:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = self.__dict__.get("scope")  # none for a refused handshake
+            if scope is not None:
+                scope["extensions"][SEND_NOW] = self.send_now
+
+        def send_now(self, texts: list[str]) -> bool:
+            """Text frames written at once, in one write; False (nothing sent) unless the
+            socket is open and may be written to now (see the module's docstring)."""
+            if self.disconnected or self.transport.is_closing():
+                raise ClientDisconnected()
+            if not (self.handshake_complete and self.writable.is_set()) or self.close_sent:
+                return False
+            if self.initial_response is not None:
+                return False
+            try:
+                for text in texts:
+                    self.conn.send_text(text.encode())
+            except InvalidState:
+                raise ClientDisconnected() from None
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
+
         def connection_lost(self, exc: Exception | None) -> None:
             count.release(self.counted)
             self.counted = ""
+            scope = self.__dict__.get("scope")
+            if scope is not None:  # no cycle through the scope: the protocol goes with it
+                scope["extensions"].pop(SEND_NOW, None)
             super().connection_lost(exc)
 
     class GuardedHttp(H11Protocol):

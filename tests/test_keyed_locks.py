@@ -1,0 +1,75 @@
+"""A player's actions are handled one at a time: the keyed locks of ``rooms/boards.py``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from stalactites.rooms.boards import KeyedLocks
+
+KEY = ("room", "player")
+
+
+async def test_holders_of_one_key_take_turns_first_come_first_served() -> None:
+    locks, order = KeyedLocks(), []
+    first_in, go_on = asyncio.Event(), asyncio.Event()
+
+    async def first() -> None:
+        async with locks.hold(KEY):
+            first_in.set()
+            await go_on.wait()
+            order.append("first")
+
+    async def later(name: str) -> None:
+        async with locks.hold(KEY):
+            order.append(name)
+
+    tasks = [asyncio.create_task(first())]
+    await first_in.wait()
+    tasks += [asyncio.create_task(later(name)) for name in ("second", "third")]
+    await asyncio.sleep(0)  # both are waiting now
+    assert order == []
+    go_on.set()
+    await asyncio.gather(*tasks)
+    assert order == ["first", "second", "third"]
+    assert len(locks) == 0
+
+
+async def test_other_keys_are_not_held_up() -> None:
+    locks = KeyedLocks()
+    async with locks.hold(KEY):
+        async with locks.hold(("room", "other player")):
+            assert len(locks) == 2
+    assert len(locks) == 0
+
+
+async def test_a_waiter_cancelled_neither_takes_nor_keeps_the_key() -> None:
+    locks, order = KeyedLocks(), []
+    async with locks.hold(KEY):
+        waiter = asyncio.create_task(locks.hold(KEY).__aenter__())
+        after = asyncio.create_task(_append(locks, order, "after"))
+        await asyncio.sleep(0)
+        waiter.cancel()
+        await asyncio.gather(waiter, return_exceptions=True)
+    await after
+    assert order == ["after"]
+    assert len(locks) == 0
+
+
+async def test_a_waiter_cancelled_once_handed_the_key_hands_it_on() -> None:
+    locks, order = KeyedLocks(), []
+    holder = locks.hold(KEY)
+    await holder.__aenter__()
+    waiter = asyncio.create_task(_append(locks, order, "cancelled"))
+    after = asyncio.create_task(_append(locks, order, "after"))
+    await asyncio.sleep(0)
+    await holder.__aexit__(None, None, None)  # the key goes to the first waiter...
+    waiter.cancel()  # ...cancelled before it ran
+    await asyncio.gather(waiter, return_exceptions=True)
+    await after
+    assert order == ["after"]
+    assert len(locks) == 0
+
+
+async def _append(locks: KeyedLocks, order: list[str], name: str) -> None:
+    async with locks.hold(KEY):
+        order.append(name)
