@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..engine import Move, Pile, PileKind, Squadron
 from .result import Verdict
-from .squadron_best import WEIGHTS, BestFirstSearch
+from .squadron_best import BRIEF_WEIGHTS, WEIGHTS, BestFirstSearch
 from .squadron_board import (
     CELL_COLUMN,
     CELL_HOME,
@@ -40,6 +40,11 @@ SLICE = 1000  # positions per turn
 # A best-first expansion tries every move of a position and scores each child: it costs about
 # as much time as this many depth-first positions, and counts as many against the budget.
 EXPANSION_COST = 3
+# Each ranking of BRIEF_WEIGHTS runs until it has spent this many positions (counted as the
+# budget counts them), or a twentieth of the budget if that is less, then stops: its wins
+# come early or not at all, and the searches that run throughout get the rest.
+BRIEF_STATES = 30_000
+BRIEF_SHARE = 20
 
 Search = DepthFirstSearch | BestFirstSearch
 
@@ -55,6 +60,8 @@ class SquadronSearch:
     states: int = 0
     line: list[SearchMove] = field(default_factory=list)
     best: list[SearchMove] = field(default_factory=list)  # reaching the most cards home
+    # Which search decided: 0 depth first, then best first by each of WEIGHTS + BRIEF_WEIGHTS.
+    decider: int = -1
 
     def run(self) -> Verdict:
         budget = DEFAULT_STATES if self.max_states is None else self.max_states
@@ -64,6 +71,9 @@ class SquadronSearch:
         for weights in WEIGHTS:
             cap = max(1, budget // EXPANSION_COST)
             searches.append(BestFirstSearch(self.game, cap, weights, deadline, self.clock, False))
+        brief = max(1, min(BRIEF_STATES, budget // BRIEF_SHARE) // EXPANSION_COST)
+        for weights in BRIEF_WEIGHTS:
+            searches.append(BestFirstSearch(self.game, brief, weights, deadline, self.clock, False))
         try:
             return self._turns(searches, budget, deadline)
         finally:
@@ -80,6 +90,7 @@ class SquadronSearch:
                 self.states = sum(_cost(s) for s in searches)
                 if verdict is Verdict.WON or (verdict is Verdict.LOST and cost == 1):
                     self.line = search.line
+                    self.decider = searches.index(search)
                     return verdict
                 if verdict is not None:
                     running.remove(entry)  # out of budget, or exhausted proving nothing
