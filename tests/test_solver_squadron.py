@@ -4,6 +4,7 @@ constructed positions, budgets give ``unknown``, hints come from any position.""
 from __future__ import annotations
 
 import copy
+import gc
 import random
 
 import pytest
@@ -256,6 +257,12 @@ def test_solving_leaves_the_game_as_it_was() -> None:
     before = (game.state(), list(game.stock), list(game.move_stack))
     solve(game, max_states=2000)
     assert (game.state(), list(game.stock), list(game.move_stack)) == before
+
+
+def test_solving_turns_the_cycle_collector_back_on() -> None:
+    assert gc.isenabled()
+    solve(Squadron("ms:6"), max_states=2000)
+    assert gc.isenabled()
 
 
 def test_squadron_has_no_step() -> None:

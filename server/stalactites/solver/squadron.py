@@ -12,6 +12,7 @@ about 4n, and a deal hard for one method is rarely hard for all of them.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ EXPANSION_COST = 3
 # Each ranking of BRIEF_WEIGHTS runs until it has spent this many positions (counted as the
 # budget counts them), or a twentieth of the budget if that is less, then stops: its wins
 # come early or not at all, and the searches that run throughout get the rest.
-BRIEF_STATES = 30_000
+BRIEF_STATES = 45_000
 BRIEF_SHARE = 20
 
 Search = DepthFirstSearch | BestFirstSearch
@@ -74,10 +75,16 @@ class SquadronSearch:
         brief = max(1, min(BRIEF_STATES, budget // BRIEF_SHARE) // EXPANSION_COST)
         for weights in BRIEF_WEIGHTS:
             searches.append(BestFirstSearch(self.game, brief, weights, deadline, self.clock, False))
+        # The searches make no reference cycles: the cycle collector, which would otherwise
+        # walk their millions of keys and edges again and again, waits until they are done.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             return self._turns(searches, budget, deadline)
         finally:
             self.best = depth.best
+            if collecting:
+                gc.enable()
 
     def _turns(self, searches: list[Search], budget: int, deadline: float | None) -> Verdict:
         running = [(search, search.steps()) for search in searches]

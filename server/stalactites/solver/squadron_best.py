@@ -62,12 +62,10 @@ WEIGHTS = (Weights(12, 2, 3, 2, 4, 6), Weights(12, 1, 6, 4, 4, 6), Weights(12, 3
 # Rankings that win, within a few thousand expansions, deals of ms:1 ... ms:1000 the three
 # above leave undecided within 10 s; ``squadron`` gives each only a short budget.
 BRIEF_WEIGHTS = (
-    Weights(12, 2, 3, 2, 8, 12),
-    Weights(12, 0, 2, 1, 4, 6),
-    Weights(12, 2, 4, 6, 2, 3),
     Weights(12, 2, 3, 2, 4, 6, 2),
     Weights(12, 1, 6, 4, 4, 6, 2),
     Weights(12, 3, 5, 4, 4, 6, 2),
+    Weights(12, 0, 2, 1, 4, 6),
 )
 
 Edge = tuple[bytes, SearchMove, list[SearchMove]]  # from key, the move, the safe moves after
