@@ -89,10 +89,15 @@ class SquadronSearch:
     def _turns(self, searches: list[Search], budget: int, deadline: float | None) -> Verdict:
         running = [(search, search.steps()) for search in searches]
         while running:
+            # The depth-first search's turn is SLICE; the best-first rankings share
+            # len(WEIGHTS) turns of SLICE, so the brief ones take no time from it.
+            rankings = sum(not isinstance(search, DepthFirstSearch) for search, _ in running)
             for entry in list(running):
                 search, steps = entry
-                cost = 1 if isinstance(search, DepthFirstSearch) else EXPANSION_COST
-                search.pause = search.states + max(1, min(SLICE, budget - self.states) // cost)
+                cost, turn = 1, SLICE
+                if not isinstance(search, DepthFirstSearch):
+                    cost, turn = EXPANSION_COST, SLICE * len(WEIGHTS) // rankings
+                search.pause = search.states + max(1, min(turn, budget - self.states) // cost)
                 verdict = _resume(steps)
                 self.states = sum(_cost(s) for s in searches)
                 if verdict is Verdict.WON or (verdict is Verdict.LOST and cost == 1):
