@@ -3,11 +3,13 @@
 The search knows the stock order (it runs on the server).  No single method wins every deal
 soon: a depth-first search (``squadron_depth``) wins most deals within a few thousand
 positions but can spend any budget below one bad early choice, and a best-first search
-(``squadron_best``) under each of three rankings wins many of those at once but stalls on
-others.  So the four run side by side, taking turns of ``SLICE`` positions each (every search
-pauses and resumes where it was), until one wins, the depth-first search proves the position
-lost, or the budget is spent: a deal that one of them wins within n positions is won within
-about 4n, and a deal hard for one method is rarely hard for all of them.
+(``squadron_best``) under each of several rankings wins many of those at once but stalls on
+others.  So they run side by side, taking turns (every search pauses and resumes where it
+was), until one wins, the depth-first search proves the position lost, or the budget is spent.
+The depth-first search has a quarter of the time, the rankings share the rest: the three of
+``WEIGHTS`` throughout, the four of ``BRIEF_WEIGHTS`` only for their first ``BRIEF_STATES``
+positions (their wins come early or not at all).  A deal hard for one method is rarely hard
+for all of them.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ reached from and the moves that led there, so a win is read back as a line.  The
 those of ``squadron_moves`` with the same sound reductions as the depth-first search (safe
 moves home at once, cells only when needed, columns and cells as multisets).  ``score``
 ranks positions: cards home first, then few cards on the waste, free cells and empty columns,
-and few cards lying on anything but the card they belong on; among equal scores the newest
-position goes first.
+and few cards lying on anything but the card they belong on (and, for some rankings, few
+cards lying over a foundation's next card); among equal scores the newest position goes first.
 
 It finds wins the depth-first search misses, since one bad early choice never holds it up; it
 proves a position lost when every position reachable under those reductions was expanded
