@@ -137,7 +137,8 @@ def squadron_section(outcomes: list[Outcome], last: int, budget: int) -> list[st
 
 def budget_solve(number: int, seconds: float) -> str:
     """One log line: the deal, its verdict within ``seconds`` of CPU time, the positions, the
-    CPU seconds, and the length of the winning line (replayed to a win through the engine)."""
+    CPU seconds, the length of the winning line (replayed to a win through the engine), and
+    which search decided (``SquadronSearch.decider``, -1 for none)."""
     game = Squadron(f"ms:{number}")
     started = time.process_time()
     search = SquadronSearch(game, 10**12, seconds, time.process_time)
@@ -150,7 +151,7 @@ def budget_solve(number: int, seconds: float) -> str:
         if not (result.valid and result.status is Status.WON):
             raise AssertionError(f"ms:{number}: the winning line does not replay to a win")
         moves = len(line)
-    return f"ms:{number} {verdict.value} {search.states} {spent:.2f} {moves}"
+    return f"ms:{number} {verdict.value} {search.states} {spent:.2f} {moves} {search.decider}"
 
 
 def budget_run(deals: str, seconds: float, log: Path) -> None:

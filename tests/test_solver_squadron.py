@@ -4,6 +4,7 @@ constructed positions, budgets give ``unknown``, hints come from any position.""
 from __future__ import annotations
 
 import copy
+import gc
 import random
 
 import pytest
@@ -12,7 +13,13 @@ from stalactites.engine import Card, GameRecord, NotationError, Squadron, Status
 from stalactites.engine.cards import card
 from stalactites.solver import Verdict, hint, solve
 from stalactites.solver.squadron import SquadronSearch, play_line
-from stalactites.solver.squadron_best import WEIGHTS, BestFirstSearch, Weights
+from stalactites.solver.squadron_best import (
+    BRIEF_WEIGHTS,
+    WEIGHTS,
+    BestFirstSearch,
+    Weights,
+    score,
+)
 from stalactites.solver.squadron_board import FREE, Board
 from stalactites.solver.squadron_depth import DepthFirstSearch
 from stalactites.solver.squadron_moves import candidate_moves, footprint, independent
@@ -198,7 +205,7 @@ def test_moves_the_depth_first_search_calls_independent_commute_through_the_engi
     assert pairs > 20, pairs
 
 
-@pytest.mark.parametrize("weights", WEIGHTS)
+@pytest.mark.parametrize("weights", WEIGHTS + BRIEF_WEIGHTS)
 def test_every_best_first_ranking_wins_a_deal_with_a_line_the_engine_replays(
     weights: Weights,
 ) -> None:
@@ -252,6 +259,12 @@ def test_solving_leaves_the_game_as_it_was() -> None:
     assert (game.state(), list(game.stock), list(game.move_stack)) == before
 
 
+def test_solving_turns_the_cycle_collector_back_on() -> None:
+    assert gc.isenabled()
+    solve(Squadron("ms:6"), max_states=2000)
+    assert gc.isenabled()
+
+
 def test_squadron_has_no_step() -> None:
     with pytest.raises(NotationError):
         solve(Squadron("ms:1"), step="ones")
@@ -275,3 +288,16 @@ def test_hint_past_the_budget_still_offers_a_legal_move() -> None:
     game = Squadron("ms:6")
     move = hint(game, max_states=300)
     assert move is not None and game.is_legal(move)
+
+
+def test_the_buried_weight_counts_the_cards_over_each_foundations_next_card() -> None:
+    # ms:1 deals AC under 4D, AD under TH, AS under KD 7D 3S (RULES.md's deal check): 5 cards
+    # lie over Aces, and each Ace is the next card of both foundations of its suit.
+    board = Board(Squadron("ms:1"))
+    plain = Weights(12, 2, 3, 2, 4, 6)
+    assert score(board, plain._replace(buried=1)) == score(board, plain) - 2 * 5
+    # With one club foundation started, AC is the next card of the other only; the club
+    # foundation's 2C is next, and ms:1 has no 2C in its columns.
+    board.cols[1].remove(0)
+    board.put_home(0)
+    assert score(board, plain._replace(buried=1)) == score(board, plain) - 2 * 4

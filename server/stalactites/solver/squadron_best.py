@@ -5,8 +5,8 @@ reached from and the moves that led there, so a win is read back as a line.  The
 those of ``squadron_moves`` with the same sound reductions as the depth-first search (safe
 moves home at once, cells only when needed, columns and cells as multisets).  ``score``
 ranks positions: cards home first, then few cards on the waste, free cells and empty columns,
-and few cards lying on anything but the card they belong on; among equal scores the newest
-position goes first.
+and few cards lying on anything but the card they belong on (and, for some rankings, few
+cards lying over a foundation's next card); among equal scores the newest position goes first.
 
 It finds wins the depth-first search misses, since one bad early choice never holds it up; it
 proves a position lost when every position reachable under those reductions was expanded
@@ -37,9 +37,9 @@ from .squadron_board import (
 )
 from .squadron_depth import finish
 from .squadron_moves import candidate_moves, constraint_after
-from .squadron_rules import ABOVE, COLUMNS, NONE
+from .squadron_rules import ABOVE, COLUMNS, FOUNDATION_ORDER, NONE
 
-__all__ = ["WEIGHTS", "BestFirstSearch", "Weights", "score"]
+__all__ = ["BRIEF_WEIGHTS", "WEIGHTS", "BestFirstSearch", "Weights", "score"]
 
 CLOCK_EVERY = 64  # expansions between looks at the clock
 
@@ -53,21 +53,34 @@ class Weights(NamedTuple):
     breaks: int  # per card lying on anything but its successor (a penalty)
     free_cell: int
     empty_column: int
+    # Per card lying over the card a foundation takes next, once per such foundation (a penalty).
+    buried: int = 0
 
 
 # Three rankings that each win deals the others miss (tried on hard deals of ms:1 ... ms:100).
 WEIGHTS = (Weights(12, 2, 3, 2, 4, 6), Weights(12, 1, 6, 4, 4, 6), Weights(12, 3, 5, 4, 4, 6))
+# Rankings that win, within a few thousand expansions, deals of ms:1 ... ms:1000 the three
+# above leave undecided within 10 s; ``squadron`` gives each only a short budget.
+BRIEF_WEIGHTS = (
+    Weights(12, 2, 3, 2, 4, 6, 2),
+    Weights(12, 1, 6, 4, 4, 6, 2),
+    Weights(12, 3, 5, 4, 4, 6, 2),
+    Weights(12, 0, 2, 1, 4, 6),
+)
 
 Edge = tuple[bytes, SearchMove, list[SearchMove]]  # from key, the move, the safe moves after
 
 
 def score(board: Board, w: Weights) -> int:
     """How near a win ``board`` looks: the larger the nearer."""
-    breaks = 0
+    breaks = buried = 0
+    wanted = _wanted(board) if w.buried else {}
     for column in board.cols:
         for i in range(1, len(column)):
             if ABOVE[column[i]] != column[i - 1]:
                 breaks += 1
+        for i in range(len(column) - 1) if wanted else ():
+            buried += wanted.get(column[i], 0) * (len(column) - 1 - i)
     empty = board.colb.count(b"")
     free = board.cells.count(NONE)
     return (
@@ -77,7 +90,18 @@ def score(board: Board, w: Weights) -> int:
         - w.breaks * breaks
         + w.free_cell * free
         + w.empty_column * empty
+        - w.buried * buried
     )
+
+
+def _wanted(board: Board) -> dict[int, int]:
+    """Card -> how many foundations take it next."""
+    wanted: dict[int, int] = {}
+    for suit, order in enumerate(FOUNDATION_ORDER):
+        for count in board.fnd[2 * suit : 2 * suit + 2]:
+            if count < len(order):
+                wanted[order[count]] = wanted.get(order[count], 0) + 1
+    return wanted
 
 
 @dataclass(slots=True)
