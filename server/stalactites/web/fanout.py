@@ -376,6 +376,10 @@ class Fanout(Generic[HooksT]):
         """A commit of this process's to the stream (see :class:`StreamCommit`)."""
         return StreamCommit(self._streams.get(stream_id))
 
+    def subscribed(self, stream_id: str, subscriber: Subscriber) -> bool:
+        stream = self._streams.get(stream_id)
+        return stream is not None and subscriber in stream.subscribers
+
     def subscribers(self) -> list[tuple[str, Subscriber]]:
         return [(key, sub) for key, stream in self._streams.items() for sub in stream.subscribers]
 
