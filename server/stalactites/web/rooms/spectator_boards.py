@@ -145,7 +145,8 @@ class SpectatorBoards:
         timeout = None if due is None else min(max(due - self._rooms.now(), 0) / 1000, POLL_S)
         if timeout != 0 and not self._wake.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                async with asyncio.timeout(timeout):  # a timer, not a task (as wait_for makes)
+                    await self._wake.wait()
 
     async def _sync(self) -> None:
         async with self._reading:
