@@ -4,9 +4,9 @@ With thousands of sockets open a process holds about a million objects the colle
 (each connection's protocol, transport, session, buffers and timers), nearly all of them
 alive as long as their socket.  Python's collector scans every one of them in each full
 collection, and runs one whenever a quarter as many again have outlived the two younger
-generations: every few seconds under load, each taking 0.3-2 s of CPU in which nothing else
-runs (``bench/scale.py``, 10,000 connections: about half of the servers' CPU, see
-``docs/performance.md``).
+generations: every few seconds under load, each taking 0.3-0.6 s of CPU (0.3-2.4 s of wall
+time on a busy machine) in which nothing else runs (``bench/scale.py``, 10,000 connections,
+see ``docs/performance.md``).
 
 So :func:`collect_seldom`, once the process has started:
 
