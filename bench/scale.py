@@ -24,7 +24,10 @@ client does (a silent spectator is closed after ``STALACTITES_SPECTATOR_IDLE_S``
 run in one client process and the idle connections in ``--holders`` others (by default one per
 2,500 of them), so that the racers' latencies are not held up by a client busy reading
 thousands of sockets; each client process's CPU use is printed, and the racer process's
-event-loop lag, to show where the client itself is the bottleneck.
+event-loop lag, to show where the client itself is the bottleneck.  The idle connections
+speak the websocket protocol by hand (:class:`Held`: the same handshake, frames and pings as
+the websockets library's, their frames counted rather than decoded), so that the holders
+leave the machine's CPU to the servers.
 
 Figures:
 
@@ -54,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import multiprocessing
@@ -209,14 +213,139 @@ async def open_socket(url: str, seat: Seat) -> ClientConnection:
     return ws
 
 
+class Held(asyncio.Protocol):
+    """An idle client's socket, spoken by hand: the handshake, ``hello`` and the ``welcome``,
+    then every frame counted without being decoded (but pongs), the server's pings answered,
+    the client's own ``ping`` frames sent.  Reading 4,000 spectators' frames through the
+    websockets library took a fifth of a core on the machine the servers run on; this takes a
+    fraction of that, so the servers get the CPU.  What the servers see is the same: the
+    same handshake, frames and pings (masked, as a client's must be, with a zero key)."""
+
+    def __init__(self, seat: Seat, host: str, counts: list[int]) -> None:
+        self.counts = counts
+        self.state = State.CONNECTING
+        self.close_code: int | None = None
+        self.welcomed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._seat, self._host = seat, host
+        self._buffer = bytearray()
+        self._transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            f"GET /ws/rooms/{self._seat.room_id} HTTP/1.1\r\nHost: {self._host}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        self._buffer += data
+        if self.state is State.CONNECTING:
+            end = self._buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(self._buffer[: self._buffer.find(b"\r\n")])
+            del self._buffer[: end + 4]
+            if b" 101 " not in status:
+                return self._fail(f"handshake refused: {status.decode(errors='replace')}")
+            self.state = State.OPEN
+            self._send(0x1, json.dumps(self._seat.hello()).encode())
+        self._frames()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.state = State.CLOSED
+        if self.close_code is None:
+            self.close_code = 1006
+        self._fail("closed before the welcome")
+
+    def _fail(self, why: str) -> None:
+        if not self.welcomed.done():
+            self.welcomed.set_exception(RuntimeError(why))
+        if self._transport is not None:
+            self._transport.close()
+
+    def _frames(self) -> None:
+        buffer, start = self._buffer, 0
+        while len(buffer) - start >= 2:
+            opcode, length, head = buffer[start] & 0x0F, buffer[start + 1] & 0x7F, 2
+            if length >= 126:
+                head = 4 if length == 126 else 10
+                if len(buffer) - start < head:
+                    break
+                length = int.from_bytes(buffer[start + 2 : start + head], "big")
+            end = start + head + length
+            if len(buffer) < end:
+                break
+            self._frame(opcode, bytes(buffer[start + head : end]))
+            start = end
+        del buffer[:start]
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        if opcode == 0x1 and not self.welcomed.done():
+            if payload.startswith(b'{"type":"welcome"'):
+                self.welcomed.set_result(None)
+            else:
+                self._fail(payload[:200].decode(errors="replace"))
+        elif opcode == 0x1 and not payload.startswith(b'{"type":"pong"'):
+            self.counts[0] += 1
+        elif opcode == 0x9:  # the server's keepalive ping
+            self._send(0xA, payload)
+        elif opcode == 0x8:
+            self.close_code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
+            self._send(0x8, payload[:2])
+            self.state = State.CLOSED
+            if self._transport is not None:
+                self._transport.close()
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        if self.state is not State.OPEN or self._transport is None:
+            return
+        size = len(payload)
+        head = bytes((0x80 | opcode, 0x80 | size)) if size < 126 else bytes((0x80 | opcode, 0xFE))
+        if size >= 126:
+            head += size.to_bytes(2, "big")
+        self._transport.write(head + b"\0\0\0\0" + payload)  # masked with a zero key
+
+    async def send(self, text: str) -> None:
+        self._send(0x1, text.encode())
+
+    async def close(self) -> None:
+        self._send(0x8, (1000).to_bytes(2, "big"))
+        self.state = State.CLOSED
+        if self._transport is not None:
+            self._transport.close()
+
+
+async def open_held(url: str, seat: Seat, counts: list[int]) -> Held:
+    """An idle client's socket, open and welcomed (see :class:`Held`)."""
+    host, port = url.rsplit(":", 1)
+    loop = asyncio.get_running_loop()
+    _, held = await asyncio.wait_for(
+        loop.create_connection(lambda: Held(seat, url, counts), host, int(port)), 60
+    )
+    try:
+        await asyncio.wait_for(asyncio.shield(held.welcomed), 60)
+    except BaseException:
+        await held.close()
+        raise
+    return held
+
+
 @dataclass
 class Opened:
-    sockets: list[tuple[Seat, ClientConnection]] = field(default_factory=list)
+    sockets: list[tuple[Seat, Any]] = field(default_factory=list)  # a ClientConnection or Held
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
-async def open_all(urls: list[str], seats: list[Seat], opened: Opened | None = None) -> Opened:
+Opener = Callable[[str, Seat], Awaitable[Any]]
+
+
+async def open_all(
+    urls: list[str], seats: list[Seat], opened: Opened | None = None, opener: Opener = open_socket
+) -> Opened:
     opened = Opened() if opened is None else opened
     gate = asyncio.Semaphore(OPENING)
     began = time.perf_counter()
@@ -224,7 +353,7 @@ async def open_all(urls: list[str], seats: list[Seat], opened: Opened | None = N
     async def one(seat: Seat) -> None:
         async with gate:
             try:
-                opened.sockets.append((seat, await open_socket(urls[seat.server], seat)))
+                opened.sockets.append((seat, await opener(urls[seat.server], seat)))
             except Exception as error:  # counted and reported: the figure is the failures
                 opened.failures.append(f"{type(error).__name__}: {error}")
 
@@ -264,16 +393,6 @@ async def commands(pipe: Connection, answer: Callable[[tuple[Any, ...]], Awaitab
         pipe.send(await answer(command))
 
 
-async def hold(ws: ClientConnection, counts: list[int]) -> None:
-    """Read (and drop) every frame until the socket closes, counting them (not pongs)."""
-    try:
-        async for frame in ws:
-            if not (isinstance(frame, str) and frame.startswith('{"type":"pong"')):
-                counts[0] += 1
-    except ConnectionClosed:
-        pass
-
-
 async def keep_pinging(opened: Opened) -> None:
     """Each socket opened a ``ping`` frame every ``PING_EVERY_S``, the sockets spread over it
     (while the others are still being opened too: a spectator silent for a minute is closed)."""
@@ -292,9 +411,8 @@ async def keep_pinging(opened: Opened) -> None:
 async def holder_main(urls: list[str], seats: list[Seat], pipe: Connection) -> None:
     opened = Opened()
     pinging = asyncio.create_task(keep_pinging(opened))  # from the first socket opened on
-    await open_all(urls, seats, opened)
-    counts = [0]
-    readers = [asyncio.create_task(hold(ws, counts)) for _, ws in opened.sockets]
+    counts = [0]  # frames received, pongs left out
+    await open_all(urls, seats, opened, lambda url, seat: open_held(url, seat, counts))
     pipe.send(connected_report(opened))
 
     async def answer(command: tuple[Any, ...]) -> Any:
@@ -303,7 +421,6 @@ async def holder_main(urls: list[str], seats: list[Seat], pipe: Connection) -> N
     await commands(pipe, answer)
     pinging.cancel()
     await asyncio.gather(*(ws.close() for _, ws in opened.sockets), return_exceptions=True)
-    await asyncio.gather(*readers, return_exceptions=True)
     pipe.send("closed")
 
 

@@ -169,8 +169,8 @@ async def test_a_subscriber_without_room_gets_the_rest_from_the_runner_later() -
     log = Log()
     streams = fanout(log)
     reader = Reader()
-    room = [1]
-    reader.room_for_events = lambda: room[0]  # type: ignore[method-assign]
+    room = [1]  # its queue's size: the frames handed over fill it
+    reader.room_for_events = lambda: room[0] - len(reader.frames)  # type: ignore[method-assign]
     stream = await streams.join("r1", reader)
     await idle()
     with streams.committing("r1") as followed:
@@ -179,6 +179,25 @@ async def test_a_subscriber_without_room_gets_the_rest_from_the_runner_later() -
         assert len(reader.frames) == 1 and reader.behind  # its queue took one
     room[0] = 10
     stream.wake()  # as its writer does once it has sent some
+    assert await reader.seqs(2) == [1, 2]
+    await streams.close()
+
+
+async def test_a_subscriber_whose_events_wait_for_a_commit_here_is_not_behind() -> None:
+    """Behind means waiting for room in its queue (what the stall check counts against its
+    client), not for this process's commit to hand the events over."""
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    await streams.join("r1", reader)
+    await idle()
+    with streams.committing("r1") as followed:
+        mine = log.store("a")
+        log.bells["r1"](mine, Ring.OUR_COMMIT)
+        log.bells["r1"](log.store("b"), Ring.NEWS)  # another process's, meanwhile
+        await idle()
+        assert reader.cursor == 0 and not reader.behind
+        followed.stored([(mine, log.events[0])])
     assert await reader.seqs(2) == [1, 2]
     await streams.close()
 

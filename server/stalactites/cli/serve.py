@@ -12,6 +12,7 @@ HTTP requests finish, and exits 0.
 At start-up the process's open-file limit is raised to its hard limit (every
 connection holds a file descriptor); connections per client address and the time
 a request's head may take are capped below the app (:mod:`stalactites.web.transport`).
+Once started, the process collects its old objects seldom (:mod:`stalactites.web.garbage`).
 """
 
 from __future__ import annotations
@@ -89,11 +90,19 @@ def raise_open_files() -> int:
 
 
 async def _serve(server: Any, host: str, store: str) -> None:
+    from ..web.garbage import collect_seldom
+
     task = asyncio.create_task(server.serve())
     while not server.started and not task.done():
         await asyncio.sleep(0.05)
-    if server.started:
+    if not server.started:
+        await task
+        return
+    collecting = collect_seldom()
+    try:
         port = server.servers[0].sockets[0].getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         print(f"Stalactites Race on http://{shown}:{port}/ (store: {store})", flush=True)
-    await task
+        await task
+    finally:
+        collecting.cancel()

@@ -242,7 +242,14 @@ class Stream(Generic[HooksT]):
             if self._lag is not None:
                 self._lag.delivered(seq)
             seq += 1
-        subscriber.behind = subscriber.cursor < self._latest
+        self._mark(subscriber)
+
+    def _mark(self, subscriber: Subscriber) -> None:
+        """Behind: events after its cursor wait for room in its queue; not those that wait for
+        a fetch or for a commit of this process's, which come without its client reading (under
+        load a room's subscribers were found so at stall check after stall check, and closed as
+        too slow)."""
+        subscriber.behind = subscriber.cursor < self._latest and subscriber.room_for_events() <= 0
 
     def _should_fetch(self, top: int) -> bool:
         """Whether to read the store for the events after ``top``: when told to look, or when
@@ -286,7 +293,7 @@ class Stream(Generic[HooksT]):
             subscriber.deliver(seq, frame)
             if self._lag is not None:
                 self._lag.delivered(seq)
-        subscriber.behind = subscriber.cursor < self._latest
+        self._mark(subscriber)
 
 
 class StreamCommit:
@@ -375,6 +382,10 @@ class Fanout(Generic[HooksT]):
     def committing(self, stream_id: str) -> StreamCommit:
         """A commit of this process's to the stream (see :class:`StreamCommit`)."""
         return StreamCommit(self._streams.get(stream_id))
+
+    def subscribed(self, stream_id: str, subscriber: Subscriber) -> bool:
+        stream = self._streams.get(stream_id)
+        return stream is not None and subscriber in stream.subscribers
 
     def subscribers(self) -> list[tuple[str, Subscriber]]:
         return [(key, sub) for key, stream in self._streams.items() for sub in stream.subscribers]

@@ -39,7 +39,7 @@ from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
 from .connection import CLOSE_RESTART, Connection
-from .fanout import Fanout, Stream
+from .fanout import Fanout, Stream, Subscriber
 from .limits import AddressBuckets, Limits
 from .metrics import Metrics
 from .players.race_recording import RaceRecorder
@@ -51,6 +51,8 @@ from .tournaments.standings_feed import StandingsFeed, TournamentEvents
 __all__ = ["Process", "process_of", "running"]
 
 log = logging.getLogger(__name__)
+
+RENEWED_AT_ONCE = 64  # leases renewed together by the upkeep
 
 
 class Process:
@@ -231,20 +233,28 @@ class Process:
                 subscriber.kick()
 
     async def _renew(self) -> None:
-        """Renew the leases of players and spectators; have spectator counts checked (a lease
-        of another process's that ran out counts as leaving)."""
+        """Renew the leases of players and spectators, ``RENEWED_AT_ONCE`` at a time (their
+        commands go to the store together); have spectator counts checked (a lease of another
+        process's that ran out counts as leaving)."""
         until = self.clock.now_ms() + int(self.config.presence_ttl_s * 1000)
-        watched = set()
-        for room_id, subscriber in self.room_fanout.subscribers():
-            if subscriber.player_id is not None:
-                await self.store.touch_presence(
-                    room_id, subscriber.player_id, subscriber.connection_id, until
-                )
-            else:
-                await self.spectator_count.renew(room_id, subscriber.connection_id)
-                watched.add(room_id)
-        for room_id in watched:
+        subscribers = self.room_fanout.subscribers()
+        for start in range(0, len(subscribers), RENEWED_AT_ONCE):
+            batch = subscribers[start : start + RENEWED_AT_ONCE]
+            await asyncio.gather(*(self._lease(room_id, sub, until) for room_id, sub in batch))
+        for room_id in {room_id for room_id, sub in subscribers if sub.player_id is None}:
             self.spectator_count.changed(room_id)
+
+    async def _lease(self, room_id: str, subscriber: Subscriber, until: int) -> None:
+        """Renew one lease, unless its connection has left since (its lease is dropped)."""
+        if not self.room_fanout.subscribed(room_id, subscriber):
+            return
+        if subscriber.player_id is None:
+            await self.spectator_count.renew(room_id, subscriber.connection_id)
+        else:
+            store = self.store
+            await store.touch_presence(
+                room_id, subscriber.player_id, subscriber.connection_id, until
+            )
 
 
 @asynccontextmanager

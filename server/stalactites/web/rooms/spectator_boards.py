@@ -4,7 +4,9 @@ A :class:`SpectatorBoards` belongs to a room's stream (:mod:`.room_stream`) whil
 are connected to this process.  It reads the room's action stream from the store (every
 accepted action with its commit time, whichever process stored it), and *releases* each
 action once it is ``spectator_delay_s`` old, or at once when the race is over: it plays the
-action on its copy of that player's board and sends a ``board`` frame to every spectator.  A
+action on its copy of that player's board and sends a ``board`` frame to every spectator
+(while none is connected here, nothing is played or judged: the next one's welcome plays what
+is due; a stream lingers a while after its last spectator left).  A
 spectator's welcome shows the boards as released so far, and from then on it gets every frame
 released after that point.  Each board shown carries its verdict (:mod:`.board_verdicts`):
 whether it can still be won, judged on that delayed board alone, the ``board_verdict`` frame
@@ -79,6 +81,8 @@ class SpectatorBoards:
     def admit(self, viewer: Subscriber, row: RoomRow) -> tuple[Boards, Verdicts]:
         """Take a spectator on; the boards it is shown now (none before the start) and their
         verdicts as known now.  Frames released from now on go to it too."""
+        if not self.viewers:
+            self._wake.set()  # releasing again: its timer was off with nobody watching
         self.viewers.add(viewer)
         if row.status == "finished" and not self.over:
             self.race_over()  # the results event is on its way to the room's stream
@@ -110,7 +114,8 @@ class SpectatorBoards:
                         await self._sync()
                     if self._deal_shown:
                         await self._judge_all()
-                self._release()
+                if self.viewers:  # else the next spectator's ready() releases them
+                    self._release()
             except Exception:
                 log.exception("room %s: spectators' boards failed; retrying", self.room_id)
                 await asyncio.sleep(POLL_S)
@@ -134,12 +139,14 @@ class SpectatorBoards:
             self._verdict(player.player_id, self._game(player.player_id))
 
     async def _sleep(self) -> None:
-        """Until poked, or until the next action is due (re-reading the clock now and then)."""
-        due = self._next_due()
+        """Until poked, or until the next action is due (re-reading the clock now and then);
+        with no spectator here, until poked."""
+        due = self._next_due() if self.viewers else None
         timeout = None if due is None else min(max(due - self._rooms.now(), 0) / 1000, POLL_S)
         if timeout != 0 and not self._wake.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                async with asyncio.timeout(timeout):  # a timer, not a task (as wait_for makes)
+                    await self._wake.wait()
 
     async def _sync(self) -> None:
         async with self._reading:
