@@ -1,11 +1,11 @@
 """What the room and tournament websockets share: frames in, frames out, a connection's life.
 
 A :class:`Connection` accepts the socket, reads the client's frames in order
-and sends through a bounded queue (its :class:`Outbox`), drained by a writer
-task that runs only while frames wait (what the reader queued while handling a
-frame, its answer, it sends itself once it has handled it): a client too slow to keep up overflows
-its queue and is disconnected (close 1013; it may reconnect with
-``last_seq``), and nothing it does slows anyone else.
+and sends at once where the socket may be written to now, else through a
+bounded queue (its :class:`Outbox`) drained by a writer task that runs only
+while frames wait: a client too slow to keep up overflows its queue and is
+disconnected (close 1013; it may reconnect with ``last_seq``), and nothing it
+does slows anyone else.
 Bad frames (over the size cap, binary, malformed, of an unknown type or with
 wrong fields) get ``bad_message`` and the connection survives
 ``max_bad_frames`` of them; no hello within ``hello_timeout_s``, or anything
@@ -271,9 +271,18 @@ class Connection(Generic[FrameT, HelloT]):
             self.sent()
         return True
 
+    def _flush_answers(self) -> None:
+        """What handling a frame queued (its answer, its own progress), sent from the reader
+        at once if the socket may be written to now, else by a writer task: the reader never
+        waits on a client that does not read, so such a client overflows its queue with the
+        answers to what it goes on sending and is disconnected."""
+        if self._send_now(self._outbox.frames()):
+            self._outbox.clear()
+        else:
+            self._writer = asyncio.create_task(self._write())
+
     async def _write(self) -> None:
-        """Send what is queued, then end (the next frame queued starts another writer); in a
-        task of its own, or in the reader once it has handled a frame."""
+        """Send what is queued, then end (the next frame queued starts another writer)."""
         try:
             if self._send_now(self._outbox.frames()):
                 self._outbox.clear()
@@ -313,8 +322,7 @@ class Connection(Generic[FrameT, HelloT]):
                     self._busy = True
                     await self.handle(frame)
                     if self._writer is None and self._outbox.qsize() and not self._closing:
-                        self._writer = self._reader
-                        await self._write()  # what handling it queued, sent from here
+                        self._flush_answers()
                     self._busy = False
         except Exception:
             log.exception("%s failed", self.label)
