@@ -23,7 +23,7 @@ import hashlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlparse
@@ -66,6 +66,18 @@ class LostConnection(ConnectionError):
     the command may or may not have run."""
 
 
+_REPEATS: dict[Any, bool] = {}  # a command's name: whether it is one of REPEATABLE
+
+
+def _repeatable(command: Any) -> bool:
+    known = _REPEATS.get(command)
+    if known is None:
+        known = str(command).upper() in REPEATABLE
+        if len(_REPEATS) < 1000:  # the code's few names, not whatever a caller makes up
+            _REPEATS[command] = known
+    return known
+
+
 async def once_more(
     send: Callable[[], Awaitable[Any]], what: str, allowed: Callable[[], bool] = lambda: True
 ) -> Any:
@@ -80,11 +92,25 @@ async def once_more(
     return await send()
 
 
-def pack(args: tuple[Any, ...]) -> bytes:
-    """A command in the Redis protocol."""
+def pack(args: Sequence[Any]) -> bytes:
+    """A command in the Redis protocol.  Text and ints are written into one string and encoded
+    once (a non-ASCII string's length counted in its UTF-8 bytes); bytes take the slower way."""
+    parts = [f"*{len(args)}\r\n"]
+    for arg in args:
+        if type(arg) is not str:
+            if isinstance(arg, bytes | bytearray):
+                return _pack_bytes(args)
+            arg = str(arg)
+        size = len(arg) if arg.isascii() else len(arg.encode())
+        parts.append(f"${size}\r\n{arg}\r\n")
+    return "".join(parts).encode()
+
+
+def _pack_bytes(args: Sequence[Any]) -> bytes:
+    """:func:`pack` of a command that holds bytes (which need not be UTF-8)."""
     parts = [b"*%d\r\n" % len(args)]
     for arg in args:
-        data = arg if isinstance(arg, bytes) else str(arg).encode()
+        data = arg if isinstance(arg, bytes | bytearray) else str(arg).encode()
         parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(parts)
 
@@ -169,13 +195,25 @@ class Pipe:
     async def call(self, *args: Any) -> Any:
         """Send one command; its reply (an error reply raises :class:`ReplyError`).  One of
         :data:`REPEATABLE` is sent once more if the connection is lost before its reply."""
-        if str(args[0]).upper() in REPEATABLE:
-            return await once_more(lambda: self._call(*args), str(args[0]), self._open)
-        return await self._call(*args)
+        return await self._request(args)
 
-    async def _call(self, *args: Any) -> Any:
-        if self._writer is None or self._writer.is_closing():
-            await self._connect()
+    def _request(self, args: tuple[Any, ...]) -> Awaitable[Any]:
+        """:meth:`call`'s work; on a connection that is up the command leaves now and what is
+        awaited is its reply's future itself, no coroutine between."""
+        if _repeatable(args[0]):
+            return once_more(lambda: self._call(*args), str(args[0]), self._open)
+        return self._call(*args)
+
+    def _call(self, *args: Any) -> Awaitable[Any]:
+        writer = self._writer
+        if writer is None or writer.is_closing():
+            return self._connect_and_call(args)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._send(pack(args), future)
+        return future
+
+    async def _connect_and_call(self, args: tuple[Any, ...]) -> Any:
+        await self._connect()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._send(pack(args), future)
         return await future
@@ -188,10 +226,11 @@ class Pipe:
             return False
         return bool(answer == "PONG")
 
-    def call_at(self, key: str, *args: Any) -> Coroutine[Any, Any, Any]:
-        """:meth:`call`; the key (of a cluster's routing, see :class:`.cluster.ClusterPipe`)
-        does not matter on one node."""
-        return self.call(*args)
+    def call_at(self, key: str, *args: Any) -> Awaitable[Any]:
+        """:meth:`call` (what a :class:`Script` runs through: the reply's future itself when
+        the connection is up); the key (of a cluster's routing, see
+        :class:`.cluster.ClusterPipe`) does not matter on one node."""
+        return self._request(args)
 
     async def call_asking(self, *args: Any) -> Any:
         """``ASKING`` and then the command, back to back: the command's reply (a Redis Cluster
@@ -325,10 +364,10 @@ class Script:
         self._sha = hashlib.sha1(text.encode()).hexdigest()
         self._repeatable = repeatable
 
-    async def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
+    def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Awaitable[Any]:
         if self._repeatable:
-            return await once_more(lambda: self._run(keys, args), f"a script ({self._sha[:8]})")
-        return await self._run(keys, args)
+            return once_more(lambda: self._run(keys, args), f"a script ({self._sha[:8]})")
+        return self._run(keys, args)
 
     async def _run(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
         call, key = self._caller.call_at, keys[0]

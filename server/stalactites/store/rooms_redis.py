@@ -230,7 +230,12 @@ class RedisStore:
         ]
         if commit.finish is not None:  # the script writes the place between the halves
             args += room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
-        answer = await self._run_commit(keys, args)
+        try:
+            answer = await self._commit(keys, args)
+        except ReplyError as error:
+            raise StoreError(f"the commit script failed: {error}") from None
+        except OSError as error:
+            raise StoreError(f"Redis cannot be reached: {error}") from error
         return commit_result(answer, commit.progress_event)
 
     def _keys_of_commit(self, room_id: str, player_id: str) -> tuple[list[str], str]:
@@ -243,14 +248,6 @@ class RedisStore:
             names = [keys.room, keys.events, keys.log(player_id), keys.ids(player_id)]
             known = self._commit_keys[(room_id, player_id)] = (names + [keys.actions], keys.bell)
         return known
-
-    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
-        try:
-            return await self._commit(keys, args)
-        except ReplyError as error:
-            raise StoreError(f"the commit script failed: {error}") from None
-        except OSError as error:
-            raise StoreError(f"Redis cannot be reached: {error}") from error
 
     async def finish(self, finish: Finish) -> FinishResult:
         keys = self.keys(finish.room_id)
