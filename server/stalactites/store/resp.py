@@ -35,6 +35,7 @@ __all__ = [
     "Address",
     "Caller",
     "LostConnection",
+    "Packed",
     "Pipe",
     "ReplyError",
     "Script",
@@ -94,25 +95,46 @@ async def once_more(
 
 def pack(args: Sequence[Any]) -> bytes:
     """A command in the Redis protocol.  Text and ints are written into one string and encoded
-    once (a non-ASCII string's length counted in its UTF-8 bytes); bytes take the slower way."""
-    parts = [f"*{len(args)}\r\n"]
+    once (a non-ASCII string's length counted in its UTF-8 bytes), a :class:`Packed` part as it
+    is; bytes take the slower way."""
+    parts = [""]
+    count = len(args)
     for arg in args:
         if type(arg) is not str:
+            if type(arg) is Packed:
+                parts.append(arg.text)
+                count += len(arg.args) - 1
+                continue
             if isinstance(arg, bytes | bytearray):
                 return _pack_bytes(args)
             arg = str(arg)
         size = len(arg) if arg.isascii() else len(arg.encode())
         parts.append(f"${size}\r\n{arg}\r\n")
+    parts[0] = f"*{count}\r\n"
     return "".join(parts).encode()
 
 
 def _pack_bytes(args: Sequence[Any]) -> bytes:
     """:func:`pack` of a command that holds bytes (which need not be UTF-8)."""
-    parts = [b"*%d\r\n" % len(args)]
-    for arg in args:
+    flat = [part for arg in args for part in (arg.args if type(arg) is Packed else (arg,))]
+    parts = [b"*%d\r\n" % len(flat)]
+    for arg in flat:
         data = arg if isinstance(arg, bytes | bytearray) else str(arg).encode()
         parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(parts)
+
+
+class Packed:
+    """A script's keys and first arguments (text and ints) packed once, for the calls that
+    repeat them: ``script(packed, more_args)``, and :func:`pack` puts them into the command
+    as they are.  ``keys[0]`` routes the script, as a plain list's first key does."""
+
+    __slots__ = ("args", "keys", "text")
+
+    def __init__(self, keys: Sequence[str], args: Sequence[str | int] = ()) -> None:
+        self.keys = tuple(keys)
+        self.args = (*keys, *args)
+        self.text = "".join(f"${len(str(a).encode())}\r\n{a}\r\n" for a in self.args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,16 +386,19 @@ class Script:
         self._sha = hashlib.sha1(text.encode()).hexdigest()
         self._repeatable = repeatable
 
-    def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Awaitable[Any]:
+    def __call__(self, keys: Sequence[str] | Packed, args: Sequence[Any] = ()) -> Awaitable[Any]:
         if self._repeatable:
             return once_more(lambda: self._run(keys, args), f"a script ({self._sha[:8]})")
         return self._run(keys, args)
 
-    async def _run(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        call, key = self._caller.call_at, keys[0]
+    async def _run(self, keys: Sequence[str] | Packed, args: Sequence[Any]) -> Any:
+        sent: Sequence[Any] = (keys,) if isinstance(keys, Packed) else keys
+        if isinstance(keys, Packed):
+            keys = keys.keys
+        call, key, count = self._caller.call_at, keys[0], len(keys)
         try:
-            return await call(key, "EVALSHA", self._sha, len(keys), *keys, *args)
+            return await call(key, "EVALSHA", self._sha, count, *sent, *args)
         except ReplyError as error:
             if not str(error).startswith("NOSCRIPT"):
                 raise
-        return await call(key, "EVAL", self._text, len(keys), *keys, *args)
+        return await call(key, "EVAL", self._text, count, *sent, *args)
