@@ -18,14 +18,13 @@ Cluster, :class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import ssl
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, unquote, urlparse
 
 import hiredis
@@ -169,6 +168,16 @@ class Address:
             parts.scheme == "rediss",
         )
 
+    async def open(self, protocol: Callable[[], asyncio.Protocol]) -> asyncio.Transport:
+        """A connection read by ``protocol()`` (its transport), as :meth:`connect` makes."""
+        loop = asyncio.get_running_loop()
+        if self.path is not None:
+            transport, _ = await loop.create_unix_connection(protocol, self.path)
+        else:
+            context = ssl.create_default_context() if self.tls else None
+            transport, _ = await loop.create_connection(protocol, self.host, self.port, ssl=context)
+        return transport
+
     async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         if self.path is not None:
             return await asyncio.open_unix_connection(self.path)
@@ -202,8 +211,8 @@ class Pipe:
     def __init__(self, address: Address, stall_s: float = STALL_S) -> None:
         self.address = address
         self._stall_s = stall_s
-        self._writer: asyncio.StreamWriter | None = None
-        self._reading: asyncio.Task[None] | None = None
+        self._writer: asyncio.Transport | None = None  # the connection that calls may use
+        self._reading: _Replies | None = None
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._out: list[bytes] = []
         self._lock = asyncio.Lock()
@@ -289,14 +298,15 @@ class Pipe:
         async with self._lock:
             if self._writer is not None and not self._writer.is_closing():
                 return
-            reader, writer = await self.address.connect()
             self._stalled = False
-            self._reading = asyncio.create_task(self._read(reader, writer))
+            replies = _Replies(self)
+            writer = await self.address.open(lambda: replies)
+            self._reading = replies
             await self._greet(writer)
             self._writer = writer  # only now may other calls use it: it is in the right db
             self._watch(writer, self._replies, 0)
 
-    async def _greet(self, writer: asyncio.StreamWriter) -> None:
+    async def _greet(self, writer: asyncio.Transport) -> None:
         """Send the greeting (AUTH, SELECT, CLIENT SETNAME) and await every reply; a failed
         or unanswered greeting closes the connection."""
         commands = self.address.greeting()
@@ -307,10 +317,10 @@ class Pipe:
         try:
             await asyncio.wait_for(asyncio.gather(*futures), self._stall_s)
         except BaseException:
-            writer.transport.abort()
+            writer.abort()
             raise
 
-    def _watch(self, writer: asyncio.StreamWriter, seen: int, quiet: int) -> None:
+    def _watch(self, writer: asyncio.Transport, seen: int, quiet: int) -> None:
         """Check the connection every tenth of ``stall_s`` (of the event loop's own running
         time: after the loop itself was held up, one check passes, not many); ten checks in a
         row with replies awaited and none read drop it, which fails the awaited calls."""
@@ -320,30 +330,21 @@ class Pipe:
         if quiet >= 10:
             log.warning("redis answered nothing for %.1f s; dropping the connection", self._stall_s)
             self._stalled = True
-            writer.transport.abort()
+            writer.abort()
             return
         loop = asyncio.get_running_loop()
         loop.call_later(self._stall_s / 10, self._watch, writer, self._replies, quiet)
 
-    async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        parser = reply_parser()
-        try:
-            while data := await reader.read(1 << 16):
-                parser.feed(data)
-                while (reply := parser.gets()) is not False:
-                    self._replies += 1
-                    future = self._waiting.popleft()
-                    if future.done():
-                        continue
-                    if isinstance(reply, ReplyError):
-                        future.set_exception(reply)
-                    else:
-                        future.set_result(reply)
-        except (OSError, hiredis.ProtocolError) as error:
-            log.warning("redis connection lost: %s", error)
-        finally:
-            writer.close()
-            self._fail_waiting()
+    def _reply(self, reply: Any) -> None:
+        """A reply read: it settles the call that waits first."""
+        self._replies += 1
+        future = self._waiting.popleft()
+        if future.done():
+            return
+        if isinstance(reply, ReplyError):
+            future.set_exception(reply)
+        else:
+            future.set_result(reply)
 
     def _fail_waiting(self) -> None:
         self._out.clear()  # unsent commands of failed calls must not meet later replies
@@ -357,13 +358,47 @@ class Pipe:
     async def close(self) -> None:
         self._closing = True
         if self._reading is not None:
-            self._reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reading
-        if self._writer is not None:
-            self._writer.close()
-            with contextlib.suppress(OSError):
-                await self._writer.wait_closed()
+            self._reading.close()
+            await self._reading.closed
+
+
+class _Replies(asyncio.Protocol):
+    """A :class:`Pipe`'s connection, read as bytes arrive (no task of its own: each reply
+    settles its call's future from the event loop's read callback); when it is lost, the
+    calls still waiting fail."""
+
+    def __init__(self, pipe: Pipe) -> None:
+        self._pipe = pipe
+        self._parser = reply_parser()
+        self._transport: asyncio.Transport | None = None
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        parser, reply = self._parser, self._pipe._reply
+        try:
+            parser.feed(data)
+            while (answer := parser.gets()) is not False:
+                reply(answer)
+        except hiredis.ProtocolError as error:
+            log.warning("redis connection lost: %s", error)
+            if self._transport is not None:
+                self._transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:
+            log.warning("redis connection lost: %s", exc)
+        self._pipe._fail_waiting()
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def close(self) -> None:
+        if self._transport is not None:
+            self._transport.close()
+        elif not self.closed.done():
+            self.closed.set_result(None)
 
 
 class Caller(Protocol):
