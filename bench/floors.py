@@ -1,7 +1,7 @@
 """The move path against its floors: the server's CPU per action beside three bare servers.
 
     nice .venv/bin/python bench/floors.py [--racers N] [--seconds S] [--pace P] [--rounds R]
-                                          [--slices K] [--py-spy FILE]
+                                          [--slices K] [--py-spy FILE] [--baseline TREE]
 
 Four servers, each in a subprocess, driven by the same racers in 2-seat rooms from this
 process (flat out, then paced at ``--pace`` actions a second in all), phases interleaved:
@@ -23,7 +23,10 @@ system, ``/proc/PID/stat``) per action, actions a second, p50/p99 latency (sendi
 to its answer), and the ratio of each server's CPU per action to the three-frame floor's.
 Goal (issue 19): the server within 1.3x of the three-frame floor, flat out and paced.
 ``--py-spy FILE`` samples the server process during its flat-out phases (``py-spy record
---gil``, collapsed stacks into FILE).
+--gil``, collapsed stacks into FILE).  ``--baseline TREE`` adds a fifth server, ``baseline``:
+``stalactites serve`` from another tree's ``server/`` (``git archive main server | tar -x -C
+TREE``), its code first on the path, on Redis with a prefix of its own, taking its turns with
+the others: a change and the code before it side by side in one run.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from benchkit import (
+    NO_LIMITS,
     REDIS_URL,
     Racer,
     Server,
@@ -53,6 +57,7 @@ from benchkit import (
     percentile,
     seat_room_racers,
     serve_app,
+    stalactites_command,
     start_server,
 )
 from load import SETTLE_S
@@ -266,6 +271,11 @@ async def measure(args: argparse.Namespace) -> list[Figures]:
         servers[0].name = "server"
         fleets = {"server": await seat_room_racers(servers[0].url, args.racers)}
         frames = json.dumps(await capture_frames(fleets["server"][0]))
+        if args.baseline:
+            env = NO_LIMITS | {"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": prefix + "b:"}
+            env["PYTHONPATH"] = os.path.join(os.path.abspath(args.baseline), "server")
+            servers.append(start_server("baseline", stalactites_command(), env))
+            fleets["baseline"] = await seat_room_racers(servers[-1].url, args.racers)
         for name in FLOORS:
             command = [sys.executable, __file__, "--serve-floor", FLOOR_KINDS[name]]
             env = {FRAMES_ENV: frames, PREFIX_ENV: prefix}
@@ -301,12 +311,16 @@ def report(rows: list[Figures]) -> None:
             f"{row.cpu_us:>14.1f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} {ratio:>10.2f}x"
         )
     print()
+    base = {row.phase: row.cpu_us for row in rows if row.server == "baseline"}
     for row in rows:
-        if row.server == "server" and floor.get(row.phase):
+        if row.server == "server" and base.get(row.phase):
+            ratio = row.cpu_us / base[row.phase]
+            print(f"server / baseline, CPU per action, {row.phase}: {ratio:.3f}")
+        if row.server in ("server", "baseline") and floor.get(row.phase):
             ratio = row.cpu_us / floor[row.phase]
             verdict = "met" if ratio <= GOAL_RATIO else "NOT met"
             print(
-                f"server / 3-frame floor, CPU per action, {row.phase}: {ratio:.2f}x "
+                f"{row.server} / 3-frame floor, CPU per action, {row.phase}: {ratio:.2f}x "
                 f"(goal <= {GOAL_RATIO}x: {verdict})"
             )
 
@@ -321,6 +335,9 @@ def main() -> None:
         "--slices", type=int, default=1, help="each phase cut into turns, servers interleaved"
     )
     parser.add_argument("--py-spy", default="", metavar="FILE", help="sample the server")
+    parser.add_argument(
+        "--baseline", default="", metavar="TREE", help="also the server of TREE/server"
+    )
     kinds = sorted(FLOOR_KINDS.values())
     parser.add_argument("--serve-floor", choices=kinds, help=argparse.SUPPRESS)
     args = parser.parse_args()

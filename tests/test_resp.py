@@ -21,7 +21,7 @@ import redis
 from fault_kit import StallProxy
 from server_kit import end_process, free_port
 from stalactites.store.listener import Listener
-from stalactites.store.resp import Address, Pipe
+from stalactites.store.resp import Address, Packed, Pipe, Script
 
 REDIS_PORT = 6379
 HANG_GUARD_S = 60  # only so that a broken client fails the test instead of hanging it
@@ -169,3 +169,28 @@ async def test_a_ping_says_whether_redis_lets_this_client_in(locked_redis: int) 
     assert not await Pipe(Address(port=free_port()), stall_s=0.5).ping()  # nothing listens
     await right.close()
     await wrong.close()
+
+
+ECHO = "return {KEYS[1], KEYS[2], #KEYS, unpack(ARGV)}"
+
+
+async def test_arguments_reach_redis_as_given_and_a_packed_head_as_its_keys_and_arguments() -> None:
+    pipe = Pipe(Address())
+    tag = f"test-resp:{uuid.uuid4().hex[:8]}:"
+    name = "Ünïcödé 名前 \r\n$3"  # not ASCII, and protocol text inside
+    assert await pipe.call("SET", f"{tag}text", name) == "OK"
+    assert await pipe.call("GET", f"{tag}text") == name
+    await pipe.call("SET", f"{tag}bytes", b"\xff\x00\r\n")
+    raw = redis.Redis()
+    assert raw.get(f"{tag}bytes") == b"\xff\x00\r\n"
+    assert await pipe.call("SET", f"{tag}int", -12) == "OK"
+    assert await pipe.call("GET", f"{tag}int") == "-12"
+    script = Script(pipe, f"{ECHO} -- {tag}")  # new to Redis: sent whole first (EVAL)
+    head = Packed([f"{tag}a", f"{tag}{name}"], [name, 7])
+    packed = await script(head, ["", "x"])
+    listed = await script([f"{tag}a", f"{tag}{name}"], [name, 7, "", "x"])  # EVALSHA
+    assert packed == listed
+    assert listed == [f"{tag}a", f"{tag}{name}", 2, name, "7", "", "x"]
+    raw.delete(f"{tag}text", f"{tag}bytes", f"{tag}int")
+    raw.close()
+    await pipe.close()

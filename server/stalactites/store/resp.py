@@ -18,14 +18,13 @@ Cluster, :class:`.cluster.ClusterPipe` keeps one :class:`Pipe` per master.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, unquote, urlparse
 
 import hiredis
@@ -35,6 +34,7 @@ __all__ = [
     "Address",
     "Caller",
     "LostConnection",
+    "Packed",
     "Pipe",
     "ReplyError",
     "Script",
@@ -66,6 +66,18 @@ class LostConnection(ConnectionError):
     the command may or may not have run."""
 
 
+_REPEATS: dict[Any, bool] = {}  # a command's name: whether it is one of REPEATABLE
+
+
+def _repeatable(command: Any) -> bool:
+    known = _REPEATS.get(command)
+    if known is None:
+        known = str(command).upper() in REPEATABLE
+        if len(_REPEATS) < 1000:  # the code's few names, not whatever a caller makes up
+            _REPEATS[command] = known
+    return known
+
+
 async def once_more(
     send: Callable[[], Awaitable[Any]], what: str, allowed: Callable[[], bool] = lambda: True
 ) -> Any:
@@ -80,13 +92,48 @@ async def once_more(
     return await send()
 
 
-def pack(args: tuple[Any, ...]) -> bytes:
-    """A command in the Redis protocol."""
-    parts = [b"*%d\r\n" % len(args)]
+def pack(args: Sequence[Any]) -> bytes:
+    """A command in the Redis protocol.  Text and ints are written into one string and encoded
+    once (a non-ASCII string's length counted in its UTF-8 bytes), a :class:`Packed` part as it
+    is; bytes take the slower way."""
+    parts = [""]
+    count = len(args)
     for arg in args:
-        data = arg if isinstance(arg, bytes) else str(arg).encode()
+        if type(arg) is not str:
+            if type(arg) is Packed:
+                parts.append(arg.text)
+                count += len(arg.args) - 1
+                continue
+            if isinstance(arg, bytes | bytearray):
+                return _pack_bytes(args)
+            arg = str(arg)
+        size = len(arg) if arg.isascii() else len(arg.encode())
+        parts.append(f"${size}\r\n{arg}\r\n")
+    parts[0] = f"*{count}\r\n"
+    return "".join(parts).encode()
+
+
+def _pack_bytes(args: Sequence[Any]) -> bytes:
+    """:func:`pack` of a command that holds bytes (which need not be UTF-8)."""
+    flat = [part for arg in args for part in (arg.args if type(arg) is Packed else (arg,))]
+    parts = [b"*%d\r\n" % len(flat)]
+    for arg in flat:
+        data = arg if isinstance(arg, bytes | bytearray) else str(arg).encode()
         parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(parts)
+
+
+class Packed:
+    """A script's keys and first arguments (text and ints) packed once, for the calls that
+    repeat them: ``script(packed, more_args)``, and :func:`pack` puts them into the command
+    as they are.  ``keys[0]`` routes the script, as a plain list's first key does."""
+
+    __slots__ = ("args", "keys", "text")
+
+    def __init__(self, keys: Sequence[str], args: Sequence[str | int] = ()) -> None:
+        self.keys = tuple(keys)
+        self.args = (*keys, *args)
+        self.text = "".join(f"${len(str(a).encode())}\r\n{a}\r\n" for a in self.args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +168,16 @@ class Address:
             parts.scheme == "rediss",
         )
 
+    async def open(self, protocol: Callable[[], asyncio.Protocol]) -> asyncio.Transport:
+        """A connection read by ``protocol()`` (its transport), as :meth:`connect` makes."""
+        loop = asyncio.get_running_loop()
+        if self.path is not None:
+            transport, _ = await loop.create_unix_connection(protocol, self.path)
+        else:
+            context = ssl.create_default_context() if self.tls else None
+            transport, _ = await loop.create_connection(protocol, self.host, self.port, ssl=context)
+        return transport
+
     async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         if self.path is not None:
             return await asyncio.open_unix_connection(self.path)
@@ -154,8 +211,8 @@ class Pipe:
     def __init__(self, address: Address, stall_s: float = STALL_S) -> None:
         self.address = address
         self._stall_s = stall_s
-        self._writer: asyncio.StreamWriter | None = None
-        self._reading: asyncio.Task[None] | None = None
+        self._writer: asyncio.Transport | None = None  # the connection that calls may use
+        self._reading: _Replies | None = None
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._out: list[bytes] = []
         self._lock = asyncio.Lock()
@@ -169,13 +226,25 @@ class Pipe:
     async def call(self, *args: Any) -> Any:
         """Send one command; its reply (an error reply raises :class:`ReplyError`).  One of
         :data:`REPEATABLE` is sent once more if the connection is lost before its reply."""
-        if str(args[0]).upper() in REPEATABLE:
-            return await once_more(lambda: self._call(*args), str(args[0]), self._open)
-        return await self._call(*args)
+        return await self._request(args)
 
-    async def _call(self, *args: Any) -> Any:
-        if self._writer is None or self._writer.is_closing():
-            await self._connect()
+    def _request(self, args: tuple[Any, ...]) -> Awaitable[Any]:
+        """:meth:`call`'s work; on a connection that is up the command leaves now and what is
+        awaited is its reply's future itself, no coroutine between."""
+        if _repeatable(args[0]):
+            return once_more(lambda: self._call(*args), str(args[0]), self._open)
+        return self._call(*args)
+
+    def _call(self, *args: Any) -> Awaitable[Any]:
+        writer = self._writer
+        if writer is None or writer.is_closing():
+            return self._connect_and_call(args)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._send(pack(args), future)
+        return future
+
+    async def _connect_and_call(self, args: tuple[Any, ...]) -> Any:
+        await self._connect()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._send(pack(args), future)
         return await future
@@ -188,10 +257,11 @@ class Pipe:
             return False
         return bool(answer == "PONG")
 
-    def call_at(self, key: str, *args: Any) -> Coroutine[Any, Any, Any]:
-        """:meth:`call`; the key (of a cluster's routing, see :class:`.cluster.ClusterPipe`)
-        does not matter on one node."""
-        return self.call(*args)
+    def call_at(self, key: str, *args: Any) -> Awaitable[Any]:
+        """:meth:`call` (what a :class:`Script` runs through: the reply's future itself when
+        the connection is up); the key (of a cluster's routing, see
+        :class:`.cluster.ClusterPipe`) does not matter on one node."""
+        return self._request(args)
 
     async def call_asking(self, *args: Any) -> Any:
         """``ASKING`` and then the command, back to back: the command's reply (a Redis Cluster
@@ -228,14 +298,15 @@ class Pipe:
         async with self._lock:
             if self._writer is not None and not self._writer.is_closing():
                 return
-            reader, writer = await self.address.connect()
             self._stalled = False
-            self._reading = asyncio.create_task(self._read(reader, writer))
+            replies = _Replies(self)
+            writer = await self.address.open(lambda: replies)
+            self._reading = replies
             await self._greet(writer)
             self._writer = writer  # only now may other calls use it: it is in the right db
             self._watch(writer, self._replies, 0)
 
-    async def _greet(self, writer: asyncio.StreamWriter) -> None:
+    async def _greet(self, writer: asyncio.Transport) -> None:
         """Send the greeting (AUTH, SELECT, CLIENT SETNAME) and await every reply; a failed
         or unanswered greeting closes the connection."""
         commands = self.address.greeting()
@@ -246,10 +317,10 @@ class Pipe:
         try:
             await asyncio.wait_for(asyncio.gather(*futures), self._stall_s)
         except BaseException:
-            writer.transport.abort()
+            writer.abort()
             raise
 
-    def _watch(self, writer: asyncio.StreamWriter, seen: int, quiet: int) -> None:
+    def _watch(self, writer: asyncio.Transport, seen: int, quiet: int) -> None:
         """Check the connection every tenth of ``stall_s`` (of the event loop's own running
         time: after the loop itself was held up, one check passes, not many); ten checks in a
         row with replies awaited and none read drop it, which fails the awaited calls."""
@@ -259,30 +330,21 @@ class Pipe:
         if quiet >= 10:
             log.warning("redis answered nothing for %.1f s; dropping the connection", self._stall_s)
             self._stalled = True
-            writer.transport.abort()
+            writer.abort()
             return
         loop = asyncio.get_running_loop()
         loop.call_later(self._stall_s / 10, self._watch, writer, self._replies, quiet)
 
-    async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        parser = reply_parser()
-        try:
-            while data := await reader.read(1 << 16):
-                parser.feed(data)
-                while (reply := parser.gets()) is not False:
-                    self._replies += 1
-                    future = self._waiting.popleft()
-                    if future.done():
-                        continue
-                    if isinstance(reply, ReplyError):
-                        future.set_exception(reply)
-                    else:
-                        future.set_result(reply)
-        except (OSError, hiredis.ProtocolError) as error:
-            log.warning("redis connection lost: %s", error)
-        finally:
-            writer.close()
-            self._fail_waiting()
+    def _reply(self, reply: Any) -> None:
+        """A reply read: it settles the call that waits first."""
+        self._replies += 1
+        future = self._waiting.popleft()
+        if future.done():
+            return
+        if isinstance(reply, ReplyError):
+            future.set_exception(reply)
+        else:
+            future.set_result(reply)
 
     def _fail_waiting(self) -> None:
         self._out.clear()  # unsent commands of failed calls must not meet later replies
@@ -296,13 +358,47 @@ class Pipe:
     async def close(self) -> None:
         self._closing = True
         if self._reading is not None:
-            self._reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reading
-        if self._writer is not None:
-            self._writer.close()
-            with contextlib.suppress(OSError):
-                await self._writer.wait_closed()
+            self._reading.close()
+            await self._reading.closed
+
+
+class _Replies(asyncio.Protocol):
+    """A :class:`Pipe`'s connection, read as bytes arrive (no task of its own: each reply
+    settles its call's future from the event loop's read callback); when it is lost, the
+    calls still waiting fail."""
+
+    def __init__(self, pipe: Pipe) -> None:
+        self._pipe = pipe
+        self._parser = reply_parser()
+        self._transport: asyncio.Transport | None = None
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        parser, reply = self._parser, self._pipe._reply
+        try:
+            parser.feed(data)
+            while (answer := parser.gets()) is not False:
+                reply(answer)
+        except hiredis.ProtocolError as error:
+            log.warning("redis connection lost: %s", error)
+            if self._transport is not None:
+                self._transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:
+            log.warning("redis connection lost: %s", exc)
+        self._pipe._fail_waiting()
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def close(self) -> None:
+        if self._transport is not None:
+            self._transport.close()
+        elif not self.closed.done():
+            self.closed.set_result(None)
 
 
 class Caller(Protocol):
@@ -325,16 +421,19 @@ class Script:
         self._sha = hashlib.sha1(text.encode()).hexdigest()
         self._repeatable = repeatable
 
-    async def __call__(self, keys: Sequence[str], args: Sequence[Any] = ()) -> Any:
+    def __call__(self, keys: Sequence[str] | Packed, args: Sequence[Any] = ()) -> Awaitable[Any]:
         if self._repeatable:
-            return await once_more(lambda: self._run(keys, args), f"a script ({self._sha[:8]})")
-        return await self._run(keys, args)
+            return once_more(lambda: self._run(keys, args), f"a script ({self._sha[:8]})")
+        return self._run(keys, args)
 
-    async def _run(self, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        call, key = self._caller.call_at, keys[0]
+    async def _run(self, keys: Sequence[str] | Packed, args: Sequence[Any]) -> Any:
+        sent: Sequence[Any] = (keys,) if isinstance(keys, Packed) else keys
+        if isinstance(keys, Packed):
+            keys = keys.keys
+        call, key, count = self._caller.call_at, keys[0], len(keys)
         try:
-            return await call(key, "EVALSHA", self._sha, len(keys), *keys, *args)
+            return await call(key, "EVALSHA", self._sha, count, *sent, *args)
         except ReplyError as error:
             if not str(error).startswith("NOSCRIPT"):
                 raise
-        return await call(key, "EVAL", self._text, len(keys), *keys, *args)
+        return await call(key, "EVAL", self._text, count, *sent, *args)

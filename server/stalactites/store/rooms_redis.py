@@ -20,7 +20,7 @@ from typing import Any, cast
 from .. import room_events
 from .cluster import ClusterPipe
 from .doorbells import Doorbells
-from .resp import Address, Pipe, ReplyError, Script
+from .resp import Address, Packed, Pipe, ReplyError, Script
 from .rooms_archive import actions_of, archived, fields_of, log_of
 from .rooms_base import (
     ActionRow,
@@ -74,7 +74,7 @@ class RedisStore:
         commits = address.named(f"stalactites-commits-{self._origin}")  # and every read
         self._pipe: Pipe | ClusterPipe = ClusterPipe(commits) if cluster else Pipe(commits)
         self._commit = Script(self._pipe, lua("rooms/commit"))
-        self._commit_keys: dict[tuple[str, str], tuple[list[str], str]] = {}  # keys, bell
+        self._commit_heads: dict[tuple[str, str], Packed] = {}
         # Scripts that are reads, or guarded so that a repeat changes nothing, are repeatable:
         # run once more when their connection is lost before the reply (resp.py).
         self._create = Script(self._pipe, lua("create"), repeatable=True)
@@ -213,11 +213,7 @@ class RedisStore:
 
     async def commit(self, commit: Commit) -> CommitResult:
         pid = commit.player_id
-        keys, bell = self._keys_of_commit(commit.room_id, pid)
         args = [
-            bell,
-            self._cap,
-            pid,
             commit.expected_length,
             commit.action or "",
             commit.client_id or "",
@@ -230,27 +226,26 @@ class RedisStore:
         ]
         if commit.finish is not None:  # the script writes the place between the halves
             args += room_events.finished_halves(pid, commit.elapsed_ms, commit.finish)
-        answer = await self._run_commit(keys, args)
-        return commit_result(answer, commit.progress_event)
-
-    def _keys_of_commit(self, room_id: str, player_id: str) -> tuple[list[str], str]:
-        """A player's commit's keys and the room's bell, named once (every move needs them)."""
-        known = self._commit_keys.get((room_id, player_id))
-        if known is None:
-            if len(self._commit_keys) >= KEYS_KEPT:
-                self._commit_keys.clear()
-            keys = self.keys(room_id)
-            names = [keys.room, keys.events, keys.log(player_id), keys.ids(player_id)]
-            known = self._commit_keys[(room_id, player_id)] = (names + [keys.actions], keys.bell)
-        return known
-
-    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         try:
-            return await self._commit(keys, args)
+            answer = await self._commit(self._head_of_commit(commit.room_id, pid), args)
         except ReplyError as error:
             raise StoreError(f"the commit script failed: {error}") from None
         except OSError as error:
             raise StoreError(f"Redis cannot be reached: {error}") from error
+        return commit_result(answer, commit.progress_event)
+
+    def _head_of_commit(self, room_id: str, player_id: str) -> Packed:
+        """A player's commit's keys and its first arguments (the room's bell, the event-log
+        cap, the player id), packed once: every move sends them."""
+        known = self._commit_heads.get((room_id, player_id))
+        if known is None:
+            if len(self._commit_heads) >= KEYS_KEPT:
+                self._commit_heads.clear()
+            keys = self.keys(room_id)
+            names = [keys.room, keys.events, keys.log(player_id), keys.ids(player_id)]
+            head = Packed([*names, keys.actions], [keys.bell, self._cap, player_id])
+            known = self._commit_heads[(room_id, player_id)] = head
+        return known
 
     async def finish(self, finish: Finish) -> FinishResult:
         keys = self.keys(finish.room_id)
