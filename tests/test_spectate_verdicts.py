@@ -5,6 +5,7 @@ the judging itself on positions whose answer is known."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from server_kit import (
     start_race,
     verdict_becomes,
 )
+from stalactites.analysis import board_verdict as board_verdict_module
 from stalactites.analysis.board_verdict import board_verdict
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -38,6 +40,28 @@ def test_a_board_is_won_while_a_win_remains_lost_once_none_does_and_an_undo_mend
     assert judged(*LOSING, "undo") == "won"
     assert judged(step="choice") == "won"  # the step still open: winnable by either step
     assert judged("step:ones", *LOSING, step="choice") == "lost"
+
+
+def test_a_worker_keeps_the_judges_of_recent_deals_within_its_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The least recently used judge goes past ``KEPT_DEALS`` judges, and past
+    ``KEPT_POSITIONS`` decided positions in all (the judge in use always stays)."""
+    monkeypatch.setattr(board_verdict_module, "_judges", OrderedDict())
+    monkeypatch.setattr(board_verdict_module, "KEPT_DEALS", 2)
+    judges = board_verdict_module._judges
+    deals = [("stalactites", f"ms:{number}", "ones") for number in (4, 5, 6)]
+    for deal in deals:
+        assert board_verdict(*deal, ()) in ("won", "lost")
+    assert list(judges) == deals[1:]  # ms:4's judge, the least recently used, went
+    assert board_verdict(*deals[1], ()) in ("won", "lost")  # ms:5 used again: ms:6 goes next
+    board_verdict(*deals[0], ())
+    assert list(judges) == [deals[1], deals[0]]
+    kept = judges[deals[0]].size()
+    assert kept > 0
+    monkeypatch.setattr(board_verdict_module, "KEPT_POSITIONS", kept - 1)
+    board_verdict(*deals[2], ())  # a new judge: ms:5's goes (two deals), then the positions
+    assert list(judges) == [deals[2]]  # are counted, before its verdict: ms:4's are too many
 
 
 async def pong(client: Client) -> None:

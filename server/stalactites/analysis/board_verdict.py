@@ -25,7 +25,10 @@ __all__ = ["SQUADRON_BOARD_S", "STALACTITES_BOARD_STATES", "board_verdict"]
 
 SQUADRON_BOARD_S = 0.5  # one Squadron board's search, at most
 STALACTITES_BOARD_STATES = 400_000  # one Stalactites search of a board, at most
-KEPT_DEALS = 8  # judges kept per worker, the least recently used dropped first
+KEPT_DEALS = 512  # judges kept per worker, the least recently used dropped first ...
+KEPT_POSITIONS = 400_000  # ... and while they keep more decided positions than this (about
+# 250 B each: some 100 MB a worker)
+SIZE_CHECKS = 64  # verdicts between two counts of the positions kept
 
 DealKey = tuple[str, str, str | None]
 
@@ -36,6 +39,7 @@ WIRE: dict[Verdict, PositionVerdict] = {
 }
 
 _judges: OrderedDict[DealKey, Judge] = OrderedDict()
+_verdicts = 0  # verdicts asked of this worker
 
 
 class _SquadronBoards(SquadronJudge):
@@ -47,14 +51,23 @@ class _SquadronBoards(SquadronJudge):
 
 
 def _judge(deal: DealKey) -> Judge:
+    """The worker's judge of ``deal``, the most recently used now; the least recently used
+    go while more than ``KEPT_DEALS`` are kept or they hold more than ``KEPT_POSITIONS``
+    decided positions (counted when a judge is made and every ``SIZE_CHECKS`` verdicts)."""
+    global _verdicts
     judge = _judges.get(deal)
+    made = judge is None
     if judge is None:
         judge = _judges[deal] = (
             _SquadronBoards() if deal[0] == "squadron" else Judge(STALACTITES_BOARD_STATES)
         )
-        while len(_judges) > KEPT_DEALS:
-            _judges.popitem(last=False)
     _judges.move_to_end(deal)
+    _verdicts += 1
+    while len(_judges) > KEPT_DEALS:
+        _judges.popitem(last=False)
+    if made or _verdicts % SIZE_CHECKS == 0:
+        while len(_judges) > 1 and sum(kept.size() for kept in _judges.values()) > KEPT_POSITIONS:
+            _judges.popitem(last=False)
     return judge
 
 

@@ -44,6 +44,10 @@ class Judge:
                 verdict = Verdict.UNKNOWN
         return verdict
 
+    def size(self) -> int:
+        """How many decided positions it keeps (what its memory grows with)."""
+        return sum(len(known.lost) + len(known.won) for known in self.known.values())
+
     def continuation(self, game: Game) -> list[str]:
         """A winning line from a won position."""
         assert isinstance(game, Stalactites)
@@ -64,6 +68,9 @@ class SquadronJudge(Judge):
 
     def verdict(self, game: Game) -> Verdict:
         return self._judge(game)[0]
+
+    def size(self) -> int:
+        return len(self._decided)
 
     def continuation(self, game: Game) -> list[str]:
         return self._judge(game)[1]
