@@ -144,8 +144,7 @@ class Play:
             raise
         if result.outcome is Outcome.APPLIED:
             board_.length, board_.progress = result.length, commit.progress
-            sent = legal if commit.finish is None else []
-            return _accepted(action.client_id, action.text, board_.game, sent, status)
+            return _accepted(action.client_id, action.text, board_.game, legal, status)
         return await self._settle(room_id, player_id, action, result)
 
     def _commit(

@@ -239,15 +239,17 @@ class Pipe:
         writer = self._writer
         if writer is None or writer.is_closing():
             return self._connect_and_call(args)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._send(pack(args), future)
-        return future
+        return self._sent(args)
 
     async def _connect_and_call(self, args: tuple[Any, ...]) -> Any:
         await self._connect()
+        return await self._sent(args)
+
+    def _sent(self, args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        """The command sent (or queued to be); the future of its reply."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._send(pack(args), future)
-        return await future
+        return future
 
     async def ping(self) -> bool:
         """Whether Redis answers a ping within ``stall_s`` (a connection is made if need be)."""
@@ -427,9 +429,11 @@ class Script:
         return self._run(keys, args)
 
     async def _run(self, keys: Sequence[str] | Packed, args: Sequence[Any]) -> Any:
-        sent: Sequence[Any] = (keys,) if isinstance(keys, Packed) else keys
         if isinstance(keys, Packed):
+            sent: Sequence[Any] = (keys,)
             keys = keys.keys
+        else:
+            sent = keys
         call, key, count = self._caller.call_at, keys[0], len(keys)
         try:
             return await call(key, "EVALSHA", self._sha, count, *sent, *args)

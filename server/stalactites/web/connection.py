@@ -164,7 +164,7 @@ class Connection(Generic[FrameT, HelloT]):
         self._ending = False  # read no more frames (see end())
         self._reader: asyncio.Task[None] | None = None  # the task reading frames (uvicorn's)
         self._cut = False  # the reader has been cancelled (by kick or restart)
-        self._writer: asyncio.Task[Any] | None = None  # while frames are sent (or the reader)
+        self._writer: asyncio.Task[None] | None = None  # while frames wait to be sent
         self._closing = False  # no writer starts any more (see _close)
         self._sending_since: float | None = None
         self.idle_s: float | None = None  # set: a client silent this long is closed (4408)
@@ -276,16 +276,20 @@ class Connection(Generic[FrameT, HelloT]):
         at once if the socket may be written to now, else by a writer task: the reader never
         waits on a client that does not read, so such a client overflows its queue with the
         answers to what it goes on sending and is disconnected."""
-        if self._send_now(self._outbox.frames()):
-            self._outbox.clear()
-        else:
+        if not self._send_queued_now():
             self._writer = asyncio.create_task(self._write())
+
+    def _send_queued_now(self) -> bool:
+        """Everything queued sent at once, if the socket may be written to now."""
+        if not self._send_now(self._outbox.frames()):
+            return False
+        self._outbox.clear()
+        return True
 
     async def _write(self) -> None:
         """Send what is queued, then end (the next frame queued starts another writer)."""
         try:
-            if self._send_now(self._outbox.frames()):
-                self._outbox.clear()
+            self._send_queued_now()
             while (text := self._outbox.take()) is not None:
                 self._sending_since = time.monotonic()
                 await self.websocket.send_text(text)

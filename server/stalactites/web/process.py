@@ -251,8 +251,7 @@ class Process:
         if subscriber.player_id is None:
             await self.spectator_count.renew(room_id, subscriber.connection_id)
         else:
-            store = self.store
-            await store.touch_presence(
+            await self.store.touch_presence(
                 room_id, subscriber.player_id, subscriber.connection_id, until
             )
 
