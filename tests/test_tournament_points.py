@@ -14,6 +14,7 @@ from stalactites.tournaments.points import (
     totals,
 )
 from stalactites.tournaments.rounds import result_lines, round_room_id, tournament_of_room
+from stalactites.tournaments.views import standing_rows
 
 
 def test_a_round_scores_the_cards_on_the_foundations() -> None:
@@ -51,6 +52,17 @@ def test_standings_go_by_points_then_rounds_won_then_total_time() -> None:
         ("a", 60, 1, 50_000),
         ("b", 60, 0, 60_000),
     ]
+
+
+def test_equal_standings_are_kept_in_the_order_a_sorted_set_reads_them_back() -> None:
+    """Equal standings go by player id, highest first (as Redis's ZREVRANGE and the memory
+    store read them), whatever the order of entry: the standings an event tells are those a
+    view reads back."""
+    level = [[Line("a", 61, True, 53)], [Line("b", 61, True, 53)], [Line("c", 5, False, 9)]]
+    for entrants in ([("a", "Ann"), ("b", "Bob"), ("c", "Cat")], [("b", "Bob"), ("a", "Ann")]):
+        rows = standing_rows(totals(entrants, level))
+        assert [row.player_id for row in rows][:2] == ["b", "a"]
+        assert rows[0].score == rows[1].score
 
 
 def test_equal_standings_share_a_rank_and_the_next_rank_skips() -> None:

@@ -221,7 +221,6 @@ class TournamentService:
         round_ms = settings.round_time_s * 1000
         rounds = [*finished_lines(row, round_ms), live_lines(room, round_ms, self.now())]
         rows = standing_rows(totals(names(row), rounds))
-        rows.sort(key=lambda line: (line.score, line.player_id), reverse=True)  # as stored
         return frame.model_copy(update={"live": True, "standings": standings_of(rows)})
 
     # The rounds.

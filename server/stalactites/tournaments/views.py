@@ -51,8 +51,12 @@ def line_json(total: Total) -> str:
 
 
 def standing_rows(totals: Iterable[Total]) -> list[StandingRow]:
-    """Totals as the store keeps them: a sort score and a line each."""
-    return [StandingRow(total.player_id, score(total), line_json(total)) for total in totals]
+    """Totals as the store keeps them: a sort score and a line each, in the store's order (by
+    score, equal standings by player id, both descending: as a sorted set reads highest
+    first), so that standings told in an event are in the order a view reads them back."""
+    rows = [StandingRow(total.player_id, score(total), line_json(total)) for total in totals]
+    rows.sort(key=lambda row: (row.score, row.player_id), reverse=True)
+    return rows
 
 
 def standings_of(rows: list[StandingRow]) -> list[TournamentStanding]:
