@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -192,6 +193,14 @@ def _status_kb(pid: int, key: str) -> int:
 
 
 # HTTP and figures.
+
+
+def sample(server: Server, seconds: float, path: str) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``server`` for ``seconds`` (GIL holder only), stacks into ``path``."""
+    spy = shutil.which("py-spy") or os.path.join(os.path.dirname(sys.executable), "py-spy")
+    command = [spy, "record", "--gil", "--nonblocking", "-r", "250", "-f", "raw"]
+    command += ["-d", str(max(int(seconds), 1)), "-p", str(server.pid), "-o", path]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def post(url: str, body: dict[str, Any]) -> Any:

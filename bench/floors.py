@@ -35,8 +35,6 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
-import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator
@@ -55,6 +53,7 @@ from benchkit import (
     drive,
     median_rows,
     percentile,
+    sample,
     seat_room_racers,
     serve_app,
     stalactites_command,
@@ -188,14 +187,6 @@ class Figures:
     cpu_us: float
     p50_ms: float
     p99_ms: float
-
-
-def sample(server: Server, seconds: float, path: str) -> subprocess.Popen[bytes]:
-    """py-spy sampling ``server`` for ``seconds`` (GIL holder only), stacks into ``path``."""
-    spy = shutil.which("py-spy") or os.path.join(os.path.dirname(sys.executable), "py-spy")
-    command = [spy, "record", "--gil", "--nonblocking", "-r", "250", "-f", "raw"]
-    command += ["-d", str(max(int(seconds), 1)), "-p", str(server.pid), "-o", path]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 @dataclass

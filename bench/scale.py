@@ -3,7 +3,7 @@
     nice .venv/bin/python bench/scale.py [--connections N] [--racers R] [--spectators S]
                                          [--seconds T] [--pace P] [--flat-seconds F]
                                          [--holders H] [--settle S] [--rest S]
-                                         [--by-second] [--trace-memory]
+                                         [--by-second] [--trace-memory] [--py-spy FILE]
 
 Starts two ``stalactites serve`` processes on Redis at 127.0.0.1:6379 (a key prefix of
 their own, deleted afterwards; the rate limits and the per-address caps off, per connection and
@@ -46,6 +46,8 @@ Figures:
   second's moves (the median second and the worst): a busy spell on a shared machine shows
   up as one bad second, a server that cannot keep up as every second bad (``--by-second``
   prints every second's);
+* with ``--py-spy FILE``: server 1 sampled through the paced phase (``py-spy record --gil``,
+  collapsed stacks into FILE);
 * with ``--trace-memory``: what server 1's allocations grew by between the two memory
   readings, by package and by source line (tracemalloc, which inflates the memory figures).
 
@@ -88,6 +90,7 @@ from benchkit import (
     post,
     process_cpu_seconds,
     race,
+    sample,
     stalactites_command,
     start_server,
 )
@@ -665,7 +668,10 @@ def measure(args: argparse.Namespace, servers: list[Server], results: Results) -
         def run(some: list[Client], name: str, seconds: float, pace: float | None) -> None:
             results.phases.append(phase(some, servers, args.settle, name, "race", seconds, pace))
 
+        spy = sample(servers[0], args.seconds, args.py_spy) if args.py_spy else None
         run(clients, paced, args.seconds, args.pace)
+        if spy is not None:
+            spy.wait()
         if args.flat_seconds > 0:
             run(clients, "flat out", args.flat_seconds, None)
         close(clients[1:])  # the control: the same racers without the idle connections
@@ -798,6 +804,9 @@ def parse_args() -> argparse.Namespace:
         "--trace-memory",
         action="store_true",
         help="trace server 1's allocations (slower, more memory) and show what the sockets hold",
+    )
+    parser.add_argument(
+        "--py-spy", default="", metavar="FILE", help="sample server 1 in the paced phase"
     )
     parser.add_argument("--by-second", action="store_true", help="print each second's p99")
     parser.add_argument("--settle", type=float, default=SETTLE_S, help="pauses (seconds)")
