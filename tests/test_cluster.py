@@ -108,7 +108,7 @@ async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     for name in ("ann", "bob"):
         assert (await store.commit(commit(name, 0, "t1-c1", f"{name}0"))).outcome is Outcome.APPLIED
     rung: list[tuple[int, Ring]] = []
-    await store.subscribe("r1", lambda seq, ring: rung.append((seq, ring)))
+    await store.subscribe("r1", lambda seq, ring, carried=None: rung.append((seq, ring)))
     move = cluster.begin_move(room_slot(cluster, store, "r1"))
     assert move.migrate_keys() > 0  # the keys are at the target; the owner answers ASK
     applied = await store.commit(commit("ann", 1, "t2-c2", "ann1"))
@@ -155,7 +155,7 @@ async def test_a_lost_doorbell_subscription_is_made_again_on_the_cluster(
 ) -> None:
     assert isinstance(store, RedisStore)
     rung: list[int] = []
-    await store.subscribe("r1", lambda seq, ring: rung.append(seq))
+    await store.subscribe("r1", lambda seq, ring, carried=None: rung.append(seq))
     killed = 0
     for port in cluster.ports:
         with cluster.node(port) as client:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from stalactites.store import EventBatch
-from stalactites.store.rooms_base import Bell, Ring
+from stalactites.store.rooms_base import ActionRow, Bell, Carried, Ring
 from stalactites.web.fanout import Fanout, Stream
 
 T0 = 1_700_000_000_000
@@ -41,6 +41,8 @@ class Log:
 class Hooks:
     def __init__(self) -> None:
         self.kinds: list[str | None] = []
+        self.actions: list[tuple[int, ActionRow]] = []
+        self.missed_bells = 0
         self.closed = False
 
     def news(self) -> None:
@@ -48,6 +50,12 @@ class Hooks:
 
     def kept(self, kind: str | None) -> None:
         self.kinds.append(kind)
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        self.actions.append((count, row))
+
+    def missed(self) -> None:
+        self.missed_bells += 1
 
     def delivered(self) -> None:
         pass
@@ -85,12 +93,15 @@ class Reader:
     def kick(self) -> None:
         raise AssertionError("not kicked")
 
+    def seqs_now(self) -> list[int]:
+        return [int(frame.split(",")[0].split(":")[1]) for frame in self.frames]
+
     async def seqs(self, count: int) -> list[int]:
         """The seqs handed over, once there are ``count``."""
         while len(self.frames) < count:
             self.got.clear()
             await asyncio.wait_for(self.got.wait(), 5)
-        return [int(frame.split(",")[0].split(":")[1]) for frame in self.frames]
+        return self.seqs_now()
 
 
 class Clock:
@@ -221,11 +232,64 @@ async def test_a_resubscribed_bell_looks_in_the_store_whatever_is_known() -> Non
     log = Log()
     streams = fanout(log)
     reader = Reader()
-    await streams.join("r1", reader)
+    stream = await streams.join("r1", reader)
     await idle()
     log.store("missed")  # its bell was lost with the subscription
     log.bells["r1"](0, Ring.RESUBSCRIBED)
     assert await reader.seqs(1) == [1]
+    assert stream.hooks.missed_bells == 1  # what lost bells carried is read again too
+    await streams.close()
+
+
+async def test_another_processs_commit_bell_hands_over_what_it_carries_without_a_read() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    stream = await streams.join("r1", reader)
+    await idle()
+    reads = log.reads
+    seq = log.store("progress")
+    row = ActionRow(T0, "ann", "t1-c1")
+    log.bells["r1"](seq, Ring.NEWS, Carried([(seq, log.events[-1])], (1, row)))
+    assert reader.seqs_now() == [1]  # handed over at once: no turn of the runner
+    assert stream.hooks.actions == [(1, row)]
+    await idle()
+    assert log.reads == reads
+    seq = log.store("finished")  # a resignation's bell: its events, no action
+    log.bells["r1"](seq, Ring.NEWS, Carried([(seq, log.events[-1])], None))
+    assert reader.seqs_now() == [1, 2] and stream.hooks.actions == [(1, row)]
+    await idle()
+    assert log.reads == reads
+    await streams.close()
+
+
+async def test_a_carried_bell_after_a_lost_one_reads_what_was_lost() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    await streams.join("r1", reader)
+    await idle()
+    log.store("lost")  # its bell never came
+    seq = log.store("progress")
+    log.bells["r1"](seq, Ring.NEWS, Carried([(seq, log.events[-1])], None))
+    assert await reader.seqs(2) == [1, 2]  # in order, the lost one read from the store
+    await streams.close()
+
+
+async def test_our_own_commits_bell_gives_its_action_and_hands_over_nothing() -> None:
+    log = Log()
+    streams = fanout(log)
+    reader = Reader()
+    stream = await streams.join("r1", reader)
+    await idle()
+    row = ActionRow(T0, "ann", "t1-c1")
+    with streams.committing("r1") as followed:
+        seq = log.store("progress")
+        log.bells["r1"](seq, Ring.OUR_COMMIT, Carried([(seq, log.events[-1])], (1, row)))
+        await idle()
+        assert reader.frames == [] and stream.hooks.actions == [(1, row)]
+        followed.stored([(seq, log.events[-1])])
+    assert reader.seqs_now() == [1]
     await streams.close()
 
 

@@ -12,7 +12,7 @@ import redis
 
 from server_kit import REDIS_URL
 from stalactites.store import Finish, Finisher, FinishResult, NewRoom, Outcome, RoomRow, Store
-from stalactites.store.rooms_base import ActionRow
+from stalactites.store.rooms_base import ActionRow, Carried, Ring
 from stalactites.store.rooms_redis import RedisStore
 from store_kit import END, START, T0, TTL, add, commit, racing, ready
 
@@ -213,3 +213,52 @@ async def spectator_counts(store: Store) -> list[int]:
     batch = await store.events_since("r1", 0)
     events = [json.loads(text) for _, text in batch.events]
     return [event["count"] for event in events if event["type"] == "spectators"]
+
+
+Heard = tuple[int, Ring, Carried | None]
+
+
+@pytest.mark.parametrize("where", ["redis", "cluster"])
+async def test_on_redis_a_commits_bell_carries_its_events_and_action_to_every_process(
+    where: str, redis_prefix: str, request: pytest.FixtureRequest
+) -> None:
+    """Two processes on one Redis: each hears every commit's bell with what it stored, so that
+    neither reads it from the store."""
+    cluster = where == "cluster"
+    url = request.getfixturevalue("cluster").url if cluster else REDIS_URL
+    here, there = (RedisStore(url, redis_prefix, cluster=cluster) for _ in range(2))
+    heard: dict[RedisStore, asyncio.Queue[Heard]] = {here: asyncio.Queue(), there: asyncio.Queue()}
+    try:
+        await racing(here)
+        for store, queue in heard.items():
+
+            def bell(seq: int, ring: Ring, carried: Carried | None = None, /, q=queue) -> None:
+                q.put_nowait((seq, ring, carried))
+
+            await store.subscribe("r1", bell)
+        moved = await here.commit(commit("ann", 0, "t1-c1", now=START + 100))
+        resigned = await there.commit(commit("bob", 0, None, finish="resigned", now=START + 200))
+        ann = (1, ActionRow(START + 100, "ann", "t1-c1"))
+        for store, ours in ((here, moved), (there, resigned)):
+            others = resigned if ours is moved else moved
+            by_seq: dict[int, tuple[Ring, Carried | None]] = {}
+            while len(by_seq) < 2:  # on a cluster, bells of events before may come late
+                seq, ring, carried = await asyncio.wait_for(heard[store].get(), 5)
+                if seq in (ours.events[-1][0], others.events[-1][0]):
+                    by_seq[seq] = (ring, carried)
+            assert by_seq[ours.events[-1][0]] == (
+                Ring.OUR_COMMIT,
+                Carried(ours.events, ann if ours is moved else None),
+            )
+            assert by_seq[others.events[-1][0]] == (
+                Ring.NEWS,
+                Carried(others.events, ann if others is moved else None),
+            )
+        stored = await here.events_since("r1", moved.events[0][0] - 1, 10)
+        assert (
+            stored.events[: len(moved.events + resigned.events)] == moved.events + resigned.events
+        )
+        assert await here.read_actions("r1") == [ann[1]]
+    finally:
+        await here.close()
+        await there.close()

@@ -324,7 +324,7 @@ async def test_every_stored_event_rings_the_room_bell(store: Store) -> None:
     rung: list[int] = []
     got = asyncio.Event()
 
-    def bell(seq: int, ring: Ring) -> None:
+    def bell(seq: int, ring: Ring, carried: object = None, /) -> None:
         rung.append(seq)
         got.set()
 

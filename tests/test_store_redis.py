@@ -79,7 +79,7 @@ async def test_a_lost_subscription_is_made_again_and_every_bell_rings_to_resync(
     redis_store: RedisStore,
 ) -> None:
     rung: list[int] = []
-    await redis_store.subscribe("r1", lambda seq, ring: rung.append(seq))
+    await redis_store.subscribe("r1", lambda seq, ring, carried=None: rung.append(seq))
     kill_connection(f"stalactites-bells-{redis_store.origin}")
     for _ in range(100):
         if 0 in rung:

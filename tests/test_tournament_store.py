@@ -295,7 +295,7 @@ async def test_events_since_a_seq_and_the_doorbell(tstore: TournamentStore) -> N
     await make(tstore)
     rung: list[int] = []
 
-    def bell(seq: int, ring: Ring) -> None:
+    def bell(seq: int, ring: Ring, carried: object = None, /) -> None:
         rung.append(seq)
 
     await tstore.subscribe("t1", bell)

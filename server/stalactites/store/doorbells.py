@@ -13,16 +13,20 @@ from collections.abc import Callable, Sequence
 
 from .listener import Listener
 from .resp import Address
-from .rooms_base import Bell, Ring
+from .rooms_base import Bell, Carried, Ring
 
 __all__ = ["Doorbells"]
 
 log = logging.getLogger(__name__)
 
 
+Decode = Callable[[str], tuple[int, Ring, Carried | None]]
+
+
 class Doorbells:
-    """``decode(data)`` turns a message into the seq and the ring a bell is rung with (by
-    default: the message is the seq, ``Ring.NEWS``); ``others()`` names
+    """``decode(data)`` turns a message into what a bell is rung with: the seq, the ring and
+    what it carries (by default: the message is the seq, ``Ring.NEWS``, carrying nothing);
+    ``others()`` names
     more addresses to subscribe at when a connection fails (the other masters of a cluster);
     ``what`` names the bells' owners in the log."""
 
@@ -30,7 +34,7 @@ class Doorbells:
         self,
         address: Address,
         others: Callable[[], Sequence[Address]] | None,
-        decode: Callable[[str], tuple[int, Ring]] = lambda data: (int(data), Ring.NEWS),
+        decode: Decode = lambda data: (int(data), Ring.NEWS, None),
         what: str = "rooms",
     ) -> None:
         self._bells: dict[str, Bell] = {}

@@ -15,7 +15,6 @@ trimmed: ``base`` is the seq just before the oldest one kept.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -23,6 +22,7 @@ __all__ = [
     "ROOM_LISTS",
     "ActionRow",
     "Bell",
+    "Carried",
     "Commit",
     "CommitResult",
     "EventBatch",
@@ -59,8 +59,22 @@ class Ring(enum.Enum):
     so look in the store."""
 
 
-Bell = Callable[[int, Ring], None]
-"""A doorbell handler: ``bell(seq, ring)``, with the newest event seq and why it rings."""
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """What a commit's doorbell carries on Redis besides its seq, so that no process hearing it
+    need read the store for it: the room events the commit stored, [(seq, event)], and the
+    action it stored as (its place in the room's action stream, counted from 1, the row), None
+    for a resignation."""
+
+    events: list[tuple[int, str]]
+    action: tuple[int, ActionRow] | None
+
+
+class Bell(Protocol):
+    """A doorbell handler: ``bell(seq, ring, carried)``, with the newest event seq, why it
+    rings, and what a commit's bell carries (None where the store's bells carry nothing)."""
+
+    def __call__(self, seq: int, ring: Ring, carried: Carried | None = None, /) -> None: ...
 
 
 ROOM_LISTS = {"waiting": ("waiting",), "racing": ("countdown", "racing")}
@@ -275,6 +289,10 @@ class EventBatch:
 
 class Store(Protocol):
     """The store interface; see :mod:`stalactites.store.rooms_memory` and ``.rooms_redis``."""
+
+    bells_carry: bool
+    """Whether a commit's doorbell carries what it stored (:class:`Carried`): then the action
+    stream need not be read for each commit's action (only after a lost bell)."""
 
     async def ping(self) -> bool:
         """Whether the store answers."""

@@ -95,6 +95,8 @@ class _Room:
 class MemoryStore:
     """Rooms in a dict; see :class:`stalactites.store.rooms_base.Store` for the contract."""
 
+    bells_carry = False  # the action stream is a list here: read it
+
     def __init__(self, max_events: int = 10_000, now_ms: Callable[[], int] | None = None) -> None:
         """``now_ms``: the server's clock, which expiry follows (the machine's by default)."""
         self._rooms: dict[str, _Room] = {}

@@ -25,6 +25,7 @@ from .rooms_archive import actions_of, archived, fields_of, log_of
 from .rooms_base import (
     ActionRow,
     Bell,
+    Carried,
     Commit,
     CommitResult,
     EventBatch,
@@ -56,6 +57,8 @@ log = logging.getLogger(__name__)
 
 class RedisStore:
     """See :class:`stalactites.store.rooms_base.Store` for the contract."""
+
+    bells_carry = True  # commit.lua
 
     def __init__(
         self,
@@ -406,11 +409,22 @@ class RedisStore:
         )
         return str(answer) if answer else None
 
-    def _seq(self, data: str) -> tuple[int, Ring]:
-        """A doorbell: ``seq``, or ``seq:process`` from a commit (``Ring.OUR_COMMIT`` if the
-        process is this one)."""
-        seq, _, origin = data.partition(":")
-        return int(seq), Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
+    def _seq(self, data: str) -> tuple[int, Ring, Carried | None]:
+        """A doorbell: ``seq``, or from a commit ``seq:process`` (``Ring.OUR_COMMIT`` if the
+        process is this one) and, a line each, its action's line and its events (commit.lua)."""
+        head, _, carried = data.partition("\n")
+        seq_text, _, origin = head.partition(":")
+        seq = int(seq_text)
+        ring = Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
+        if not carried:
+            return seq, ring, None
+        action_line, *events = carried.split("\n")
+        action = None
+        if action_line:
+            count, at, pid, text = action_line.split("|", 3)
+            action = (int(count), ActionRow(int(at), pid, text))
+        first = seq - len(events) + 1
+        return seq, ring, Carried(list(enumerate(events, first)), action)
 
 
 # What moves into a kept room's archive beside each seat's fields (no script reads these

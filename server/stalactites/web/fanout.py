@@ -10,7 +10,9 @@ by whoever stored them, saving the fetch: :meth:`Stream.offer`, or, for a room's
 :class:`StreamCommit` that :meth:`Fanout.committing` gives it.  While any commit of this
 process's is under way the stream fetches nothing newer than what it holds (the commit brings
 it); when the last one ends it looks again, in case one failed after storing.  Which to do is
-decided in one place, :meth:`Stream._should_fetch`.
+decided in one place, :meth:`Stream._should_fetch`.  On Redis a commit's doorbell carries the
+events it stored (:class:`~stalactites.store.rooms_base.Carried`): every other process takes
+them as offered, without a fetch, and the action it stored goes to the stream's hooks.
 
 What a kind of stream does besides delivering (a room's deadlines and spectators' boards, a
 tournament's standings) is its :class:`StreamHooks`.  A :class:`Fanout` holds the process's
@@ -29,7 +31,7 @@ from .. import logs
 from ..clock import Clock
 from ..room_events import event_type, with_seq
 from ..store import EventBatch
-from ..store.rooms_base import Bell, Ring
+from ..store.rooms_base import ActionRow, Bell, Carried, Ring
 from .metrics import FanoutLag, Histogram
 
 __all__ = ["Fanout", "Source", "Stream", "StreamCommit", "StreamHooks", "Subscriber"]
@@ -75,6 +77,14 @@ class StreamHooks(Protocol):
 
     def kept(self, kind: str | None) -> None:
         """An event of this type has come into the stream (each event once)."""
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        """An action was stored as the ``count``-th of the room's action stream (as a commit's
+        doorbell carried it; each may come more than once, or never: a lost bell)."""
+
+    def missed(self) -> None:
+        """Bells may have been missed (the subscription was lost and made again): what they
+        would have carried is to be read from the store."""
 
     def delivered(self) -> None:
         """Every subscriber has been handed what it could take of what is held."""
@@ -126,14 +136,19 @@ class Stream(Generic[HooksT]):
 
     # What tells it of events.
 
-    def ring(self, seq: int, ring: Ring) -> None:
-        """The doorbell: the stream has events up to ``seq``."""
+    def ring(self, seq: int, ring: Ring, carried: Carried | None = None) -> None:
+        """The doorbell: the stream has events up to ``seq``; a commit's may carry them."""
+        if carried is not None and carried.action is not None:
+            self.hooks.acted(*carried.action)
+        if ring is Ring.NEWS and carried is not None:  # another process's commit: as stored here
+            return self.offer(carried.events)
         self._learned(seq)
         if ring is Ring.OUR_COMMIT:  # no wake: the commit hands them over (or, failing, ends)
             self._latest = max(self._latest, seq)
             return
         self.hooks.news()
         if ring is Ring.RESUBSCRIBED:
+            self.hooks.missed()
             self._must_fetch = True
         self._latest = max(self._latest, seq)
         self._wake.set()

@@ -4,7 +4,8 @@ connected here, their boards.
 
 A room's :class:`~stalactites.web.fanout.Stream` is made with a :class:`RoomHooks`: events
 that move a deadline restart the timer (:mod:`..deadlines`); news of events tells the
-spectators' boards (:mod:`.spectator_boards`) there may be new actions to read, the
+spectators' boards (:mod:`.spectator_boards`) there may be new actions to read (or, on Redis,
+the action a commit's doorbell carried), the
 ``started`` event that every board is the deal (to be judged), and the ``results`` event that
 the race is over.
 """
@@ -12,6 +13,7 @@ the race is over.
 from __future__ import annotations
 
 from ...clock import Clock
+from ...store.rooms_base import ActionRow
 from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
 from ..fanout import Stream
 from ..ghosts.ghost_driver import Advance as GhostAdvance
@@ -34,6 +36,14 @@ class RoomHooks:
     def news(self) -> None:
         if self.boards is not None:
             self.boards.poke()
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        if self.boards is not None:
+            self.boards.acted(count, row)
+
+    def missed(self) -> None:
+        if self.boards is not None:
+            self.boards.missed()
 
     def kept(self, kind: str | None) -> None:
         if kind in DEADLINE_EVENTS:

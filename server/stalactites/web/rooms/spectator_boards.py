@@ -2,7 +2,9 @@
 
 A :class:`SpectatorBoards` belongs to a room's stream (:mod:`.room_stream`) while spectators
 are connected to this process.  It reads the room's action stream from the store (every
-accepted action with its commit time, whichever process stored it), and *releases* each
+accepted action with its commit time, whichever process stored it), or where the store's
+doorbells carry each commit's action (Redis), takes it from the bell, reading the stream only
+when a bell was missed; and it *releases* each
 action once it is ``spectator_delay_s`` old, or at once when the race is over: it plays the
 action on its copy of that player's board and sends a ``board`` frame to every spectator
 (while none is connected here, nothing is played or judged: the next one's welcome plays what
@@ -50,6 +52,7 @@ class SpectatorBoards:
         self._settings: RoomSettings | None = None
         self._entries: list[ActionRow] = []
         self._released = 0
+        self._unread = True  # the action stream may hold actions not in _entries: read it
         self._games: dict[str, Game] = {}
         self._actions: dict[str, list[str]] = {}  # each player's actions released and applied
         self.verdicts = BoardVerdicts(room_id, rooms, self._tell)
@@ -59,7 +62,24 @@ class SpectatorBoards:
         self._task = logs.task(self._run(), f"spectator-boards:{room_id}", room_id=room_id)
 
     def poke(self) -> None:
-        """The room has new events: there may be new actions to read."""
+        """The room has new events: there may be new actions to read (unless the store's bells
+        carry them: :meth:`acted`)."""
+        if not self._rooms.store.bells_carry:
+            self._unread = True
+        self._wake.set()
+
+    def missed(self) -> None:
+        """Bells may have been missed (a lost subscription): read the action stream."""
+        self._unread = True
+        self._wake.set()
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        """A doorbell carried the room's ``count``-th action: taken if it is the next one, else
+        (a bell missed, or a read under way) the action stream is read."""
+        if count == len(self._entries) + 1 and not self._reading.locked():
+            self._entries.append(row)
+        elif count > len(self._entries):
+            self._unread = True
         self._wake.set()
 
     def race_started(self) -> None:
@@ -110,7 +130,7 @@ class SpectatorBoards:
                     await self._prime()
                 elif self._wake.is_set():
                     self._wake.clear()
-                    if self.viewers:  # else the next spectator's ready() reads them
+                    if self.viewers and self._unread:  # else ready() reads them
                         await self._sync()
                     if self._deal_shown:
                         await self._judge_all()
@@ -119,6 +139,7 @@ class SpectatorBoards:
             except Exception:
                 log.exception("room %s: spectators' boards failed; retrying", self.room_id)
                 await asyncio.sleep(POLL_S)
+                self._unread = True
                 self._wake.set()
                 continue
             await self._sleep()
@@ -150,6 +171,7 @@ class SpectatorBoards:
 
     async def _sync(self) -> None:
         async with self._reading:
+            self._unread = False
             read = await self._rooms.store.read_actions(self.room_id, len(self._entries))
             self._entries += read
 

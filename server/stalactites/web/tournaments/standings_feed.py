@@ -15,7 +15,7 @@ import logging
 import time
 
 from ...store import EventBatch
-from ...store.rooms_base import Bell
+from ...store.rooms_base import ActionRow, Bell
 from ...tournament_protocol import TOURNAMENT_EVENTS
 from ...tournaments import TournamentService, TournamentStore
 from ..fanout import Subscriber
@@ -48,6 +48,12 @@ class StandingsFeed:
     def kept(self, kind: str | None) -> None:
         if kind in TOURNAMENT_EVENTS:
             self._events_came = True
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        pass  # a tournament's stream stores no actions
+
+    def missed(self) -> None:
+        pass  # the stream itself reads its events again
 
     def delivered(self) -> None:
         if self._events_came:

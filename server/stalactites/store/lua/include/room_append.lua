@@ -4,8 +4,12 @@
 --   ARGV[1] the bell channel, ARGV[2] the event-log cap.
 -- The bell carries the newest seq, and ":process" after it when bell_tag is set (a commit
 -- sets it to name the committing process, which takes its events from the commit's answer).
+-- A commit sets bell_action too (its action's line, '' for none): then the bell carries,
+-- each on a line after the seq's, that and every event appended (rooms_base.Carried), so that
+-- no process hearing it reads them from the store.
 -- Answers the seq of the first event appended (0 for none).
 local bell_tag = ''
+local bell_action = nil
 local function append(list)
   local n = #list
   if n == 0 then return 0 end
@@ -19,6 +23,8 @@ local function append(list)
     redis.call('PEXPIRE', KEYS[2], ttl)
   end
   redis.call('PEXPIRE', KEYS[1], ttl)
-  redis.call('PUBLISH', ARGV[1], seq .. bell_tag)
+  local bell = seq .. bell_tag
+  if bell_action then bell = bell .. '\n' .. bell_action .. '\n' .. table.concat(list, '\n') end
+  redis.call('PUBLISH', ARGV[1], bell)
   return seq - n + 1
 end

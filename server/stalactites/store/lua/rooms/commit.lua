@@ -1,6 +1,8 @@
 -- One action on a player's board, stored with its room events (see rooms_base.Commit).
 -- KEYS: 1 room hash, 2 event list, 3 the player's log, 4 the player's client ids,
 --       5 the room's action stream
+-- The bell reads "seq:process", then the action's line ("count|now|player id|action": its
+-- place in the action stream and its row there; empty for none), then the events stored.
 -- ARGV: 1 bell channel, 2 event-log cap, 3 player id, 4 expected log length,
 --       5 action ('' for none), 6 client id ('' for none), 7 progress JSON,
 --       8 finish ('' for none), 9 elapsed ms, 10 now, 11 the progress event,
@@ -29,10 +31,12 @@ end
 local length = redis.call('LLEN', KEYS[3])
 if length ~= tonumber(ARGV[4]) then return {'conflict', length} end
 local ttl = redis.call('HGET', KEYS[1], 'ttl')
+bell_action = ''
 if ARGV[5] ~= '' then
   length = redis.call('RPUSH', KEYS[3], ARGV[5])
   redis.call('PEXPIRE', KEYS[3], ttl)
-  redis.call('RPUSH', KEYS[5], ARGV[10] .. '|' .. pid .. '|' .. ARGV[5])
+  local row = ARGV[10] .. '|' .. pid .. '|' .. ARGV[5]
+  bell_action = redis.call('RPUSH', KEYS[5], row) .. '|' .. row
   redis.call('PEXPIRE', KEYS[5], ttl)
 end
 if cid ~= '' then
