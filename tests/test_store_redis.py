@@ -12,7 +12,7 @@ from server_kit import REDIS_URL
 from stalactites.store import NewRoom, Outcome, StoreError
 from stalactites.store.resp import Address, pack
 from stalactites.store.rooms_redis import RedisStore
-from store_kit import START, T0, commit, racing
+from store_kit import START, T0, add, commit, make_room, racing
 
 
 @pytest.fixture
@@ -88,6 +88,21 @@ async def test_a_lost_subscription_is_made_again_and_every_bell_rings_to_resync(
     assert 0 in rung  # resync: look in the store, bells may have been missed
     await racing(redis_store)  # events after the reconnect ring as before
     assert max(rung) > 0
+
+
+async def test_a_doorbell_that_fails_leaves_the_others_ringing(redis_store: RedisStore) -> None:
+    await racing(redis_store)
+    await make_room(redis_store, "r2")
+    rung: asyncio.Queue[int] = asyncio.Queue()
+
+    def broken(seq: int, ring: object, carried: object = None, /) -> None:
+        raise RuntimeError("a bell that fails")
+
+    await redis_store.subscribe("r1", broken)
+    await redis_store.subscribe("r2", lambda seq, ring, carried=None: rung.put_nowait(seq))
+    await redis_store.commit(commit("ann", 0, "t1-c1"))  # rings r1's bell: it fails
+    await add(redis_store, "cy", "r2")
+    assert await asyncio.wait_for(rung.get(), 5) == 1  # heard after, on the same subscription
 
 
 async def test_commits_carry_on_after_the_commit_connection_is_lost(

@@ -1,8 +1,9 @@
 """A subscriber connection (Redis pub/sub) that hands each message to a callback.
 
-It pings a connection that has been quiet, and after a lost or silent connection
-reconnects (at the next address it knows, on a cluster), subscribes again and, once Redis
-has confirmed the subscriptions, says so.  :mod:`.doorbells` keeps one.
+Messages are read as bytes arrive, by the connection's protocol (no task wakes for them), each
+handed to the callback at once.  It pings a connection that has been quiet, and after a lost
+or silent connection reconnects (at the next address it knows, on a cluster), subscribes again
+and, once Redis has confirmed the subscriptions, says so.  :mod:`.doorbells` keeps one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import hiredis
 
@@ -47,7 +48,7 @@ class Listener:
         self._on_reconnect = on_reconnect
         self._channels: set[str] = set()
         self._acks: dict[str, asyncio.Future[None]] = {}
-        self._writer: asyncio.StreamWriter | None = None
+        self._transport: asyncio.Transport | None = None
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
         self._health_s = health_s
@@ -72,20 +73,20 @@ class Listener:
         await asyncio.wait_for(self._connected.wait(), 10)
 
     def _send(self, *args: Any) -> None:
-        if self._writer is not None and not self._writer.is_closing():
-            self._writer.write(pack(args))
+        if self._transport is not None and not self._transport.is_closing():
+            self._transport.write(pack(args))
 
     async def _run(self) -> None:
         first, failures = True, 0
         while True:
-            writer = None
+            transport = None
             health: asyncio.Task[None] | None = None
             address = self._choose(failures)
             try:
-                reader, writer = await address.connect()
-                self._writer = writer
+                transport = await address.open(lambda: _Messages(self))
+                self._transport = transport
                 for command in address.greeting():
-                    writer.write(pack(command))
+                    transport.write(pack(command))
                 self._unconfirmed = 0 if first else len(self._channels)
                 for channel in self._channels:
                     self._send("SUBSCRIBE", channel)
@@ -93,15 +94,16 @@ class Listener:
                 if not first and not self._channels:
                     self._on_reconnect()
                 first = False
-                health = asyncio.create_task(self._check_health(writer))
-                await self._read(reader)
-            except (OSError, hiredis.ProtocolError) as error:
+                health = asyncio.create_task(self._check_health(transport))
+                why = await cast(_Messages, transport.get_protocol()).lost
+                log.warning("redis subscription lost: %s; reconnecting", why)
+            except OSError as error:
                 log.warning("redis subscription lost: %s; reconnecting", error)
             finally:
                 if health is not None:
                     health.cancel()
-                if writer is not None:
-                    writer.close()
+                if transport is not None:
+                    transport.close()
             self._connected.clear()
             failures += 1
             await asyncio.sleep(0.5)
@@ -113,35 +115,29 @@ class Listener:
         choices = [self._address, *(replace(o, name=self._address.name) for o in others)]
         return choices[failures % len(choices)]
 
-    async def _check_health(self, writer: asyncio.StreamWriter) -> None:
+    async def _check_health(self, transport: asyncio.Transport) -> None:
         """Ping a quiet connection; drop it when even the ping gets no answer."""
         while True:
             seen = self._received
             await asyncio.sleep(self._health_s)
             if self._received != seen:
                 continue
-            writer.write(pack(("PING",)))
+            transport.write(pack(("PING",)))
             await asyncio.sleep(self._health_s)
             if self._received == seen:
                 log.warning("redis subscription silent for %.1f s; reconnecting", self._health_s)
-                writer.transport.abort()
+                transport.abort()
                 return
-
-    async def _read(self, reader: asyncio.StreamReader) -> None:
-        parser = reply_parser()
-        while data := await reader.read(1 << 16):
-            self._received += 1
-            parser.feed(data)
-            while (reply := parser.gets()) is not False:
-                self._take(reply)
-        raise ConnectionError("redis closed the subscription")
 
     def _take(self, reply: Any) -> None:
         if not isinstance(reply, list) or len(reply) < 3:
             return
         kind, channel = reply[0], reply[1]
         if kind == "message":
-            self._on_message(channel, reply[2])
+            try:
+                self._on_message(channel, reply[2])
+            except Exception:  # one bell's failure is not the others'
+                log.exception("a doorbell on %s failed", channel)
         elif kind == "subscribe":
             ack = self._acks.pop(channel, None)
             if ack is not None and not ack.done():
@@ -156,5 +152,38 @@ class Listener:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self._writer is not None:
-            self._writer.close()
+        if self._transport is not None:
+            self._transport.close()
+
+
+class _Messages(asyncio.Protocol):
+    """A :class:`Listener`'s connection, read as bytes arrive; ``lost`` is done, with why,
+    when it is lost or speaks nonsense."""
+
+    def __init__(self, listener: Listener) -> None:
+        self._listener = listener
+        self._parser = reply_parser()
+        self._transport: asyncio.Transport | None = None
+        self.lost: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        listener, parser = self._listener, self._parser
+        listener._received += 1
+        try:
+            parser.feed(data)
+            while (reply := parser.gets()) is not False:
+                listener._take(reply)
+        except hiredis.ProtocolError as error:
+            self._lose(error)
+            if self._transport is not None:
+                self._transport.abort()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lose(exc or "redis closed the subscription")
+
+    def _lose(self, why: object) -> None:
+        if not self.lost.done():
+            self.lost.set_result(why)

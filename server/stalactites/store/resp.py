@@ -169,7 +169,7 @@ class Address:
         )
 
     async def open(self, protocol: Callable[[], asyncio.Protocol]) -> asyncio.Transport:
-        """A connection read by ``protocol()`` (its transport), as :meth:`connect` makes."""
+        """A connection read by ``protocol()`` (its transport)."""
         loop = asyncio.get_running_loop()
         if self.path is not None:
             transport, _ = await loop.create_unix_connection(protocol, self.path)
@@ -177,12 +177,6 @@ class Address:
             context = ssl.create_default_context() if self.tls else None
             transport, _ = await loop.create_connection(protocol, self.host, self.port, ssl=context)
         return transport
-
-    async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        if self.path is not None:
-            return await asyncio.open_unix_connection(self.path)
-        context = ssl.create_default_context() if self.tls else None
-        return await asyncio.open_connection(self.host, self.port, ssl=context)
 
     def greeting(self) -> list[tuple[Any, ...]]:
         """The commands a new connection sends first."""
