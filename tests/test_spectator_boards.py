@@ -1,6 +1,7 @@
 """A room's spectators' boards on Redis, whose doorbells carry each commit's action: a board
-is released from the bell without reading the room's action stream, which is read only when
-a bell was lost (a gap in the actions' count, or a subscription made again)."""
+is released from the bell without reading the room's action stream (a live room's at once,
+from the bell itself), which is read only when a bell was lost (a gap in the actions' count,
+or a subscription made again)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,7 @@ async def test_a_carried_action_is_released_without_reading_the_action_stream(
     reads = store.reads
     for count, row in enumerate(rows[:2], 1):
         boards.acted(count, row)
+        assert len(viewer.boards) == count  # a live room's: released at once, from the bell
         boards.acted(count, row)  # a bell heard twice changes nothing
     assert await viewer.moves(2) == [row.action for row in rows[:2]]
     boards.poke()  # news of events: no action to read

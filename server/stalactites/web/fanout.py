@@ -138,10 +138,12 @@ class Stream(Generic[HooksT]):
 
     def ring(self, seq: int, ring: Ring, carried: Carried | None = None) -> None:
         """The doorbell: the stream has events up to ``seq``; a commit's may carry them."""
+        if ring is Ring.NEWS and carried is not None:  # another process's commit: as stored here
+            self.offer(carried.events)
         if carried is not None and carried.action is not None:
             self.hooks.acted(*carried.action)
-        if ring is Ring.NEWS and carried is not None:  # another process's commit: as stored here
-            return self.offer(carried.events)
+        if ring is Ring.NEWS and carried is not None:
+            return
         self._learned(seq)
         if ring is Ring.OUR_COMMIT:  # no wake: the commit hands them over (or, failing, ends)
             self._latest = max(self._latest, seq)

@@ -66,7 +66,7 @@ class SpectatorBoards:
         carry them: :meth:`acted`)."""
         if not self._rooms.store.bells_carry:
             self._unread = True
-        self._wake.set()
+            self._wake.set()
 
     def missed(self) -> None:
         """Bells may have been missed (a lost subscription): read the action stream."""
@@ -74,11 +74,21 @@ class SpectatorBoards:
         self._wake.set()
 
     def acted(self, count: int, row: ActionRow) -> None:
-        """A doorbell carried the room's ``count``-th action: taken if it is the next one, else
-        (a bell missed, or a read under way) the action stream is read."""
+        """A doorbell carried the room's ``count``-th action: taken if it is the next one, and
+        released at once if it is due (a live room's), else (a bell missed, or a read under
+        way) the action stream is read."""
         if count == len(self._entries) + 1 and not self._reading.locked():
             self._entries.append(row)
-        elif count > len(self._entries):
+            if not self.viewers:
+                return  # the next spectator's ready() releases it
+            waiting = self._released < len(self._entries) - 1  # the timer is set for those
+            if self.primed.is_set() and not self._wake.is_set():
+                self._release()
+                if waiting or self._released == len(self._entries):
+                    return  # nothing new for the timer
+        elif count <= len(self._entries):
+            return  # a bell heard again
+        else:
             self._unread = True
         self._wake.set()
 
@@ -164,10 +174,14 @@ class SpectatorBoards:
         with no spectator here, until poked."""
         due = self._next_due() if self.viewers else None
         timeout = None if due is None else min(max(due - self._rooms.now(), 0) / 1000, POLL_S)
-        if timeout != 0 and not self._wake.is_set():
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout):  # a timer, not a task (as wait_for makes)
-                    await self._wake.wait()
+        if self._wake.is_set() or timeout == 0:
+            return
+        if timeout is None:
+            await self._wake.wait()
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):  # a timer, not a task (as wait_for makes)
+                await self._wake.wait()
 
     async def _sync(self) -> None:
         async with self._reading:
