@@ -12,10 +12,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
 
 from server_kit import InProcessServer, make_config, new_room, spectator
 from stalactites.web.connection import Outbox
-from stalactites.web.transport import Flag, Inbox, guarded_protocols
+from stalactites.web.transport import Flag, Inbox, framed, guarded_protocols
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -119,3 +123,16 @@ def test_outbox_takes_frames_in_order_up_to_its_size() -> None:
     assert outbox.take() == "1" and outbox.take() == "2" and outbox.take() is None
     unbounded = Outbox(0)
     assert all(unbounded.put(str(n)) for n in range(1000)) and not unbounded.full()
+
+
+@pytest.mark.parametrize("length", [0, 125, 126, 65_535, 65_536, 200_000])
+def test_a_text_framed_once_is_read_back_whole_by_a_websocket_client(length: int) -> None:
+    text = ("é" + "x" * length)[:length] if length else ""
+    client = ClientProtocol(parse_uri("ws://localhost/"), state=State.OPEN)
+    client.receive_data(framed(text) + framed("after"))
+    frames = [event for event in client.events_received() if isinstance(event, Frame)]
+    assert [(frame.opcode, frame.fin, frame.data.decode()) for frame in frames] == [
+        (Opcode.TEXT, True, text),
+        (Opcode.TEXT, True, "after"),
+    ]
+    assert framed(text) is framed(text)  # made once for all the sockets it goes to

@@ -34,7 +34,9 @@ And it offers the app a way to send text frames at once, in one write, without t
 :data:`SEND_NOW` in the scope's ``extensions``, taking a list of texts, answering False (nothing
 sent) unless the socket is open and uvicorn would write them straight away (its writing not
 paused by a client that does not read), when the app falls back to ``send``; it raises
-:class:`ClientDisconnected` once the client is gone, like ``send``.
+:class:`ClientDisconnected` once the client is gone, like ``send``.  A text sent to many
+sockets at once is framed once (:func:`framed`: frames are not masked from a server, and
+compression is off), each socket's frames written as they are.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 from ..config import ServerConfig
 
@@ -226,6 +230,21 @@ def _is_network(text: str) -> bool:
     return True
 
 
+_FRAMED: dict[str, bytes] = {}  # the texts sent lately, as frames
+FRAMED_MOST = 256
+
+
+def framed(text: str) -> bytes:
+    """``text`` as a server's text frame (unmasked, no extension), made once for all the
+    sockets it goes to at once (a room event, a spectator's board): the last few are kept."""
+    frame = _FRAMED.get(text)
+    if frame is None:
+        if len(_FRAMED) >= FRAMED_MOST:
+            _FRAMED.clear()
+        frame = _FRAMED[text] = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+    return frame
+
+
 def guarded_protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
     """uvicorn's ``http`` and ``ws`` protocol classes with this process's guards."""
     count = ConnectionCount(config.address_connections, config.forwarded_allow_ips)
@@ -278,12 +297,16 @@ def guarded_protocols(config: ServerConfig) -> tuple[type[Any], type[Any]]:
                 return False
             if self.initial_response is not None:
                 return False
-            try:
+            conn = self.conn
+            if conn.state is State.OPEN and not (conn.writes or conn.extensions):
+                self.transport.write(b"".join([framed(text) for text in texts]))
+                return True
+            try:  # websockets frames them (it has frames of its own to send first)
                 for text in texts:
-                    self.conn.send_text(text.encode())
+                    conn.send_text(text.encode())
             except InvalidState:
                 raise ClientDisconnected() from None
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.write(b"".join(conn.data_to_send()))
             return True
 
         def connection_lost(self, exc: Exception | None) -> None:
