@@ -265,7 +265,7 @@ class Stalactites(Game):
 
     @property
     def foundation_cards(self) -> int:
-        return sum(len(pile) for pile in self.foundations)
+        return sum(map(len, self.foundations))
 
     def key(self) -> tuple[Any, ...]:
         return (

@@ -12,9 +12,9 @@ both kinds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..engine import Card, Game, Move, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
@@ -104,20 +104,34 @@ def _card_json(card: Card) -> str:
     return text
 
 
-def _pile_json(cards: Iterable[Card]) -> str:
-    known = _CARD_JSON
-    try:
-        return "[" + ",".join([known[id(card)] for card in cards]) + "]"
-    except KeyError:
-        return "[" + ",".join([_card_json(card) for card in cards]) + "]"
-
-
-def _piles_json(piles: Iterable[Iterable[Card]]) -> str:
-    return "[" + ",".join([_pile_json(pile) for pile in piles]) + "]"
-
-
 def _move_json(move: Move) -> str:
     return _move_texts(move)[2]
+
+
+class _ListsByIds:
+    """A JSON list of cards or moves, written once per distinct list (a move changes one or
+    two piles, and a position's legal moves come back with it) and kept by the ids of its
+    items: the entry holds the items, so an id stays its item's while the entry lives.  At
+    ``_LISTS_MOST`` lists it starts again empty."""
+
+    def __init__(self, item_json: Callable[[Any], str]) -> None:
+        self._item_json = item_json
+        self._known: dict[tuple[int, ...], tuple[tuple[object, ...], str]] = {}
+
+    def text(self, items: Sequence[Any]) -> str:
+        key = tuple(map(id, items))
+        known = self._known.get(key)
+        if known is None:
+            if len(self._known) >= _LISTS_MOST:
+                self._known.clear()
+            text = "[" + ",".join(map(self._item_json, items)) + "]"
+            known = self._known[key] = (tuple(items), text)
+        return known[1]
+
+
+_LISTS_MOST = 10_000
+_pile_json = _ListsByIds(_card_json).text
+_moves_json = _ListsByIds(_move_json).text
 
 
 def _board_json(game: Game) -> str:
@@ -125,8 +139,9 @@ def _board_json(game: Game) -> str:
     if not isinstance(game, Stalactites | Squadron):
         raise TypeError(f"no wire board for {game!r}")
     cells = ",".join(["null" if card is None else _card_json(card) for card in game.cells])
-    piles = f'"foundations":{_piles_json(game.foundations)},"cells":[{cells}]'
-    piles += f',"tableau":{_piles_json(game.tableau)}'
+    foundations = ",".join(map(_pile_json, game.foundations))
+    tableau = ",".join(map(_pile_json, game.tableau))
+    piles = f'"foundations":[{foundations}],"cells":[{cells}],"tableau":[{tableau}]'
     if isinstance(game, Stalactites):
         step = "null" if game.step_name is None else json.dumps(game.step_name)
         return f'{{"game":"stalactites","step":{step},{piles}}}'
@@ -140,9 +155,8 @@ def accepted_json(
     """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it,
     with ``legal`` (the game's legal moves while the player races, else none: the caller has
     them, from judging the move)."""
-    moves = ",".join([_move_json(m) for m in legal])
     ident = "null" if client_id is None else json.dumps(client_id, ensure_ascii=False)
     return (
         f'{{"type":"accepted","id":{ident},"move":{json.dumps(move)},'
-        f'"state":{_board_json(game)},"legal":[{moves}],"status":"{status}"}}'
+        f'"state":{_board_json(game)},"legal":{_moves_json(legal)},"status":"{status}"}}'
     )
