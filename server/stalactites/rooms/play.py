@@ -33,8 +33,10 @@ ActionFrame = MoveFrame | Undo | DeclareStep
 Answer = AcceptedText | Rejected
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Action:
+    """A player's action (not frozen, though never changed: see :class:`~.store.Commit`)."""
+
     text: str  # as logged: a move in canonical notation, "undo", or "step:ones"/"step:twos"
     client_id: str | None
 

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from ..engine import Card, Game, Move, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
+from ..room_events import text_json
 
 __all__ = ["AcceptedText", "accepted_json", "legal_texts", "move_text", "wire_board"]
 
@@ -84,9 +85,10 @@ def wire_board(game: Game) -> StalactitesBoard | SquadronBoard:
     raise TypeError(f"no wire board for {game!r}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AcceptedText:
-    """An ``accepted`` answer, already encoded (``text``: the frame as JSON)."""
+    """An ``accepted`` answer, already encoded (``text``: the frame as JSON); not frozen,
+    though never changed (see :class:`~stalactites.store.Commit`)."""
 
     id: str | None
     text: str
@@ -143,7 +145,7 @@ def _board_json(game: Game) -> str:
     tableau = ",".join(map(_pile_json, game.tableau))
     piles = f'"foundations":[{foundations}],"cells":[{cells}],"tableau":[{tableau}]'
     if isinstance(game, Stalactites):
-        step = "null" if game.step_name is None else json.dumps(game.step_name)
+        step = "null" if game.step_name is None else text_json(game.step_name)
         return f'{{"game":"stalactites","step":{step},{piles}}}'
     waste = _pile_json(game.waste)
     return f'{{"game":"squadron",{piles},"waste":{waste},"stock_count":{len(game.stock)}}}'
@@ -155,8 +157,8 @@ def accepted_json(
     """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it,
     with ``legal`` (the game's legal moves while the player races, else none: the caller has
     them, from judging the move)."""
-    ident = "null" if client_id is None else json.dumps(client_id, ensure_ascii=False)
+    ident = "null" if client_id is None else text_json(client_id)
     return (
-        f'{{"type":"accepted","id":{ident},"move":{json.dumps(move)},'
+        f'{{"type":"accepted","id":{ident},"move":{text_json(move)},'
         f'"state":{_board_json(game)},"legal":{_moves_json(legal)},"status":"{status}"}}'
     )
