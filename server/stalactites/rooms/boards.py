@@ -85,9 +85,10 @@ class BoardCache:
         self._size = size
 
     def get(self, room_id: str, player_id: str) -> Board | None:
-        board = self._boards.get((room_id, player_id))
+        key = (room_id, player_id)
+        board = self._boards.get(key)
         if board is not None:
-            self._boards.move_to_end((room_id, player_id))
+            self._boards.move_to_end(key)
         return board
 
     def put(self, room_id: str, player_id: str, board: Board) -> None:
