@@ -4,7 +4,8 @@
 the game's piles with each card's text looked up once (the engine's cards and its
 prebuilt moves are shared instances); :func:`accepted_json` is the whole ``accepted`` frame
 as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, built as
-text from each card's and move's JSON, looked up once (no model is made on the move path).
+text from each card's and move's JSON, looked up once, and each pile's and legal list's text
+kept by its contents (no model is made on the move path).
 ``tests/test_wire.py`` checks both against ``state()`` and the model along whole games of
 both kinds.
 """
@@ -106,15 +107,19 @@ def _card_json(card: Card) -> str:
     return text
 
 
+def _slot_json(card: Card | None) -> str:
+    return "null" if card is None else _card_json(card)
+
+
 def _move_json(move: Move) -> str:
     return _move_texts(move)[2]
 
 
 class _ListsByIds:
-    """A JSON list of cards or moves, written once per distinct list (a move changes one or
-    two piles, and a position's legal moves come back with it) and kept by the ids of its
-    items: the entry holds the items, so an id stays its item's while the entry lives.  At
-    ``_LISTS_MOST`` lists it starts again empty."""
+    """A JSON list of cards, cells or moves, written once per distinct list (a move changes
+    one or two piles, and a position's legal moves come back with it) and kept by the ids of
+    its items: the entry holds the items, so an id stays its item's while the entry lives.
+    At ``_LISTS_MOST`` lists it starts again empty."""
 
     def __init__(self, item_json: Callable[[Any], str]) -> None:
         self._item_json = item_json
@@ -133,6 +138,7 @@ class _ListsByIds:
 
 _LISTS_MOST = 10_000
 _pile_json = _ListsByIds(_card_json).text
+_slots_json = _ListsByIds(_slot_json).text  # cells, None where empty
 _moves_json = _ListsByIds(_move_json).text
 
 
@@ -140,10 +146,10 @@ def _board_json(game: Game) -> str:
     """:func:`wire_board` as JSON (the model's field order, no spaces)."""
     if not isinstance(game, Stalactites | Squadron):
         raise TypeError(f"no wire board for {game!r}")
-    cells = ",".join(["null" if card is None else _card_json(card) for card in game.cells])
     foundations = ",".join(map(_pile_json, game.foundations))
     tableau = ",".join(map(_pile_json, game.tableau))
-    piles = f'"foundations":[{foundations}],"cells":[{cells}],"tableau":[{tableau}]'
+    cells = _slots_json(game.cells)
+    piles = f'"foundations":[{foundations}],"cells":{cells},"tableau":[{tableau}]'
     if isinstance(game, Stalactites):
         step = "null" if game.step_name is None else text_json(game.step_name)
         return f'{{"game":"stalactites","step":{step},{piles}}}'
