@@ -4,8 +4,8 @@
 the game's piles with each card's text looked up once (the engine's cards and its
 prebuilt moves are shared instances); :func:`accepted_json` is the whole ``accepted`` frame
 as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, built as
-text from each card's and move's JSON, looked up once, and each pile's and legal list's text
-kept by its contents (no model is made on the move path).
+text from each card's and move's JSON, looked up once, and each pile's text kept by its
+contents (no model is made on the move path).
 ``tests/test_wire.py`` checks both against ``state()`` and the model along whole games of
 both kinds.
 """
@@ -13,9 +13,9 @@ both kinds.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from ..engine import Card, Game, Move, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
@@ -115,31 +115,37 @@ def _move_json(move: Move) -> str:
     return _move_texts(move)[2]
 
 
-class _ListsByIds:
-    """A JSON list of cards, cells or moves, written once per distinct list (a move changes
-    one or two piles, and a position's legal moves come back with it) and kept by the ids of
-    its items: the entry holds the items, so an id stays its item's while the entry lives.
-    At ``_LISTS_MOST`` lists it starts again empty."""
+class _PileTexts:
+    """Piles' (and the cells') JSON, written once per distinct pile (a move changes one or two)
+    and kept by the ids of its cards: the entry holds the cards, so an id stays its card's
+    while the entry lives.  At ``_PILES_MOST`` piles it starts again empty; one not kept is
+    written from the cards' JSON by their ids, as cheap as a pile was before it was kept."""
 
-    def __init__(self, item_json: Callable[[Any], str]) -> None:
-        self._item_json = item_json
-        self._known: dict[tuple[int, ...], tuple[tuple[object, ...], str]] = {}
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, ...], tuple[tuple[Card | None, ...], str]] = {}
 
-    def text(self, items: Sequence[Any]) -> str:
-        key = tuple(map(id, items))
+    def text(self, cards: Sequence[Card | None]) -> str:
+        key = tuple(map(id, cards))
         known = self._known.get(key)
         if known is None:
-            if len(self._known) >= _LISTS_MOST:
-                self._known.clear()
-            text = "[" + ",".join(map(self._item_json, items)) + "]"
-            known = self._known[key] = (tuple(items), text)
+            known = self._write(key, cards)
         return known[1]
 
+    def _write(
+        self, key: tuple[int, ...], cards: Sequence[Card | None]
+    ) -> tuple[tuple[Card | None, ...], str]:
+        if len(self._known) >= _PILES_MOST:
+            self._known.clear()
+        try:
+            text = "[" + ",".join(map(_CARD_JSON.__getitem__, key)) + "]"
+        except KeyError:  # an empty cell, or a card not written yet
+            text = "[" + ",".join(map(_slot_json, cards)) + "]"
+        known = self._known[key] = (tuple(cards), text)
+        return known
 
-_LISTS_MOST = 10_000
-_pile_json = _ListsByIds(_card_json).text
-_slots_json = _ListsByIds(_slot_json).text  # cells, None where empty
-_moves_json = _ListsByIds(_move_json).text
+
+_PILES_MOST = 10_000
+_pile_json = _PileTexts().text
 
 
 def _board_json(game: Game) -> str:
@@ -148,7 +154,7 @@ def _board_json(game: Game) -> str:
         raise TypeError(f"no wire board for {game!r}")
     foundations = ",".join(map(_pile_json, game.foundations))
     tableau = ",".join(map(_pile_json, game.tableau))
-    cells = _slots_json(game.cells)
+    cells = _pile_json(game.cells)
     piles = f'"foundations":[{foundations}],"cells":{cells},"tableau":[{tableau}]'
     if isinstance(game, Stalactites):
         step = "null" if game.step_name is None else text_json(game.step_name)
@@ -163,8 +169,9 @@ def accepted_json(
     """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it,
     with ``legal`` (the game's legal moves while the player races, else none: the caller has
     them, from judging the move)."""
+    moves = ",".join(map(_move_json, legal))
     ident = "null" if client_id is None else text_json(client_id)
     return (
         f'{{"type":"accepted","id":{ident},"move":{text_json(move)},'
-        f'"state":{_board_json(game)},"legal":{_moves_json(legal)},"status":"{status}"}}'
+        f'"state":{_board_json(game)},"legal":[{moves}],"status":"{status}"}}'
     )
