@@ -73,3 +73,21 @@ async def test_a_waiter_cancelled_once_handed_the_key_hands_it_on() -> None:
 async def _append(locks: KeyedLocks, order: list[str], name: str) -> None:
     async with locks.hold(KEY):
         order.append(name)
+
+
+async def test_a_free_key_is_taken_at_once_and_a_held_one_is_not() -> None:
+    locks, order = KeyedLocks(), []
+    assert locks.take(KEY)
+    assert not locks.take(KEY)
+    assert not locks.take(KEY)  # refused twice, still held once
+    waiter = asyncio.create_task(_append(locks, order, "waiter"))
+    await asyncio.sleep(0)
+    assert order == []
+    locks.release(KEY)  # handed to the waiter of hold()
+    assert not locks.take(KEY)
+    await waiter
+    assert order == ["waiter"]
+    assert len(locks) == 0
+    assert locks.take(KEY)
+    locks.release(KEY)
+    assert len(locks) == 0

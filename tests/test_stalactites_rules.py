@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from itertools import product
 
 import pytest
@@ -381,6 +382,48 @@ def test_legal_moves_are_exactly_the_moves_the_rules_allow(deal: str, policy: st
         if not generated:
             break
         game.push(generated[len(generated) // 2])
+
+
+def moves_in_rule_order(game: Stalactites) -> list[Move]:
+    """The legal moves read off the rules one pile at a time, in the engine's order: each
+    column's top card to each foundation that takes it, then to each empty cell; then each
+    cell card to each foundation that takes it."""
+    steps = [game.step] if game.step is not None else [Step.ONES, Step.TWOS]
+
+    def takers(rank: int) -> list[int]:
+        return [
+            f
+            for f, pile in enumerate(game.foundations)
+            if any(rank == next_rank(game.bases[f], len(pile), step) for step in steps)
+        ]
+
+    found: list[str] = []
+    for i, column in enumerate(game.tableau):
+        if column:
+            found += [f"t{i + 1}-f{f + 1}" for f in takers(column[-1].rank)]
+            found += [f"t{i + 1}-c{j + 1}" for j, cell in enumerate(game.cells) if cell is None]
+    for j, cell in enumerate(game.cells):
+        if cell is not None:
+            found += [f"c{j + 1}-f{f + 1}" for f in takers(cell.rank)]
+    return [Move.parse(text) for text in found]
+
+
+@pytest.mark.parametrize("policy", ["choice", "ones", "twos"])
+def test_legal_moves_come_in_the_rule_order_along_random_play(policy: str) -> None:
+    """The order is part of the answer (the client lists the moves as sent): on many
+    positions of many deals, moves played and taken back, it stays the rules' order."""
+    rng = random.Random(policy)
+    for deal in range(1, 41):
+        game = Stalactites(f"ms:{deal}", step=policy)
+        for _ in range(60):
+            generated = game.generate_legal_moves()
+            assert generated == moves_in_rule_order(game)
+            if generated and (rng.random() < 0.8 or not game.can_pop()):
+                game.push(rng.choice(generated))
+            elif game.can_pop():
+                game.pop()
+            else:
+                break
 
 
 def test_legal_moves_view_counts_iterates_and_answers_in() -> None:

@@ -79,3 +79,29 @@ def test_progress_event_is_the_event_dumped(player_id: str, at_ms: int | None) -
         event["at_ms"] = at_ms
     dumped = json.dumps(event, separators=(",", ":"), ensure_ascii=False)
     assert progress_event(player_id, 7, 12, "playing", at_ms) == dumped
+
+
+@pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:2"), ("squadron", "ms:4")])
+def test_accepted_json_stays_the_model_as_moves_are_taken_back_and_played_again(
+    name: str, deal: str
+) -> None:
+    """Piles and legal lists come back as they were (the texts are kept by their contents),
+    and equal contents in other lists, other games, give the same text."""
+    rng = random.Random(5)
+    games = [new_game(name, deal), new_game(name, deal)]
+    for turn in range(200):
+        game = games[turn % 2]
+        legal = game.generate_legal_moves()
+        model = Accepted(
+            type="accepted",
+            id="m1",
+            move="undo",
+            state=wire_board(game),
+            legal=legal_texts(game),
+            status="playing",
+        )
+        assert accepted_json("m1", "undo", game, legal, "playing") == model.model_dump_json()
+        if legal and (rng.random() < 0.6 or not game.can_pop()):
+            game.push(rng.choice(legal))
+        elif game.can_pop():
+            game.pop()

@@ -33,8 +33,14 @@ __all__ = [
     "results_event",
     "spectators_event",
     "started_event",
+    "text_json",
     "with_seq",
 ]
+
+
+text_json = json.JSONEncoder(ensure_ascii=False).encode
+"""A string as JSON, as ``json.dumps(text, ensure_ascii=False)`` writes it (the encoder made
+once: ``dumps`` with an option makes one per call)."""
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -72,11 +78,11 @@ def progress_event(
 ) -> str:
     """A player's progress; ``at_ms``: the race clock when it was stored (ms since the start).
     Written as text (it goes out with every action): what :func:`_dump` of the event writes."""
-    who = json.dumps(player_id, ensure_ascii=False)
     at = "" if at_ms is None else f',"at_ms":{at_ms:d}'
     return (
-        f'{{"type":"progress","player_id":{who},"foundation_cards":{foundation_cards:d},'
-        f'"moves":{moves:d},"status":{json.dumps(status, ensure_ascii=False)}{at}}}'
+        f'{{"type":"progress","player_id":{text_json(player_id)},'
+        f'"foundation_cards":{foundation_cards:d},"moves":{moves:d},'
+        f'"status":{text_json(status)}{at}}}'
     )
 
 

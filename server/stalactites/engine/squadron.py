@@ -294,7 +294,7 @@ class Squadron(Game):
 
     @property
     def foundation_cards(self) -> int:
-        return sum(len(pile) for pile in self.foundations)
+        return sum(map(len, self.foundations))
 
     def key(self) -> tuple[Any, ...]:
         return (

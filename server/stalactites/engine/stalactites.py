@@ -213,13 +213,15 @@ class Stalactites(Game):
         count = len(self.foundations[index])
         if count >= FULL:
             raise IllegalMoveError(f"{str(move)!r}: foundation {move.dst} is complete")
-        steps = [self._fixed] if self._fixed is not None else [Step.ONES, Step.TWOS]
-        wanted = [next_rank(self.bases[index], count, step) for step in steps]
-        if moving.rank not in wanted:
-            takes = " or ".join(_RANKS[rank] for rank in wanted)
-            raise IllegalMoveError(
-                f"{str(move)!r}: foundation {move.dst} takes {takes} next, not {moving}"
-            )
+        steps = _BOTH_STEPS if self._fixed is None else (int(self._fixed),)
+        base = self.bases[index]
+        for step in steps:  # (a loop, not a list of the ranks wanted: it is on every move)
+            if moving.rank == next_rank(base, count, step):
+                return
+        takes = " or ".join(_RANKS[next_rank(base, count, step)] for step in steps)
+        raise IllegalMoveError(
+            f"{str(move)!r}: foundation {move.dst} takes {takes} next, not {moving}"
+        )
 
     # Applying and taking back.
 
@@ -265,7 +267,7 @@ class Stalactites(Game):
 
     @property
     def foundation_cards(self) -> int:
-        return sum(len(pile) for pile in self.foundations)
+        return sum(map(len, self.foundations))
 
     def key(self) -> tuple[Any, ...]:
         return (

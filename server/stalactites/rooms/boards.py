@@ -85,9 +85,10 @@ class BoardCache:
         self._size = size
 
     def get(self, room_id: str, player_id: str) -> Board | None:
-        board = self._boards.get((room_id, player_id))
+        key = (room_id, player_id)
+        board = self._boards.get(key)
         if board is not None:
-            self._boards.move_to_end((room_id, player_id))
+            self._boards.move_to_end(key)
         return board
 
     def put(self, room_id: str, player_id: str, board: Board) -> None:
@@ -111,43 +112,49 @@ class KeyedLocks:
     def hold(self, key: tuple[str, str]) -> _Held:
         """``async with locks.hold(key):`` (a plain context manager object: it is on the path
         of every move, and an async generator costs several times more)."""
-        return _Held(self._held, key)
+        return _Held(self, key)
+
+    def take(self, key: tuple[str, str]) -> bool:
+        """Hold a free key now, without awaiting (True: :meth:`release` lets it go); False if
+        it is held.  The path of every move: :meth:`hold`'s ``async with`` makes two
+        coroutines, several times the cost."""
+        if key in self._held:
+            return False
+        self._held[key] = []
+        return True
+
+    def release(self, key: tuple[str, str]) -> None:
+        """Hand a held key to the first waiter, or let it go."""
+        waiting = self._held[key]
+        if waiting:
+            waiting.pop(0).set_result(None)
+        else:
+            del self._held[key]
 
     def __len__(self) -> int:
         return len(self._held)
 
 
 class _Held:
-    __slots__ = ("_held", "_key")
+    __slots__ = ("_key", "_locks")
 
-    def __init__(
-        self, held: dict[tuple[str, str], list[asyncio.Future[None]]], key: tuple[str, str]
-    ):
-        self._held, self._key = held, key
+    def __init__(self, locks: KeyedLocks, key: tuple[str, str]):
+        self._locks, self._key = locks, key
 
     async def __aenter__(self) -> None:
-        waiting = self._held.get(self._key)
-        if waiting is None:
-            self._held[self._key] = []
+        if self._locks.take(self._key):
             return
         turn = asyncio.get_running_loop().create_future()
+        waiting = self._locks._held[self._key]
         waiting.append(turn)
         try:
             await turn
         except BaseException:
             if turn.done() and not turn.cancelled():  # handed the key, then cancelled
-                self._release()
+                self._locks.release(self._key)
             else:
                 waiting.remove(turn)
             raise
 
     async def __aexit__(self, *exc: object) -> None:
-        self._release()
-
-    def _release(self) -> None:
-        """Hand the key to the first waiter, or let it go."""
-        waiting = self._held[self._key]
-        if waiting:
-            waiting.pop(0).set_result(None)
-        else:
-            del self._held[self._key]
+        self._locks.release(self._key)

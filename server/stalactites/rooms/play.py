@@ -33,8 +33,10 @@ ActionFrame = MoveFrame | Undo | DeclareStep
 Answer = AcceptedText | Rejected
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Action:
+    """A player's action (not frozen, though never changed: see :class:`~.store.Commit`)."""
+
     text: str  # as logged: a move in canonical notation, "undo", or "step:ones"/"step:twos"
     client_id: str | None
 
@@ -98,12 +100,18 @@ class Play:
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
     async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Answer:
-        async with self.locks.hold((room_id, player_id)):
+        key = (room_id, player_id)
+        if not self.locks.take(key):  # (free nearly always: taken at once, no async with)
+            async with self.locks.hold(key):
+                return await self._act(room_id, player_id, frame)
+        try:
             return await self._act(room_id, player_id, frame)
+        finally:
+            self.locks.release(key)
 
     async def _act(self, room_id: str, player_id: str, frame: ActionFrame) -> Answer:
-        settings = await self.rooms.settings(room_id)
-        times = await self._race_times(room_id)
+        settings = self.rooms.known_settings(room_id) or await self.rooms.settings(room_id)
+        times = self._times.get(room_id) or await self._race_times(room_id)
         try:
             action = action_of(frame, settings)
             if times is None:

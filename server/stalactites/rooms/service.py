@@ -167,6 +167,11 @@ class RoomService:
             self._settings[room_id] = await self._lines.restored(settings)  # kept: lines again
         return row
 
+    def known_settings(self, room_id: str) -> RoomSettings | None:
+        """The room's settings if this process has them already (:meth:`settings` without
+        a coroutine, for the path of every move)."""
+        return self._settings.get(room_id)
+
     async def settings(self, room_id: str) -> RoomSettings:
         cached = self._settings.get(room_id)
         if cached is None:

@@ -4,7 +4,8 @@
 the game's piles with each card's text looked up once (the engine's cards and its
 prebuilt moves are shared instances); :func:`accepted_json` is the whole ``accepted`` frame
 as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, built as
-text from each card's and move's JSON, looked up once (no model is made on the move path).
+text from each card's and move's JSON, looked up once, and each pile's text kept by its
+contents (no model is made on the move path).
 ``tests/test_wire.py`` checks both against ``state()`` and the model along whole games of
 both kinds.
 """
@@ -18,6 +19,7 @@ from typing import Literal
 
 from ..engine import Card, Game, Move, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
+from ..room_events import text_json
 
 __all__ = ["AcceptedText", "accepted_json", "legal_texts", "move_text", "wire_board"]
 
@@ -84,9 +86,10 @@ def wire_board(game: Game) -> StalactitesBoard | SquadronBoard:
     raise TypeError(f"no wire board for {game!r}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AcceptedText:
-    """An ``accepted`` answer, already encoded (``text``: the frame as JSON)."""
+    """An ``accepted`` answer, already encoded (``text``: the frame as JSON); not frozen,
+    though never changed (see :class:`~stalactites.store.Commit`)."""
 
     id: str | None
     text: str
@@ -104,31 +107,57 @@ def _card_json(card: Card) -> str:
     return text
 
 
-def _pile_json(cards: Iterable[Card]) -> str:
-    known = _CARD_JSON
-    try:
-        return "[" + ",".join([known[id(card)] for card in cards]) + "]"
-    except KeyError:
-        return "[" + ",".join([_card_json(card) for card in cards]) + "]"
-
-
-def _piles_json(piles: Iterable[Iterable[Card]]) -> str:
-    return "[" + ",".join([_pile_json(pile) for pile in piles]) + "]"
+def _slot_json(card: Card | None) -> str:
+    return "null" if card is None else _card_json(card)
 
 
 def _move_json(move: Move) -> str:
     return _move_texts(move)[2]
 
 
+class _PileTexts:
+    """Piles' (and the cells') JSON, written once per distinct pile (a move changes one or two)
+    and kept by the ids of its cards: the entry holds the cards, so an id stays its card's
+    while the entry lives.  At ``_PILES_MOST`` piles it starts again empty; one not kept is
+    written from the cards' JSON by their ids, as cheap as a pile was before it was kept."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, ...], tuple[tuple[Card | None, ...], str]] = {}
+
+    def text(self, cards: Sequence[Card | None]) -> str:
+        key = tuple(map(id, cards))
+        known = self._known.get(key)
+        if known is None:
+            known = self._write(key, cards)
+        return known[1]
+
+    def _write(
+        self, key: tuple[int, ...], cards: Sequence[Card | None]
+    ) -> tuple[tuple[Card | None, ...], str]:
+        if len(self._known) >= _PILES_MOST:
+            self._known.clear()
+        try:
+            text = "[" + ",".join(map(_CARD_JSON.__getitem__, key)) + "]"
+        except KeyError:  # an empty cell, or a card not written yet
+            text = "[" + ",".join(map(_slot_json, cards)) + "]"
+        known = self._known[key] = (tuple(cards), text)
+        return known
+
+
+_PILES_MOST = 10_000
+_pile_json = _PileTexts().text
+
+
 def _board_json(game: Game) -> str:
     """:func:`wire_board` as JSON (the model's field order, no spaces)."""
     if not isinstance(game, Stalactites | Squadron):
         raise TypeError(f"no wire board for {game!r}")
-    cells = ",".join(["null" if card is None else _card_json(card) for card in game.cells])
-    piles = f'"foundations":{_piles_json(game.foundations)},"cells":[{cells}]'
-    piles += f',"tableau":{_piles_json(game.tableau)}'
+    foundations = ",".join(map(_pile_json, game.foundations))
+    tableau = ",".join(map(_pile_json, game.tableau))
+    cells = _pile_json(game.cells)
+    piles = f'"foundations":[{foundations}],"cells":{cells},"tableau":[{tableau}]'
     if isinstance(game, Stalactites):
-        step = "null" if game.step_name is None else json.dumps(game.step_name)
+        step = "null" if game.step_name is None else text_json(game.step_name)
         return f'{{"game":"stalactites","step":{step},{piles}}}'
     waste = _pile_json(game.waste)
     return f'{{"game":"squadron",{piles},"waste":{waste},"stock_count":{len(game.stock)}}}'
@@ -140,9 +169,9 @@ def accepted_json(
     """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it,
     with ``legal`` (the game's legal moves while the player races, else none: the caller has
     them, from judging the move)."""
-    moves = ",".join([_move_json(m) for m in legal])
-    ident = "null" if client_id is None else json.dumps(client_id, ensure_ascii=False)
+    moves = ",".join(map(_move_json, legal))
+    ident = "null" if client_id is None else text_json(client_id)
     return (
-        f'{{"type":"accepted","id":{ident},"move":{json.dumps(move)},'
+        f'{{"type":"accepted","id":{ident},"move":{text_json(move)},'
         f'"state":{_board_json(game)},"legal":[{moves}],"status":"{status}"}}'
     )

@@ -97,18 +97,23 @@ def pack(args: Sequence[Any]) -> bytes:
     once (a non-ASCII string's length counted in its UTF-8 bytes), a :class:`Packed` part as it
     is; bytes take the slower way."""
     parts = [""]
+    add = parts.append
     count = len(args)
     for arg in args:
-        if type(arg) is not str:
-            if type(arg) is Packed:
-                parts.append(arg.text)
-                count += len(arg.args) - 1
-                continue
-            if isinstance(arg, bytes | bytearray):
-                return _pack_bytes(args)
-            arg = str(arg)
-        size = len(arg) if arg.isascii() else len(arg.encode())
-        parts.append(f"${size}\r\n{arg}\r\n")
+        kind = type(arg)
+        if kind is str:
+            add(f"${len(arg) if arg.isascii() else len(arg.encode())}\r\n{arg}\r\n")
+        elif kind is int:
+            text = str(arg)
+            add(f"${len(text)}\r\n{text}\r\n")
+        elif kind is Packed:
+            add(arg.text)
+            count += len(arg.args) - 1
+        elif isinstance(arg, bytes | bytearray):
+            return _pack_bytes(args)
+        else:
+            text = str(arg)
+            add(f"${len(text) if text.isascii() else len(text.encode())}\r\n{text}\r\n")
     parts[0] = f"*{count}\r\n"
     return "".join(parts).encode()
 

@@ -217,7 +217,7 @@ class ReadyResult:
     counting_down: bool  # this call began the countdown
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Commit:
     """One accepted action on a player's board, stored together with its room events.
 
@@ -227,6 +227,10 @@ class Commit:
     decided by the store.  A commit is refused unless the room is racing,
     ``now_ms`` is before ``ends_at`` and the player has not finished; it is a
     conflict unless the log holds exactly ``expected_length`` actions.
+
+    Not frozen, as :class:`CommitResult` is not, though neither is changed once made: one of
+    each is made for every action, and a frozen dataclass sets each field through
+    ``object.__setattr__``, three times the cost of making a plain one.
     """
 
     room_id: str
@@ -241,8 +245,10 @@ class Commit:
     progress_event: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CommitResult:
+    """What the store did with a :class:`Commit` (not frozen: see there)."""
+
     outcome: Outcome
     length: int = 0
     code: str | None = None

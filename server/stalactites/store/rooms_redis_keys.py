@@ -78,6 +78,12 @@ class RoomKeys:
 
 def commit_result(answer: list[Any], progress_event: str) -> CommitResult:
     kind = answer[0]
+    if kind == "applied":  # (nearly always: first)
+        length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]
+        events = [(first, progress_event)]
+        if finished:
+            events.append((first + 1, str(finished)))
+        return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done))
     if kind == "duplicate":
         return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
     if kind == "conflict":
@@ -85,13 +91,7 @@ def commit_result(answer: list[Any], progress_event: str) -> CommitResult:
     if kind == "refused":  # the facts: seated, status, finished, ended
         why = refusal(bool(answer[1]), str(answer[2]), bool(answer[3]), bool(answer[4]))
         return CommitResult(Outcome.REFUSED, code="internal" if why is None else why.code)
-    if kind != "applied":
-        raise StoreError(f"commit script answered {answer!r}")
-    length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]
-    events = [(first, progress_event)]
-    if finished:
-        events.append((first + 1, str(finished)))
-    return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done))
+    raise StoreError(f"commit script answered {answer!r}")
 
 
 def _int(value: str | None) -> int | None:

@@ -34,7 +34,7 @@ import secrets
 import sys
 import time
 from collections.abc import MutableMapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.websockets import WebSocket
@@ -426,8 +426,8 @@ class Connection(Generic[FrameT, HelloT]):
             return self._bad("binary frames are not part of the protocol")
         if len(text) > limit or len(text.encode()) > limit:
             return self._bad(f"a frame is at most {limit} bytes")
-        try:
-            return self.frames.validate_json(text)
+        try:  # (the adapter's own validator: validate_json's wrapper costs a third more)
+            return cast(FrameT, self.frames.validator.validate_json(text))
         except ValidationError as error:
             return self._bad(describe(error)[1])
 

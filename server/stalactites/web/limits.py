@@ -4,8 +4,8 @@ answer of an HTTP route over its address's limit.
 Per-address buckets live in one server process (the :class:`Limits` of its
 process): behind a load balancer an address that reaches several processes gets
 each process's allowance.  A bucket that has been idle long enough to fill up
-again is dropped, so the memory held is bounded by the addresses active in the
-last ``burst / rate`` seconds.
+again is dropped when a new address comes, so the memory held is bounded by the
+addresses active in the ``burst / rate`` seconds before the newest came.
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ class TokenBucket:
         self._refill()
         return max(0.0, (1 - self._tokens) / self._rate)
 
+    @property
+    def asked_at(self) -> float:
+        """When it was made, or last took or told (its clock's time)."""
+        return self._at
+
     def _refill(self) -> None:
         now = self._monotonic()
         self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
@@ -74,14 +79,15 @@ class TokenBucket:
 
 
 class AddressBuckets:
-    """One :class:`TokenBucket` per client address; idle, refilled buckets are forgotten."""
+    """One :class:`TokenBucket` per client address, the least recently used first; when a new
+    address comes, the buckets idle long enough to be full again are forgotten."""
 
     def __init__(self, rate: float, burst: int, monotonic: Monotonic = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
         self._monotonic = monotonic
         self._idle_s = max(burst, 1) / rate if rate > 0 else 0.0  # full again after this long
-        self._buckets: OrderedDict[str, tuple[TokenBucket, float]] = OrderedDict()
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -95,19 +101,20 @@ class AddressBuckets:
         return self._bucket(address).retry_after()
 
     def _bucket(self, address: str) -> TokenBucket:
-        now = self._monotonic()
-        self._forget_idle(now)
-        entry = self._buckets.pop(address, None)
-        bucket = TokenBucket(self.rate, self.burst, self._monotonic) if entry is None else entry[0]
-        self._buckets[address] = (bucket, now)  # the most recently used last
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            self._forget_idle(self._monotonic())
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, self._monotonic)
+        else:
+            self._buckets.move_to_end(address)  # the most recently used last
         return bucket
 
     def _forget_idle(self, now: float) -> None:
         """Drop the least recently used buckets while they have been idle long enough to be
         full: a fresh bucket would be the same."""
         while self._buckets:
-            _, (_, used) = next(iter(self._buckets.items()))
-            if now - used < self._idle_s:
+            oldest = next(iter(self._buckets.values()))
+            if now - oldest.asked_at < self._idle_s:
                 return
             self._buckets.popitem(last=False)
 

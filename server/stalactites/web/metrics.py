@@ -88,10 +88,13 @@ class FanoutLag:
 
     def learned(self, latest: int, seq: int) -> None:
         """The events after ``latest`` up to ``seq`` have become known now."""
-        now = time.monotonic()
-        for each in range(max(latest + 1, seq - 8), seq + 1):
-            self._known.setdefault(each, now)
-        if len(self._known) > 2 * self.KNOWN:
+        now, known = time.monotonic(), self._known
+        if seq == latest + 1:  # (one event, nearly always)
+            known.setdefault(seq, now)
+        else:
+            for each in range(max(latest + 1, seq - 8), seq + 1):
+                known.setdefault(each, now)
+        if len(known) > 2 * self.KNOWN:
             floor = seq - self.KNOWN
             self._known = {key: at for key, at in self._known.items() if key > floor}
 

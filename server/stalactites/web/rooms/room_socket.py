@@ -290,11 +290,11 @@ class RoomConnection(Connection[ClientFrame, Hello]):
 
     def _answer(self, answer: AcceptedText | Rejected) -> None:
         """Send the answer to an action; a room gone since the hello ends the socket."""
-        if isinstance(answer, Rejected) and answer.code == "room_not_found":
-            self.send(Rejected(type="rejected", id=answer.id, code="room_gone", message=GONE))
-            return self.end("room_gone", GONE)
         if isinstance(answer, AcceptedText):
             return self.send_text(answer.text)
+        if answer.code == "room_not_found":
+            self.send(Rejected(type="rejected", id=answer.id, code="room_gone", message=GONE))
+            return self.end("room_gone", GONE)
         self.send(answer)
 
     def _may_move(self) -> bool:
