@@ -8,10 +8,10 @@ import random
 import pytest
 
 from stalactites.engine import new_game
-from stalactites.protocol import Accepted, board
+from stalactites.protocol import Accepted, BoardEvent, board
 from stalactites.room_events import progress_event
 from stalactites.rooms.views import public_state
-from stalactites.rooms.wire import accepted_json, legal_texts, wire_board
+from stalactites.rooms.wire import accepted_json, board_event_json, legal_texts, wire_board
 
 
 @pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:1"), ("squadron", "ms:3")])
@@ -105,3 +105,26 @@ def test_accepted_json_stays_the_model_as_moves_are_taken_back_and_played_again(
             game.push(rng.choice(legal))
         elif game.can_pop():
             game.pop()
+
+
+@pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:2"), ("squadron", "ms:5")])
+def test_board_event_json_is_the_model_written_out(name: str, deal: str) -> None:
+    rng = random.Random(5)
+    game = new_game(name, deal)
+    for turn in range(120):
+        legal = game.generate_legal_moves()
+        if not legal:
+            break
+        game.push(rng.choice(legal))
+        player_id = ODD_IDS[turn % len(ODD_IDS)] or "p1"
+        verdict = ["won", "lost", "unknown"][turn % 3]
+        model = BoardEvent(
+            type="board",
+            player_id=player_id,
+            move=str(game.move_stack[-1]),
+            state=wire_board(game),
+            at=1_700_000_000_000 + turn,
+            verdict=verdict,  # type: ignore[arg-type]
+        )
+        text = board_event_json(player_id, model.move, game, model.at, verdict)
+        assert text == model.model_dump_json()

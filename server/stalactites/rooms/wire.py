@@ -3,9 +3,10 @@
 :func:`wire_board` is the engine's ``state()`` without the deal id, built straight from
 the game's piles with each card's text looked up once (the engine's cards and its
 prebuilt moves are shared instances); :func:`accepted_json` is the whole ``accepted`` frame
-as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, built as
-text from each card's and move's JSON, looked up once, and each pile's text kept by its
-contents (no model is made on the move path).
+as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, and
+:func:`board_event_json` a spectator's ``board`` frame as ``BoardEvent``'s, built as text
+from each card's and move's JSON, looked up once, and each pile's text kept by its contents
+(no model is made on the move path).
 ``tests/test_wire.py`` checks both against ``state()`` and the model along whole games of
 both kinds.
 """
@@ -21,7 +22,14 @@ from ..engine import Card, Game, Move, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
 from ..room_events import text_json
 
-__all__ = ["AcceptedText", "accepted_json", "legal_texts", "move_text", "wire_board"]
+__all__ = [
+    "AcceptedText",
+    "accepted_json",
+    "board_event_json",
+    "legal_texts",
+    "move_text",
+    "wire_board",
+]
 
 _CARD_TEXT: dict[int, tuple[Card, str]] = {}
 _MOVE_TEXT: dict[int, tuple[Move, str, str]] = {}  # by id: the move, its text, as JSON
@@ -174,4 +182,12 @@ def accepted_json(
     return (
         f'{{"type":"accepted","id":{ident},"move":{text_json(move)},'
         f'"state":{_board_json(game)},"legal":[{moves}],"status":"{status}"}}'
+    )
+
+
+def board_event_json(player_id: str, move: str, game: Game, at_ms: int, verdict: str) -> str:
+    """The ``board`` frame spectators get after ``move`` on ``game``, as the model writes it."""
+    return (
+        f'{{"type":"board","player_id":{text_json(player_id)},"move":{text_json(move)},'
+        f'"state":{_board_json(game)},"at":{at_ms},"verdict":"{verdict}"}}'
     )

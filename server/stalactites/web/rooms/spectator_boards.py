@@ -23,10 +23,10 @@ import logging
 
 from ... import logs
 from ...engine import EngineError, Game
-from ...protocol import BoardEvent, BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
+from ...protocol import BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
 from ...rooms import RoomService, RoomSettings
 from ...rooms.boards import apply_action, new_board
-from ...rooms.wire import wire_board
+from ...rooms.wire import board_event_json, wire_board
 from ...store import RoomRow
 from ...store.rooms_base import ActionRow
 from ..fanout import Subscriber
@@ -210,16 +210,8 @@ class SpectatorBoards:
                 log.warning("room %s: stored action %r does not apply", self.room_id, entry)
                 continue
             self._actions.setdefault(entry.player_id, []).append(entry.action)
-            self._send(
-                BoardEvent(
-                    type="board",
-                    player_id=entry.player_id,
-                    move=entry.action,
-                    state=wire_board(game),
-                    at=entry.at_ms,
-                    verdict=self._verdict(entry.player_id, game),
-                )
-            )
+            verdict = self._verdict(entry.player_id, game)
+            self._send(board_event_json(entry.player_id, entry.action, game, entry.at_ms, verdict))
 
     def _verdict(self, player_id: str, game: Game) -> PositionVerdict:
         """The player's board is shown now: its verdict as known (it is judged if unknown)."""
@@ -227,10 +219,10 @@ class SpectatorBoards:
         return self.verdicts.shown(player_id, game, actions)
 
     def _tell(self, player_id: str, verdict: PositionVerdict) -> None:
-        self._send(BoardVerdict(type="board_verdict", player_id=player_id, verdict=verdict))
+        frame = BoardVerdict(type="board_verdict", player_id=player_id, verdict=verdict)
+        self._send(frame.model_dump_json())
 
-    def _send(self, frame: BoardEvent | BoardVerdict) -> None:
-        text = frame.model_dump_json()
+    def _send(self, text: str) -> None:
         for viewer in list(self.viewers):
             viewer.send_text(text)
 
