@@ -24,10 +24,10 @@ client does (a silent spectator is closed after ``STALACTITES_SPECTATOR_IDLE_S``
 run in one client process and the idle connections in ``--holders`` others (by default one per
 2,500 of them), so that the racers' latencies are not held up by a client busy reading
 thousands of sockets; each client process's CPU use is printed, and the racer process's
-event-loop lag, to show where the client itself is the bottleneck.  The idle connections
-speak the websocket protocol by hand (:class:`Held`: the same handshake, frames and pings as
-the websockets library's, their frames counted rather than decoded), so that the holders
-leave the machine's CPU to the servers.
+event-loop lag, to show where the client itself is the bottleneck.  Every client socket
+speaks the websocket protocol by hand (:class:`Held`: the same handshake, frames and pings as
+the websockets library's, their frames counted rather than decoded but for a racer's answers),
+so that the clients leave the machine's CPU to the servers.
 
 Figures:
 
@@ -60,6 +60,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import collections
 import contextlib
 import json
 import multiprocessing
@@ -76,7 +77,6 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
@@ -193,36 +193,19 @@ def make_plan(urls: list[str], racers: int, spectators: int, waiting: int) -> Pl
 # Client processes: each opens its sockets, then answers the bench's commands over a pipe.
 
 
-async def open_socket(url: str, seat: Seat) -> ClientConnection:
-    """Connect, say hello, wait for the welcome (and say ready for a racer)."""
-    ws = await connect(
-        f"ws://{url}/ws/rooms/{seat.room_id}",
-        compression=None,
-        ping_interval=None,  # as a browser: no client pings
-        open_timeout=60,
-        close_timeout=5,
-        proxy=None,
-    )
-    try:
-        await ws.send(json.dumps(seat.hello()))
-        welcome = json.loads(await asyncio.wait_for(ws.recv(), 60))
-        if welcome["type"] != "welcome":
-            raise RuntimeError(f"{welcome.get('code')}: {welcome.get('message')}")
-        if seat.ready:
-            await ws.send(json.dumps({"type": "ready"}))
-    except BaseException:
-        await ws.close()
-        raise
-    return ws
+ANSWERS = (b'{"type":"accepted"', b'{"type":"rejected"')  # a racer's, once it races
 
 
 class Held(asyncio.Protocol):
-    """An idle client's socket, spoken by hand: the handshake, ``hello`` and the ``welcome``,
-    then every frame counted without being decoded (but pongs), the server's pings answered,
-    the client's own ``ping`` frames sent.  Reading 4,000 spectators' frames through the
-    websockets library took a fifth of a core on the machine the servers run on; this takes a
-    fraction of that, so the servers get the CPU.  What the servers see is the same: the
-    same handshake, frames and pings (masked, as a client's must be, with a zero key)."""
+    """A client's socket, spoken by hand: the handshake, ``hello`` and the ``welcome`` (then
+    ``ready`` for a racer), then every frame counted without being decoded (but pongs), the
+    server's pings answered, the client's own ``ping`` frames sent; a racer's socket keeps the
+    frames a :class:`~benchkit.Racer` reads for :meth:`recv` (every one up to ``started``,
+    then its answers), and skips the rest (the room's events) unread.  Reading 4,000
+    spectators' frames through the websockets library took a fifth of a core on the machine
+    the servers run on, and the 1,000 racers' 0.3 cores; this takes a fraction of that, so
+    the servers get the CPU.  What the servers see is the same: the same handshake, frames
+    and pings (masked, as a client's must be, with a zero key)."""
 
     def __init__(self, seat: Seat, host: str, counts: list[int]) -> None:
         self.counts = counts
@@ -232,6 +215,9 @@ class Held(asyncio.Protocol):
         self._seat, self._host = seat, host
         self._buffer = bytearray()
         self._transport: asyncio.Transport | None = None
+        self._kept: collections.deque[str] | None = collections.deque() if seat.ready else None
+        self._arrived = asyncio.Event()
+        self._racing = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -262,6 +248,7 @@ class Held(asyncio.Protocol):
         if self.close_code is None:
             self.close_code = 1006
         self._fail("closed before the welcome")
+        self._arrived.set()
 
     def _fail(self, why: str) -> None:
         if not self.welcomed.done():
@@ -281,18 +268,34 @@ class Held(asyncio.Protocol):
             end = start + head + length
             if len(buffer) < end:
                 break
-            self._frame(opcode, bytes(buffer[start + head : end]))
+            if opcode == 0x1 and self.welcomed.done():
+                self._text(buffer, start + head, end)
+            else:
+                self._frame(opcode, bytes(buffer[start + head : end]))
             start = end
         del buffer[:start]
+
+    def _text(self, buffer: bytearray, start: int, end: int) -> None:
+        """A text frame after the welcome: counted (but pongs), or kept for a racer."""
+        if buffer.startswith(b'{"type":"pong"', start):
+            return
+        self.counts[0] += 1
+        if self._kept is None:
+            return
+        if self._racing and not buffer.startswith(ANSWERS, start):
+            return
+        self._racing = self._racing or buffer.find(b'"type":"started"', start, start + 40) >= 0
+        self._kept.append(buffer[start:end].decode())
+        self._arrived.set()
 
     def _frame(self, opcode: int, payload: bytes) -> None:
         if opcode == 0x1 and not self.welcomed.done():
             if payload.startswith(b'{"type":"welcome"'):
                 self.welcomed.set_result(None)
+                if self._seat.ready:
+                    self._send(0x1, b'{"type": "ready"}')
             else:
                 self._fail(payload[:200].decode(errors="replace"))
-        elif opcode == 0x1 and not payload.startswith(b'{"type":"pong"'):
-            self.counts[0] += 1
         elif opcode == 0x9:  # the server's keepalive ping
             self._send(0xA, payload)
         elif opcode == 0x8:
@@ -312,7 +315,19 @@ class Held(asyncio.Protocol):
         self._transport.write(head + b"\0\0\0\0" + payload)  # masked with a zero key
 
     async def send(self, text: str) -> None:
+        if self.state is not State.OPEN:
+            raise ConnectionClosed(None, None)
         self._send(0x1, text.encode())
+
+    async def recv(self) -> str:
+        """A racer's next kept frame."""
+        assert self._kept is not None
+        while not self._kept:
+            if self.state is not State.OPEN:
+                raise ConnectionClosed(None, None)
+            self._arrived.clear()
+            await self._arrived.wait()
+        return self._kept.popleft()
 
     async def close(self) -> None:
         self._send(0x8, (1000).to_bytes(2, "big"))
@@ -338,7 +353,7 @@ async def open_held(url: str, seat: Seat, counts: list[int]) -> Held:
 
 @dataclass
 class Opened:
-    sockets: list[tuple[Seat, Any]] = field(default_factory=list)  # a ClientConnection or Held
+    sockets: list[tuple[Seat, Held]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -347,7 +362,7 @@ Opener = Callable[[str, Seat], Awaitable[Any]]
 
 
 async def open_all(
-    urls: list[str], seats: list[Seat], opened: Opened | None = None, opener: Opener = open_socket
+    urls: list[str], seats: list[Seat], opener: Opener, opened: Opened | None = None
 ) -> Opened:
     opened = Opened() if opened is None else opened
     gate = asyncio.Semaphore(OPENING)
@@ -415,7 +430,7 @@ async def holder_main(urls: list[str], seats: list[Seat], pipe: Connection) -> N
     opened = Opened()
     pinging = asyncio.create_task(keep_pinging(opened))  # from the first socket opened on
     counts = [0]  # frames received, pongs left out
-    await open_all(urls, seats, opened, lambda url, seat: open_held(url, seat, counts))
+    await open_all(urls, seats, lambda url, seat: open_held(url, seat, counts), opened)
     pipe.send(connected_report(opened))
 
     async def answer(command: tuple[Any, ...]) -> Any:
@@ -475,7 +490,8 @@ async def run_phase(racers: list[Racer], seconds: float, pace: float | None) -> 
 
 
 async def racer_main(urls: list[str], seats: list[Seat], pipe: Connection) -> None:
-    opened = await open_all(urls, seats)
+    counts = [0]
+    opened = await open_all(urls, seats, lambda url, seat: open_held(url, seat, counts))
     racers = [Racer(ws) for _, ws in opened.sockets]
     started = await asyncio.gather(
         *(asyncio.wait_for(racer.wait_started(), 60) for racer in racers), return_exceptions=True
