@@ -64,7 +64,7 @@ class Carried:
     """What a commit's doorbell carries on Redis besides its seq, so that no process hearing it
     need read the store for it: the room events the commit stored, [(seq, event)], and the
     action it stored as (its place in the room's action stream, counted from 1, the row), None
-    for a resignation."""
+    for a resignation.  A process's own commit's bell carries no events (its answer has them)."""
 
     events: list[tuple[int, str]]
     action: tuple[int, ActionRow] | None

@@ -411,20 +411,23 @@ class RedisStore:
 
     def _seq(self, data: str) -> tuple[int, Ring, Carried | None]:
         """A doorbell: ``seq``, or from a commit ``seq:process`` (``Ring.OUR_COMMIT`` if the
-        process is this one) and, a line each, its action's line and its events (commit.lua)."""
+        process is this one) and, a line each, its action's line and its events (commit.lua;
+        our own commit's events are not read: its answer has them)."""
         head, _, carried = data.partition("\n")
         seq_text, _, origin = head.partition(":")
         seq = int(seq_text)
-        ring = Ring.OUR_COMMIT if origin == self._origin else Ring.NEWS
         if not carried:
-            return seq, ring, None
-        action_line, *events = carried.split("\n")
+            return seq, Ring.NEWS, None
+        ours = origin == self._origin
+        action_line, _, rest = carried.partition("\n")
         action = None
         if action_line:
             count, at, pid, text = action_line.split("|", 3)
             action = (int(count), ActionRow(int(at), pid, text))
-        first = seq - len(events) + 1
-        return seq, ring, Carried(list(enumerate(events, first)), action)
+        if ours:  # its events are in the commit's answer: left unread
+            return seq, Ring.OUR_COMMIT, Carried([], action)
+        events = rest.split("\n")
+        return seq, Ring.NEWS, Carried(list(enumerate(events, seq - len(events) + 1)), action)
 
 
 # What moves into a kept room's archive beside each seat's fields (no script reads these
