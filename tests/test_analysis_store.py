@@ -37,7 +37,7 @@ async def test_on_redis_the_analysis_expires_with_the_room(redis_prefix: str) ->
         keys = store.keys("r1")
         room_ttl = await store._pipe.call_at(keys.room, "PTTL", keys.room)
         analysis_ttl = await store._pipe.call_at(keys.analysis, "PTTL", keys.analysis)
-        assert 0 < analysis_ttl <= room_ttl
+        assert 0 < analysis_ttl <= room_ttl + 1  # the same expiry, to Redis's rounding of it
         await store._pipe.call_at(keys.room, "PEXPIRE", keys.room, 10 * room_ttl)  # renewed
         assert await store.read_analysis("r1") == "{}"
         analysis_ttl = await store._pipe.call_at(keys.analysis, "PTTL", keys.analysis)
