@@ -26,9 +26,8 @@ Decode = Callable[[str], tuple[int, Ring, Carried | None]]
 class Doorbells:
     """``decode(data)`` turns a message into what a bell is rung with: the seq, the ring and
     what it carries (by default: the message is the seq, ``Ring.NEWS``, carrying nothing);
-    ``others()`` names
-    more addresses to subscribe at when a connection fails (the other masters of a cluster);
-    ``what`` names the bells' owners in the log."""
+    ``others()`` names more addresses to subscribe at when a connection fails (the other
+    masters of a cluster); ``what`` names the bells' owners in the log."""
 
     def __init__(
         self,

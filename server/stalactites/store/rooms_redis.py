@@ -95,7 +95,7 @@ class RedisStore:
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
-        self._doorbells = Doorbells(bells, others, self._seq, "rooms")
+        self._doorbells = Doorbells(bells, others, self._bell, "rooms")
         self._index = RoomIndex(self._pipe, prefix)
 
     def _script(self, name: str, repeatable: bool = False) -> Script:
@@ -409,7 +409,7 @@ class RedisStore:
         )
         return str(answer) if answer else None
 
-    def _seq(self, data: str) -> tuple[int, Ring, Carried | None]:
+    def _bell(self, data: str) -> tuple[int, Ring, Carried | None]:
         """A doorbell: ``seq``, or from a commit ``seq:process`` (``Ring.OUR_COMMIT`` if the
         process is this one) and, a line each, its action's line and its events (commit.lua;
         our own commit's events are not read: its answer has them)."""
