@@ -10,8 +10,17 @@ import pytest
 from stalactites.engine import new_game
 from stalactites.protocol import Accepted, BoardEvent, board
 from stalactites.room_events import progress_event
+from stalactites.rooms.boards import Board
 from stalactites.rooms.views import public_state
-from stalactites.rooms.wire import accepted_json, board_event_json, legal_texts, wire_board
+from stalactites.rooms.wire import (
+    BoardText,
+    accepted_json,
+    board_event_json,
+    board_json,
+    legal_texts,
+    wire_board,
+)
+from stalactites.store import ProgressRow
 
 
 @pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:1"), ("squadron", "ms:3")])
@@ -64,7 +73,8 @@ def test_accepted_json_is_the_model_written_out(name: str, deal: str) -> None:
             status=status,  # type: ignore[arg-type]
         )
         sent = legal if racing else []
-        assert accepted_json(client_id, move, game, sent, status) == model.model_dump_json()
+        text = accepted_json(client_id, move, board_json(game), sent, status)
+        assert text == model.model_dump_json()
         if not legal:
             break
         game.push(rng.choice(legal))
@@ -85,12 +95,17 @@ def test_progress_event_is_the_event_dumped(player_id: str, at_ms: int | None) -
 def test_accepted_json_stays_the_model_as_moves_are_taken_back_and_played_again(
     name: str, deal: str
 ) -> None:
-    """Piles and legal lists come back as they were (the texts are kept by their contents),
-    and equal contents in other lists, other games, give the same text."""
+    """A board's text, rewritten only where each action moved cards (``Board.act``), stays the
+    whole board's as moves are played, taken back and played again and the step is declared;
+    piles and legal lists come back as they were (the texts are kept by their contents), and
+    equal contents in other lists, other games, give the same text."""
     rng = random.Random(5)
-    games = [new_game(name, deal), new_game(name, deal)]
-    for turn in range(200):
-        game = games[turn % 2]
+    boards = [Board(new_game(name, deal), 0, ProgressRow(4, 0, 0)) for _ in range(2)]
+    if name == "stalactites":
+        boards[1].act("step:twos")
+    for turn in range(300):
+        board_ = boards[turn % 2]
+        game = board_.game
         legal = game.generate_legal_moves()
         model = Accepted(
             type="accepted",
@@ -100,22 +115,24 @@ def test_accepted_json_stays_the_model_as_moves_are_taken_back_and_played_again(
             legal=legal_texts(game),
             status="playing",
         )
-        assert accepted_json("m1", "undo", game, legal, "playing") == model.model_dump_json()
+        text = accepted_json("m1", "undo", board_.text.json(), legal, "playing")
+        assert text == model.model_dump_json()
         if legal and (rng.random() < 0.6 or not game.can_pop()):
-            game.push(rng.choice(legal))
+            board_.act(str(rng.choice(legal)))
         elif game.can_pop():
-            game.pop()
+            board_.act("undo")
 
 
 @pytest.mark.parametrize(("name", "deal"), [("stalactites", "ms:2"), ("squadron", "ms:5")])
 def test_board_event_json_is_the_model_written_out(name: str, deal: str) -> None:
     rng = random.Random(5)
     game = new_game(name, deal)
+    kept = BoardText(game)
     for turn in range(120):
         legal = game.generate_legal_moves()
         if not legal:
             break
-        game.push(rng.choice(legal))
+        kept.moved(game.push(rng.choice(legal)))
         player_id = ODD_IDS[turn % len(ODD_IDS)] or "p1"
         verdict = ["won", "lost", "unknown"][turn % 3]
         model = BoardEvent(
@@ -126,5 +143,5 @@ def test_board_event_json_is_the_model_written_out(name: str, deal: str) -> None
             at=1_700_000_000_000 + turn,
             verdict=verdict,  # type: ignore[arg-type]
         )
-        text = board_event_json(player_id, model.move, game, model.at, verdict)
+        text = board_event_json(player_id, model.move, kept.json(), model.at, verdict)
         assert text == model.model_dump_json()

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Game, Squadron, Stalactites, new_game
+from ..engine import Game, Move, Squadron, Stalactites, new_game
 from ..engine.errors import IllegalMoveError
 from ..store import ProgressRow
 from .settings import RoomSettings
+from .wire import BoardText
 
 __all__ = [
     "Board",
@@ -33,16 +34,17 @@ UNDO = "undo"
 STEP_PREFIX = "step:"
 
 
-def apply_action(game: Game, action: str) -> None:
-    """Apply one logged action; raises the engine's error if it does not apply."""
+def apply_action(game: Game, action: str) -> Move | None:
+    """Apply one logged action: the move played or taken back (None for a step declaration);
+    raises the engine's error if it does not apply."""
     if action == UNDO:
-        game.pop()
-    elif action.startswith(STEP_PREFIX):
+        return game.pop()
+    if action.startswith(STEP_PREFIX):
         if not isinstance(game, Stalactites):
             raise IllegalMoveError(f"{game.name} has no foundation step")
         game.declare_step(action[len(STEP_PREFIX) :])
-    else:
-        game.push(action)
+        return None
+    return game.push(action)
 
 
 def new_board(settings: RoomSettings) -> Game:
@@ -70,11 +72,22 @@ def rebuild(settings: RoomSettings, actions: Iterable[str]) -> Game:
 
 @dataclass
 class Board:
-    """One player's board as this process knows it: the game after ``length`` logged actions."""
+    """One player's board as this process knows it: the game after ``length`` logged actions,
+    and as sent (``text``, kept in step by :meth:`act`)."""
 
     game: Game
     length: int
     progress: ProgressRow
+    text: BoardText = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.text = BoardText(self.game)
+
+    def act(self, action: str) -> None:
+        """Apply one logged action to the game and its text (see :func:`apply_action`)."""
+        moved = apply_action(self.game, action)
+        if moved is not None:
+            self.text.moved(moved)
 
 
 class BoardCache:

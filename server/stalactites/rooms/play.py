@@ -18,12 +18,12 @@ from .. import room_events
 from ..engine import EngineError, Game, Move, Status
 from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
-from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, apply_action, rebuild
+from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, rebuild
 from .errors import RoomError, engine_code
 from .service import RoomService
 from .settings import RoomSettings
 from .views import player_row
-from .wire import AcceptedText, accepted_json
+from .wire import AcceptedText, accepted_json, board_json
 
 __all__ = ["Action", "Play", "action_of", "board_status", "race_refusal"]
 
@@ -137,7 +137,7 @@ class Play:
             board_ = await self.rooms.reload(room_id, player_id)
         before = board_.progress
         try:
-            apply_action(board_.game, action.text)
+            board_.act(action.text)
         except EngineError as error:
             if await self.store.read_log(room_id, player_id, board_.length):
                 await self.rooms.reload(room_id, player_id)  # stale: try on the real board
@@ -152,7 +152,7 @@ class Play:
             raise
         if result.outcome is Outcome.APPLIED:
             board_.length, board_.progress = result.length, commit.progress
-            return _accepted(action.client_id, action.text, board_.game, legal, status)
+            return _accepted(action.client_id, action.text, board_.text.json(), legal, status)
         return await self._settle(room_id, player_id, action, result)
 
     def _commit(
@@ -230,7 +230,7 @@ class Play:
         actions = await self.store.read_log(room_id, player_id, 0)
         game = rebuild(settings, actions[:length])
         status, legal = judged(game)
-        return _accepted(client_id, actions[length - 1], game, legal, status)
+        return _accepted(client_id, actions[length - 1], board_json(game), legal, status)
 
     async def _race_times(self, room_id: str) -> tuple[int, int] | None:
         """(starts_at, ends_at) once the race is on, else None."""
@@ -300,6 +300,6 @@ _WHY = {
 
 
 def _accepted(
-    client_id: str | None, text: str, game: Game, legal: list[Move], status: Status
+    client_id: str | None, text: str, board: str, legal: list[Move], status: Status
 ) -> AcceptedText:
-    return AcceptedText(client_id, accepted_json(client_id, text, game, legal, status.value))
+    return AcceptedText(client_id, accepted_json(client_id, text, board, legal, status.value))

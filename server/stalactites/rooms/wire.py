@@ -2,13 +2,14 @@
 
 :func:`wire_board` is the engine's ``state()`` without the deal id, built straight from
 the game's piles with each card's text looked up once (the engine's cards and its
-prebuilt moves are shared instances); :func:`accepted_json` is the whole ``accepted`` frame
-as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write it, and
-:func:`board_event_json` a spectator's ``board`` frame as ``BoardEvent``'s, built as text
-from each card's and move's JSON, looked up once, and each pile's text kept by its contents
-(no model is made on the move path).
-``tests/test_wire.py`` checks both against ``state()`` and the model along whole games of
-both kinds.
+prebuilt moves are shared instances); :class:`BoardText` is that board as JSON, kept pile by
+pile and written again only where an action moved cards; :func:`accepted_json` is the whole
+``accepted`` frame as :class:`~stalactites.protocol.Accepted`'s ``model_dump_json`` would write
+it, and :func:`board_event_json` a spectator's ``board`` frame as ``BoardEvent``'s, built as
+text from each card's and move's JSON, looked up once, and each pile's text kept by its
+contents (no model is made on the move path).
+``tests/test_wire.py`` checks them against ``state()`` and the models along whole games of
+both kinds, moves taken back and played again.
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..engine import Card, Game, Move, Squadron, Stalactites
+from ..engine import Card, Game, Move, Pile, PileKind, Squadron, Stalactites
 from ..protocol import SquadronBoard, StalactitesBoard
 from ..room_events import text_json
 
 __all__ = [
     "AcceptedText",
+    "BoardText",
     "accepted_json",
     "board_event_json",
+    "board_json",
     "legal_texts",
     "move_text",
     "wire_board",
@@ -156,38 +159,83 @@ _PILES_MOST = 10_000
 _pile_json = _PileTexts().text
 
 
-def _board_json(game: Game) -> str:
-    """:func:`wire_board` as JSON (the model's field order, no spaces)."""
-    if not isinstance(game, Stalactites | Squadron):
-        raise TypeError(f"no wire board for {game!r}")
-    foundations = ",".join(map(_pile_json, game.foundations))
-    tableau = ",".join(map(_pile_json, game.tableau))
-    cells = _pile_json(game.cells)
-    piles = f'"foundations":[{foundations}],"cells":{cells},"tableau":[{tableau}]'
-    if isinstance(game, Stalactites):
+class BoardText:
+    """A game's board as sent (``state``) in JSON, kept pile by pile: after a move, pushed or
+    taken back, :meth:`moved` writes again only the two piles it moved cards between, so an
+    action's board costs two piles' texts, not every pile's.  Every change of the game is to
+    be told (:meth:`~stalactites.rooms.boards.Board.act` does; a step declaration moves no
+    card, and the step and the stock's count are read afresh)."""
+
+    __slots__ = ("_cells", "_foundations", "_squadron", "_tableau", "_waste", "game")
+
+    def __init__(self, game: Game) -> None:
+        if not isinstance(game, Stalactites | Squadron):
+            raise TypeError(f"no wire board for {game!r}")
+        self.game = game
+        self._squadron = isinstance(game, Squadron)
+        self._foundations = list(map(_pile_json, game.foundations))
+        self._tableau = list(map(_pile_json, game.tableau))
+        self._cells = _pile_json(game.cells)
+        self._waste = _pile_json(game.waste) if isinstance(game, Squadron) else ""
+
+    def moved(self, move: Move) -> None:
+        """``move`` was pushed or taken back: its piles are written again."""
+        self._write(move.src)
+        self._write(move.dst)
+
+    def _write(self, pile: Pile) -> None:
+        game = self.game
+        kind = pile.kind
+        if kind is PileKind.TABLEAU:
+            self._tableau[pile.index] = _pile_json(game.tableau[pile.index])
+        elif kind is PileKind.FOUNDATION:
+            self._foundations[pile.index] = _pile_json(game.foundations[pile.index])
+        elif kind is PileKind.CELL:
+            self._cells = _pile_json(game.cells)
+        elif kind is PileKind.WASTE:
+            assert isinstance(game, Squadron)
+            self._waste = _pile_json(game.waste)
+        # the stock is sent as its count, read afresh
+
+    def json(self) -> str:
+        """:func:`wire_board` as JSON (the model's field order, no spaces)."""
+        piles = (
+            f'"foundations":[{",".join(self._foundations)}],"cells":{self._cells},'
+            f'"tableau":[{",".join(self._tableau)}]'
+        )
+        game = self.game
+        if self._squadron:
+            assert isinstance(game, Squadron)
+            stock = len(game.stock)
+            return f'{{"game":"squadron",{piles},"waste":{self._waste},"stock_count":{stock}}}'
+        assert isinstance(game, Stalactites)
         step = "null" if game.step_name is None else text_json(game.step_name)
         return f'{{"game":"stalactites","step":{step},{piles}}}'
-    waste = _pile_json(game.waste)
-    return f'{{"game":"squadron",{piles},"waste":{waste},"stock_count":{len(game.stock)}}}'
+
+
+def board_json(game: Game) -> str:
+    """:func:`wire_board` as JSON, every pile written."""
+    return BoardText(game).json()
 
 
 def accepted_json(
-    client_id: str | None, move: str, game: Game, legal: Sequence[Move], status: str
+    client_id: str | None, move: str, board: str, legal: Sequence[Move], status: str
 ) -> str:
-    """The ``accepted`` frame for ``move`` just played on ``game``, as the model writes it,
-    with ``legal`` (the game's legal moves while the player races, else none: the caller has
-    them, from judging the move)."""
+    """The ``accepted`` frame for ``move`` just played, as the model writes it: ``board`` is
+    the board after it (:class:`BoardText`), ``legal`` its legal moves while the player races,
+    else none (the caller has them, from judging the move)."""
     moves = ",".join(map(_move_json, legal))
     ident = "null" if client_id is None else text_json(client_id)
     return (
         f'{{"type":"accepted","id":{ident},"move":{text_json(move)},'
-        f'"state":{_board_json(game)},"legal":[{moves}],"status":"{status}"}}'
+        f'"state":{board},"legal":[{moves}],"status":"{status}"}}'
     )
 
 
-def board_event_json(player_id: str, move: str, game: Game, at_ms: int, verdict: str) -> str:
-    """The ``board`` frame spectators get after ``move`` on ``game``, as the model writes it."""
+def board_event_json(player_id: str, move: str, board: str, at_ms: int, verdict: str) -> str:
+    """The ``board`` frame spectators get after ``move``, as the model writes it (``board``:
+    the board after it, :class:`BoardText`)."""
     return (
         f'{{"type":"board","player_id":{text_json(player_id)},"move":{text_json(move)},'
-        f'"state":{_board_json(game)},"at":{at_ms},"verdict":"{verdict}"}}'
+        f'"state":{board},"at":{at_ms},"verdict":"{verdict}"}}'
     )

@@ -26,7 +26,7 @@ from ...engine import EngineError, Game
 from ...protocol import BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
 from ...rooms import RoomService, RoomSettings
 from ...rooms.boards import apply_action, new_board
-from ...rooms.wire import board_event_json, wire_board
+from ...rooms.wire import BoardText, board_event_json, wire_board
 from ...store import RoomRow
 from ...store.rooms_base import ActionRow
 from ..fanout import Subscriber
@@ -53,7 +53,7 @@ class SpectatorBoards:
         self._entries: list[ActionRow] = []
         self._released = 0
         self._unread = True  # the action stream may hold actions not in _entries: read it
-        self._games: dict[str, Game] = {}
+        self._boards: dict[str, BoardText] = {}  # each player's board as spectators see it
         self._actions: dict[str, list[str]] = {}  # each player's actions released and applied
         self.verdicts = BoardVerdicts(room_id, rooms, self._tell)
         self._deal_shown = False  # the race has started: each board's verdict is wanted
@@ -203,15 +203,18 @@ class SpectatorBoards:
         while (due := self._next_due()) is not None and due <= now:
             entry = self._entries[self._released]
             self._released += 1
-            game = self._game(entry.player_id)
+            board = self._board(entry.player_id)
             try:
-                apply_action(game, entry.action)
+                moved = apply_action(board.game, entry.action)
             except EngineError:
                 log.warning("room %s: stored action %r does not apply", self.room_id, entry)
                 continue
+            if moved is not None:
+                board.moved(moved)
             self._actions.setdefault(entry.player_id, []).append(entry.action)
-            verdict = self._verdict(entry.player_id, game)
-            self._send(board_event_json(entry.player_id, entry.action, game, entry.at_ms, verdict))
+            verdict = self._verdict(entry.player_id, board.game)
+            text = board.json()
+            self._send(board_event_json(entry.player_id, entry.action, text, entry.at_ms, verdict))
 
     def _verdict(self, player_id: str, game: Game) -> PositionVerdict:
         """The player's board is shown now: its verdict as known (it is judged if unknown)."""
@@ -227,8 +230,11 @@ class SpectatorBoards:
             viewer.send_text(text)
 
     def _game(self, player_id: str) -> Game:
-        game = self._games.get(player_id)
-        if game is None:
+        return self._board(player_id).game
+
+    def _board(self, player_id: str) -> BoardText:
+        board = self._boards.get(player_id)
+        if board is None:
             assert self._settings is not None
-            game = self._games[player_id] = new_board(self._settings)
-        return game
+            board = self._boards[player_id] = BoardText(new_board(self._settings))
+        return board
