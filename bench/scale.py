@@ -3,16 +3,20 @@
     nice .venv/bin/python bench/scale.py [--connections N] [--racers R] [--spectators S]
                                          [--seconds T] [--pace P] [--flat-seconds F]
                                          [--holders H] [--settle S] [--rest S]
-                                         [--by-second] [--trace-memory] [--py-spy FILE]
+                                         [--by-second] [--spread] [--trace-memory]
+                                         [--py-spy FILE]
 
 Starts two ``stalactites serve`` processes on Redis at 127.0.0.1:6379 (a key prefix of
 their own, deleted afterwards; the rate limits and the per-address caps off, per connection and
 per address, as every simulated client comes from 127.0.0.1 and the flat-out phase is not to be
-throttled) and, over HTTP, seats three kinds of clients, each socket on one of the two
-processes in turn (as a load balancer without sticky sessions would):
+throttled) and, over HTTP, seats three kinds of clients, every socket of a room on the same
+process, the rooms taking the two in turn, as ``deploy/nginx.conf.template`` routes a room's
+websockets (``--spread``: a room's sockets on both processes, as a load balancer without room
+affinity would put them):
 
-* racers: 2-seat rooms (Stalactites, undo on), one racer on each process; every racer
-  alternates a random legal move and an undo, each an engine-checked, stored commit;
+* racers: 2-seat rooms (Stalactites, undo on; ``--spread``: one racer on each process);
+  every racer alternates a random legal move and an undo, each an engine-checked, stored
+  commit;
 * spectators watching the racing rooms, spread over them; half the racing rooms show the
   boards live to spectators (``spectator_delay_s`` 0), the other half 30 s behind;
 * players waiting: 2-seat rooms with both seats taken, never ready (the rest of the
@@ -159,33 +163,42 @@ def join(url: str, room_id: str, name: str) -> str:
     return str(seat["token"])
 
 
-def seat_pair(urls: list[str], index: int, ready: bool, delay_s: int) -> tuple[str, list[Seat]]:
-    """A 2-seat room made on one server, both seats taken; one socket on each server."""
+def seat_pair(
+    urls: list[str], index: int, ready: bool, delay_s: int, spread: bool
+) -> tuple[str, list[Seat]]:
+    """A 2-seat room made on one server, both seats taken; both sockets on the room's server
+    (the ``index``-th room's), or with ``spread`` one on each."""
     room_id = make_room(urls[index % SERVERS], 2, delay_s)
     seats = []
     for seat_no in range(2):
         token = join(urls[(index + seat_no) % SERVERS], room_id, f"P{seat_no + 1}")
-        seats.append(Seat(seat_no % SERVERS, room_id, token, ready))
+        server = seat_no % SERVERS if spread else index % SERVERS
+        seats.append(Seat(server, room_id, token, ready))
     return room_id, seats
 
 
-def make_plan(urls: list[str], racers: int, spectators: int, waiting: int) -> Plan:
+def make_plan(
+    urls: list[str], racers: int, spectators: int, waiting: int, spread: bool = False
+) -> Plan:
     plan = Plan()
     with ThreadPoolExecutor(HTTP_THREADS) as pool:
         race_rooms = list(
             pool.map(
-                lambda i: seat_pair(urls, i, True, 0 if (i // 2) % 2 == 0 else DELAYED_S),
+                lambda i: seat_pair(urls, i, True, 0 if (i // 2) % 2 == 0 else DELAYED_S, spread),
                 range(racers // 2),
             )
         )
-        waiting_rooms = list(pool.map(lambda i: seat_pair(urls, i, False, 0), range(waiting // 2)))
+        waiting_rooms = list(
+            pool.map(lambda i: seat_pair(urls, i, False, 0, spread), range(waiting // 2))
+        )
     for _, seats in race_rooms:
         plan.racers += seats
     for _, seats in waiting_rooms:
         plan.idle += seats
     room_ids = [room_id for room_id, _ in race_rooms]
     for j in range(spectators):
-        server = (j // len(room_ids)) % SERVERS if room_ids else j % SERVERS
+        room = j % len(room_ids) if room_ids else j  # the room's server, or spread over both
+        server = (j // len(room_ids) if spread and room_ids else room) % SERVERS
         plan.idle.append(Seat(server, room_ids[j % len(room_ids)], None))
     return plan
 
@@ -660,7 +673,7 @@ def measure(args: argparse.Namespace, servers: list[Server], results: Results) -
     urls = [server.url for server in servers]
     waiting = args.connections - args.racers - args.spectators
     began = time.perf_counter()
-    plan = make_plan(urls, args.racers, args.spectators, waiting)
+    plan = make_plan(urls, args.racers, args.spectators, waiting, args.spread)
     results.seating_s = time.perf_counter() - began
     results.planned = len(plan.racers) + len(plan.idle)
     results.rss_before = settled_rss(servers, args.settle)
@@ -825,6 +838,11 @@ def parse_args() -> argparse.Namespace:
         "--py-spy", default="", metavar="FILE", help="sample server 1 in the paced phase"
     )
     parser.add_argument("--by-second", action="store_true", help="print each second's p99")
+    parser.add_argument(
+        "--spread",
+        action="store_true",
+        help="a room's sockets on both servers (no room affinity at the balancer)",
+    )
     parser.add_argument("--settle", type=float, default=SETTLE_S, help="pauses (seconds)")
     parser.add_argument("--rest", type=float, default=REST_S, help="CPU at rest: seconds")
     parser.add_argument("--holders", type=int, help="processes for idle sockets")
@@ -854,7 +872,9 @@ def main() -> None:
     print(
         f"{args.connections} connections: {args.racers} racers, {args.spectators} spectators, "
         f"{args.connections - args.racers - args.spectators} players waiting; "
-        f"{SERVERS} servers on Redis; paced {args.seconds:g} s, flat out {args.flat_seconds:g} s; "
+        f"{SERVERS} servers on Redis, "
+        f"{'a room on both' if args.spread else 'each room on one'}; "
+        f"paced {args.seconds:g} s, flat out {args.flat_seconds:g} s; "
         f"open files limit {limit}; python {sys.version.split()[0]}, "
         f"load average {os.getloadavg()[0]:.2f}",
         flush=True,

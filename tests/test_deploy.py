@@ -1,8 +1,8 @@
 """The deployment's topology without Docker: Debian's nginx running the project's
 ``deploy/nginx.conf.template`` in front of two ``stalactites serve`` processes on the real
-Redis, all on 127.0.0.1.  A race played through the balancer puts its two players on
-different processes (round robin, no sticky sessions), and when the process serving one of
-them is killed mid-race, that player reconnects through nginx to the other and the race
+Redis, all on 127.0.0.1.  HTTP requests go round robin; a room's websockets all go to one
+process, picked by the room's id (consistent hashing), rooms spread over both; when that
+process is killed mid-race, its players reconnect through nginx to the other and the race
 finishes with nothing lost.
 
 Which process served a socket is read from that process's own log: uvicorn logs each
@@ -138,6 +138,14 @@ def served_by(apps: list[App], room_id: str, before: list[int]) -> App:
     return gained[0]
 
 
+async def reconnect(nginx: Balancer, room_id: str, was: Client) -> Client:
+    """A player's socket again through the balancer, resuming where ``was`` left off."""
+    again = await Client.open(nginx.ws_url(room_id))
+    welcome = await again.hello(was.token, last_seq=was.last_seq)
+    assert welcome["resumed"] is True
+    return again
+
+
 async def play_in_turn(ann: Client, bob: Client, count: int) -> None:
     """Both play the line's first ``count`` moves in turn, each seeing the other's progress."""
     for index, move in enumerate(LINE[:count]):
@@ -153,36 +161,50 @@ async def play_on(client: Client, tag: str, start: int, stop: int | None = None)
         assert (await client.move(f"{tag}{index}", move))["type"] == "accepted"
 
 
-async def test_a_race_through_nginx_spans_both_processes_and_survives_killing_one(
+async def test_a_rooms_sockets_go_to_one_process_and_rooms_spread_over_both(
+    topology: Topology,
+) -> None:
+    nginx, apps = topology.nginx, topology.apps
+    rooms = [await new_room(nginx.url, deal=DEAL) for _ in range(16)]
+    for room_id in rooms:
+        before = [app.accepted(room_id) for app in apps]
+        first = await Client.open(nginx.ws_url(room_id))
+        app = served_by(apps, room_id, before)
+        before = [app.accepted(room_id) for app in apps]
+        second = await Client.open(nginx.ws_url(room_id))
+        assert served_by(apps, room_id, before) is app  # the room's process, every time
+        await first.close()
+        await second.close()
+    held = [sum(app.accepted(room_id) > 0 for room_id in rooms) for app in apps]
+    assert sorted(held) != [0, 16] and sum(held) == 16  # both processes hold rooms
+
+
+async def test_a_race_through_nginx_survives_killing_the_process_serving_it(
     topology: Topology,
 ) -> None:
     nginx, apps = topology.nginx, topology.apps
     room_id = await new_room(nginx.url, deal=DEAL, step="ones", countdown_s=0, seats=2)
     tokens = [(await seat(nginx.url, room_id, name))[1] for name in ("Ann", "Bob")]
-    # Round robin sends consecutive connections to alternate processes.
     ann = await connect(nginx, room_id, tokens[0])
-    ann_app = served_by(apps, room_id, [0, 0])
-    before = [app.accepted(room_id) for app in apps]
+    app = served_by(apps, room_id, [0, 0])
     bob = await connect(nginx, room_id, tokens[1])
-    bob_app = served_by(apps, room_id, before)
-    assert ann_app is not bob_app  # no sticky sessions: one player on each process
+    assert app.accepted(room_id) == 2  # the room's sockets on one process
+    survivor = next(other for other in apps if other is not app)
     await start_race(ann, bob)
     half = len(LINE) // 2
-    await play_in_turn(ann, bob, half)  # progress crosses processes through Redis
+    await play_in_turn(ann, bob, half)
     await ann.send(type="move", id=f"a{half}", move=LINE[half])  # in flight at the kill
-    ann_app.kill()
-    assert await ann.closed() is None  # the socket just dropped: no close frame
-    await play_on(bob, "b", half, half + 5)  # Bob's socket, on the survivor, is untouched
-    again = await Client.open(nginx.ws_url(room_id))  # through nginx, to the survivor
-    welcome = await again.hello(ann.token, last_seq=ann.last_seq)
-    assert welcome["resumed"] is True
-    assert bob_app.accepted(room_id) == 2 and ann_app.accepted(room_id) == 1
-    await play_on(again, "a", half)  # the move in flight again under its id: applied once
-    missed = [f for f in again.frames if f["type"] == "progress" and f["player_id"] == bob.you]
+    app.kill()
+    assert await ann.closed() is None and await bob.closed() is None  # dropped, no close frame
+    ann_again, bob_again = [await reconnect(nginx, room_id, was) for was in (ann, bob)]
+    assert survivor.accepted(room_id) == 2 and app.accepted(room_id) == 2
+    await play_on(bob_again, "b", half, half + 5)
+    await play_on(ann_again, "a", half)  # the move in flight again under its id: applied once
+    missed = [f for f in ann_again.frames if f["type"] == "progress" and f["player_id"] == bob.you]
     assert [f["moves"] for f in missed] == list(range(half + 1, half + 6))  # nothing lost
-    assert (await bob.expect("finished", player_id=ann.you))["place"] == 1
-    await play_on(bob, "b", half + 5)
-    for client in (again, bob):
+    assert (await bob_again.expect("finished", player_id=ann.you))["place"] == 1
+    await play_on(bob_again, "b", half + 5)
+    for client in (ann_again, bob_again):
         standings = (await client.expect("results"))["standings"]
         lines = [(s["player_id"], s["place"], s["status"], s["moves"]) for s in standings]
         assert lines == [(ann.you, 1, "won", len(LINE)), (bob.you, 2, "won", len(LINE))]
