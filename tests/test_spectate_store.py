@@ -24,10 +24,11 @@ async def test_the_action_stream_holds_every_players_actions_with_their_times(
     assert await store.read_actions("r1") == []
     moves = [("ann", 0, "t1-c1", START + 100), ("bob", 0, "t2-c1", START + 200)]
     moves += [("ann", 1, "undo", START + 300), ("bob", 1, "step:ones", START + 400)]
-    for name, length, action, now in moves:
+    expected = [ActionRow(now, name, action) for name, _, action, now in moves]
+    for count, (name, length, action, now) in enumerate(moves, 1):
         answer = await store.commit(commit(name, length, action, now=now))
         assert answer.outcome is Outcome.APPLIED
-    expected = [ActionRow(now, name, action) for name, _, action, now in moves]
+        assert answer.action == (count, expected[count - 1])  # its place in the stream
     assert await store.read_actions("r1") == expected
     assert await store.read_actions("r1", 3) == expected[3:]
     assert await store.read_actions("nope") == []
@@ -42,7 +43,8 @@ async def test_a_refused_or_conflicting_commit_and_a_resignation_add_no_action(
     late = commit("ann", 1, "t2-c2", now=END)
     assert (await store.commit(late)).outcome is Outcome.REFUSED
     resign = commit("bob", 0, action=None, finish="resigned")
-    assert (await store.commit(resign)).outcome is Outcome.APPLIED
+    resigned = await store.commit(resign)
+    assert resigned.outcome is Outcome.APPLIED and resigned.action is None
     assert [row.action for row in await store.read_actions("r1")] == ["t1-c1"]
 
 
@@ -246,10 +248,8 @@ async def test_on_redis_a_commits_bell_carries_its_events_and_action_to_every_pr
                 seq, ring, carried = await asyncio.wait_for(heard[store].get(), 5)
                 if seq in (ours.events[-1][0], others.events[-1][0]):
                     by_seq[seq] = (ring, carried)
-            assert by_seq[ours.events[-1][0]] == (  # its events: in the commit's answer
-                Ring.OUR_COMMIT,
-                Carried([], ann if ours is moved else None),
-            )
+            # what its bell carries is in the commit's answer: not read
+            assert by_seq[ours.events[-1][0]] == (Ring.OUR_COMMIT, None)
             assert by_seq[others.events[-1][0]] == (
                 Ring.NEWS,
                 Carried(others.events, ann if others is moved else None),
@@ -259,6 +259,87 @@ async def test_on_redis_a_commits_bell_carries_its_events_and_action_to_every_pr
             stored.events[: len(moved.events + resigned.events)] == moved.events + resigned.events
         )
         assert await here.read_actions("r1") == [ann[1]]
+        assert moved.action == ann and resigned.action is None
     finally:
         await here.close()
         await there.close()
+
+
+def rung(url: str, channel: str, cluster: bool) -> redis.client.PubSub:
+    """A plain subscriber to a bell's channel, holding no lease: it hears only what is rung."""
+    client = redis.RedisCluster.from_url(url) if cluster else redis.Redis.from_url(url)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    if cluster:
+        node = client.get_random_node()
+        pubsub = client.pubsub(node=node, ignore_subscribe_messages=True)
+    pubsub.subscribe(channel)
+    return pubsub
+
+
+async def heard_on(pubsub: redis.client.PubSub, wait_s: float = 0.3) -> list[str]:
+    """The commits' bells (``seq:process`` and what they carry) the plain subscriber heard
+    within ``wait_s`` (on a cluster the bells of the room's making may come late: not these)."""
+    messages = []
+    deadline = asyncio.get_running_loop().time() + wait_s
+    while asyncio.get_running_loop().time() < deadline:
+        message = await asyncio.to_thread(pubsub.get_message, timeout=0.05)
+        if message is not None and ":" in message["data"].decode().partition("\n")[0]:
+            messages.append(message["data"].decode())
+    return messages
+
+
+@pytest.mark.parametrize("where", ["redis", "cluster"])
+async def test_on_redis_a_commit_rings_the_bell_only_when_another_process_listens(
+    where: str, redis_prefix: str, request: pytest.FixtureRequest
+) -> None:
+    """A room heard by the committing process alone gets no bell (its commit's answer carries
+    what the bell would); once another process listens every commit rings, and once it has
+    given its lease back they are quiet again."""
+    cluster = where == "cluster"
+    url = request.getfixturevalue("cluster").url if cluster else REDIS_URL
+    here, there = (RedisStore(url, redis_prefix, cluster=cluster) for _ in range(2))
+    plain = rung(url, here.keys("r1").bell, cluster)
+    try:
+        await racing(here)
+        ours: list[Heard] = []
+        await here.subscribe("r1", lambda seq, ring, carried=None: ours.append((seq, ring, None)))
+        assert (await here.commit(commit("ann", 0, "t1-c1", now=START + 100))).action
+        assert await heard_on(plain) == []  # nobody else listens: quiet
+        assert [ring for _, ring, _ in ours if ring is not Ring.NEWS] == []  # (the room's making)
+        theirs: list[Heard] = []
+
+        def bell(seq: int, ring: Ring, carried: Carried | None = None) -> None:
+            theirs.append((seq, ring, carried))
+
+        await there.subscribe("r1", bell)
+        answer = await here.commit(commit("ann", 1, "t2-c2", now=START + 200))
+        assert len(await heard_on(plain)) == 1  # rung: another process listens
+        assert theirs == [(answer.events[-1][0], Ring.NEWS, Carried(answer.events, answer.action))]
+        await there.unsubscribe("r1", bell)
+        await here.commit(commit("ann", 2, "undo", now=START + 300))
+        assert await heard_on(plain) == []  # its lease given back: quiet again
+    finally:
+        plain.close()
+        await here.close()
+        await there.close()
+
+
+async def test_on_redis_a_lease_that_ran_out_rings_the_bell_for_what_it_missed(
+    redis_prefix: str,
+) -> None:
+    """A lease that has run out (or vanished) is renewed, and its bell is rung as after a lost
+    subscription: commits in between may have gone unrung, so the stream reads the store."""
+    store = RedisStore(REDIS_URL, redis_prefix)
+    try:
+        await racing(store)
+        heard: list[Heard] = []
+        await store.subscribe("r1", lambda seq, ring, carried=None: heard.append((seq, ring, None)))
+        await store._leases.renew()
+        assert heard == []  # still held: nothing missed
+        listeners = store.keys("r1").listeners
+        await store._pipe.call_at(listeners, "DEL", listeners)  # as if it had run out
+        await store._leases.renew()
+        assert heard == [(0, Ring.RESUBSCRIBED, None)]
+        assert await store._pipe.call_at(listeners, "ZSCORE", listeners, store.origin)
+    finally:
+        await store.close()

@@ -3,7 +3,8 @@
 :class:`~.service.RoomService` commits every change inside its sink's
 ``committing(room_id)``: the sink (``web/fanout.py``'s ``Fanout``) then knows that a commit of
 this process is under way, fetches nothing newer meanwhile, and is handed the events the commit
-stored (:meth:`FollowedCommit.stored`), saving a read of the store.  Until a sink is set,
+stored (:meth:`FollowedCommit.stored`), saving a read of the store, and the action it stored
+(:meth:`FollowedCommit.acted`: for the spectators' boards).  Until a sink is set,
 :class:`Unfollowed` follows nothing.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from types import TracebackType
 from typing import Protocol
+
+from ..store.rooms_base import ActionRow
 
 __all__ = ["EventSink", "FollowedCommit", "Unfollowed"]
 
@@ -30,6 +33,10 @@ class FollowedCommit(Protocol):
 
     def stored(self, events: list[tuple[int, str]]) -> None:
         """The room events the commit stored: [(seq, event)]."""
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        """The action the commit stored, the ``count``-th of the room's action stream (after
+        :meth:`stored`)."""
 
 
 class EventSink(Protocol):
@@ -53,4 +60,7 @@ class Unfollowed:
         pass
 
     def stored(self, events: list[tuple[int, str]]) -> None:
+        pass
+
+    def acted(self, count: int, row: ActionRow) -> None:
         pass

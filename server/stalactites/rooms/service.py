@@ -124,12 +124,14 @@ class RoomService:
         self._finish_listeners.append(listener)
 
     async def commit(self, commit: Commit) -> CommitResult:
-        """Commit through the store, followed by the sink, which is handed the events it
-        stored; a commit that was the last player's finish ends the race."""
+        """Commit through the store, followed by the sink, which is handed the events and the
+        action it stored; a commit that was the last player's finish ends the race."""
         with self._sink.committing(commit.room_id) as followed:
             result = await self.store.commit(commit)
             if result.outcome is Outcome.APPLIED:
                 followed.stored(result.events)
+                if result.action is not None:
+                    followed.acted(*result.action)
         if result.all_done:
             self.finalize_soon(commit.room_id)
         return result

@@ -52,6 +52,17 @@ class Doorbells:
             del self._bells[channel]
             await self._listener.unsubscribe(channel)
 
+    def rings(self, channel: str, bell: Bell) -> bool:
+        """Whether ``bell`` is the one ``channel`` rings."""
+        return self._bells.get(channel) == bell
+
+    def missed(self, channel: str) -> None:
+        """Ring the channel's bell for bells that may have been missed (``Ring.RESUBSCRIBED``):
+        whoever holds it looks in the store."""
+        bell = self._bells.get(channel)
+        if bell is not None:
+            bell(0, Ring.RESUBSCRIBED)
+
     async def close(self) -> None:
         await self._listener.close()
 

@@ -254,6 +254,7 @@ class CommitResult:
     code: str | None = None
     events: list[tuple[int, str]] = field(default_factory=list)
     all_done: bool = False
+    action: tuple[int, ActionRow] | None = None  # applied: its place in the action stream, row
 
 
 @dataclass(frozen=True, slots=True)

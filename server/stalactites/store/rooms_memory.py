@@ -249,9 +249,12 @@ class MemoryStore:
         return self._apply(room, player, commit)
 
     def _apply(self, room: _Room, player: _Player, commit: Commit) -> CommitResult:
+        action = None
         if commit.action is not None:
             player.log.append(commit.action)
-            room.actions.append(ActionRow(commit.now_ms, player.player_id, commit.action))
+            row = ActionRow(commit.now_ms, player.player_id, commit.action)
+            room.actions.append(row)
+            action = (len(room.actions), row)
         if commit.client_id is not None:
             player.ids[commit.client_id] = len(player.log)
         player.progress = commit.progress
@@ -271,7 +274,7 @@ class MemoryStore:
             all_done = all(p.finish is not None for p in room.players.values())
         first = self._append(room, events)
         numbered = [(first + i, text) for i, text in enumerate(events)]
-        return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done)
+        return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done, action)
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
         self.kept.add(room_id)  # histories point at it: it never expires

@@ -18,6 +18,7 @@ import uuid
 from typing import Any, cast
 
 from .. import room_events
+from .bell_leases import BellLeases
 from .cluster import ClusterPipe
 from .doorbells import Doorbells
 from .resp import Address, Packed, Pipe, ReplyError, Script
@@ -96,6 +97,7 @@ class RedisStore:
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
         self._doorbells = Doorbells(bells, others, self._bell, "rooms")
+        self._leases = BellLeases(self._pipe, self._origin, self._listeners, self._missed)
         self._index = RoomIndex(self._pipe, prefix)
 
     def _script(self, name: str, repeatable: bool = False) -> Script:
@@ -118,6 +120,7 @@ class RedisStore:
         return await self._pipe.ping()
 
     async def close(self) -> None:
+        await self._leases.close()
         await self._doorbells.close()
         await self._pipe.close()
 
@@ -235,7 +238,7 @@ class RedisStore:
             raise StoreError(f"the commit script failed: {error}") from None
         except OSError as error:
             raise StoreError(f"Redis cannot be reached: {error}") from error
-        return commit_result(answer, commit.progress_event)
+        return commit_result(answer, commit)
 
     def _head_of_commit(self, room_id: str, player_id: str) -> Packed:
         """A player's commit's keys and its first arguments (the room's bell, the event-log
@@ -246,7 +249,7 @@ class RedisStore:
                 self._commit_heads.clear()
             keys = self.keys(room_id)
             names = [keys.room, keys.events, keys.log(player_id), keys.ids(player_id)]
-            head = Packed([*names, keys.actions], [keys.bell, self._cap, player_id])
+            head = Packed([*names, keys.actions, keys.listeners], [keys.bell, self._cap, player_id])
             known = self._commit_heads[(room_id, player_id)] = head
         return known
 
@@ -378,10 +381,25 @@ class RedisStore:
     # The doorbells.
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:
+        """Subscribed to the room's bell, then a lease on hearing it taken (commits of other
+        processes ring it from then on: :mod:`.bell_leases`)."""
         await self._doorbells.subscribe(self.keys(room_id).bell, bell)
+        await self._leases.take(room_id)
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
-        await self._doorbells.unsubscribe(self.keys(room_id).bell, bell)
+        channel = self.keys(room_id).bell
+        if not self._doorbells.rings(channel, bell):
+            return  # a later subscription's: its lease stays
+        try:  # the lease given back first: its command leaves before a newer take's can
+            await self._leases.give_back(room_id)
+        finally:
+            await self._doorbells.unsubscribe(channel, bell)
+
+    def _listeners(self, room_id: str) -> str:
+        return self.keys(room_id).listeners
+
+    def _missed(self, room_id: str) -> None:
+        self._doorbells.missed(self.keys(room_id).bell)
 
     async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
         keys = self.keys(room_id)
@@ -412,20 +430,19 @@ class RedisStore:
     def _bell(self, data: str) -> tuple[int, Ring, Carried | None]:
         """A doorbell: ``seq``, or from a commit ``seq:process`` (``Ring.OUR_COMMIT`` if the
         process is this one) and, a line each, its action's line and its events (commit.lua;
-        our own commit's events are not read: its answer has them)."""
+        what our own commit's bell carries is not read: the commit's answer had it)."""
         head, _, carried = data.partition("\n")
         seq_text, _, origin = head.partition(":")
         seq = int(seq_text)
         if not carried:
             return seq, Ring.NEWS, None
-        ours = origin == self._origin
+        if origin == self._origin:
+            return seq, Ring.OUR_COMMIT, None
         action_line, _, rest = carried.partition("\n")
         action = None
         if action_line:
             count, at, pid, text = action_line.split("|", 3)
             action = (int(count), ActionRow(int(at), pid, text))
-        if ours:  # its events are in the commit's answer: left unread
-            return seq, Ring.OUR_COMMIT, Carried([], action)
         events = rest.split("\n")
         return seq, Ring.NEWS, Carried(list(enumerate(events, seq - len(events) + 1)), action)
 

@@ -27,6 +27,9 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
   (:mod:`.rooms_archive`), in place of the action stream and the logs, with a finished
   room's long and per-player hash fields (``rooms/keep.lua``; read back by ``load_room``).
 * ``P rooms:waiting``, ``P rooms:racing`` sorted sets: the room lists (:mod:`.rooms_lists`).
+* ``P{room:ID}:listeners`` sorted set: the processes hearing the room's bell, each scored by
+  the end of its lease (Redis's clock, ms; ``rooms/listen.lua``, renewed while it listens):
+  a commit rings the bell only when a process other than its own holds a lease.
 * channel ``P{room:ID}:bell``: the newest seq, published by the script that stored it.
 """
 
@@ -36,7 +39,16 @@ import json
 from typing import Any, cast
 
 from .refusals import refusal
-from .rooms_base import CommitResult, Outcome, PlayerRow, ProgressRow, RoomRow, StoreError
+from .rooms_base import (
+    ActionRow,
+    Commit,
+    CommitResult,
+    Outcome,
+    PlayerRow,
+    ProgressRow,
+    RoomRow,
+    StoreError,
+)
 
 __all__ = ["RoomKeys", "commit_result", "room_row"]
 
@@ -50,6 +62,7 @@ class RoomKeys:
         "archive",
         "bell",
         "events",
+        "listeners",
         "presence",
         "room",
         "tag",
@@ -65,6 +78,7 @@ class RoomKeys:
         self.actions = f"{self.tag}:actions"
         self.watchers = f"{self.tag}:watchers"
         self.bell = f"{self.tag}:bell"
+        self.listeners = f"{self.tag}:listeners"
         self.analysis = f"{self.tag}:analysis"
         self.verdicts = f"{self.tag}:verdicts"
         self.archive = f"{self.tag}:archive"
@@ -76,14 +90,17 @@ class RoomKeys:
         return f"{self.tag}:ids:{player_id}"
 
 
-def commit_result(answer: list[Any], progress_event: str) -> CommitResult:
+def commit_result(answer: list[Any], commit: Commit) -> CommitResult:
     kind = answer[0]
     if kind == "applied":  # (nearly always: first)
         length, first, all_done, finished = int(answer[1]), int(answer[2]), answer[3], answer[4]
-        events = [(first, progress_event)]
+        events = [(first, commit.progress_event)]
         if finished:
             events.append((first + 1, str(finished)))
-        return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done))
+        action = None
+        if commit.action is not None:
+            action = (int(answer[5]), ActionRow(commit.now_ms, commit.player_id, commit.action))
+        return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done), action)
     if kind == "duplicate":
         return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
     if kind == "conflict":

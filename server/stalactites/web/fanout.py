@@ -7,7 +7,8 @@ it fetches what it lacks from the stored log (the truth), once for all its subsc
 hands every subscriber each event after its cursor, in order, as many as its send queue takes
 (the rest when its writer has sent some).  Events this process has just stored are handed over
 by whoever stored them, saving the fetch: :meth:`Stream.offer`, or, for a room's commit, the
-:class:`StreamCommit` that :meth:`Fanout.committing` gives it.  While any commit of this
+:class:`StreamCommit` that :meth:`Fanout.committing` gives it (with the action it stored, for
+the hooks).  While any commit of this
 process's is under way the stream fetches nothing newer than what it holds (the commit brings
 it); when the last one ends it looks again, in case one failed after storing.  Which to do is
 decided in one place, :meth:`Stream._should_fetch`.  On Redis a commit's doorbell carries the
@@ -79,8 +80,9 @@ class StreamHooks(Protocol):
         """An event of this type has come into the stream (each event once)."""
 
     def acted(self, count: int, row: ActionRow) -> None:
-        """An action was stored as the ``count``-th of the room's action stream (as a commit's
-        doorbell carried it; each may come more than once, or never: a lost bell)."""
+        """An action was stored as the ``count``-th of the room's action stream (as another
+        process's commit's doorbell carried it, or this process's commit answered; each may
+        come more than once, or never: a lost bell)."""
 
     def missed(self) -> None:
         """Bells may have been missed (the subscription was lost and made again): what they
@@ -331,6 +333,10 @@ class StreamCommit:
     def stored(self, events: list[tuple[int, str]]) -> None:
         if self._stream is not None:
             self._stream.offer(events)
+
+    def acted(self, count: int, row: ActionRow) -> None:
+        if self._stream is not None:
+            self._stream.hooks.acted(count, row)
 
     def __exit__(self, *exc: object) -> None:
         if self._stream is not None:

@@ -6,10 +6,12 @@
 -- sets it to name the committing process, which takes its events from the commit's answer).
 -- A commit sets bell_action too (its action's line, '' for none): then the bell carries,
 -- each on a line after the seq's, that and every event appended (rooms_base.Carried), so that
--- no process hearing it reads them from the store.
+-- no process hearing it reads them from the store; and bell_quiet, true when no other process
+-- listens to the room (the bell is not rung).
 -- Answers the seq of the first event appended (0 for none).
 local bell_tag = ''
 local bell_action = nil
+local bell_quiet = false
 local function append(list)
   local n = #list
   if n == 0 then return 0 end
@@ -25,6 +27,6 @@ local function append(list)
   redis.call('PEXPIRE', KEYS[1], ttl)
   local bell = seq .. bell_tag
   if bell_action then bell = bell .. '\n' .. bell_action .. '\n' .. table.concat(list, '\n') end
-  redis.call('PUBLISH', ARGV[1], bell)
+  if not bell_quiet then redis.call('PUBLISH', ARGV[1], bell) end
   return seq - n + 1
 end
