@@ -334,11 +334,11 @@ async def test_on_redis_a_lease_that_ran_out_rings_the_bell_for_what_it_missed(
         await racing(store)
         heard: list[Heard] = []
         await store.subscribe("r1", lambda seq, ring, carried=None: heard.append((seq, ring, None)))
-        await store._leases.renew()
+        await store._bell_leases.renew()
         assert heard == []  # still held: nothing missed
         listeners = store.keys("r1").listeners
         await store._pipe.call_at(listeners, "DEL", listeners)  # as if it had run out
-        await store._leases.renew()
+        await store._bell_leases.renew()
         assert heard == [(0, Ring.RESUBSCRIBED, None)]
         assert await store._pipe.call_at(listeners, "ZSCORE", listeners, store.origin)
     finally:

@@ -301,6 +301,28 @@ async def test_a_player_is_connected_while_a_lease_runs(store: Store) -> None:
     assert not await connected(T0 + 500)
 
 
+async def test_a_rooms_leases_are_renewed_together(store: Store) -> None:
+    """Players' presence and spectators' leases, renewed in one call, last as if each had
+    been touched alone; a room that is gone keeps nothing."""
+    await make_room(store)
+    await add(store, "ann")
+    await add(store, "bob")
+    await store.touch_presence("r1", "ann", "c1", T0 + 1_000)
+    await store.touch_watcher("r1", "w1", T0 + 1_000)
+    players, watchers = [("ann", "c1"), ("bob", "c2")], ["w1", "w2"]
+    await store.touch_leases("r1", players, watchers, T0 + 5_000)
+    row = await store.load_room("r1", T0 + 4_000)
+    assert row is not None
+    assert [player.connected for player in row.players] == [True, True]
+    assert row.spectators == 2
+    later = await store.load_room("r1", T0 + 5_000)  # every lease ran out
+    assert later is not None and later.spectators == 0
+    assert [player.connected for player in later.players] == [False, False]
+    await store.touch_leases("r1", [], ["w3"], T0 + 9_000)  # spectators alone
+    assert (await store.load_room("r1", T0 + 6_000)).spectators == 1  # type: ignore[union-attr]
+    await store.touch_leases("gone", players, watchers, T0 + 5_000)  # nothing, no error
+
+
 async def test_presence_is_announced_once_each_time_it_changes(store: Store) -> None:
     await make_room(store)
     await add(store, "ann")

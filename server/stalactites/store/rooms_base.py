@@ -15,6 +15,7 @@ trimmed: ``base`` is the seq just before the oldest one kept.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -372,6 +373,18 @@ class Store(Protocol):
         ...
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None: ...
+
+    async def touch_leases(
+        self,
+        room_id: str,
+        players: Sequence[tuple[str, str]],
+        watchers: Sequence[str],
+        until_ms: int,
+    ) -> None:
+        """Renew many of the room's leases at once, all until ``until_ms``: each (player,
+        connection)'s presence (:meth:`touch_presence`) and each spectator connection's
+        (:meth:`touch_watcher`)."""
+        ...
 
     async def announce_presence(
         self, room_id: str, player_id: str, now_ms: int, events: tuple[str, str]

@@ -8,7 +8,7 @@ store is given: the server's), its events, logs, leases and actions with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .. import room_events
@@ -324,6 +324,20 @@ class MemoryStore:
         room = self._get(room_id)
         if room is not None:
             room.presence[(player_id, connection_id)] = until_ms
+
+    async def touch_leases(
+        self,
+        room_id: str,
+        players: Sequence[tuple[str, str]],
+        watchers: Sequence[str],
+        until_ms: int,
+    ) -> None:
+        room = self._get(room_id)
+        if room is not None:
+            for key in players:
+                room.presence[key] = until_ms
+            for connection_id in watchers:
+                room.watchers[connection_id] = until_ms
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
         room = self._get(room_id)

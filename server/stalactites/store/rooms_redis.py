@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import uuid
+from collections.abc import Sequence
 from typing import Any, cast
 
 from .. import room_events
@@ -86,6 +87,7 @@ class RedisStore:
         self._ready, self._start = self._script("ready"), self._script("start")
         self._finish, self._events = self._script("finish"), self._script("events", True)
         self._announce, self._lease = self._script("announce"), self._script("lease", True)
+        self._leases = self._script("leases", True)
         self._open_round = self._script("open_round", True)
         self._presence = self._script("presence", True)
         self._keep = self._script("keep", True)
@@ -97,7 +99,7 @@ class RedisStore:
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
         self._doorbells = Doorbells(bells, others, self._bell, "rooms")
-        self._leases = BellLeases(self._pipe, self._origin, self._listeners, self._missed)
+        self._bell_leases = BellLeases(self._pipe, self._origin, self._listeners, self._missed)
         self._index = RoomIndex(self._pipe, prefix)
 
     def _script(self, name: str, repeatable: bool = False) -> Script:
@@ -120,7 +122,7 @@ class RedisStore:
         return await self._pipe.ping()
 
     async def close(self) -> None:
-        await self._leases.close()
+        await self._bell_leases.close()
         await self._doorbells.close()
         await self._pipe.close()
 
@@ -327,6 +329,18 @@ class RedisStore:
         member, old = f"{player_id}|{connection_id}", until_ms - 10 * 60_000
         await self._lease([keys.room, keys.presence], [until_ms, member, old])
 
+    async def touch_leases(
+        self,
+        room_id: str,
+        players: Sequence[tuple[str, str]],
+        watchers: Sequence[str],
+        until_ms: int,
+    ) -> None:
+        keys = self.keys(room_id)
+        members = [f"{player_id}|{connection_id}" for player_id, connection_id in players]
+        head = [until_ms, until_ms - 10 * 60_000, len(members)]
+        await self._leases([keys.room, keys.presence, keys.watchers], [*head, *members, *watchers])
+
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
         key = self.keys(room_id).presence
         await self._pipe.call_at(key, "ZREM", key, f"{player_id}|{connection_id}")
@@ -384,14 +398,14 @@ class RedisStore:
         """Subscribed to the room's bell, then a lease on hearing it taken (commits of other
         processes ring it from then on: :mod:`.bell_leases`)."""
         await self._doorbells.subscribe(self.keys(room_id).bell, bell)
-        await self._leases.take(room_id)
+        await self._bell_leases.take(room_id)
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         channel = self.keys(room_id).bell
         if not self._doorbells.rings(channel, bell):
             return  # a later subscription's: its lease stays
         try:  # the lease given back first: its command leaves before a newer take's can
-            await self._leases.give_back(room_id)
+            await self._bell_leases.give_back(room_id)
         finally:
             await self._doorbells.unsubscribe(channel, bell)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -213,15 +214,19 @@ class Process:
     # Upkeep.
 
     async def upkeep(self) -> None:
-        """Forever: disconnect stalled clients; renew the presence of this process's
-        connections to rooms; close idle room streams."""
+        """Forever: disconnect stalled clients (every half ``send_timeout_s``); renew the
+        leases of this process's connections to rooms (every third of ``presence_ttl_s``);
+        close idle room streams."""
         config = self.config
-        period = max(min(config.presence_ttl_s / 3, config.send_timeout_s / 2), 0.05)
-        while True:
+        renewal = max(config.presence_ttl_s / 3, 0.05)
+        period = max(min(renewal, config.send_timeout_s / 2), 0.05)
+        every = max(round(renewal / period), 1)  # periods between two renewals
+        for tick in itertools.count(1):
             await asyncio.sleep(period)
             try:
                 self._drop_stalled()
-                await self._renew()
+                if tick % every == 0:
+                    await self._renew()
                 await self.room_fanout.sweep()
             except Exception:
                 log.exception("upkeep failed; trying again in %.1f s", period)
@@ -233,27 +238,29 @@ class Process:
                 subscriber.kick()
 
     async def _renew(self) -> None:
-        """Renew the leases of players and spectators, ``RENEWED_AT_ONCE`` at a time (their
-        commands go to the store together); have spectator counts checked (a lease of another
-        process's that ran out counts as leaving)."""
+        """Renew the leases of players and spectators, one store call a room (``RENEWED_AT_ONCE``
+        rooms' calls go to the store together); have spectator counts checked (a lease of
+        another process's that ran out counts as leaving)."""
         until = self.clock.now_ms() + int(self.config.presence_ttl_s * 1000)
-        subscribers = self.room_fanout.subscribers()
-        for start in range(0, len(subscribers), RENEWED_AT_ONCE):
-            batch = subscribers[start : start + RENEWED_AT_ONCE]
-            await asyncio.gather(*(self._lease(room_id, sub, until) for room_id, sub in batch))
-        for room_id in {room_id for room_id, sub in subscribers if sub.player_id is None}:
-            self.spectator_count.changed(room_id)
+        rooms: dict[str, list[Subscriber]] = {}
+        for room_id, subscriber in self.room_fanout.subscribers():
+            rooms.setdefault(room_id, []).append(subscriber)
+        batch = list(rooms.items())
+        for start in range(0, len(batch), RENEWED_AT_ONCE):
+            some = batch[start : start + RENEWED_AT_ONCE]
+            await asyncio.gather(*(self._leases(room_id, subs, until) for room_id, subs in some))
+        for room_id, subscribers in rooms.items():
+            if any(subscriber.player_id is None for subscriber in subscribers):
+                self.spectator_count.changed(room_id)
 
-    async def _lease(self, room_id: str, subscriber: Subscriber, until: int) -> None:
-        """Renew one lease, unless its connection has left since (its lease is dropped)."""
-        if not self.room_fanout.subscribed(room_id, subscriber):
-            return
-        if subscriber.player_id is None:
-            await self.spectator_count.renew(room_id, subscriber.connection_id)
-        else:
-            await self.store.touch_presence(
-                room_id, subscriber.player_id, subscriber.connection_id, until
-            )
+    async def _leases(self, room_id: str, subscribers: list[Subscriber], until: int) -> None:
+        """Renew one room's leases, but those whose connections have left since (their leases
+        are dropped)."""
+        here = [sub for sub in subscribers if self.room_fanout.subscribed(room_id, sub)]
+        players = [(sub.player_id, sub.connection_id) for sub in here if sub.player_id is not None]
+        watchers = [sub.connection_id for sub in here if sub.player_id is None]
+        if players or watchers:
+            await self.store.touch_leases(room_id, players, watchers, until)
 
 
 @asynccontextmanager
