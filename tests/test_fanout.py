@@ -93,6 +93,12 @@ class Reader:
     def kick(self) -> None:
         raise AssertionError("not kicked")
 
+    def cork(self) -> None:
+        pass
+
+    def uncork(self) -> None:
+        pass
+
     def seqs_now(self) -> list[int]:
         return [int(frame.split(",")[0].split(":")[1]) for frame in self.frames]
 
@@ -276,7 +282,7 @@ async def test_a_carried_bell_after_a_lost_one_reads_what_was_lost() -> None:
     await streams.close()
 
 
-async def test_our_own_commits_bell_gives_its_action_and_hands_over_nothing() -> None:
+async def test_our_own_commit_hands_over_its_events_then_its_action_and_its_bell_nothing() -> None:
     log = Log()
     streams = fanout(log)
     reader = Reader()
@@ -285,11 +291,13 @@ async def test_our_own_commits_bell_gives_its_action_and_hands_over_nothing() ->
     row = ActionRow(T0, "ann", "t1-c1")
     with streams.committing("r1") as followed:
         seq = log.store("progress")
-        log.bells["r1"](seq, Ring.OUR_COMMIT, Carried([(seq, log.events[-1])], (1, row)))
+        log.bells["r1"](seq, Ring.OUR_COMMIT, None)  # rung for another process: nothing here
         await idle()
-        assert reader.frames == [] and stream.hooks.actions == [(1, row)]
+        assert reader.frames == [] and stream.hooks.actions == []
         followed.stored([(seq, log.events[-1])])
-    assert reader.seqs_now() == [1]
+        assert reader.seqs_now() == [1] and stream.hooks.actions == []
+        followed.acted(1, row)  # from the commit's answer
+    assert stream.hooks.actions == [(1, row)]
     await streams.close()
 
 

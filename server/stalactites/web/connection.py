@@ -120,6 +120,7 @@ class Connection(Generic[FrameT, HelloT]):
         "_busy",
         "_close_code",
         "_closing",
+        "_corked",
         "_cut",
         "_ending",
         "_frame_allowance",
@@ -166,6 +167,7 @@ class Connection(Generic[FrameT, HelloT]):
         self._cut = False  # the reader has been cancelled (by kick or restart)
         self._writer: asyncio.Task[None] | None = None  # while frames wait to be sent
         self._closing = False  # no writer starts any more (see _close)
+        self._corked = False  # frames held until uncork() (see cork)
         self._sending_since: float | None = None
         self.idle_s: float | None = None  # set: a client silent this long is closed (4408)
 
@@ -199,13 +201,29 @@ class Connection(Generic[FrameT, HelloT]):
         if self._kicked:
             return
         idle = self._writer is None and not self._outbox.qsize() and not self._closing
-        if idle and not self._answering() and self._send_now([text]):
+        if idle and not self._holding() and self._send_now([text]):
             return
         if not self._outbox.put(text):
             log.info("%s: too slow, closing", self.label)
             self.kick()
-        elif self._writer is None and not self._closing and not self._answering():
+        elif self._writer is None and not self._closing and not self._holding():
             self._writer = asyncio.create_task(self._write())
+
+    def cork(self) -> None:
+        """Hold what is sent from now until :meth:`uncork`, which sends it in one write where
+        the socket may be written to then: a commit's events and the board its action shows a
+        spectator go out together (one system call, one read for the client)."""
+        self._corked = True
+
+    def uncork(self) -> None:
+        self._corked = False
+        if self._writer is None and self._outbox.qsize() and not self._closing:
+            if not self._answering():  # (else the reader sends it once the frame is handled)
+                self._flush_answers()
+
+    def _holding(self) -> bool:
+        """Whether what is sent now waits in the queue: corked, or the reader answering."""
+        return self._corked or self._answering()
 
     def _answering(self) -> bool:
         """Whether this is the reader, handling a frame: it sends what it queued itself once

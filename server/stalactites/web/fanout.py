@@ -69,6 +69,12 @@ class Subscriber(Protocol):
     def kick(self) -> None:
         """Disconnect it."""
 
+    def cork(self) -> None:
+        """Hold what is sent to it from now until :meth:`uncork` (one commit's frames)."""
+
+    def uncork(self) -> None:
+        """Send what was held, in one write where it can."""
+
 
 class StreamHooks(Protocol):
     """What a kind of stream does besides delivering its events."""
@@ -141,10 +147,13 @@ class Stream(Generic[HooksT]):
     def ring(self, seq: int, ring: Ring, carried: Carried | None = None) -> None:
         """The doorbell: the stream has events up to ``seq``; a commit's may carry them."""
         if ring is Ring.NEWS and carried is not None:  # another process's commit: as stored here
-            self.offer(carried.events)
-        if carried is not None and carried.action is not None:
-            self.hooks.acted(*carried.action)
-        if ring is Ring.NEWS and carried is not None:
+            self.cork()
+            try:
+                self.offer(carried.events)
+                if carried.action is not None:
+                    self.hooks.acted(*carried.action)
+            finally:
+                self.uncork()
             return
         self._learned(seq)
         if ring is Ring.OUR_COMMIT:  # no wake: the commit hands them over (or, failing, ends)
@@ -167,6 +176,16 @@ class Stream(Generic[HooksT]):
 
     def commit_began(self) -> None:
         self._commits += 1
+
+    def cork(self) -> None:
+        """Every subscriber holds what it is sent until :meth:`uncork`: a commit's events and
+        the board its action shows spectators go to each in one write."""
+        for subscriber in self.subscribers:
+            subscriber.cork()
+
+    def uncork(self) -> None:
+        for subscriber in list(self.subscribers):
+            subscriber.uncork()
 
     def commit_ended(self) -> None:
         self._commits = max(self._commits - 1, 0)
@@ -331,7 +350,10 @@ class StreamCommit:
         return self
 
     def stored(self, events: list[tuple[int, str]]) -> None:
+        """The events stored, handed over (each subscriber holding its frames until the
+        commit is left: :meth:`acted`'s board goes with them)."""
         if self._stream is not None:
+            self._stream.cork()
             self._stream.offer(events)
 
     def acted(self, count: int, row: ActionRow) -> None:
@@ -340,6 +362,7 @@ class StreamCommit:
 
     def __exit__(self, *exc: object) -> None:
         if self._stream is not None:
+            self._stream.uncork()
             self._stream.commit_ended()
 
 
