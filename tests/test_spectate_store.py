@@ -328,12 +328,19 @@ async def test_on_redis_a_lease_that_ran_out_rings_the_bell_for_what_it_missed(
     redis_prefix: str,
 ) -> None:
     """A lease that has run out (or vanished) is renewed, and its bell is rung as after a lost
-    subscription: commits in between may have gone unrung, so the stream reads the store."""
+    subscription: commits in between may have gone unrung, so the stream reads the store.
+    When the bells' subscription is made again, every lease is renewed at once."""
     store = RedisStore(REDIS_URL, redis_prefix)
     try:
         await racing(store)
         heard: list[Heard] = []
-        await store.subscribe("r1", lambda seq, ring, carried=None: heard.append((seq, ring, None)))
+        rung = asyncio.Event()
+
+        def bell(seq: int, ring: Ring, carried: Carried | None = None) -> None:
+            heard.append((seq, ring, carried))
+            rung.set()
+
+        await store.subscribe("r1", bell)
         await store._bell_leases.renew()
         assert heard == []  # still held: nothing missed
         listeners = store.keys("r1").listeners
@@ -341,5 +348,40 @@ async def test_on_redis_a_lease_that_ran_out_rings_the_bell_for_what_it_missed(
         await store._bell_leases.renew()
         assert heard == [(0, Ring.RESUBSCRIBED, None)]
         assert await store._pipe.call_at(listeners, "ZSCORE", listeners, store.origin)
+        # Lost while the bells' subscription was lost (a Redis restart, say): renewed once
+        # the subscription is made again, not at the next renewal, 30 s on.
+        heard.clear()
+        rung.clear()
+        await store._pipe.call_at(listeners, "DEL", listeners)
+        store._resubscribed()
+        await asyncio.wait_for(rung.wait(), 5)
+        assert heard == [(0, Ring.RESUBSCRIBED, None)]
+        assert await store._pipe.call_at(listeners, "ZSCORE", listeners, store.origin)
+    finally:
+        await store.close()
+
+
+async def test_on_redis_a_lease_whose_subscription_failed_is_taken_by_the_renewals(
+    redis_prefix: str,
+) -> None:
+    """A subscription that fails (Redis slow to confirm it, a cancelled hello) leaves the
+    lease held: the renewals take it within a second, and its bell rings for what it missed."""
+    store = RedisStore(REDIS_URL, redis_prefix)
+    try:
+        await racing(store)
+        rung = asyncio.Event()
+        channel = store.keys("r1").bell
+
+        async def refused(channel_: str, bell: object) -> None:
+            store._doorbells._bells[channel_] = bell  # type: ignore[assignment]
+            raise TimeoutError("no confirmation")
+
+        store._doorbells.subscribe = refused  # type: ignore[method-assign]
+        with pytest.raises(TimeoutError):
+            await store.subscribe("r1", lambda seq, ring, carried=None: rung.set())
+        await asyncio.wait_for(rung.wait(), 5)  # the lease taken, its bell rung
+        listeners = store.keys("r1").listeners
+        assert await store._pipe.call_at(listeners, "ZSCORE", listeners, store.origin)
+        assert channel in store._doorbells._bells
     finally:
         await store.close()

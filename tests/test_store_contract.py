@@ -320,6 +320,9 @@ async def test_a_rooms_leases_are_renewed_together(store: Store) -> None:
     assert [player.connected for player in later.players] == [False, False]
     await store.touch_leases("r1", [], ["w3"], T0 + 9_000)  # spectators alone
     assert (await store.load_room("r1", T0 + 6_000)).spectators == 1  # type: ignore[union-attr]
+    crowd = [f"s{n}" for n in range(5_000)]  # more than one call's worth in Lua (unpack)
+    await store.touch_leases("r1", [("ann", "c3")], crowd, T0 + 20_000)
+    assert (await store.load_room("r1", T0 + 10_000)).spectators == 5_000  # type: ignore[union-attr]
     await store.touch_leases("gone", players, watchers, T0 + 5_000)  # nothing, no error
 
 

@@ -55,19 +55,38 @@ class BellLeases:
         self._untaken: set[str] = set()  # held here, not yet (or not surely) taken in Redis
         self._task: asyncio.Task[None] | None = None
         self._due = asyncio.Event()
+        self._everyone = False  # renew every lease at the next wake-up
 
-    async def take(self, room_id: str) -> None:
-        """Hold the room's lease from now until :meth:`give_back` (a failure is retried)."""
+    def hold(self, room_id: str) -> None:
+        """Hold the room's lease from now until :meth:`give_back`, to be taken by :meth:`take`
+        (or by the renewals, which ring its bell then for what it missed)."""
         self._held.add(room_id)
-        self._untaken.discard(room_id)
         if self._task is None:
             self._task = asyncio.create_task(self._renewing(), name="bell-leases")
+
+    def retry(self, room_id: str) -> None:
+        """The lease held was not taken (its subscription failed): the renewals take it within
+        ``RETRY_S``."""
+        if room_id in self._held:
+            self._untaken.add(room_id)
+            self._due.set()
+
+    def renew_soon(self) -> None:
+        """Renew every lease now (not at the next ``RENEW_S``)."""
+        self._everyone = True
+        self._due.set()
+
+    async def take(self, room_id: str) -> None:
+        """Take the room's lease now, holding it (a failure is retried by the renewals)."""
+        self.hold(room_id)
         try:
             await self._take([self._key(room_id)], [self._origin, LEASE_MS])
         except Exception as error:  # Redis out of reach: retried, the bell rung once taken
             log.warning("room %s: the bell's lease not taken (%s); retrying", room_id, error)
             self._untaken.add(room_id)
             self._due.set()
+        else:
+            self._untaken.discard(room_id)
 
     async def give_back(self, room_id: str) -> None:
         self._held.discard(room_id)
@@ -101,7 +120,8 @@ class BellLeases:
                 async with asyncio.timeout(min(wait, RETRY_S) if self._untaken else wait):
                     await self._due.wait()
             self._due.clear()
-            everyone = loop.time() - renewed >= RENEW_S
+            everyone = self._everyone or loop.time() - renewed >= RENEW_S
+            self._everyone = False
             try:
                 await self.renew(
                     None if everyone else [r for r in self._untaken if r in self._held]

@@ -27,7 +27,8 @@ class Doorbells:
     """``decode(data)`` turns a message into what a bell is rung with: the seq, the ring and
     what it carries (by default: the message is the seq, ``Ring.NEWS``, carrying nothing);
     ``others()`` names more addresses to subscribe at when a connection fails (the other
-    masters of a cluster); ``what`` names the bells' owners in the log."""
+    masters of a cluster); ``what`` names the bells' owners in the log; ``resubscribed()`` is
+    called when a lost subscription has been made again, before the bells ring."""
 
     def __init__(
         self,
@@ -35,10 +36,12 @@ class Doorbells:
         others: Callable[[], Sequence[Address]] | None,
         decode: Decode = lambda data: (int(data), Ring.NEWS, None),
         what: str = "rooms",
+        resubscribed: Callable[[], None] = lambda: None,
     ) -> None:
         self._bells: dict[str, Bell] = {}
         self._decode = decode
         self._what = what
+        self._resubscribed = resubscribed
         self._listener = Listener(address, self._message, self._ring_all, others)
         self.reconnects = 0  # subscriptions lost and made again (for /metrics)
 
@@ -74,5 +77,6 @@ class Doorbells:
     def _ring_all(self) -> None:
         log.warning("%s' doorbells subscribed again; each resyncs from the store", self._what)
         self.reconnects += 1
+        self._resubscribed()
         for bell in list(self._bells.values()):
             bell(0, Ring.RESUBSCRIBED)

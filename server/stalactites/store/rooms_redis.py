@@ -98,7 +98,7 @@ class RedisStore:
         # at any master (the next one after a failure), hears every room's bell.
         bells = address.named(f"stalactites-bells-{self._origin}")
         others = self._pipe.nodes if isinstance(self._pipe, ClusterPipe) else None
-        self._doorbells = Doorbells(bells, others, self._bell, "rooms")
+        self._doorbells = Doorbells(bells, others, self._bell, "rooms", self._resubscribed)
         self._bell_leases = BellLeases(self._pipe, self._origin, self._listeners, self._missed)
         self._index = RoomIndex(self._pipe, prefix)
 
@@ -396,8 +396,14 @@ class RedisStore:
 
     async def subscribe(self, room_id: str, bell: Bell) -> None:
         """Subscribed to the room's bell, then a lease on hearing it taken (commits of other
-        processes ring it from then on: :mod:`.bell_leases`)."""
-        await self._doorbells.subscribe(self.keys(room_id).bell, bell)
+        processes ring it from then on: :mod:`.bell_leases`).  The lease is held from the
+        start: if the subscription fails or is cancelled, the renewals take it."""
+        self._bell_leases.hold(room_id)
+        try:
+            await self._doorbells.subscribe(self.keys(room_id).bell, bell)
+        except BaseException:
+            self._bell_leases.retry(room_id)
+            raise
         await self._bell_leases.take(room_id)
 
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
@@ -414,6 +420,11 @@ class RedisStore:
 
     def _missed(self, room_id: str) -> None:
         self._doorbells.missed(self.keys(room_id).bell)
+
+    def _resubscribed(self) -> None:
+        """The bells' subscription was lost and made again: every lease renewed at once (Redis
+        may have lost them too, a restart, say; one found lost rings its bell again)."""
+        self._bell_leases.renew_soon()
 
     async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
         keys = self.keys(room_id)

@@ -217,6 +217,8 @@ class Connection(Generic[FrameT, HelloT]):
 
     def uncork(self) -> None:
         self._corked = False
+        if self._kicked:
+            return
         if self._writer is None and self._outbox.qsize() and not self._closing:
             if not self._answering():  # (else the reader sends it once the frame is handled)
                 self._flush_answers()

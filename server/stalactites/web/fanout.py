@@ -136,6 +136,7 @@ class Stream(Generic[HooksT]):
         self._latest = 0  # the newest seq known to be stored
         self._must_fetch = True  # look in the store whatever is known (new, resubscribed, failed)
         self._commits = 0  # this process's commits to the stream under way
+        self._corked: list[Subscriber] = []  # the subscribers cork() corked
         self._lag = None if lag is None else FanoutLag(lag)
         self._wake = asyncio.Event()
         self.hooks = hooks_for(self)
@@ -180,11 +181,14 @@ class Stream(Generic[HooksT]):
     def cork(self) -> None:
         """Every subscriber holds what it is sent until :meth:`uncork`: a commit's events and
         the board its action shows spectators go to each in one write."""
-        for subscriber in self.subscribers:
+        corked = self._corked = list(self.subscribers)
+        for subscriber in corked:
             subscriber.cork()
 
     def uncork(self) -> None:
-        for subscriber in list(self.subscribers):
+        """Those corked send what they hold (whether or not they are still subscribed)."""
+        corked, self._corked = self._corked, []
+        for subscriber in corked:
             subscriber.uncork()
 
     def commit_ended(self) -> None:
@@ -360,9 +364,11 @@ class StreamCommit:
         if self._stream is not None:
             self._stream.hooks.acted(count, row)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         if self._stream is not None:
             self._stream.uncork()
+            if kind is not None:  # failed, maybe after storing: its bell may not ring here
+                self._stream.ring(0, Ring.RESUBSCRIBED)
             self._stream.commit_ended()
 
 
@@ -403,6 +409,9 @@ class Fanout(Generic[HooksT]):
             stream = Stream(self._kind, stream_id, self._source, self._hooks_for, self._lag)
             self._streams[stream_id] = stream
             await self._source.subscribe(stream_id, stream.ring)
+            # A joiner that came meanwhile may have read the store before the bell was heard
+            # (and, on Redis, before this process's lease on it was taken): look again.
+            stream.ring(0, Ring.RESUBSCRIBED)
         stream.idle_since = None
         return stream
 

@@ -220,7 +220,7 @@ class Process:
         config = self.config
         renewal = max(config.presence_ttl_s / 3, 0.05)
         period = max(min(renewal, config.send_timeout_s / 2), 0.05)
-        every = max(round(renewal / period), 1)  # periods between two renewals
+        every = max(int(renewal // period), 1)  # periods between two renewals (not longer)
         for tick in itertools.count(1):
             await asyncio.sleep(period)
             try:
@@ -255,7 +255,12 @@ class Process:
         batch = list(rooms.items())
         for start in range(0, len(batch), RENEWED_AT_ONCE):
             some = batch[start : start + RENEWED_AT_ONCE]
-            await asyncio.gather(*(self._leases(room_id, subs, until) for room_id, subs in some))
+            calls = (self._leases(room_id, subs, until) for room_id, subs in some)
+            for (room_id, _), failed in zip(
+                some, await asyncio.gather(*calls, return_exceptions=True), strict=True
+            ):
+                if isinstance(failed, Exception):  # the others are renewed all the same
+                    log.warning("room %s: leases not renewed: %s", room_id, failed)
         for room_id, subscribers in rooms.items():
             if any(subscriber.player_id is None for subscriber in subscribers):
                 self.spectator_count.changed(room_id)

@@ -7,20 +7,20 @@
 local ttl = redis.call('HGET', KEYS[1], 'ttl')
 if not ttl then return 0 end
 local players = tonumber(ARGV[3])
-local presence, watchers = {}, {}
-for i = 4, #ARGV do
-  local into = watchers
-  if i - 3 <= players then into = presence end
-  into[#into + 1] = ARGV[1]
-  into[#into + 1] = ARGV[i]
+local function renew(key, first, last)  -- ZADD in slices: unpack() takes some 8,000 values
+  for start = first, last, 1000 do
+    local members = {}
+    for i = start, math.min(start + 999, last) do
+      members[#members + 1] = ARGV[1]
+      members[#members + 1] = ARGV[i]
+    end
+    redis.call('ZADD', key, unpack(members))
+  end
+  redis.call('PEXPIRE', key, ttl)
 end
-if #presence > 0 then
-  redis.call('ZADD', KEYS[2], unpack(presence))
+if players > 0 then
+  renew(KEYS[2], 4, 3 + players)
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], ttl)
 end
-if #watchers > 0 then
-  redis.call('ZADD', KEYS[3], unpack(watchers))
-  redis.call('PEXPIRE', KEYS[3], ttl)
-end
+if #ARGV > 3 + players then renew(KEYS[3], 4 + players, #ARGV) end
 return 1
