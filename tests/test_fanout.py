@@ -335,7 +335,7 @@ async def test_a_carried_bell_after_a_lost_one_reads_what_was_lost() -> None:
     await streams.close()
 
 
-async def test_our_own_commit_hands_over_its_events_then_its_action_and_its_bell_nothing() -> None:
+async def test_our_own_commit_hands_over_its_events_and_its_action_and_its_bell_nothing() -> None:
     log = Log()
     streams = fanout(log)
     reader = Reader()
@@ -347,10 +347,8 @@ async def test_our_own_commit_hands_over_its_events_then_its_action_and_its_bell
         log.bells["r1"](seq, Ring.OUR_COMMIT, None)  # rung for another process: nothing here
         await idle()
         assert reader.frames == [] and stream.hooks.actions == []
-        followed.stored([(seq, log.events[-1])])
-        assert reader.seqs_now() == [1] and stream.hooks.actions == []
-        followed.acted(1, row)  # from the commit's answer
-    assert stream.hooks.actions == [(1, row)]
+        followed.stored([(seq, log.events[-1])], (1, row))  # from the commit's answer
+        assert reader.seqs_now() == [1] and stream.hooks.actions == [(1, row)]
     await streams.close()
 
 

@@ -4,7 +4,7 @@
 ``committing(room_id)``: the sink (``web/fanout.py``'s ``Fanout``) then knows that a commit of
 this process is under way, fetches nothing newer meanwhile, and is handed the events the commit
 stored (:meth:`FollowedCommit.stored`), saving a read of the store, and the action it stored
-(:meth:`FollowedCommit.acted`: for the spectators' boards).  Until a sink is set,
+(for the spectators' boards).  Until a sink is set,
 :class:`Unfollowed` follows nothing.
 """
 
@@ -31,12 +31,11 @@ class FollowedCommit(Protocol):
         trace: TracebackType | None,
     ) -> None: ...
 
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        """The room events the commit stored: [(seq, event)]."""
-
-    def acted(self, count: int, row: ActionRow) -> None:
-        """The action the commit stored, the ``count``-th of the room's action stream (after
-        :meth:`stored`)."""
+    def stored(
+        self, events: list[tuple[int, str]], action: tuple[int, ActionRow] | None = None
+    ) -> None:
+        """The room events the commit stored, [(seq, event)], and its action: the ``count``-th
+        of the room's action stream and its row (None for none)."""
 
 
 class EventSink(Protocol):
@@ -59,8 +58,7 @@ class Unfollowed:
     def __exit__(self, *exc: object) -> None:
         pass
 
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        pass
-
-    def acted(self, count: int, row: ActionRow) -> None:
+    def stored(
+        self, events: list[tuple[int, str]], action: tuple[int, ActionRow] | None = None
+    ) -> None:
         pass

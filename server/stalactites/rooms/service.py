@@ -129,9 +129,7 @@ class RoomService:
         with self._sink.committing(commit.room_id) as followed:
             result = await self.store.commit(commit)
             if result.outcome is Outcome.APPLIED:
-                followed.stored(result.events)
-                if result.action is not None:
-                    followed.acted(*result.action)
+                followed.stored(result.events, result.action)
         if result.all_done:
             self.finalize_soon(commit.room_id)
         return result

@@ -136,7 +136,6 @@ class Stream(Generic[HooksT]):
         self._latest = 0  # the newest seq known to be stored
         self._must_fetch = True  # look in the store whatever is known (new, resubscribed, failed)
         self._commits = 0  # this process's commits to the stream under way
-        self._corked: list[Subscriber] = []  # the subscribers cork() corked
         self._lag = None if lag is None else FanoutLag(lag)
         self._wake = asyncio.Event()
         self.hooks = hooks_for(self)
@@ -148,14 +147,7 @@ class Stream(Generic[HooksT]):
     def ring(self, seq: int, ring: Ring, carried: Carried | None = None) -> None:
         """The doorbell: the stream has events up to ``seq``; a commit's may carry them."""
         if ring is Ring.NEWS and carried is not None:  # another process's commit: as stored here
-            self.cork()
-            try:
-                self.offer(carried.events)
-                if carried.action is not None:
-                    self.hooks.acted(*carried.action)
-            finally:
-                self.uncork()
-            return
+            return self.committed(carried.events, carried.action)
         self._learned(seq)
         if ring is Ring.OUR_COMMIT:  # no wake: the commit hands them over (or, failing, ends)
             self._latest = max(self._latest, seq)
@@ -178,18 +170,22 @@ class Stream(Generic[HooksT]):
     def commit_began(self) -> None:
         self._commits += 1
 
-    def cork(self) -> None:
-        """Every subscriber holds what it is sent until :meth:`uncork`: a commit's events and
-        the board its action shows spectators go to each in one write."""
-        corked = self._corked = list(self.subscribers)
+    def committed(
+        self, stored: list[tuple[int, str]], action: tuple[int, ActionRow] | None
+    ) -> None:
+        """A commit's events (:meth:`offer`) and its action (to the hooks), this process's or
+        another's, each subscriber corked meanwhile: the events and the board the action shows
+        spectators go to each in one write."""
+        corked = list(self.subscribers)
         for subscriber in corked:
             subscriber.cork()
-
-    def uncork(self) -> None:
-        """Those corked send what they hold (whether or not they are still subscribed)."""
-        corked, self._corked = self._corked, []
-        for subscriber in corked:
-            subscriber.uncork()
+        try:
+            self.offer(stored)
+            if action is not None:
+                self.hooks.acted(*action)
+        finally:
+            for subscriber in corked:
+                subscriber.uncork()
 
     def commit_ended(self) -> None:
         self._commits = max(self._commits - 1, 0)
@@ -341,7 +337,8 @@ class Stream(Generic[HooksT]):
 class StreamCommit:
     """One commit of this process's to a stream, followed as a context manager (the rooms
     service's :class:`~stalactites.rooms.service.FollowedCommit`): inside it the stream
-    fetches nothing the commit brings; :meth:`stored` hands over the events it stored."""
+    fetches nothing the commit brings; :meth:`stored` hands over the events and the action it
+    stored."""
 
     __slots__ = ("_stream",)
 
@@ -353,20 +350,14 @@ class StreamCommit:
             self._stream.commit_began()
         return self
 
-    def stored(self, events: list[tuple[int, str]]) -> None:
-        """The events stored, handed over (each subscriber holding its frames until the
-        commit is left: :meth:`acted`'s board goes with them)."""
+    def stored(
+        self, events: list[tuple[int, str]], action: tuple[int, ActionRow] | None = None
+    ) -> None:
         if self._stream is not None:
-            self._stream.cork()
-            self._stream.offer(events)
-
-    def acted(self, count: int, row: ActionRow) -> None:
-        if self._stream is not None:
-            self._stream.hooks.acted(count, row)
+            self._stream.committed(events, action)
 
     def __exit__(self, kind: object, *exc: object) -> None:
         if self._stream is not None:
-            self._stream.uncork()
             if kind is not None:  # failed, maybe after storing: its bell may not ring here
                 self._stream.ring(0, Ring.RESUBSCRIBED)
             self._stream.commit_ended()
