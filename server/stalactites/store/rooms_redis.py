@@ -53,6 +53,7 @@ KEPT_GRACE_MS = 3_600_000  # a kept room's events and client ids expire this aft
 KEPT_TTL_MS = 100 * 365 * 86_400_000  # a kept room's ttl field: a century
 VERDICTS_TTL_MS = 3_600_000  # spectators' board verdicts expire at most this after a write
 KEYS_KEPT = 10_000  # players whose commit keys are kept named
+PRESENCE_KEPT_MS = 10 * 60_000  # presence leases this long run out are dropped (rooms/leases)
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +87,7 @@ class RedisStore:
         self._join = self._script("join")
         self._ready, self._start = self._script("ready"), self._script("start")
         self._finish, self._events = self._script("finish"), self._script("events", True)
-        self._announce, self._lease = self._script("announce"), self._script("lease", True)
-        self._leases = self._script("leases", True)
+        self._announce, self._leases = self._script("announce"), self._script("leases", True)
         self._open_round = self._script("open_round", True)
         self._presence = self._script("presence", True)
         self._keep = self._script("keep", True)
@@ -325,9 +325,7 @@ class RedisStore:
     async def touch_presence(
         self, room_id: str, player_id: str, connection_id: str, until_ms: int
     ) -> None:
-        keys = self.keys(room_id)
-        member, old = f"{player_id}|{connection_id}", until_ms - 10 * 60_000
-        await self._lease([keys.room, keys.presence], [until_ms, member, old])
+        await self.touch_leases(room_id, [(player_id, connection_id)], [], until_ms)
 
     async def touch_leases(
         self,
@@ -338,7 +336,7 @@ class RedisStore:
     ) -> None:
         keys = self.keys(room_id)
         members = [f"{player_id}|{connection_id}" for player_id, connection_id in players]
-        head = [until_ms, until_ms - 10 * 60_000, len(members)]
+        head = [until_ms, until_ms - PRESENCE_KEPT_MS, len(members)]
         await self._leases([keys.room, keys.presence, keys.watchers], [*head, *members, *watchers])
 
     async def drop_presence(self, room_id: str, player_id: str, connection_id: str) -> None:
@@ -369,8 +367,7 @@ class RedisStore:
         return rows
 
     async def touch_watcher(self, room_id: str, connection_id: str, until_ms: int) -> None:
-        keys = self.keys(room_id)
-        await self._lease([keys.room, keys.watchers], [until_ms, connection_id, ""])
+        await self.touch_leases(room_id, [], [connection_id], until_ms)
 
     async def drop_watcher(self, room_id: str, connection_id: str) -> None:
         key = self.keys(room_id).watchers

@@ -1,5 +1,6 @@
--- Many of a room's leases renewed at once (the upkeep's: lease.lua, one call a room): players'
--- presence and spectators', in sorted sets that expire with their room.
+-- A room's leases taken or renewed, one or many at once (a connection's on its hello, the
+-- upkeep's for all of a room's here): players' presence and spectators', in sorted sets that
+-- expire with their room.
 -- KEYS: 1 room hash, 2 the presence leases, 3 the spectators' leases
 -- ARGV: 1 until (ms), 2 drop presence leases ending before this, 3 how many presence members
 --       follow, then those members ("player id|connection"), then the spectators' connections
