@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from .cluster import ClusterPipe
 from .resp import Pipe, Script
@@ -80,7 +81,7 @@ class BellLeases:
         """Take the room's lease now, holding it (a failure is retried by the renewals)."""
         self.hold(room_id)
         try:
-            await self._take([self._key(room_id)], [self._origin, LEASE_MS])
+            await self._taken(room_id)
         except Exception as error:  # Redis out of reach: retried, the bell rung once taken
             log.warning("room %s: the bell's lease not taken (%s); retrying", room_id, error)
             self._untaken.add(room_id)
@@ -99,16 +100,17 @@ class BellLeases:
         rooms = list(self._held) if rooms is None else rooms
         for start in range(0, len(rooms), AT_ONCE):
             batch = rooms[start : start + AT_ONCE]
-            calls = (
-                self._take([self._key(room_id)], [self._origin, LEASE_MS]) for room_id in batch
-            )
-            answers = await asyncio.gather(*calls, return_exceptions=True)
+            answers = await asyncio.gather(*map(self._taken, batch), return_exceptions=True)
             for room_id, answer in zip(batch, answers, strict=True):
                 if isinstance(answer, BaseException):
                     self._untaken.add(room_id)
                 elif room_id in self._held and (answer == 0 or room_id in self._untaken):
                     self._untaken.discard(room_id)
                     self._missed(room_id)
+
+    def _taken(self, room_id: str) -> Awaitable[Any]:
+        """The room's lease taken or renewed: whether it was live before (1 or 0)."""
+        return self._take([self._key(room_id)], [self._origin, LEASE_MS])
 
     async def _renewing(self) -> None:
         """Every lease renewed every ``RENEW_S``; those not taken tried every ``RETRY_S``."""

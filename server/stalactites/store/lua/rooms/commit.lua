@@ -15,6 +15,7 @@
 --   or {'applied', length, first seq, 1 if everyone has finished else 0, finished event,
 --       the action's place in the action stream (0 for none)}.
 --#include room_append
+--#include bell_leases
 local pid, cid = ARGV[3], ARGV[6]
 bell_tag = ':' .. ARGV[12]
 if cid ~= '' then
@@ -44,11 +45,9 @@ if ARGV[5] ~= '' then
   bell_action = place .. '|' .. row
   redis.call('PEXPIRE', KEYS[5], ttl)
 end
-local clock = redis.call('TIME')
-local now_ms = clock[1] * 1000 + math.floor(clock[2] / 1000)
+local now_ms = clock_ms()
 local heard = redis.call('ZCOUNT', KEYS[6], now_ms, '+inf')
-local mine = redis.call('ZSCORE', KEYS[6], ARGV[12])
-if mine and tonumber(mine) >= now_ms then heard = heard - 1 end
+if lease_live(KEYS[6], ARGV[12], now_ms) then heard = heard - 1 end
 bell_quiet = heard <= 0
 if cid ~= '' then
   redis.call('HSET', KEYS[4], cid, length)
