@@ -24,6 +24,7 @@ __all__ = [
     "Board",
     "BoardCache",
     "KeyedLocks",
+    "act",
     "apply_action",
     "initial_layout",
     "new_board",
@@ -45,6 +46,14 @@ def apply_action(game: Game, action: str) -> Move | None:
         game.declare_step(action[len(STEP_PREFIX) :])
         return None
     return game.push(action)
+
+
+def act(board: BoardText, action: str) -> None:
+    """Apply one logged action to a board's game and keep its text in step (see
+    :func:`apply_action`)."""
+    moved = apply_action(board.game, action)
+    if moved is not None:
+        board.moved(moved)
 
 
 def new_board(settings: RoomSettings) -> Game:
@@ -85,9 +94,7 @@ class Board:
 
     def act(self, action: str) -> None:
         """Apply one logged action to the game and its text (see :func:`apply_action`)."""
-        moved = apply_action(self.game, action)
-        if moved is not None:
-            self.text.moved(moved)
+        act(self.text, action)
 
 
 class BoardCache:

@@ -25,7 +25,7 @@ from ... import logs
 from ...engine import EngineError, Game
 from ...protocol import BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
 from ...rooms import RoomService, RoomSettings
-from ...rooms.boards import apply_action, new_board
+from ...rooms.boards import act, new_board
 from ...rooms.wire import BoardText, board_event_json, wire_board
 from ...store import RoomRow
 from ...store.rooms_base import ActionRow
@@ -205,12 +205,10 @@ class SpectatorBoards:
             self._released += 1
             board = self._board(entry.player_id)
             try:
-                moved = apply_action(board.game, entry.action)
+                act(board, entry.action)
             except EngineError:
                 log.warning("room %s: stored action %r does not apply", self.room_id, entry)
                 continue
-            if moved is not None:
-                board.moved(moved)
             self._actions.setdefault(entry.player_id, []).append(entry.action)
             verdict = self._verdict(entry.player_id, board.game)
             text = board.json()
