@@ -197,9 +197,9 @@ def make_plan(
         plan.idle += seats
     room_ids = [room_id for room_id, _ in race_rooms]
     for j in range(spectators):
-        room = j % len(room_ids) if room_ids else j  # the room's server, or spread over both
-        server = (j // len(room_ids) if spread and room_ids else room) % SERVERS
-        plan.idle.append(Seat(server, room_ids[j % len(room_ids)], None))
+        room = j % len(room_ids)
+        server = (j // len(room_ids) if spread else room) % SERVERS  # both in turn, or the room's
+        plan.idle.append(Seat(server, room_ids[room], None))
     return plan
 
 
