@@ -8,17 +8,24 @@ commit that failed (Redis unreachable: stored or not, the log will tell)
 drops the cached board; after ``ATTEMPTS`` conflicts in a row the answer is
 ``rejected`` with ``retry`` (nothing was stored).  Moves of one player are
 handled one at a time in a process; across processes the store's length check keeps them in order.
+
+When a race starts, the boards of its players connected here are made at once from the deal
+(:meth:`Play.race_started`), and the race's times read: a player's first move then finds
+both, where it would otherwise read the log and the room back and replay the deal (a
+tournament round's rooms, and every room of a busy hour, start together).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .. import room_events
 from ..engine import EngineError, Game, Move, Status
 from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
-from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, rebuild
+from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild
 from .errors import RoomError, engine_code
 from .service import RoomService
 from .settings import RoomSettings
@@ -98,6 +105,27 @@ class Play:
         self.store = rooms.store
         self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
+
+    def race_started(self, room_id: str, player_ids: Iterable[str]) -> None:
+        """The race has just started: each player's board this process has none of is the
+        deal, with nothing logged (made now, without the store), and the race's times are
+        read in the background.  A board made so from news that came late (an action of the
+        player's was logged first) costs that player's next commit a conflict, which reads
+        the log: the store's length check is the rule, as for every cached board."""
+        settings = self.rooms.known_settings(room_id)
+        if settings is not None:
+            boards = self.rooms.boards
+            for player_id in player_ids:
+                if boards.get(room_id, player_id) is None:
+                    game = new_board(settings)
+                    progress = ProgressRow(game.foundation_cards, 0, None)  # as seated
+                    boards.put(room_id, player_id, Board(game, 0, progress))
+        if room_id not in self._times:
+            self.rooms.spawn(self._learn_times(room_id))
+
+    async def _learn_times(self, room_id: str) -> None:
+        with contextlib.suppress(Exception):  # (the first move reads them if this failed)
+            await self._race_times(room_id)
 
     async def act(self, room_id: str, player_id: str, frame: ActionFrame) -> Answer:
         key = (room_id, player_id)

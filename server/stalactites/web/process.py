@@ -123,8 +123,12 @@ class Process:
         self._ghosts: asyncio.Task[None] | None = None
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
+        def started() -> None:  # the boards of the players here, before their first moves
+            players = {sub.player_id for sub in stream.subscribers}
+            self.play.race_started(stream.stream_id, sorted(filter(None, players)))
+
         return RoomHooks(
-            stream.stream_id, self.rooms.current, self.clock, self.ghost_replay.advance
+            stream.stream_id, self.rooms.current, self.clock, self.ghost_replay.advance, started
         )
 
     def _standings(self, stream: Stream[StandingsFeed]) -> StandingsFeed:

@@ -7,10 +7,13 @@ that move a deadline restart the timer (:mod:`..deadlines`); news of events tell
 spectators' boards (:mod:`.spectator_boards`) there may be new actions to read (or, on Redis,
 the action a commit's doorbell carried), the
 ``started`` event that every board is the deal (to be judged), and the ``results`` event that
-the race is over.
+the race is over.  The ``started`` event also calls ``started`` (the process has the boards of
+the room's players connected here made: :meth:`~stalactites.rooms.Play.race_started`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ...clock import Clock
 from ...store.rooms_base import ActionRow
@@ -27,10 +30,16 @@ class RoomHooks:
     """One room's deadline timer, ghost timer and spectators' boards."""
 
     def __init__(
-        self, room_id: str, advance: Advance, clock: Clock, ghost: GhostAdvance | None = None
+        self,
+        room_id: str,
+        advance: Advance,
+        clock: Clock,
+        ghost: GhostAdvance | None = None,
+        started: Callable[[], None] | None = None,
     ) -> None:
         self.deadline = RoomDeadline(room_id, advance, clock)
         self.ghost = None if ghost is None else GhostTimer(room_id, ghost, clock)
+        self.started = started
         self.boards: SpectatorBoards | None = None  # made by the first spectator's connection
 
     def news(self) -> None:
@@ -50,8 +59,11 @@ class RoomHooks:
             self.deadline.schedule()
             if self.ghost is not None:
                 self.ghost.schedule()
-        if kind == "started" and self.boards is not None:
-            self.boards.race_started()
+        if kind == "started":
+            if self.started is not None:
+                self.started()
+            if self.boards is not None:
+                self.boards.race_started()
         if kind == "results" and self.boards is not None:
             self.boards.race_over()
 
