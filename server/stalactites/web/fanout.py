@@ -433,9 +433,6 @@ class Fanout(Generic[HooksT]):
         stream = self._streams.get(stream_id)
         return stream is not None and subscriber in stream.subscribers
 
-    def subscribers(self) -> list[tuple[str, Subscriber]]:
-        return [(key, sub) for key, stream in self._streams.items() for sub in stream.subscribers]
-
     async def sweep(self) -> None:
         """Close streams that have had no subscriber for a while."""
         now, linger_ms = self._clock.now_ms(), self._linger_ms or 0
