@@ -18,7 +18,7 @@ tournament round's rooms, and every room of a busy hour, start together).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .. import room_events
@@ -106,12 +106,15 @@ class Play:
         self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
-    def race_started(self, room_id: str, player_ids: Iterable[str]) -> None:
-        """The race has just started: each player's board this process has none of is the
-        deal, with nothing logged (made now, without the store), and the race's times are
-        read in the background.  A board made so from news that came late (an action of the
-        player's was logged first) costs that player's next commit a conflict, which reads
-        the log: the store's length check is the rule, as for every cached board."""
+    def race_started(self, room_id: str, player_ids: Collection[str]) -> None:
+        """The race has just started, with ``player_ids`` its racers connected here: each
+        whose board this process has none of gets the deal, with nothing logged (made now,
+        without the store), and the race's times are read in the background.  A board made
+        so from news that came late (an action of the player's was logged first) costs that
+        player's next commit a conflict, which reads the log: the store's length check is the
+        rule, as for every cached board."""
+        if not player_ids:  # (only spectators here)
+            return
         settings = self.rooms.known_settings(room_id)
         if settings is not None:
             boards = self.rooms.boards
