@@ -126,7 +126,10 @@ class Process:
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         def started() -> None:  # the boards of the players here, before their first moves
             players = {sub.player_id for sub in stream.subscribers}
-            self.play.race_started(stream.stream_id, sorted(filter(None, players)))
+            try:
+                self.play.race_started(stream.stream_id, sorted(filter(None, players)))
+            except Exception:  # (the events go on; each first move reads its board instead)
+                log.exception("room %s: the racers' boards were not made", stream.stream_id)
 
         return RoomHooks(
             stream.stream_id, self.rooms.current, self.clock, self.ghost_replay.advance, started
