@@ -17,12 +17,12 @@ from .. import room_events
 from ..players import PlayerService, RaceResult, displayed
 from ..protocol import PlayerView
 from ..rooms import RoomError, RoomService
-from ..rooms.boards import new_board
+from ..rooms.boards import new_board, seated_progress
 from ..rooms.ghost_seat import GhostSeat
 from ..rooms.seats import is_persistent, skeleton
 from ..rooms.service import token_hash
 from ..rooms.settings import RoomSettings, new_salt
-from ..store import GhostStore, IndexedRun, NewPlayer, ProgressRow
+from ..store import GhostStore, IndexedRun, NewPlayer
 from ..store.players_base import Rating
 from .runs import ghost_seat, new_seat_id, pool_of
 
@@ -97,7 +97,8 @@ class GhostService:
         return Matched(room_id, token, view.players)
 
     async def _seat_ghost(self, room_id: str, settings: RoomSettings, ghost: GhostSeat) -> None:
-        cards = new_board(settings).foundation_cards
+        deal = new_board(settings)
+        cards = deal.foundation_cards
         view = PlayerView(
             player_id=ghost.seat_id,
             name=ghost.name,
@@ -116,7 +117,7 @@ class GhostService:
             ghost.name,
             secret,
             now,
-            ProgressRow(cards, 0, None),
+            seated_progress(deal),
             room_events.player_event(view),
             skeleton(ghost.name),
         )

@@ -29,6 +29,7 @@ __all__ = [
     "initial_layout",
     "new_board",
     "rebuild",
+    "seated_progress",
 ]
 
 UNDO = "undo"
@@ -60,6 +61,12 @@ def new_board(settings: RoomSettings) -> Game:
     """The initial board of a room's deal."""
     step = settings.step if settings.game == "stalactites" else None
     return new_game(settings.game, settings.deal, step)
+
+
+def seated_progress(game: Game) -> ProgressRow:
+    """The progress of a seat's board before its first action (``game``: the deal): the
+    deal's foundation cards, no moves, no foundation card reached yet."""
+    return ProgressRow(game.foundation_cards, 0, None)
 
 
 def initial_layout(settings: RoomSettings) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from .. import room_events
 from ..engine import EngineError, Game, Move, Status
 from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
-from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild
+from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild, seated_progress
 from .errors import RoomError, engine_code
 from .service import RoomService
 from .settings import RoomSettings
@@ -121,8 +121,7 @@ class Play:
             for player_id in player_ids:
                 if boards.get(room_id, player_id) is None:
                     game = new_board(settings)
-                    progress = ProgressRow(game.foundation_cards, 0, None)  # as seated
-                    boards.put(room_id, player_id, Board(game, 0, progress))
+                    boards.put(room_id, player_id, Board(game, 0, seated_progress(game)))
         if room_id not in self._times:
             self.rooms.spawn(self._learn_times(room_id))
 

@@ -40,12 +40,11 @@ from ..store import (
     NewPlayer,
     NewRoom,
     Outcome,
-    ProgressRow,
     RoomRow,
     Store,
 )
 from ..workers import SolverPool
-from .boards import Board, BoardCache, new_board, rebuild
+from .boards import Board, BoardCache, new_board, rebuild, seated_progress
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
@@ -251,7 +250,7 @@ class RoomService:
         settings = await self.settings(room_id)
         check_seat(await self.load(room_id), settings, owner, name)
         player_id, token = owner or secrets.token_hex(8), secrets.token_urlsafe(32)
-        progress = ProgressRow(new_board(settings).foundation_cards, 0, None)
+        progress = seated_progress(new_board(settings))
         view = PlayerView(
             player_id=player_id,
             name=name,

@@ -19,9 +19,9 @@ from ..clock import Clock
 from ..players.races import RoundOf
 from ..protocol import PlayerView, Standing
 from ..room_events import countdown_event, player_event
-from ..rooms.boards import new_board
+from ..rooms.boards import new_board, seated_progress
 from ..rooms.settings import RoomSettings, new_salt
-from ..store import NewPlayer, NewRoom, ProgressRow, RoomRow, RoundRoom, Store
+from ..store import NewPlayer, NewRoom, RoomRow, RoundRoom, Store
 from ..store.tournaments_base import EntrantRow
 from ..tournament_protocol import RoundLine
 from .points import Line, rank, round_points, round_time
@@ -90,7 +90,8 @@ async def open_round_room(
     """Open the room whole, every entrant seated and ready, in one store step (never listed,
     no seat for anyone else); the race's (starts_at, ends_at)."""
     settings = settings.model_copy(update={"seats": len(entrants)})
-    cards = new_board(settings).foundation_cards
+    deal = new_board(settings)
+    cards = deal.foundation_cards
     starts_at = clock.now_ms()
     ends_at = starts_at + settings.time_limit_s * 1000
     players = [
@@ -99,7 +100,7 @@ async def open_round_room(
             entrant.name,
             entrant.token_hash,
             starts_at,
-            ProgressRow(cards, 0, None),
+            seated_progress(deal),
             player_event(_view(entrant, cards, ready=True)),
         )
         for entrant in entrants
