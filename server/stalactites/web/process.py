@@ -125,9 +125,9 @@ class Process:
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         def started() -> None:  # the boards of the players here, before their first moves
-            players = {sub.player_id for sub in stream.subscribers}
+            players = {sub.player_id for sub in stream.subscribers if sub.player_id is not None}
             try:
-                self.play.race_started(stream.stream_id, sorted(filter(None, players)))
+                self.play.race_started(stream.stream_id, players)
             except Exception:  # (the events go on; each first move reads its board instead)
                 log.exception("room %s: the racers' boards were not made", stream.stream_id)
 
