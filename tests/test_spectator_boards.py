@@ -17,6 +17,7 @@ from stalactites.protocol import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
 from stalactites.store.rooms_base import ActionRow
 from stalactites.store.rooms_redis import RedisStore
+from stalactites.web.alarms import Alarms
 from stalactites.web.rooms.spectator_boards import SpectatorBoards
 from stalactites.workers import SolverPool
 
@@ -69,7 +70,7 @@ async def race(
     players = [(await rooms.join(made.room_id, name))[0] for name in ("Ann", "Bob")]
     for player in players:
         await rooms.ready(made.room_id, player)
-    boards, viewer = SpectatorBoards(made.room_id, rooms), Viewer()
+    boards, viewer = SpectatorBoards(made.room_id, rooms, Alarms(clock)), Viewer()
     await boards.ready(5)
     boards.admit(viewer, await rooms.load(made.room_id))  # type: ignore[arg-type]
     yield rooms, boards, viewer, players

@@ -17,16 +17,16 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from .. import logs
-from ..clock import Clock
 from ..rooms.settings import RoomSettings, quick_deadline
 from ..store import RoomRow
+from .alarms import POLL_S, Alarms
 
 __all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "RoomTimer", "Step", "next_deadline"]
 
 log = logging.getLogger(__name__)
 
 DEADLINE_EVENTS = ("countdown", "started", "results")
-POLL_S = 0.5  # a timer re-reads the clock at least this often
+RETRY_S = POLL_S  # after a failed step (the store unreachable?)
 
 Advance = Callable[[str], Awaitable[RoomRow]]
 """Bring a room up to date with the clock (the rooms service's ``current``)."""
@@ -37,15 +37,16 @@ Step = Callable[[str], Awaitable[int | None]]
 
 class RoomTimer:
     """One room's timer, started at once: it runs ``step``, sleeps until the time the step
-    said, and runs it again, until the step says nothing is left.  A step that fails is run
-    again after ``retry_s``; one that answers a time already past, after ``past_s`` (the
-    deadline's: the transition did not happen yet; a ghost's: its next action is due now)."""
+    said (on the process's ``alarms``), and runs it again, until the step says nothing is left.
+    A step that fails is run again after ``retry_s``; one that answers a time already past,
+    after ``past_s`` (the deadline's: the transition did not happen yet; a ghost's: its next
+    action is due now)."""
 
     def __init__(
-        self, room_id: str, step: Step, clock: Clock, name: str, retry_s: float, past_s: float
+        self, room_id: str, step: Step, alarms: Alarms, name: str, retry_s: float, past_s: float
     ) -> None:
         self.room_id, self.name = room_id, name
-        self._step, self._clock = step, clock
+        self._step, self._alarms = step, alarms
         self._retry_s, self._past_s = retry_s, past_s
         self._timer: asyncio.Task[None] | None = None
         self.schedule()
@@ -71,20 +72,19 @@ class RoomTimer:
                 continue
             if due is None:
                 return
-            if due <= self._clock.now_ms():
+            if due <= self._alarms.clock.now_ms():
                 await asyncio.sleep(self._past_s)
                 continue
-            while (left := due - self._clock.now_ms()) > 0:
-                await asyncio.sleep(min(left / 1000, POLL_S))
+            await self._alarms.until(due)
 
 
 class RoomDeadline(RoomTimer):
     """The deadline timer of one room; started at once (from the room's stored state)."""
 
-    def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
+    def __init__(self, room_id: str, advance: Advance, alarms: Alarms) -> None:
         self.status: str | None = None  # the room's, as the timer last read it
         self._advance = advance
-        super().__init__(room_id, self._deadline, clock, "deadline", POLL_S, POLL_S)
+        super().__init__(room_id, self._deadline, alarms, "deadline", RETRY_S, POLL_S)
 
     async def _deadline(self, room_id: str) -> int | None:
         row = await self._advance(room_id)

@@ -39,6 +39,7 @@ from ..store import (
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
+from .alarms import Alarms
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream, Subscriber
 from .limits import AddressBuckets, Limits
@@ -69,6 +70,7 @@ class Process:
         self._no_sockets.set()
         self.draining = False  # shutting down: no new websockets
         linger_ms = int(config.presence_ttl_s * 1000)
+        self.alarms = Alarms(clock)  # the rooms' deadlines, ghosts and spectators' boards
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
         self.store = open_store(url, prefix, config.max_events, cluster, clock.now_ms)
@@ -132,7 +134,7 @@ class Process:
                 log.exception("room %s: the racers' boards were not made", stream.stream_id)
 
         return RoomHooks(
-            stream.stream_id, self.rooms.current, self.clock, self.ghost_replay.advance, started
+            stream.stream_id, self.rooms.current, self.alarms, self.ghost_replay.advance, started
         )
 
     def _standings(self, stream: Stream[StandingsFeed]) -> StandingsFeed:
@@ -160,6 +162,7 @@ class Process:
         await self.matchmaker.close()
         await self.queue_store.close()
         await self.room_fanout.close()
+        self.alarms.close()
         await self.spectator_count.close()
         await self.rooms.close()
         await self.player_store.close()

@@ -10,7 +10,7 @@ deadline (``countdown``, ``started``, ``results``) and stops once the ghost has 
 
 from __future__ import annotations
 
-from ...clock import Clock
+from ..alarms import Alarms
 from ..deadlines import RoomTimer, Step
 
 __all__ = ["Advance", "GhostTimer"]
@@ -25,5 +25,5 @@ class GhostTimer(RoomTimer):
     """A ghost's replay timer: ``advance`` (``GhostReplay.advance``) applies the ghost's due
     actions and answers when the next is due; one already due is applied at once."""
 
-    def __init__(self, room_id: str, advance: Advance, clock: Clock) -> None:
-        super().__init__(room_id, advance, clock, "ghost", RETRY_S, 0.0)
+    def __init__(self, room_id: str, advance: Advance, alarms: Alarms) -> None:
+        super().__init__(room_id, advance, alarms, "ghost", RETRY_S, 0.0)

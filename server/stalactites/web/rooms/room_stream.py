@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...clock import Clock
 from ...store.rooms_base import ActionRow
+from ..alarms import Alarms
 from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
 from ..fanout import Stream
 from ..ghosts.ghost_driver import Advance as GhostAdvance
@@ -33,12 +33,13 @@ class RoomHooks:
         self,
         room_id: str,
         advance: Advance,
-        clock: Clock,
+        alarms: Alarms,
         ghost: GhostAdvance | None = None,
         started: Callable[[], None] | None = None,
     ) -> None:
-        self.deadline = RoomDeadline(room_id, advance, clock)
-        self.ghost = None if ghost is None else GhostTimer(room_id, ghost, clock)
+        self.alarms = alarms
+        self.deadline = RoomDeadline(room_id, advance, alarms)
+        self.ghost = None if ghost is None else GhostTimer(room_id, ghost, alarms)
         self.started = started
         self.boards: SpectatorBoards | None = None  # made by the first spectator's connection
 

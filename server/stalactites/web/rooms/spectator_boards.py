@@ -18,7 +18,6 @@ telling it when it was not known yet.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from ... import logs
@@ -29,6 +28,7 @@ from ...rooms.boards import act, new_board
 from ...rooms.wire import BoardText, board_event_json, wire_board
 from ...store import RoomRow
 from ...store.rooms_base import ActionRow
+from ..alarms import Alarm, Alarms
 from ..fanout import Subscriber
 from .board_verdicts import BoardVerdicts
 
@@ -39,11 +39,11 @@ log = logging.getLogger(__name__)
 Boards = dict[str, StalactitesBoard | SquadronBoard]  # every player's board, by id
 Verdicts = dict[str, PositionVerdict]  # whether each of those can still be won, by id
 
-POLL_S = 0.5  # the release timer re-reads the server clock at least this often
+RETRY_S = 0.5  # after a failed step (the store unreachable?)
 
 
 class SpectatorBoards:
-    def __init__(self, room_id: str, rooms: RoomService) -> None:
+    def __init__(self, room_id: str, rooms: RoomService, alarms: Alarms) -> None:
         self.room_id = room_id
         self.viewers: set[Subscriber] = set()
         self.over = False
@@ -58,6 +58,8 @@ class SpectatorBoards:
         self.verdicts = BoardVerdicts(room_id, rooms, self._tell)
         self._deal_shown = False  # the race has started: each board's verdict is wanted
         self._wake = asyncio.Event()
+        self._alarms = alarms
+        self._alarm: Alarm | None = None  # set for the next action due to be released
         self._reading = asyncio.Lock()
         self._task = logs.task(self._run(), f"spectator-boards:{room_id}", room_id=room_id)
 
@@ -129,6 +131,8 @@ class SpectatorBoards:
         self.viewers.discard(viewer)
 
     async def close(self) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.verdicts.close()
@@ -148,7 +152,7 @@ class SpectatorBoards:
                     self._release()
             except Exception:
                 log.exception("room %s: spectators' boards failed; retrying", self.room_id)
-                await asyncio.sleep(POLL_S)
+                await asyncio.sleep(RETRY_S)
                 self._unread = True
                 self._wake.set()
                 continue
@@ -170,18 +174,18 @@ class SpectatorBoards:
             self._verdict(player.player_id, self._game(player.player_id))
 
     async def _sleep(self) -> None:
-        """Until poked, or until the next action is due (re-reading the clock now and then);
-        with no spectator here, until poked."""
+        """Until poked, or until the next action is due (its alarm pokes); with no spectator
+        here, until poked."""
         due = self._next_due() if self.viewers else None
-        timeout = None if due is None else min(max(due - self._rooms.now(), 0) / 1000, POLL_S)
-        if self._wake.is_set() or timeout == 0:
+        if self._wake.is_set() or (due is not None and due <= self._rooms.now()):
             return
-        if timeout is None:
-            await self._wake.wait()
-            return
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):  # a timer, not a task (as wait_for makes)
-                await self._wake.wait()
+        alarm = self._alarm
+        if alarm is not None and (alarm.spent or alarm.due_ms != due):
+            alarm.cancel()
+            alarm = self._alarm = None
+        if due is not None and alarm is None:
+            self._alarm = self._alarms.at(due, self._wake.set)
+        await self._wake.wait()
 
     async def _sync(self) -> None:
         async with self._reading:
