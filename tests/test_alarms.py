@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from server_kit import ManualClock
-from stalactites.web.alarms import COMPACT_PAST, POLL_S, Alarms
+from stalactites.web.alarms import COMPACT_PAST, POLL_S, Alarm, Alarms
 
 
 async def test_alarms_ring_in_due_order_once_due() -> None:
@@ -79,6 +79,28 @@ async def test_cancelled_alarms_are_dropped_before_they_are_due() -> None:
     await asyncio.wait_for(rung.wait(), POLL_S * 3)
     assert len(alarms) == 0
     alarms.close()
+
+
+async def test_a_callback_may_cancel_alarms_due_with_it() -> None:
+    clock = ManualClock()
+    alarms = Alarms(clock)
+    rung: list[int] = []
+    due = clock.now_ms() + 20
+    others: list[Alarm] = []
+
+    def cancel_most_others() -> None:
+        rung.append(-1)
+        for alarm in others[COMPACT_PAST:]:
+            alarm.cancel()  # enough to compact the heap while it is being rung
+
+    alarms.at(due, cancel_most_others)  # (rung first: set first, due with the others)
+    others += [alarms.at(due, lambda i=i: rung.append(i)) for i in range(4 * COMPACT_PAST)]
+    left: list[int] = []
+    done = asyncio.Event()
+    alarms.at(due, lambda: (left.append(len(alarms)), done.set()))
+    await asyncio.wait_for(done.wait(), 5)
+    assert rung == [-1, *range(COMPACT_PAST)]
+    assert left == [0]  # nothing rung or cancelled stays behind
 
 
 async def test_a_failing_callback_does_not_stop_the_others(

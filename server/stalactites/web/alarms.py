@@ -93,7 +93,8 @@ class Alarms:
     def _forget(self) -> None:
         self._dead += 1
         if self._dead > COMPACT_PAST and self._dead * 2 > len(self._due):
-            self._due = [entry for entry in self._due if not entry[2].spent]
+            # In place: a callback cancelling others runs inside _ring's walk of this list.
+            self._due[:] = [entry for entry in self._due if not entry[2].spent]
             heapq.heapify(self._due)
             self._dead = 0
 
