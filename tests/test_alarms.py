@@ -103,6 +103,31 @@ async def test_a_callback_may_cancel_alarms_due_with_it() -> None:
     assert left == [0]  # nothing rung or cancelled stays behind
 
 
+async def test_cancelled_alarms_keep_no_timer_going() -> None:
+    clock = ManualClock()
+    alarms = Alarms(clock)
+    alarms.at(clock.now_ms() + 3_600_000, lambda: None).cancel()  # far: only the poll rings
+    rung = asyncio.Event()
+    alarms.at(clock.now_ms() + 10, rung.set)
+    await asyncio.wait_for(rung.wait(), 5)
+    assert len(alarms) == 0  # the cancelled one was let go, not polled for until it is due
+
+
+async def test_nothing_rings_once_closed() -> None:
+    clock = ManualClock()
+    alarms = Alarms(clock)
+    rung: list[str] = []
+    before = alarms.at(clock.now_ms() + 10, lambda: rung.append("before"))
+    alarms.close()
+    after = alarms.at(clock.now_ms() + 10, lambda: rung.append("after"))
+    assert before.spent and after.spent and len(alarms) == 0
+    before.cancel()
+    later = Alarms(clock)  # (another process's alarms: time passes for both)
+    await asyncio.wait_for(later.until(clock.now_ms() + 40), 5)
+    assert rung == []
+    assert len(alarms) == 0
+
+
 async def test_a_failing_callback_does_not_stop_the_others(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

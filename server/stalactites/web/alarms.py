@@ -7,7 +7,7 @@ clock is set; a test moves its clock forward).  So a sleeper re-reads the clock 
 Each room's timer once did that itself, every ``POLL_S``: at 10,000 connections about 500
 wake-ups a second per process for deadlines minutes away.  Here one loop timer serves them all:
 it fires when the earliest alarm is due, or after ``POLL_S`` if that is later, reads the clock
-once and rings every alarm due.  With no alarm set it is not armed at all.
+once and rings every alarm due.  With no alarm set (cancelled ones aside) it stops.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Alarm:
 
 
 class Alarms:
-    """A process's alarms on ``clock``."""
+    """A process's alarms on ``clock``, on one event loop."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
@@ -53,6 +53,7 @@ class Alarms:
         self._timer: asyncio.TimerHandle | None = None
         self._armed_for = 0  # the due time the loop timer was armed for
         self._dead = 0  # cancelled alarms still in the heap
+        self._closed = False
 
     def __len__(self) -> int:
         """Alarms set and not yet rung (cancelled ones included until they are due)."""
@@ -61,6 +62,9 @@ class Alarms:
     def at(self, due_ms: int, callback: Callable[[], object]) -> Alarm:
         """Call ``callback`` (from the loop) once the clock reads ``due_ms`` or later."""
         alarm = Alarm(self, due_ms, callback)
+        if self._closed:
+            alarm.spent = True
+            return alarm
         heapq.heappush(self._due, (due_ms, next(self._order), alarm))
         if self._timer is None or due_ms < self._armed_for:
             self._arm()
@@ -83,10 +87,14 @@ class Alarms:
             alarm.cancel()
 
     def close(self) -> None:
-        """Ring nothing more."""
+        """Ring nothing more, now or later (a sleeper in :meth:`until` is left to its owner to
+        cancel: the process closes the rooms' timers first)."""
+        self._closed = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        for entry in self._due:
+            entry[2].spent = True
         self._due.clear()
         self._dead = 0
 
@@ -102,9 +110,13 @@ class Alarms:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if not self._due:
+        due = self._due
+        while due and due[0][2].spent:  # cancelled: no reason to wake for it
+            heapq.heappop(due)
+            self._dead -= 1
+        if not due:
             return
-        self._armed_for = self._due[0][0]
+        self._armed_for = due[0][0]
         wait_s = min(max(self._armed_for - self.clock.now_ms(), 0) / 1000, POLL_S)
         self._timer = asyncio.get_running_loop().call_later(wait_s, self._ring)
 
