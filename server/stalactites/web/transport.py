@@ -25,8 +25,8 @@ request object, emptied).
 
 Its keepalive pings (uvicorn's, every ``ws_ping_interval``) go only to a socket whose client
 has sent the app nothing since the last one was due: the web client pings every 15 s, so at
-10,000 connections the server no longer pings 500 sockets a second, reading as many pongs,
-to learn what their frames already told it.
+10,000 connections two servers no longer ping 500 sockets a second, reading as many pongs,
+to learn what their frames already told them.
 
 It also pauses reading a socket only once ``INBOX_PAUSE`` frames wait for the app, where
 uvicorn pauses at the first and resumes when the app takes it: two ``epoll_ctl`` calls for
