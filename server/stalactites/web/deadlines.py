@@ -19,14 +19,14 @@ from collections.abc import Awaitable, Callable
 from .. import logs
 from ..rooms.settings import RoomSettings, quick_deadline
 from ..store import RoomRow
-from .alarms import POLL_S, Alarms
+from .alarms import Alarms
 
 __all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "RoomTimer", "Step", "next_deadline"]
 
 log = logging.getLogger(__name__)
 
 DEADLINE_EVENTS = ("countdown", "started", "results")
-RETRY_S = POLL_S  # after a failed step (the store unreachable?)
+AGAIN_S = 0.5  # a deadline step that failed, or left its deadline past, is run again after this
 
 Advance = Callable[[str], Awaitable[RoomRow]]
 """Bring a room up to date with the clock (the rooms service's ``current``)."""
@@ -84,7 +84,7 @@ class RoomDeadline(RoomTimer):
     def __init__(self, room_id: str, advance: Advance, alarms: Alarms) -> None:
         self.status: str | None = None  # the room's, as the timer last read it
         self._advance = advance
-        super().__init__(room_id, self._deadline, alarms, "deadline", RETRY_S, POLL_S)
+        super().__init__(room_id, self._deadline, alarms, "deadline", AGAIN_S, AGAIN_S)
 
     async def _deadline(self, room_id: str) -> int | None:
         row = await self._advance(room_id)
