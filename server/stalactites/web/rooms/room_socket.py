@@ -217,7 +217,7 @@ class RoomConnection(Connection[ClientFrame, Hello]):
             self.idle_s = self.config.spectator_idle_s
         hooks = (await self.process.room_fanout.open(self.room_id)).hooks
         if hooks.boards is None:
-            hooks.boards = SpectatorBoards(self.room_id, rooms, hooks.alarms)
+            hooks.boards = SpectatorBoards(self.room_id, rooms, self.process.alarms)
         boards = self.boards = hooks.boards
         await self.process.spectator_count.arrive(self.room_id, self.connection_id)
         await boards.ready(BOARDS_READY_S)

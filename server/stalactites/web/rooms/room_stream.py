@@ -37,7 +37,6 @@ class RoomHooks:
         ghost: GhostAdvance | None = None,
         started: Callable[[], None] | None = None,
     ) -> None:
-        self.alarms = alarms
         self.deadline = RoomDeadline(room_id, advance, alarms)
         self.ghost = None if ghost is None else GhostTimer(room_id, ghost, alarms)
         self.started = started
