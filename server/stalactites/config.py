@@ -51,6 +51,10 @@ class ServerConfig:
     signin_username_rate: float = 0.05  # per username, per second; 0 turns it off
     signin_username_burst: int = 5
     players_resume_s: float = 5.0  # how often races left half-recorded are finished here
+    # Finished races' results and rooms' deadlines, from the store (stalactites.results).
+    results_poll_s: float = 1.0  # how often each process looks for due rooms and unread results
+    results_claim_s: float = 15.0  # results taken by a process this long ago and not recorded:
+    # another process takes them (its process died, or its recording keeps failing)
     # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
     address_connections: int = 256  # open connections (HTTP and websockets) from one address
     address_spectators: int = 64  # open spectator sockets from one address
@@ -108,6 +112,8 @@ class ServerConfig:
         "STALACTITES_SIGNIN_USERNAME_RATE": "signin_username_rate",
         "STALACTITES_SIGNIN_USERNAME_BURST": "signin_username_burst",
         "STALACTITES_PLAYERS_RESUME_S": "players_resume_s",
+        "STALACTITES_RESULTS_POLL_S": "results_poll_s",
+        "STALACTITES_RESULTS_CLAIM_S": "results_claim_s",
         "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",
         "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",
         "STALACTITES_HEAD_TIMEOUT_S": "head_timeout_s",

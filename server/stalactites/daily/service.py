@@ -86,12 +86,13 @@ class DailyService:
         seat, token = await self.rooms.join(room_id, name, player_id)
         return Attempt(room_id, seat, token, official, day.date)
 
-    def finished(self, room_id: str) -> None:
-        """A finish listener: an official attempt's race has ended here."""
-        self.rooms.spawn(self._record(room_id))
-
-    async def _record(self, room_id: str) -> None:
-        settings = await self.rooms.settings(room_id)
+    async def record_room(self, room_id: str) -> None:
+        """Put a finished official attempt on the day's board, once (an effect of the results
+        log, :mod:`stalactites.results`); any other room is left alone, and one that is gone."""
+        try:
+            settings = await self.rooms.settings(room_id)
+        except RoomError:
+            return
         if settings.daily is None or not settings.daily.endswith("|official"):
             return
         game, date, _ = settings.daily.split("|")
@@ -138,7 +139,7 @@ class DailyService:
         found = await self.store.official(game, self.today(game).date, player_id)
         if found is not None:
             try:
-                await self._record(found)
+                await self.record_room(found)
             except RoomError:  # its room is gone (expired): nothing to put on the board
                 pass
         return found

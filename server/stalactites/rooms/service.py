@@ -34,6 +34,7 @@ from ..protocol import (
 from ..store import (
     Commit,
     CommitResult,
+    Due,
     Finish,
     FinishResult,
     JoinResult,
@@ -51,7 +52,7 @@ from .event_sink import EventSink, Unfollowed
 from .ghost_seat import label_standings
 from .records import room_record
 from .seats import check_seat, seat_refusal, skeleton
-from .settings import CreateRoom, RoomSettings, new_salt, quick_deadline
+from .settings import QUICK_CONNECT_MS, CreateRoom, RoomSettings, new_salt, quick_deadline
 from .solutions import Lines
 from .standings import final_results
 from .views import player_row, player_view, public_state, room_view, welcome_frame
@@ -232,9 +233,11 @@ class RoomService:
     async def open(self, settings: RoomSettings, room_id: str | None = None) -> str:
         """Make a room with these settings (``room_id`` fixed in advance, or a new one); its
         id.  A private room is never listed."""
-        room_id = room_id or new_room_id()
+        room_id, now = room_id or new_room_id(), self.now()
+        if settings.quick:  # its seats' time to connect ends even if no one is left to see it
+            await self.store.results.due(room_id, now + QUICK_CONNECT_MS)
         room = NewRoom(
-            room_id, settings.model_dump_json(), settings.seats, self.now(), not settings.private
+            room_id, settings.model_dump_json(), settings.seats, now, not settings.private
         )
         await self.store.create_room(room, self.config.room_ttl_s * 1000)
         self._settings[room_id] = settings
@@ -309,6 +312,9 @@ class RoomService:
         view = player_view(row.status, player).model_copy(update={"ready": True})
         starts_at = self.now() + settings.countdown_s * 1000
         ends_at = starts_at + settings.time_limit_s * 1000
+        # Before the countdown can begin, so that its end is never missing from the store
+        # (the store's sweep takes it out again if this ready began none).
+        await self.store.results.due(room_id, starts_at, Due.EARLIER)
         answer = await self.store.ready(
             room_id,
             player_id,
@@ -329,10 +335,11 @@ class RoomService:
         legal = [str(move) for move in game.generate_legal_moves()]
         event = room_events.started_event(public_state(game.state()), legal, row.ends_at)
         started = await self.store.start(row.room_id, self.now(), event)
-        if started and self._settings[row.room_id].quick and self.on_quick_start is not None:
-            # In the background at once: the caller (a deadline timer) is cancelled by the
-            # started event it has just stored.
-            self.spawn(self.on_quick_start(row.room_id))
+        if not started:
+            return
+        await self.store.results.due(row.room_id, row.ends_at)  # was its start, now past
+        if self._settings[row.room_id].quick and self.on_quick_start is not None:
+            await self.on_quick_start(row.room_id)
 
     async def ready_absent(self, row: RoomRow) -> None:
         """A quick race's connecting time is over: every seat not yet ready (not connected) is

@@ -29,6 +29,7 @@ __all__ = [
     "TakeSeat",
     "RoomSettings",
     "new_salt",
+    "next_deadline",
     "quick_deadline",
 ]
 
@@ -255,3 +256,15 @@ def quick_deadline(row: RoomRow, settings: RoomSettings) -> int | None:
     if not settings.quick or row.status != "waiting":
         return None
     return row.created_ms + QUICK_CONNECT_MS
+
+
+def next_deadline(row: RoomRow) -> int | None:
+    """When the room's next deadline falls (unix ms), if it has one; a waiting quick race's
+    is the end of its seats' time to connect."""
+    if row.status == "waiting":
+        return quick_deadline(row, RoomSettings.model_validate_json(row.settings_json))
+    if row.status == "countdown":
+        return row.starts_at
+    if row.status == "racing":
+        return row.ends_at
+    return None

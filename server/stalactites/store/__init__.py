@@ -21,6 +21,7 @@ from .ghosts_base import GhostStore, IndexedRun
 from .players_base import PlayerStore
 from .queue_base import QueueStore
 from .refusals import Refusal, refusal
+from .results_base import RECHECK_MS, Backlog, Due, Entry, ResultsLog
 from .rooms_base import (
     Commit,
     CommitResult,
@@ -45,9 +46,13 @@ from .tournaments_base import TournamentStore
 from .tournaments_memory import MemoryTournamentStore
 
 __all__ = [
+    "RECHECK_MS",
+    "Backlog",
     "Commit",
     "CommitResult",
     "DailyStore",
+    "Due",
+    "Entry",
     "EventBatch",
     "Finish",
     "FinishResult",
@@ -65,6 +70,7 @@ __all__ = [
     "ProgressRow",
     "ReadyResult",
     "Refusal",
+    "ResultsLog",
     "RoomRow",
     "RoundRoom",
     "Store",

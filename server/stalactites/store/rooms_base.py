@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .results_base import ResultsLog
+
 __all__ = [
     "ROOM_LISTS",
     "ActionRow",
@@ -297,6 +299,11 @@ class EventBatch:
 
 class Store(Protocol):
     """The store interface; see :mod:`stalactites.store.rooms_memory` and ``.rooms_redis``."""
+
+    @property
+    def results(self) -> ResultsLog:
+        """Finished races to record, and the rooms' deadlines (:mod:`.results_base`)."""
+        ...
 
     bells_carry: bool
     """Whether a commit's doorbell carries what it stored (:class:`Carried`): then the action

@@ -15,6 +15,7 @@ from .. import room_events
 from ..clock import SystemClock
 from .expiry import Expiry
 from .refusals import refusal
+from .results_memory import MemoryResults
 from .rooms_base import (
     ROOM_LISTS,
     ActionRow,
@@ -104,6 +105,7 @@ class MemoryStore:
         self._max_events = max_events
         self.kept: set[str] = set()  # finished rooms with persistent players: never expire
         self._expiry = Expiry(now_ms or SystemClock().now_ms)
+        self.results = MemoryResults(now_ms or SystemClock().now_ms)
 
     def _get(self, room_id: str) -> _Room | None:
         """The room, once every room past its time is forgotten."""
@@ -295,6 +297,7 @@ class MemoryStore:
         room.version += 1
         room.results_json = finish.results_json
         self._append(room, finish.events)
+        self.results.finished(finish.room_id, finish.now_ms)
         return FinishResult.FINISHED
 
     async def read_log(self, room_id: str, player_id: str, start: int = 0) -> list[str]:

@@ -23,6 +23,8 @@ from .bell_leases import BellLeases
 from .cluster import ClusterPipe
 from .doorbells import Doorbells
 from .resp import Address, Packed, Pipe, ReplyError, Script
+from .results_base import RECHECK_MS
+from .results_redis import RedisResults
 from .rooms_archive import actions_of, archived, fields_of, log_of
 from .rooms_base import (
     ActionRow,
@@ -101,6 +103,7 @@ class RedisStore:
         self._doorbells = Doorbells(bells, others, self._bell, "rooms", self._resubscribed)
         self._bell_leases = BellLeases(self._pipe, self._origin, self._listeners, self._missed)
         self._index = RoomIndex(self._pipe, prefix)
+        self.results = RedisResults(self._pipe, prefix, cluster)
 
     def _script(self, name: str, repeatable: bool = False) -> Script:
         return Script(self._pipe, lua(f"rooms/{name}"), repeatable)
@@ -257,18 +260,26 @@ class RedisStore:
 
     async def finish(self, finish: Finish) -> FinishResult:
         keys = self.keys(finish.room_id)
+        recheck_at = finish.now_ms + RECHECK_MS
         args: list[str | int] = [
             keys.bell,
             self._cap,
             finish.expected_version,
             finish.results_json,
             len(finish.finishers),
+            finish.room_id,
+            recheck_at,
         ]
         for line in finish.finishers:
             args += [line.player_id, line.place, line.finish, line.elapsed_ms]
         args += finish.events
-        answer = FinishResult(await self._finish([keys.room, keys.events], args))
+        names = [keys.room, keys.events]
+        if self.results.atomic:  # the log and the deadlines in the same step
+            names += self.results.keys(finish.room_id)
+        answer = FinishResult(await self._finish(names, args))
         if answer is FinishResult.FINISHED:
+            if not self.results.atomic:
+                await self.results.finished(finish.room_id, recheck_at)
             await self._index.finished(finish.room_id)
         return answer
 

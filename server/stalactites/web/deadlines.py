@@ -17,11 +17,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from .. import logs
-from ..rooms.settings import RoomSettings, quick_deadline
+from ..rooms.settings import next_deadline
 from ..store import RoomRow
 from .alarms import Alarms
 
-__all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "RoomTimer", "Step", "next_deadline"]
+__all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "RoomTimer", "Step"]
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +49,17 @@ class RoomTimer:
         self._step, self._alarms = step, alarms
         self._retry_s, self._past_s = retry_s, past_s
         self._timer: asyncio.Task[None] | None = None
+        self._stepping = False  # a step is under way
+        self._again = False  # asked to run once more when the step under way ends
         self.schedule()
 
     def schedule(self) -> None:
-        """(Re)start the timer: the step runs now."""
+        """Have the step run now: a sleeping timer is restarted; a step under way is never
+        cancelled (its room's own events, which it may have stored, ask for this), but runs
+        once more as soon as it ends."""
+        if self._stepping:
+            self._again = True
+            return
         if self._timer is not None:
             self._timer.cancel()
         self._timer = logs.task(self._run(), f"{self.name}:{self.room_id}", room_id=self.room_id)
@@ -64,11 +71,16 @@ class RoomTimer:
 
     async def _run(self) -> None:
         while True:
+            self._stepping, self._again = True, False
             try:
                 due = await self._step(self.room_id)
             except Exception:
                 log.exception("room %s: the %s step failed; retrying", self.room_id, self.name)
                 await asyncio.sleep(self._retry_s)
+                continue
+            finally:
+                self._stepping = False
+            if self._again:
                 continue
             if due is None:
                 return
@@ -90,15 +102,3 @@ class RoomDeadline(RoomTimer):
         row = await self._advance(room_id)
         self.status = row.status
         return next_deadline(row)
-
-
-def next_deadline(row: RoomRow) -> int | None:
-    """When the room's next deadline falls (unix ms), if it has one; a waiting quick race's
-    is the end of its seats' time to connect."""
-    if row.status == "waiting":
-        return quick_deadline(row, RoomSettings.model_validate_json(row.settings_json))
-    if row.status == "countdown":
-        return row.starts_at
-    if row.status == "racing":
-        return row.ends_at
-    return None

@@ -14,7 +14,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
+import platform
 import time
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,6 +30,7 @@ from ..daily import DailyService
 from ..ghosts import GhostReplay, GhostService
 from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
+from ..results import Recorder, Sweep
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
 from ..store import (
@@ -91,13 +95,11 @@ class Process:
             "tournament", TournamentEvents(self.tournament_store), self._standings, clock, None
         )
         self.tournaments.add_sink(self.tournament_fanout.offer)
-        self.rooms.add_finish_listener(self.room_finished)
         # Players (web/players/): their races are rated and recorded as rooms finish.
         self.player_store = open_player_store(url, prefix, cluster)
         self.players = PlayerService(self.player_store, clock)
         self.races = RaceRecorder(self.players, self.rooms, clock)
         self.rooms.rater = self.races.rate
-        self.rooms.add_finish_listener(self.races.finished)
         # Ghost races: runs indexed as races are recorded, ghosts replayed by room streams.
         self.ghost_store = open_ghost_store(url, prefix, cluster)
         self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
@@ -106,7 +108,19 @@ class Process:
         # The daily deal (daily/): official attempts go on the day's leaderboard as they end.
         self.daily_store = open_daily_store(url, prefix, cluster)
         self.daily = DailyService(self.daily_store, self.rooms, clock, config.daily_secret)
-        self.rooms.add_finish_listener(self.daily.finished)
+        # Finished races recorded from the store's results log, by any process, exactly once
+        # (stalactites.results): on players, the day's board, the round's tournament.  Rooms'
+        # deadlines are kept in the store too, and advanced by any process.
+        claim_ms = int(config.results_claim_s * 1000)
+        consumer = f"{platform.node()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.recorder = Recorder(
+            self.store.results, consumer, clock, claim_ms, config.results_poll_s
+        )
+        self.recorder.add("players", self.races.record_room)
+        self.recorder.add("daily", self.daily.record_room)
+        self.recorder.add("tournament", self.round_ended)
+        self.rooms.add_finish_listener(self.recorder.wake)
+        self.sweep = Sweep(self.rooms, clock, config.results_poll_s)
         # Quick races (stalactites.matchmaking): the queue in the store, pairings made here.
         self.queue_store = open_queue_store(url, prefix, cluster, clock.now_ms)
         self.matchmaker = Matchmaker(
@@ -124,6 +138,8 @@ class Process:
         self._upkeep: asyncio.Task[None] | None = None
         self._resume: asyncio.Task[None] | None = None
         self._ghosts: asyncio.Task[None] | None = None
+        self._recording: asyncio.Task[None] | None = None
+        self._sweeping: asyncio.Task[None] | None = None
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         def started() -> None:  # the boards of the players here, before their first moves
@@ -145,6 +161,8 @@ class Process:
         resume = self.races.resume_forever(self.config.players_resume_s)
         self._resume = asyncio.create_task(resume, name="players-resume")
         self._ghosts = asyncio.create_task(self.ghost_replay.poll_forever(), name="ghosts-due")
+        self._recording = asyncio.create_task(self.recorder.run_forever(), name="results")
+        self._sweeping = asyncio.create_task(self.sweep.run_forever(), name="deadlines")
         self.solver.warm()
         self.scheduler.start()
         self.matchmaker.start()
@@ -154,7 +172,7 @@ class Process:
         await self.tournament_fanout.close()
         await self.scheduler.close()
         await self.tournament_store.close()
-        for task in (self._upkeep, self._resume, self._ghosts):
+        for task in (self._upkeep, self._resume, self._ghosts, self._recording, self._sweeping):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -171,11 +189,12 @@ class Process:
         await self.store.close()
         self.solver.close()
 
-    def room_finished(self, room_id: str) -> None:
-        """A room's race has ended here: if it is a round, its tournament is due now."""
+    async def round_ended(self, room_id: str) -> None:
+        """A recorded race's effect: if it was a round, its tournament is due now (it counts
+        the round once, from the rooms' results)."""
         tournament_id = tournament_of_room(room_id)
         if tournament_id is not None:
-            self.scheduler.spawn_now_due(tournament_id)
+            await self.scheduler.now_due(tournament_id)
 
     # Websockets.
 

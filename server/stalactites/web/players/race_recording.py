@@ -10,9 +10,10 @@ whichever process ends it:
    writer's, :func:`stalactites.players.recording.claim`), and each persistent player's
    ``rating_before``/``rating_after`` goes into the standings, so the results frame and the
    record show the change that will be applied, the same whoever stores them.
-2. :meth:`RaceRecorder.finished`, told of the room once its results are stored here: the
-   room is kept for good (its history entries point at it) and
-   :meth:`~stalactites.players.PlayerService.record_race` applies it, once per player.
+2. :meth:`RaceRecorder.record_room`, an effect of the results log (:mod:`stalactites.results`),
+   run by any process once the room is stored finished: the room is kept for good (its
+   history entries point at it) and :meth:`~stalactites.players.PlayerService.record_race`
+   applies it, once per player; then the ghosts' index is told.
 3. :meth:`RaceRecorder.resume_forever`, every ``STALACTITES_PLAYERS_RESUME_S``: any race left
    pending by a process that died between the steps is recorded and its room kept.
 
@@ -28,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from ...clock import Clock
 from ...engine import Stalactites
 from ...players import PlayerService, RacePlayer, RaceResult
+from ...players.races import Outcome
 from ...protocol import Standing
 from ...rooms import RoomService
 from ...rooms.boards import rebuild
@@ -46,7 +48,6 @@ Recorded = Callable[[RaceResult], Awaitable[None]]
 class RaceRecorder:
     def __init__(self, players: PlayerService, rooms: RoomService, clock: Clock) -> None:
         self.players, self.rooms, self.clock = players, rooms, clock
-        self._results: dict[str, RaceResult] = {}
         self._recorded: list[Recorded] = []
 
     def on_recorded(self, listener: Recorded) -> None:
@@ -60,7 +61,6 @@ class RaceRecorder:
         if result is None:
             return standings
         outcome = await self.players.claim_race(result)
-        self._results[row.room_id] = outcome.result
         lines = []
         for line in standings:
             change = outcome.change(line.player_id)
@@ -87,10 +87,13 @@ class RaceRecorder:
             steps[player_id] = name if name in ("ones", "twos") else "none"
         return steps
 
-    def finished(self, room_id: str) -> None:
-        result = self._results.pop(room_id, None)
-        if result is not None:
-            self.rooms.spawn(self._record(result))
+    async def record_room(self, room_id: str) -> None:
+        """Record a finished room's race on its players (an effect of the results log: run
+        again, it changes nothing).  Its outcome was fixed by :meth:`rate` before the race was
+        stored finished; none: no persistent player raced."""
+        found = await self.players.store.outcome(room_id)
+        if found is not None:
+            await self._record(Outcome.from_json(found[0]).result)
 
     async def _record(self, result: RaceResult) -> None:
         ids = [seat.player_id for seat in result.players if seat.player_id is not None]
