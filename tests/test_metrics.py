@@ -8,7 +8,8 @@ import pytest
 
 from metrics_kit import parse, scrape
 from server_kit import InProcessServer, new_room, player, spectator, start_race, winning_line
-from stalactites.web.metrics import Histogram, Metrics
+from stalactites.store import Backlog
+from stalactites.web.metrics import Histogram, Metrics, ResultsFigures
 from tournament_kit import Watcher, new_tournament
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -95,7 +96,10 @@ def test_the_exposition_counts_buckets_cumulatively() -> None:
     metrics.commit_seconds = histogram
     metrics.answered("accepted", None, 0.0)  # one more, in the first bucket
     metrics.answered("rejected", 'odd"code', 0.0)
-    samples = parse(metrics.render({"player": 3}, {}, {"rooms": 2}, {"waiting": 4, "racing": 1}))
+    results = ResultsFigures(Backlog(3, 2_500), 7, 1, 9)
+    samples = parse(
+        metrics.render({"player": 3}, {}, {"rooms": 2}, {"waiting": 4, "racing": 1}, results)
+    )
     name = "stalactites_move_commit_seconds"
     assert samples[(f"{name}_bucket", "0.01")] == 3
     assert samples[(f"{name}_bucket", "0.1")] == 4
@@ -106,5 +110,10 @@ def test_the_exposition_counts_buckets_cumulatively() -> None:
     assert samples[("stalactites_rooms", "finished")] == 0
     assert samples[("stalactites_pubsub_reconnects_total", "rooms")] == 2
     assert samples[("stalactites_rooms_listed", "waiting")] == 4
-    text = metrics.render({}, {}, {}, {})
+    assert samples[("stalactites_results_backlog", None)] == 3
+    assert samples[("stalactites_results_oldest_age_seconds", None)] == 2.5
+    assert samples[("stalactites_results_recorded_total", None)] == 7
+    assert samples[("stalactites_results_failures_total", None)] == 1
+    assert samples[("stalactites_deadlines_advanced_total", None)] == 9
+    text = metrics.render({}, {}, {}, {}, ResultsFigures(Backlog(0, None), 0, 0, 0))
     assert 'stalactites_moves_rejected_total{code="odd\\"code"} 1' in text

@@ -32,15 +32,25 @@ from __future__ import annotations
 import bisect
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..store import Backlog
+
 if TYPE_CHECKING:
     from .process import Process
 
-__all__ = ["CONTENT_TYPE", "FanoutLag", "Histogram", "Metrics", "metrics_endpoint"]
+__all__ = [
+    "CONTENT_TYPE",
+    "FanoutLag",
+    "Histogram",
+    "Metrics",
+    "ResultsFigures",
+    "metrics_endpoint",
+]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -131,6 +141,7 @@ class Metrics:
         rooms: Mapping[str, int],
         reconnects: Mapping[str, int],
         listed: Mapping[str, int],
+        results: ResultsFigures,
     ) -> str:
         """The exposition, with the gauges and reconnect counts read at scrape time."""
         out: list[str] = []
@@ -151,10 +162,41 @@ class Metrics:
         name = "stalactites_fanout_lag_seconds"
         _family(out, name, "histogram", "room event known to frame queued, per connection")
         out += self.fanout_seconds.lines(name)
+        out += results.lines()
         name = "stalactites_pubsub_reconnects_total"
         _family(out, name, "counter", "doorbell subscriptions lost and made again")
         out += _labelled(name, "channel", reconnects)
         return "\n".join(out) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsFigures:
+    """The results log (:mod:`stalactites.results`): the whole service's backlog, read from
+    the store at each scrape, and what this process recorded and advanced."""
+
+    backlog: Backlog
+    recorded: int
+    failures: int
+    advanced: int
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        name = "stalactites_results_backlog"
+        _family(out, name, "gauge", "finished races in the results log not recorded yet (service)")
+        out.append(f"{name} {self.backlog.entries}")
+        name = "stalactites_results_oldest_age_seconds"
+        _family(out, name, "gauge", "how long the oldest race not recorded yet has waited")
+        out.append(f"{name} {_number((self.backlog.oldest_ms or 0) / 1000)}")
+        name = "stalactites_results_recorded_total"
+        _family(out, name, "counter", "finished races recorded by this process")
+        out.append(f"{name} {self.recorded}")
+        name = "stalactites_results_failures_total"
+        _family(out, name, "counter", "recordings that failed here (each tried again later)")
+        out.append(f"{name} {self.failures}")
+        name = "stalactites_deadlines_advanced_total"
+        _family(out, name, "counter", "due rooms this process took from the store's deadlines")
+        out.append(f"{name} {self.advanced}")
+        return out
 
 
 def _family(out: list[str], name: str, kind: str, text: str) -> None:
@@ -185,8 +227,16 @@ async def metrics_endpoint(request: Request) -> Response:
         "rooms": getattr(process.store, "reconnects", 0),
         "tournaments": getattr(process.tournament_store, "reconnects", 0),
     }
-    listed = await process.store.count_rooms(process.clock.now_ms())
+    now = process.clock.now_ms()
+    listed = await process.store.count_rooms(now)
+    recorder = process.recorder
+    results = ResultsFigures(
+        await process.store.results.backlog(now),
+        recorder.recorded,
+        recorder.failures,
+        process.sweep.advanced,
+    )
     text = process.metrics.render(
-        process.connections(), process.room_statuses(), reconnects, listed
+        process.connections(), process.room_statuses(), reconnects, listed, results
     )
     return Response(text, media_type=CONTENT_TYPE)
