@@ -1,5 +1,6 @@
-"""Ghost races in tests: a recorded run on a certified deal to make ghosts of, and what a
-racer sees of the ghost (its progress with the race clock's readings)."""
+"""Ghost races in tests: a recorded run on a certified deal to make ghosts of (one that raced
+enough for the server to choose it: :func:`raced_run`), and what a racer sees of the ghost (its
+progress with the race clock's readings)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from players_kit import anonymous, api, recorded
-from server_kit import Client
+from server_kit import Client, ManualClock
+from stalactites.ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES, raced
 
-__all__ = ["TOLERANCE_MS", "SourceRun", "ghost_race", "ghost_times", "source_run"]
+__all__ = [
+    "TOLERANCE_MS",
+    "SourceRun",
+    "ghost_race",
+    "ghost_times",
+    "raced_run",
+    "source_run",
+]
 
 TOLERANCE_MS = 500  # the stated tolerance: a ghost's action lands this close to its time
 GAP_S = 0.15  # the pause between the source run's moves, so that its times are spread out
@@ -32,10 +41,19 @@ class SourceRun:
         return [action["at_ms"] for action in self.line["actions"]]
 
 
-async def source_run(server: Any, moves: int, **settings: Any) -> SourceRun:
-    """A player's solo race on a certified deal: ``moves`` legal moves (an undo when stuck),
-    one every ``GAP_S``,
-    then a resignation; the room's record once it is in the player's history."""
+async def source_run(
+    server: Any,
+    moves: int,
+    *,
+    gap_s: float = GAP_S,
+    clock: ManualClock | None = None,
+    lasting_s: float = 0.0,
+    **settings: Any,
+) -> SourceRun:
+    """A player's solo race on a certified deal: legal moves until its board has ``moves``
+    (when stuck, an undo, then a move not yet tried there), an action every ``gap_s``; then,
+    ``lasting_s`` later (the server's ``clock`` moved on, or waited for), a resignation; the
+    room's record once it is in the player's history."""
     runner = await anonymous(server.url)
     body = {"countdown_s": 0, "seats": 1, **settings}
     status, room, _ = await api("POST", f"{server.url}/api/rooms", body)
@@ -48,16 +66,27 @@ async def source_run(server: Any, moves: int, **settings: Any) -> SourceRun:
     await client.hello(seat["token"])
     await client.send(type="ready")
     legal = (await client.expect("started"))["legal"]
-    for index in range(moves):
-        await asyncio.sleep(GAP_S)  # the run's own pace: what the ghost must keep
-        if legal:
-            answer = await client.move(f"s{index}", legal[0])
+    tried: list[set[str]] = [set()]  # the moves played from each position of the board's line
+    index = 0
+    while len(tried) <= moves:
+        await asyncio.sleep(gap_s)  # the run's own pace: what the ghost must keep
+        fresh = [move for move in legal if move not in tried[-1]]
+        if fresh:
+            tried[-1].add(fresh[0])
+            tried.append(set())
+            answer = await client.move(f"s{index}", fresh[0])
         else:  # stuck: an undo is an action of the run too
+            assert len(tried) > 1, "no move left to try on this deal"
+            tried.pop()
             await client.send(type="undo", id=f"s{index}")
             answer = await client.answer(f"s{index}")
         assert answer["type"] == "accepted", answer
-        legal = answer["legal"]
-    await asyncio.sleep(GAP_S)
+        legal, index = answer["legal"], index + 1
+    await asyncio.sleep(gap_s)
+    if clock is None:
+        await asyncio.sleep(lasting_s)
+    else:
+        clock.advance(lasting_s)
     await client.send(type="resign")
     await client.expect("results")
     await client.close()
@@ -65,6 +94,21 @@ async def source_run(server: Any, moves: int, **settings: Any) -> SourceRun:
     status, record, _ = await api("GET", f"{server.url}/api/rooms/{room['room_id']}/record")
     assert status == 200, record
     return SourceRun(room["room_id"], runner, record)
+
+
+async def raced_run(server: Any, clock: ManualClock | None = None, **settings: Any) -> SourceRun:
+    """A run the server may choose as a ghost: ``MIN_MOVES`` moves, then a resignation
+    ``MIN_ELAPSED_MS`` into the race: the moves at once and the server's ``clock`` moved on, or
+    (a server on the machine's clock: none given) the moves spread over that time for real."""
+    lasting_s = MIN_ELAPSED_MS / 1000
+    if clock is None:
+        run = await source_run(server, MIN_MOVES, gap_s=lasting_s / MIN_MOVES, **settings)
+    else:
+        run = await source_run(
+            server, MIN_MOVES, gap_s=0, clock=clock, lasting_s=lasting_s, **settings
+        )
+    assert raced(run.line["moves"], run.line["elapsed_ms"]), run.line
+    return run
 
 
 async def ghost_race(

@@ -11,9 +11,18 @@ from typing import Any
 
 import pytest
 
-from ghosts_kit import TOLERANCE_MS, ghost_race, ghost_times, source_run
+from ghosts_kit import (
+    TOLERANCE_MS,
+    SourceRun,
+    ghost_race,
+    ghost_times,
+    raced_run,
+    source_run,
+)
 from players_kit import anonymous, api, recorded
-from server_kit import Client
+from server_kit import Client, ManualClock
+from stalactites.ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES, raced
+from stalactites.ghosts.service import CANDIDATES
 from stalactites.store import IndexedRun
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -86,21 +95,46 @@ async def test_a_ghost_is_refused_with_a_code_for_each_reason(any_server: Any) -
     assert (status, answer["code"]) == (409, "not_certified")
 
 
+POOL = "stalactites:choice"
+RATING = 1000  # an anonymous player's shown rating, as every runner's and racer's here
+
+
+def _on_loop(server: Any, work: Any) -> Any:
+    """Await ``work`` on the server's loop (its store's connections live there)."""
+    return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, server.server.loop))
+
+
 async def _race_ghost(server: Any, player_id: str) -> Any:
     """``GhostService.race_ghost`` as the quick-race queue calls it, on the server's loop."""
     ghosts = server.app.state.process.ghosts
-    work = ghosts.race_ghost(player_id, "stalactites", "choice")
-    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, server.server.loop))
+    return await _on_loop(server, ghosts.race_ghost(player_id, "stalactites", "choice"))
+
+
+async def _index(server: Any, run: SourceRun, rating: int, won: bool) -> None:
+    """Index ``run`` as if its runner had had ``rating`` and it had been won or not."""
+    marked = IndexedRun(run.room_id, run.player["player_id"], rating, won)
+    store = server.app.state.process.ghost_store
+    await _on_loop(server, store.add_run(POOL, marked, run.record["deal"], 0))
+
+
+async def _ghost_name(server: Any, player_id: str) -> str | None:
+    """Whose run the queue races ``player_id`` against (None: no ghost)."""
+    matched = await _race_ghost(server, player_id)
+    if matched is None:
+        return None
+    names = {view.ghost_of for view in matched.players} - {None}
+    assert len(names) == 1, matched.players
+    return str(names.pop())
 
 
 @pytest.mark.own_server
 async def test_the_queue_gets_a_ghost_of_another_players_run_won_runs_first(
-    any_server: Any,
+    any_server: Any, clock: ManualClock
 ) -> None:
     racer = await anonymous(any_server.url)
     assert await _race_ghost(any_server, racer["player_id"]) is None  # nothing indexed yet
-    run = await source_run(any_server, moves=2)
-    own = await source_run(any_server, moves=1)
+    run = await raced_run(any_server, clock)
+    own = await raced_run(any_server, clock)
     matched = await _race_ghost(any_server, own.player["player_id"])
     assert matched is not None  # never their own run: the other one
     names = {view.ghost_of for view in matched.players}
@@ -112,18 +146,67 @@ async def test_the_queue_gets_a_ghost_of_another_players_run_won_runs_first(
 
 
 @pytest.mark.own_server
-async def test_the_queue_prefers_a_won_run_near_the_rating(any_server: Any) -> None:
-    runs = [await source_run(any_server, moves=1) for _ in range(2)]
+async def test_the_queue_prefers_a_won_run_near_the_rating(
+    any_server: Any, clock: ManualClock
+) -> None:
+    runs = [await raced_run(any_server, clock) for _ in range(2)]
     # The later in the index's order (room|player) is marked won: were won runs not preferred,
     # the earlier would be chosen (equal ratings, the order next).
     first, second = sorted(runs, key=lambda run: f"{run.room_id}|{run.player['player_id']}")
-    process = any_server.app.state.process
-    rating = 1000  # an anonymous player's shown rating, as every runner's here
-    marked = IndexedRun(second.room_id, second.player["player_id"], rating, True)
-    deal = second.record["deal"]
-    work = process.ghost_store.add_run("stalactites:choice", marked, deal, 0)  # as if won
-    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, any_server.server.loop))
+    await _index(any_server, second, RATING, True)
     racer = await anonymous(any_server.url)
-    matched = await _race_ghost(any_server, racer["player_id"])
-    assert {view.ghost_of for view in matched.players} == {None, second.player["name"]}
+    assert await _ghost_name(any_server, racer["player_id"]) == second.player["name"]
     assert first.player["name"] != second.player["name"]
+
+
+@pytest.mark.own_server
+async def test_a_won_run_far_in_rating_beats_a_run_not_won_at_the_rating(
+    any_server: Any, clock: ManualClock
+) -> None:
+    runs = [await raced_run(any_server, clock) for _ in range(2)]  # both resigned: not won
+    # The earlier in the index's order stays a run not won at the racer's very rating, first
+    # of the runs not won; the later is marked won, 400 points away (past two windows).
+    near, far = sorted(runs, key=lambda run: f"{run.room_id}|{run.player['player_id']}")
+    await _index(any_server, far, RATING + 400, True)
+    racer = await anonymous(any_server.url)
+    assert await _ghost_name(any_server, racer["player_id"]) == far.player["name"]
+    assert near.player["name"] != far.player["name"]
+
+
+@pytest.mark.own_server
+async def test_a_run_that_did_not_race_is_never_a_ghost(
+    any_server: Any, clock: ManualClock
+) -> None:
+    lasting_s = MIN_ELAPSED_MS / 1000
+    short = [
+        await source_run(any_server, moves=0),  # resigned with no move, at once
+        await source_run(any_server, moves=MIN_MOVES, gap_s=0),  # the moves, not the time
+        await source_run(  # the time, not the moves
+            any_server, moves=MIN_MOVES - 1, gap_s=0, clock=clock, lasting_s=lasting_s
+        ),
+    ]
+    assert short[0].line["status"] == "resigned" and short[0].line["moves"] == 0
+    assert short[1].line["moves"] >= MIN_MOVES and short[2].line["elapsed_ms"] >= MIN_ELAPSED_MS
+    assert not any(raced(run.line["moves"], run.line["elapsed_ms"]) for run in short)
+    racer = await anonymous(any_server.url)
+    assert await _race_ghost(any_server, racer["player_id"]) is None  # none was indexed
+    for run in short:  # indexed all the same (by an index older than the minimums): won, even
+        await _index(any_server, run, RATING, True)
+    assert await _race_ghost(any_server, racer["player_id"]) is None  # never chosen
+    run = await raced_run(any_server, clock)
+    assert await _ghost_name(any_server, racer["player_id"]) == run.player["name"]
+
+
+@pytest.mark.own_server
+async def test_the_queue_looks_past_runs_it_cannot_race(
+    any_server: Any, clock: ManualClock
+) -> None:
+    store = any_server.app.state.process.ghost_store
+    for n in range(CANDIDATES + 1):  # gone rooms at the racer's rating, first in the index
+        for won in (True, False):
+            gone = IndexedRun(f"!gone{n:02}", "p.0", RATING, won)
+            await _on_loop(any_server, store.add_run(POOL, gone, f"sr:{n}", 0))
+    run = await raced_run(any_server, clock)  # indexed not won, at the racer's rating
+    await _index(any_server, run, RATING + 300, True)
+    racer = await anonymous(any_server.url)
+    assert await _ghost_name(any_server, racer["player_id"]) == run.player["name"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ghosts_kit import source_run
+from ghosts_kit import raced_run
 from match_kit import MatchClient, match_url, queued_player, race_client
 from players_kit import anonymous, api, recorded
 from server_kit import Client, ManualClock, http
@@ -125,14 +125,14 @@ async def test_a_room_socket_of_a_quick_race_seats_by_session_too(any_server: An
 
 @pytest.mark.own_server
 async def test_asking_for_a_ghost_races_another_players_run_or_waits_for_one(
-    any_server: Any,
+    any_server: Any, clock: ManualClock
 ) -> None:
     lone = await MatchClient.said_hello(any_server, await anonymous(any_server.url))
     await lone.send(type="queue", game="stalactites", step="choice", ghost=True)
     assert (await lone.expect("queued"))["step"] == "choice"  # no run yet: queued as usual
     await lone.send(type="leave")
     await lone.expect("left")
-    run = await source_run(any_server, moves=2)
+    run = await raced_run(any_server, clock)
     racer = await MatchClient.said_hello(any_server, await anonymous(any_server.url))
     await racer.send(type="queue", game="stalactites", step="choice", ghost=True)
     frame = await matched(racer)
@@ -160,7 +160,7 @@ async def test_a_queued_player_asking_for_a_ghost_keeps_their_place_when_there_i
         again = await lone.expect("queued", timeout=1.5)
     await lone.send(type="queue", game="squadron", ghost=True)
     assert (await lone.expect("error"))["code"] == "already_queued"  # another queue
-    run = await source_run(any_server, moves=2)
+    run = await raced_run(any_server, clock)
     await lone.send(type="queue", game="stalactites", step="choice", ghost=True)
     frame = await matched(lone)
     assert [p["name"] for p in frame["players"] if p["ghost"]] == [run.player["name"]]

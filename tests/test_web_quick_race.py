@@ -22,7 +22,7 @@ from browser_kit import Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
-from ghosts_kit import SourceRun, source_run
+from ghosts_kit import SourceRun, raced_run
 
 LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -97,7 +97,7 @@ def recorded_run(server_url: str, step: str) -> SourceRun:
     ws = server_url.replace("http://", "ws://")
     server = SimpleNamespace(url=server_url, ws_url=lambda room_id: f"{ws}/ws/rooms/{room_id}")
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, source_run(server, moves=1, step=step)).result()
+        return pool.submit(asyncio.run, raced_run(server, step=step)).result()
 
 
 def test_race_a_ghost_now_waits_on_while_no_run_is_near_then_races_one(

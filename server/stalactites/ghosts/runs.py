@@ -4,6 +4,11 @@ A run is one seat of a finished room on a certified deal, with every action's ra
 (``at_ms``, as :func:`stalactites.rooms.records.room_record` gives it).  :func:`ghost_seat`
 refuses, with the code a client is told, whatever cannot be raced: a race not finished, a seat
 the room does not have (or a record without its times), one's own run, a chosen deal.
+
+A ghost the server chooses for a racer (:meth:`~.service.GhostService.race_ghost`) must
+moreover have raced (:func:`raced`): at least ``MIN_MOVES`` moves on its board at its finish
+(its standing's ``moves``), over at least ``MIN_ELAPSED_MS`` of its race's clock.  A run asked
+for by name ("race this run") needs neither.
 """
 
 from __future__ import annotations
@@ -16,7 +21,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..rooms import RoomError
 from ..rooms.ghost_seat import GHOST_PREFIX, GhostSeat, TimedAction
 
-__all__ = ["RaceRun", "ghost_seat", "new_seat_id", "pool_of"]
+__all__ = [
+    "MIN_ELAPSED_MS",
+    "MIN_MOVES",
+    "RaceRun",
+    "ghost_seat",
+    "new_seat_id",
+    "pool_of",
+    "raced",
+]
+
+MIN_MOVES = 10  # moves a chosen ghost's run has on its board at its finish, at least
+MIN_ELAPSED_MS = 20_000  # and its time (elapsed_ms), at least
 
 
 class RaceRun(BaseModel):
@@ -38,10 +54,22 @@ def pool_of(game: str, step: str | None) -> str:
     return game if game == "squadron" else f"{game}:{step or 'choice'}"
 
 
+def raced(moves: int, elapsed_ms: int) -> bool:
+    """Whether a run ending with ``moves`` moves on its board after ``elapsed_ms`` raced enough
+    to be a ghost the server chooses (a resignation with no move never is)."""
+    return moves >= MIN_MOVES and elapsed_ms >= MIN_ELAPSED_MS
+
+
 def ghost_seat(
-    record: dict[str, Any], source_player_id: str, racer_id: str | None, seat_id: str
+    record: dict[str, Any],
+    source_player_id: str,
+    racer_id: str | None,
+    seat_id: str,
+    *,
+    raced_only: bool = False,
 ) -> GhostSeat:
-    """The ghost of ``source_player_id``'s run in ``record``, for ``racer_id`` to race."""
+    """The ghost of ``source_player_id``'s run in ``record``, for ``racer_id`` to race; with
+    ``raced_only``, a run that has not :func:`raced` is refused too (``run_not_found``)."""
     if not record.get("certified"):
         raise RoomError("not_certified", "a ghost races on a deal the server certified only")
     lines = [line for line in record["players"] if line["player_id"] == source_player_id]
@@ -52,6 +80,8 @@ def ghost_seat(
     line = lines[0]
     if line.get("ghost_of") is not None:  # a ghost's run is another's: race the original
         raise RoomError("run_not_found", "that seat was a ghost: race the original run")
+    if raced_only and not raced(line["moves"], line["elapsed_ms"]):
+        raise RoomError("run_not_found", "that run is too short to be chosen as a ghost")
     return GhostSeat(
         seat_id=seat_id,
         name=line["name"],

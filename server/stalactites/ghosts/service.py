@@ -1,9 +1,11 @@
 """Ghost races: a new room on a run's deal with the run's ghost seated, for one racer.
 
 :meth:`GhostService.race_this_run` makes the room of a chosen run (``POST
-/api/rooms/{room_id}/ghost``); :meth:`GhostService.race_ghost` chooses a run near the racer's
-rating (won runs first) from the index that :meth:`GhostService.index_race` keeps as races are
-recorded, and makes its room: the entry point of the quick-race queue when no human is matched.
+/api/rooms/{room_id}/ghost``); :meth:`GhostService.race_ghost` chooses a run from the index
+that :meth:`GhostService.index_race` keeps as races are recorded, and makes its room: the entry
+point of the quick-race queue when no human is matched.  Only runs that raced are indexed and
+chosen (:func:`~.runs.raced`: ``MIN_MOVES`` moves, ``MIN_ELAPSED_MS``); a won run is chosen in
+any rating window, the widest included, before a run not won in the nearest.
 A ghost race is never rated; the racer's history says whose ghost it was (the room's settings
 keep the run, :class:`~stalactites.rooms.ghost_seat.GhostSeat`).
 """
@@ -24,14 +26,14 @@ from ..rooms.service import token_hash
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import GhostStore, IndexedRun, NewPlayer
 from ..store.players_base import Rating
-from .runs import ghost_seat, new_seat_id, pool_of
+from .runs import ghost_seat, new_seat_id, pool_of, raced
 
 __all__ = ["WINDOWS", "GhostService", "Matched"]
 
 log = logging.getLogger(__name__)
 
-WINDOWS = (100, 250, 500, 1000, 100_000)  # rating windows tried in turn, won runs first in each
-CANDIDATES = 10  # runs looked at in one window
+WINDOWS = (100, 250, 500, 1000, 100_000)  # rating windows tried in turn: won runs in every one
+CANDIDATES = 10  # runs not yet looked at, asked for in one window (then runs not won in each)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,34 +50,48 @@ class GhostService:
         self.rooms, self.players, self.index = rooms, players, index
 
     async def race_ghost(self, player_id: str, game: str, step: str | None) -> Matched | None:
-        """A ghost race for the player on a run of another player near their rating (won runs
-        preferred), or None when the index has none that can be raced."""
+        """A ghost race for the player on a run of another player that raced: a won run,
+        nearest their rating in the narrowest window that has one, else a run not won, the
+        same way; None when the index has none that can be raced."""
         record = await self.players.store.load_player(player_id)
         if record is None:
             return None
         rating = displayed(record.ratings.get(game, Rating()))
-        pool, tried = pool_of(game, step), set()
-        for window in WINDOWS:
-            for won in (True, False):
-                for run in await self.index.near(pool, rating, window, won, CANDIDATES):
-                    if run.player_id == player_id or run.member in tried:
+        pool = pool_of(game, step)
+        for won in (True, False):
+            tried: set[str] = set()
+            for window in WINDOWS:  # nearest first: the runs tried come first again
+                runs = await self.index.near(pool, rating, window, won, len(tried) + CANDIDATES)
+                for run in runs:
+                    if run.member in tried:
                         continue
                     tried.add(run.member)
-                    try:
-                        return await self.race_this_run(run.room_id, run.player_id, player_id)
-                    except RoomError as error:  # gone, or not raceable after all
-                        log.info("ghost run %s skipped: %s", run.member, error.code)
+                    matched = await self._race_indexed(run, player_id)
+                    if matched is not None:
+                        return matched
         return None
 
+    async def _race_indexed(self, run: IndexedRun, racer_id: str) -> Matched | None:
+        """The race of an indexed run, or None: the racer's own, gone, or not a run that
+        raced (indexed before the minimums were)."""
+        if run.player_id == racer_id:
+            return None
+        try:
+            return await self.race_this_run(run.room_id, run.player_id, racer_id, raced_only=True)
+        except RoomError as error:
+            log.info("ghost run %s skipped: %s", run.member, error.code)
+            return None
+
     async def race_this_run(
-        self, source_room_id: str, source_player_id: str, racer_id: str
+        self, source_room_id: str, source_player_id: str, racer_id: str, *, raced_only: bool = False
     ) -> Matched:
-        """A new room on the run's deal with its ghost ready and the racer seated."""
+        """A new room on the run's deal with its ghost ready and the racer seated; with
+        ``raced_only``, refused (``run_not_found``) for a run that has not raced."""
         source = await self.rooms.current(source_room_id)
         if source.status != "finished":
             raise RoomError("not_finished", "the race of that run has not finished")
         record = await self.rooms.record(source_room_id)
-        ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id())
+        ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id(), raced_only=raced_only)
         base = await self.rooms.settings(source_room_id)
         settings = base.model_copy(  # never listed, never a daily attempt or a round again
             update={
@@ -126,13 +142,18 @@ class GhostService:
         await self.rooms.store.ready(room_id, ghost.seat_id, ready, now, now, "")  # never last
 
     async def index_race(self, result: RaceResult) -> None:
-        """Index each persistent player's run of a recorded race on a certified deal."""
+        """Index each persistent player's run of a recorded race on a certified deal, if it
+        raced (:func:`~.runs.raced`)."""
         settings = await self.rooms.settings(result.room_id)
         if not settings.certified:
             return
         pool = pool_of(settings.game, settings.step)
+        row = await self.rooms.current(result.room_id)
+        moves = {player.player_id: player.progress.moves for player in row.players}
         for seat in result.players:
             if seat.player_id is None or not is_persistent(seat.player_id):
+                continue
+            if not raced(moves.get(seat.player_id, 0), seat.elapsed_ms):
                 continue
             record = await self.players.store.load_player(seat.player_id)
             if record is None:
