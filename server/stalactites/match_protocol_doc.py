@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import match_protocol as m
 from .config import ServerConfig
+from .ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES
 from .protocol_doc_part import Group, Part, Section, Table
 
 __all__ = ["render"]
@@ -54,7 +55,10 @@ player without a partner after {_DEFAULTS.match_ghost_after_s:g} s
 `queue` frame again with `"ghost": true` (the same game and step; another queue is
 `already_queued`): it gets a ghost race now, or, with no run near enough, a `queued` answer,
 still queued with its place and time waited kept.  On a server without ghost races `"ghost":
-true` gets `ghost_unavailable` and the player simply stays queued.
+true` gets `ghost_unavailable` and the player simply stays queued.  The run chosen is one that
+raced (at least {MIN_MOVES} moves on its board at its finish and {MIN_ELAPSED_MS // 1000} s of
+race time, so never a resignation with no move): a won run nearest the player's rating, in any
+window up to the widest, before any run not won.
 """
 
 PART = Part(
