@@ -23,6 +23,13 @@ if ! command -v chromium >/dev/null; then
     apt-get update -qq && apt-get install -y -qq chromium
 fi
 
+# The accessibility test injects axe-core at the version package.json pins (from node_modules).
+if ! node -e 'const pinned = require("./package.json").devDependencies["axe-core"];
+    process.exit(require("./node_modules/axe-core/package.json").version === pinned ? 0 : 1)' \
+    2>/dev/null; then
+    npm ci --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
 # The deployment topology test runs Debian's nginx (no Docker engine here).
 if [ ! -x /usr/sbin/nginx ]; then
     apt-get update -qq && apt-get install -y -qq nginx

@@ -103,7 +103,9 @@ async function route() {
   );
 }
 
-/** Who you are, in the header: your name and rating, a link to your profile. */
+/** Who you are, in the header: your name and rating, a link to your profile, named by what
+ * it shows (an aria-label would hide that from voice control) plus "(your profile)" for
+ * screen readers only. */
 function drawMe(profile) {
   const link = document.getElementById("me");
   link.hidden = false;
@@ -118,8 +120,8 @@ function drawMe(profile) {
     rating
       ? h("span", { class: "me-rating", title: t(`game.${rating.game}`) }, num(rating.rating))
       : null,
+    h("span", { class: "sr-only" }, t("me.label")),
   );
-  link.setAttribute("aria-label", t("me.label", { name: profile.name }));
 }
 
 /** The header's words and the language switch, in the current language. */

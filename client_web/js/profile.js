@@ -141,7 +141,7 @@ function ratingsView(s) {
         "div",
         { class: "rating-card", dataset: { game }, key: game },
         h("h3", {}, gameName(game)),
-        h("p", { class: "rating-number" }, num(rating.rating)),
+        h("div", { class: "rating-number" }, num(rating.rating)), // a figure, not a paragraph
         h(
           "p",
           { class: "muted" },

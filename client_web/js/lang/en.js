@@ -496,7 +496,7 @@ export default {
   // Players (issue 13): the header, profiles, the account, leaderboards, rated races.
   "nav.leaderboard": "Leaderboards",
   "me.signIn": "Sign in",
-  "me.label": "Your profile: {name}",
+  "me.label": "(your profile)",
   "results.rating": "Rating",
   "settings.round": "{name}, round {n}",
   "settings.rated": "rated",

@@ -502,7 +502,7 @@ export default {
   // Ойыншылар (issue 13): тақырып жолы, профильдер, тіркелгі, рейтинг кестелері.
   "nav.leaderboard": "Рейтинг кестелері",
   "me.signIn": "Кіру",
-  "me.label": "Сіздің профиліңіз: {name}",
+  "me.label": "(сіздің профиліңіз)",
   "results.rating": "Рейтинг",
   "settings.round": "{name}, {n}-раунд",
   "settings.rated": "рейтингтік",

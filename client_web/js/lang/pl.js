@@ -528,7 +528,7 @@ export default {
   // Gracze (issue 13): nagłówek, profile, konto, rankingi, wyścigi rankingowe.
   "nav.leaderboard": "Rankingi",
   "me.signIn": "Zaloguj się",
-  "me.label": "Twój profil: {name}",
+  "me.label": "(twój profil)",
   "results.rating": "Ranking",
   "settings.round": "{name}, runda {n}",
   "settings.rated": "rankingowy",
