@@ -10,8 +10,9 @@ frame it is handling is answered (``STALACTITES_SHUTDOWN_GRACE_S`` at most), let
 HTTP requests finish, and exits 0.
 
 At start-up the process's open-file limit is raised to its hard limit (every
-connection holds a file descriptor); connections per client address and the time
-a request's head may take are capped below the app (:mod:`stalactites.web.transport`).
+connection holds a file descriptor); connections per client address are counted and
+capped as they are accepted (:mod:`stalactites.web.listening`), and the time a request's
+head may take is capped below the app (:mod:`stalactites.web.transport`).
 Once started, the process collects its old objects seldom (:mod:`stalactites.web.garbage`).
 """
 
@@ -43,7 +44,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..logs import logging_config
     from ..web import create_app
     from ..web.graceful import GracefulServer
-    from ..web.transport import guarded_protocols
+    from ..web.listening import listen
+    from ..web.transport import ConnectionCount, guarded_protocols
 
     if not 0 <= args.port <= 65535:
         print(f"stalactites: error: --port {args.port}: not a port", file=sys.stderr)
@@ -55,6 +57,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"stalactites: error: {error}", file=sys.stderr)
         return 2
     raise_open_files()
+    count = ConnectionCount(config.address_connections, config.forwarded_allow_ips)
+    try:
+        listeners = listen(args.host, args.port, count)
+    except OSError as error:
+        print(f"stalactites: error: listening: {error.strerror or error}", file=sys.stderr)
+        return 1
     app = create_app(config)
     http, ws = guarded_protocols(config)
     settings = uvicorn.Config(
@@ -74,7 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     server = GracefulServer(settings, app, config.shutdown_grace_s)
     store = "redis" if config.store_url.startswith(("redis", "unix")) else "memory"
-    asyncio.run(_serve(server, args.host, store))
+    asyncio.run(_serve(server, listeners, args.host, store))
     return 0
 
 
@@ -89,10 +97,10 @@ def raise_open_files() -> int:
     return hard
 
 
-async def _serve(server: Any, host: str, store: str) -> None:
+async def _serve(server: Any, listeners: list[Any], host: str, store: str) -> None:
     from ..web.garbage import collect_seldom
 
-    task = asyncio.create_task(server.serve())
+    task = asyncio.create_task(server.serve(listeners))
     while not server.started and not task.done():
         await asyncio.sleep(0.05)
     if not server.started:
