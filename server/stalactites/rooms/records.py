@@ -2,7 +2,8 @@
 ``GET /api/rooms/{room_id}/record`` (the same document ``stalactites verify`` checks).
 
 Each player's ``actions`` are every action they played, undos and step declarations
-included, each with its race-clock time (``at_ms``: ms since the race's start)."""
+included, each with its race-clock time (``at_ms``: ms since the race's start).  A deleted
+player's line is named "deleted player" (:func:`stalactites.rooms.views.unnamed`)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,17 @@ from ..protocol import Standing
 from ..store import RoomRow, Store
 from .boards import initial_layout, rebuild
 from .settings import RoomSettings
+from .views import unnamed
 
 __all__ = ["room_record"]
 
 
-async def room_record(row: RoomRow, settings: RoomSettings, store: Store) -> dict[str, Any]:
-    """The record of a finished room (its rows' moves read from ``store``)."""
-    standings = {line.player_id: line for line in _results(row)}
+async def room_record(
+    row: RoomRow, settings: RoomSettings, store: Store, deleted: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """The record of a finished room (its rows' moves read from ``store``), the ``deleted``
+    players' lines unnamed."""
+    standings = {line.player_id: unnamed(line, deleted, settings) for line in _results(row)}
     times = await _action_times(row, store)
     players = []
     for player in row.players:

@@ -55,7 +55,14 @@ from .seats import check_seat, seat_refusal, skeleton
 from .settings import QUICK_CONNECT_MS, CreateRoom, RoomSettings, new_salt, quick_deadline
 from .solutions import Lines
 from .standings import final_results
-from .views import player_row, player_view, public_state, room_view, welcome_frame
+from .views import (
+    DeletedPlayers,
+    player_row,
+    player_view,
+    public_state,
+    room_view,
+    welcome_frame,
+)
 from .wire import legal_texts, wire_board
 
 __all__ = [
@@ -109,6 +116,7 @@ class RoomService:
         self._sink: EventSink = Unfollowed()
         self._finish_listeners: list[FinishListener] = []
         self.rater: Rater | None = None  # the ratings shown in the results (web/players/)
+        self.deleted_players: DeletedPlayers | None = None  # unnamed in views (web/process.py)
         # A quick race has begun here (stalactites.matchmaking resigns its absent seats).
         self.on_quick_start: Callable[[str], Awaitable[None]] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -200,7 +208,12 @@ class RoomService:
 
     async def view(self, room_id: str) -> RoomView:
         row = await self.current(room_id)
-        return self._withheld(room_view(row, self._settings[room_id]))
+        return self._withheld(room_view(row, self._settings[room_id], await self._deleted(row)))
+
+    async def _deleted(self, row: RoomRow) -> frozenset[str]:
+        """The room's deleted players (none known without the players' store)."""
+        known = self.deleted_players
+        return frozenset() if known is None else await known.among(row, self._settings[row.room_id])
 
     def _withheld(self, view: RoomView) -> RoomView:
         """The view without the deal while it is a daily deal's secret."""
@@ -425,7 +438,7 @@ class RoomService:
             state = wire_board(game)
             if row.status == "racing" and player_row(row, player_id).finish is None:
                 legal = legal_texts(game)
-        room = room_view(row, self._settings[room_id])
+        room = room_view(row, self._settings[room_id], await self._deleted(row))
         return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
 
     async def spectator_welcome(
@@ -435,7 +448,7 @@ class RoomService:
         called last, with nothing awaited after it)."""
         row = await self.current(room_id)
         resumed = await self._resumed(row, last_seq)
-        room = self._withheld(room_view(row, self._settings[room_id]))
+        room = self._withheld(room_view(row, self._settings[room_id], await self._deleted(row)))
         released, verdicts = boards(row)
         return welcome_frame(
             row, room, None, last_seq, resumed, boards=released, board_verdicts=verdicts
@@ -448,4 +461,5 @@ class RoomService:
             raise RoomError("not_started", "the records are shown once the race has finished")
         if self._settings[room_id].deal_withheld(self.now()):
             raise RoomError("not_finished", "a daily deal's records open once its day is over")
-        return await room_record(row, self._settings[room_id], self.store)
+        deleted = await self._deleted(row)
+        return await room_record(row, self._settings[room_id], self.store, deleted)

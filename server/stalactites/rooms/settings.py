@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime
 import secrets
-import unicodedata
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
+from ..players.names import name_fault, without_variation_selectors
 from ..players.races import RoundOf
 from .ghost_seat import GhostSeat
 from .rating import unrateable
@@ -148,11 +148,13 @@ class AskHint(BaseModel):
 
 
 def printable_name(value: str) -> str:
-    if not value.strip():
-        raise ValueError("a name needs a visible character")
-    if any(unicodedata.category(char).startswith("C") for char in value):
-        raise ValueError("a name has no control or format characters")
-    return value
+    """A seat's name as chosen, its variation selectors dropped; a name that renders blank or
+    holds an invisible character is refused (:func:`stalactites.players.names.name_fault`)."""
+    name = without_variation_selectors(value)
+    fault = name_fault(name)
+    if fault is not None:
+        raise ValueError(fault)
+    return name
 
 
 class RoomSettings(BaseModel):

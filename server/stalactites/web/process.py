@@ -33,6 +33,7 @@ from ..players import PlayerService
 from ..results import Recorder, Sweep
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
+from ..rooms.views import DeletedPlayers
 from ..store import (
     open_daily_store,
     open_ghost_store,
@@ -100,6 +101,8 @@ class Process:
         self.players = PlayerService(self.player_store, clock)
         self.races = RaceRecorder(self.players, self.rooms, clock)
         self.rooms.rater = self.races.rate
+        self.rooms.deleted_players = DeletedPlayers(self.player_store.players_exist, clock)
+        self.players.deletions.append(self.rooms.deleted_players.deleted)
         # Ghost races: runs indexed as races are recorded, ghosts replayed by room streams.
         self.ghost_store = open_ghost_store(url, prefix, cluster)
         self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
