@@ -65,6 +65,8 @@ NO_RATE_LIMITS = {
     "STALACTITES_FRAME_RATE": "0",
     "STALACTITES_SIGNIN_ADDRESS_RATE": "0",
     "STALACTITES_SIGNIN_USERNAME_RATE": "0",
+    "STALACTITES_SESSION_ADDRESS_RATE": "0",
+    "STALACTITES_REGISTER_ADDRESS_RATE": "0",
     "STALACTITES_ADDRESS_CONNECTIONS": "0",
     "STALACTITES_ADDRESS_SPECTATORS": "0",
 }
@@ -97,6 +99,8 @@ def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerCo
         frame_rate=0,
         signin_address_rate=0,
         signin_username_rate=0,
+        session_address_rate=0,
+        register_address_rate=0,
         address_spectators=0,
         match_deal_pool=TEST_DEAL_POOL,
     )

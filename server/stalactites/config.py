@@ -48,8 +48,15 @@ class ServerConfig:
     # Sign-in attempts (POST /api/session with a username), in this process (web/players/).
     signin_address_rate: float = 0.2  # per client address, per second; 0 turns it off
     signin_address_burst: int = 10
-    signin_username_rate: float = 0.05  # per username, per second; 0 turns it off
+    signin_username_rate: float = 0.05  # per username from one address, per second; 0: off
     signin_username_burst: int = 5
+    signin_username_total_rate: float = 0.2  # per username from every address together
+    signin_username_total_burst: int = 20
+    # New players and accounts per client address, in this process (web/players/); 0: off.
+    session_address_rate: float = 0.1  # new anonymous players (POST /api/session {})
+    session_address_burst: int = 30
+    register_address_rate: float = 0.05  # registrations (POST /api/accounts)
+    register_address_burst: int = 10
     players_resume_s: float = 5.0  # how often races left half-recorded are finished here
     # Finished races' results and rooms' deadlines, from the store (stalactites.results).
     results_poll_s: float = 1.0  # how often each process looks for due rooms and unread results
@@ -75,6 +82,9 @@ class ServerConfig:
     shutdown_grace_s: float = 10.0  # on SIGTERM: how long in-flight frames may take to finish
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-For/Proto are trusted
     solver_workers: int = 1  # worker processes for the solver (dealing rooms, analyses)
+    # Hints in solo practice (rooms/hints.py), per seat, in this process; a rate of 0: no rate.
+    hint_rate: float = 0.5  # hints a seat may ask per second...
+    hint_burst: int = 5  # ...after a burst of this many
     # The daily deal's secret (daily/deal.py): the same on every process; "": a random one
     # per process (one process only), never shown.
     daily_secret: str = field(default="", repr=False)
@@ -111,6 +121,12 @@ class ServerConfig:
         "STALACTITES_SIGNIN_ADDRESS_BURST": "signin_address_burst",
         "STALACTITES_SIGNIN_USERNAME_RATE": "signin_username_rate",
         "STALACTITES_SIGNIN_USERNAME_BURST": "signin_username_burst",
+        "STALACTITES_SIGNIN_USERNAME_TOTAL_RATE": "signin_username_total_rate",
+        "STALACTITES_SIGNIN_USERNAME_TOTAL_BURST": "signin_username_total_burst",
+        "STALACTITES_SESSION_ADDRESS_RATE": "session_address_rate",
+        "STALACTITES_SESSION_ADDRESS_BURST": "session_address_burst",
+        "STALACTITES_REGISTER_ADDRESS_RATE": "register_address_rate",
+        "STALACTITES_REGISTER_ADDRESS_BURST": "register_address_burst",
         "STALACTITES_PLAYERS_RESUME_S": "players_resume_s",
         "STALACTITES_RESULTS_POLL_S": "results_poll_s",
         "STALACTITES_RESULTS_CLAIM_S": "results_claim_s",
@@ -131,6 +147,8 @@ class ServerConfig:
         "STALACTITES_SHUTDOWN_GRACE_S": "shutdown_grace_s",
         "FORWARDED_ALLOW_IPS": "forwarded_allow_ips",
         "STALACTITES_SOLVER_WORKERS": "solver_workers",
+        "STALACTITES_HINT_RATE": "hint_rate",
+        "STALACTITES_HINT_BURST": "hint_burst",
         "STALACTITES_DAILY_SECRET": "daily_secret",
     }
 

@@ -1,8 +1,11 @@
 """The players' service: accounts, sessions, names, profiles, histories and leaderboards.
 
 No HTTP here: the web layer turns each method's answer into a response and each
-:class:`~.errors.PlayerError` into its code.  Password hashing runs in a worker thread, so
-a sign-in never holds the event loop.  See :mod:`.recording` for :meth:`record_race`.
+:class:`~.errors.PlayerError` into its code.  Password hashing runs in worker threads, a few
+at a time (:mod:`.hashing`), so a sign-in never holds the event loop.  An anonymous player
+expires ``anonymous_idle_ms`` after its last session's use (touched at most once an hour),
+until its first race or its registration keeps it for good.  See :mod:`.recording` for
+:meth:`record_race`.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..clock import Clock
@@ -33,6 +37,7 @@ from .errors import (
     RenameTooSoon,
     UsernameTaken,
 )
+from .hashing import HASHING_AT_ONCE, Hashing
 from .names import (
     DELETED_NAME,
     check_display_name,
@@ -53,7 +58,7 @@ from .races import (
     history_entry,
 )
 from .ratings import displayed, provisional
-from .sessions import SESSION_DAYS, new_token, parse_token, token_hash
+from .sessions import ANONYMOUS_IDLE_DAYS, SESSION_DAYS, new_token, parse_token, token_hash
 
 __all__ = [
     "DAY_MS",
@@ -66,6 +71,7 @@ __all__ = [
 ]
 
 DAY_MS = 86_400_000
+TOUCH_EVERY_MS = 3_600_000  # an anonymous player's expiry is moved on at most this often
 PAGE_MAX = 100  # entries on a history or leaderboard page
 OFFSET_MAX = 100_000
 PLAYER_ID = re.compile(r"p\.[0-9a-f]{16}")
@@ -115,27 +121,34 @@ class PlayerService:
         rename_every_ms: int = DAY_MS,
         session_ms: int = SESSION_DAYS * DAY_MS,
         board_page_ttl_ms: int = BOARD_PAGE_TTL_MS,
+        anonymous_idle_ms: int = ANONYMOUS_IDLE_DAYS * DAY_MS,
+        hashing_at_once: int = HASHING_AT_ONCE,
     ) -> None:
         self.store = store
         self._clock = clock
         self._passwords = passwords or Passwords()
+        self.hashing = Hashing(hashing_at_once)  # this process's password work, queued
+        self._idle_ms = anonymous_idle_ms
         self._rename_every_ms = rename_every_ms
         self._session_ms = session_ms
         self._pages: RecentPages[BoardEntry] = RecentPages(clock, board_page_ttl_ms)
+        self.deletions: list[Callable[[str], None]] = []  # told of each player deleted here
 
     # identity and sessions
 
     async def create_anonymous(self) -> NewSession:
-        """A new player with a generated name, and its first session."""
-        player_id = "p." + secrets.token_hex(8)
+        """A new player with a generated name, and its first session; it expires (its name
+        claimed as long) unless used again, until it races or registers."""
+        player_id, idle = "p." + secrets.token_hex(8), self._idle_ms
         for _ in range(20):
             name = generated_name()
-            if await self.store.claim_name(skeleton(name), player_id) is not Claim.TAKEN:
+            if await self.store.claim_name(skeleton(name), player_id, idle) is not Claim.TAKEN:
                 break
         else:  # twenty names in use: the space is 10^8, so this is a broken store
             raise RuntimeError("no generated name was free")
         now = self._clock.now_ms()
-        await self.store.create_player(PlayerRecord(player_id, name, now))
+        record = PlayerRecord(player_id, name, now, expires_ms=now + idle)
+        await self.store.create_player(record, skeleton(name))
         return await self._new_session(player_id, name)
 
     async def register(self, player_id: str, username: object, password: object) -> PlayerRecord:
@@ -150,7 +163,7 @@ class PlayerService:
             owner = await self.store.claim_username(key, player_id, owner)  # a deleted owner's
         if owner != player_id:
             raise UsernameTaken(f"{name!r} is taken")
-        hashed = await asyncio.to_thread(self._passwords.hash, secret)
+        hashed = await self.hashing.run(self._passwords.hash, secret)
         answer = await self.store.register(player_id, name, hashed)
         if answer != "registered":
             await self.store.release_username(key, player_id)
@@ -173,7 +186,7 @@ class PlayerService:
                 record = None
         secret = password[:PASSWORD_MAX] if isinstance(password, str) else ""
         stored = record.password_hash if record else None
-        verdict = await asyncio.to_thread(self._passwords.verify, stored, secret)
+        verdict = await self.hashing.run(self._passwords.verify, stored, secret)
         if record is None or not verdict.right:
             raise BadCredentials("wrong username or password")
         if verdict.rehashed is not None:
@@ -181,12 +194,19 @@ class PlayerService:
         return await self._new_session(record.player_id, record.name)
 
     async def resolve(self, token: object) -> PlayerRecord | None:
-        """The player whose live session ``token`` is, or None."""
+        """The player whose live session ``token`` is, or None; an anonymous player's expiry
+        moves on (at most once an hour)."""
         player_id = parse_token(token)
         if player_id is None or not isinstance(token, str):
             return None
-        alive = await self.store.session_alive(player_id, token_hash(token), self._clock.now_ms())
-        return await self.store.load_player(player_id) if alive else None
+        now = self._clock.now_ms()
+        if not await self.store.session_alive(player_id, token_hash(token), now):
+            return None
+        record = await self.store.load_player(player_id)
+        expires = None if record is None else record.expires_ms
+        if expires is not None and expires - now < self._idle_ms - TOUCH_EVERY_MS:
+            await self.store.touch_player(player_id, now, self._idle_ms)
+        return record
 
     async def sign_out(self, token: object, everywhere: bool = False) -> None:
         """End this session (or, with ``everywhere``, every session of its player)."""
@@ -214,15 +234,15 @@ class PlayerService:
         if record.renamed_ms is not None and now < record.renamed_ms + every:
             raise RenameTooSoon(record.renamed_ms + every)
         key = skeleton(clean)
+        expiring = record.expires_ms is not None  # (an anonymous player's claim expires too)
         claim = Claim.THEIRS
         if key != skeleton(record.name):  # "braveotter12" for "BraveOtter12": theirs
-            claim = await self.store.claim_name(key, player_id)
+            claim = await self.store.claim_name(key, player_id, self._idle_ms if expiring else None)
         if claim is Claim.TAKEN:
             raise NameTaken(f"{clean!r} is taken (or confusable with a name given before)")
+        now = self._clock.now_ms()
         try:
-            retry_at = await self.store.rename(
-                player_id, clean, self._clock.now_ms(), self._rename_every_ms
-            )
+            retry_at = await self.store.rename(player_id, clean, now, every, key)
         except KeyError:
             raise PlayerNotFound(player_id) from None
         renamed = await self._player(player_id)
@@ -230,6 +250,10 @@ class PlayerService:
             if claim is Claim.NEW and skeleton(renamed.name) != key:
                 await self.store.release_name(key, player_id)
             raise RenameTooSoon(retry_at)
+        if expiring and renamed.expires_ms is None:  # kept (it raced) meanwhile: the name too
+            await self.store.keep_name(key, player_id)
+        elif expiring:  # the new name's claim expires with the player, from now
+            await self.store.touch_player(player_id, now, self._idle_ms)
         await recording.sync_boards(self.store, player_id, tuple(renamed.ratings))
         self._pages.changed()
         return renamed
@@ -238,6 +262,8 @@ class PlayerService:
         """Delete the account (see :func:`.deletion.delete_player`)."""
         deleted = await deletion.delete_player(self.store, player_id)
         self._pages.changed()
+        for told in self.deletions:  # (the rooms' views: web/process.py)
+            told(player_id)
         if not deleted:
             raise PlayerNotFound(player_id)
 

@@ -12,9 +12,11 @@ import hashlib
 import re
 import secrets
 
-__all__ = ["SESSION_DAYS", "new_token", "parse_token", "token_hash"]
+__all__ = ["ANONYMOUS_IDLE_DAYS", "SESSION_DAYS", "new_token", "parse_token", "token_hash"]
 
 SESSION_DAYS = 365  # a session lasts this long from its creation (the web client's cookie too)
+ANONYMOUS_IDLE_DAYS = 30  # an anonymous player that never raced is forgotten this long after
+# its sessions' last use
 _TOKEN = re.compile(r"(p\.[0-9a-f]{16})~[A-Za-z0-9_-]{43}")
 
 

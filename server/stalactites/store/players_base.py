@@ -10,6 +10,12 @@ remembered in the player's history in the same atomic step).  Its rating change:
 player's rating is still the ``before`` the race was rated from, it becomes ``after``; when
 another race changed it meanwhile, the race's change is added to it (μ moves by
 ``after.mu - before.mu``, σ is scaled by ``after.sigma / before.sigma``), so neither is lost.
+
+**Anonymous players expire.**  A player created with ``expires_ms`` (an anonymous one) is
+forgotten, with its sessions and the claim of its name, unless it is used again: each
+:meth:`PlayerStore.touch_player` moves the time on.  Once the player is kept (its first race
+applied, or its registration) nothing of it expires any more: it and the claim of its name
+now are kept for good.  A name it held before a rename keeps the expiry it had.
 """
 
 from __future__ import annotations
@@ -93,6 +99,7 @@ class PlayerRecord:
     board_version: int = 0  # raised by every change to what a leaderboard shows of them
     ratings: dict[str, Rating] = field(default_factory=dict)  # by game
     stats: dict[str, Stats] = field(default_factory=dict)  # by "GAME:STEP"
+    expires_ms: int | None = None  # an anonymous player not kept yet: forgotten then (unix ms)
 
     @property
     def registered(self) -> bool:
@@ -172,24 +179,41 @@ def _board_line(rank: int, member: str) -> BoardLine:
 
 class PlayerStore(Protocol):
     # identity
-    async def create_player(self, record: PlayerRecord) -> None: ...
+    async def create_player(self, record: PlayerRecord, name_key: str = "") -> None:
+        """A new player; with ``record.expires_ms``, one that expires then (see the module's
+        text), and with it the claim of its name, ``name_key`` (its skeleton)."""
+        ...
+
     async def load_player(self, player_id: str) -> PlayerRecord | None: ...
+
+    async def touch_player(self, player_id: str, now_ms: int, idle_ms: int) -> None:
+        """An expiring player (and its sessions, and the claim of its name now) expires
+        ``idle_ms`` after ``now_ms`` instead; a kept player, or none, is left alone."""
+        ...
+
+    async def keep_name(self, key: str, player_id: str) -> None:
+        """The claim of a name (by its skeleton), if the player's, kept for good."""
+        ...
 
     async def players_exist(self, player_ids: list[str]) -> list[bool]:
         """Whether each player has a record (one pipelined batch on Redis)."""
         ...
 
-    async def claim_name(self, key: str, player_id: str) -> Claim:
-        """Take a name (by its skeleton) for the player, for good."""
+    async def claim_name(self, key: str, player_id: str, idle_ms: int | None = None) -> Claim:
+        """Take a name (by its skeleton) for the player: for good, or (an expiring player's)
+        for ``idle_ms`` unless kept or touched meanwhile."""
         ...
 
     async def release_name(self, key: str, player_id: str) -> None:
         """Give a name claimed by the player up (one a refused rename claimed, never used)."""
         ...
 
-    async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
+    async def rename(
+        self, player_id: str, name: str, now_ms: int, every_ms: int, name_key: str = ""
+    ) -> int | None:
         """None once renamed; else when it may be (unix ms): the last rename was too recent.
-        Raises KeyError for no such player."""
+        An expiring player's claim of its name is ``name_key`` (the new name's skeleton) from
+        then on.  Raises KeyError for no such player."""
         ...
 
     async def find_username(self, key: str) -> str | None: ...
@@ -200,7 +224,8 @@ class PlayerStore(Protocol):
 
     async def release_username(self, key: str, player_id: str) -> None: ...
     async def register(self, player_id: str, username: str, password_hash: str) -> str:
-        """``registered``, ``already_registered`` or ``no_player``."""
+        """``registered`` (and the player kept for good), ``already_registered`` or
+        ``no_player``."""
         ...
 
     async def set_password_hash(self, player_id: str, password_hash: str) -> None: ...
@@ -210,7 +235,8 @@ class PlayerStore(Protocol):
 
     # sessions (by the token's hash)
     async def add_session(self, player_id: str, digest: str, expires_ms: int, now_ms: int) -> bool:
-        """Add a session (its expired ones dropped); False for no such player."""
+        """Add a session (its expired ones dropped; an expiring player's sessions expire with
+        it); False for no such player."""
         ...
 
     async def session_alive(self, player_id: str, digest: str, now_ms: int) -> bool: ...
@@ -245,7 +271,8 @@ class PlayerStore(Protocol):
         ...
 
     async def apply_race(self, player_id: str, race: PlayerRace) -> Applied:
-        """Apply it once: rating, statistics (the median winning time too), history entry."""
+        """Apply it once: rating, statistics (the median winning time too), history entry; an
+        expiring player is kept for good from then on."""
         ...
 
     async def history(

@@ -1,6 +1,9 @@
 """The players' store in this process's memory (see :class:`.players_base.PlayerStore`).
 
 Every method runs without awaiting, so each is atomic among the process's coroutines.
+Expiring players and name claims are forgotten as the Redis store's keys expire, by the
+times the callers pass (the store reads no clock): at the first call that tells a time past
+theirs (a session's use, a new session, a rename, a new player).
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field, replace
 
+from .expiry import Expiry
 from .players_base import (
     Applied,
     BoardLine,
@@ -32,6 +36,7 @@ class _Player:
     marks: list[str] = field(default_factory=list)  # history order, oldest first
     history: dict[str, str] = field(default_factory=dict)  # room id -> stored entry
     wins: dict[str, list[int]] = field(default_factory=dict)  # "GAME:STEP" -> winning times
+    claim: str = ""  # an expiring player's: the skeleton of its name, claimed as it expires
 
 
 class MemoryPlayerStore:
@@ -44,9 +49,54 @@ class MemoryPlayerStore:
         self._boards: dict[str, dict[str, tuple[float, str]]] = {}  # game -> player id ->
         # (ordinal, its line's member PLAYER_ID|SHOWN, as the Redis store keeps them)
         self._versions: dict[str, dict[str, int]] = {}
+        self._now = 0  # the latest time a caller passed
+        self._players_due = Expiry(self._told)  # expiring players, by id
+        self._names_due = Expiry(self._told)  # expiring name claims, by skeleton
 
-    async def create_player(self, record: PlayerRecord) -> None:
-        self._players[record.player_id] = _Player(record)
+    def _told(self) -> int:
+        return self._now
+
+    def _tell(self, now_ms: int) -> None:
+        """A caller's time: what expired by then is forgotten."""
+        self._now = max(self._now, now_ms)
+        for player_id in self._players_due.expired():
+            self._players.pop(player_id, None)
+        for key in self._names_due.expired():
+            self._names.pop(key, None)
+
+    async def create_player(self, record: PlayerRecord, name_key: str = "") -> None:
+        self._tell(record.created_ms)
+        player = self._players[record.player_id] = _Player(record)
+        if record.expires_ms is not None:
+            self._expire(player, record.expires_ms - record.created_ms, name_key)
+
+    def _expire(self, player: _Player, idle_ms: int, name_key: str) -> None:
+        """The player, and its name's claim ``name_key``, expire ``idle_ms`` from now."""
+        self._players_due.refresh(player.record.player_id, idle_ms)
+        player.claim = name_key
+        if name_key and self._names.get(name_key) == player.record.player_id:
+            self._names_due.refresh(name_key, idle_ms)
+
+    def _keep(self, player: _Player) -> None:
+        """An expiring player kept for good, and its name's claim now."""
+        if player.record.expires_ms is None:
+            return
+        player.record = replace(player.record, expires_ms=None)
+        self._players_due.forget(player.record.player_id)
+        if player.claim and self._names.get(player.claim) == player.record.player_id:
+            self._names_due.forget(player.claim)
+        player.claim = ""
+
+    async def touch_player(self, player_id: str, now_ms: int, idle_ms: int) -> None:
+        self._tell(now_ms)
+        player = self._players.get(player_id)
+        if player is not None and player.record.expires_ms is not None:
+            player.record = replace(player.record, expires_ms=now_ms + idle_ms)
+            self._expire(player, idle_ms, player.claim)
+
+    async def keep_name(self, key: str, player_id: str) -> None:
+        if self._names.get(key) == player_id:
+            self._names_due.forget(key)
 
     async def players_exist(self, player_ids: list[str]) -> list[bool]:
         return [pid in self._players for pid in player_ids]
@@ -55,24 +105,31 @@ class MemoryPlayerStore:
         player = self._players.get(player_id)
         return None if player is None else player.record
 
-    async def claim_name(self, key: str, player_id: str) -> Claim:
+    async def claim_name(self, key: str, player_id: str, idle_ms: int | None = None) -> Claim:
         owner = self._names.get(key)
-        if owner is None:
-            self._names[key] = player_id
+        if owner is None:  # (an expiring claim's time is set by the player's creation or
+            self._names[key] = player_id  # rename that follows, which tell the time)
             return Claim.NEW
         return Claim.THEIRS if owner == player_id else Claim.TAKEN
 
     async def release_name(self, key: str, player_id: str) -> None:
         if self._names.get(key) == player_id:
             del self._names[key]
+            self._names_due.forget(key)
 
-    async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
+    async def rename(
+        self, player_id: str, name: str, now_ms: int, every_ms: int, name_key: str = ""
+    ) -> int | None:
+        self._tell(now_ms)
         player = self._players[player_id]
         last = player.record.renamed_ms
         if last is not None and now_ms < last + every_ms:
             return last + every_ms
         version = player.record.board_version + 1  # its board lines show the name
         player.record = replace(player.record, name=name, renamed_ms=now_ms, board_version=version)
+        expires = player.record.expires_ms
+        if expires is not None and name_key:
+            self._expire(player, expires - now_ms, name_key)
         return None
 
     async def find_username(self, key: str) -> str | None:
@@ -97,6 +154,7 @@ class MemoryPlayerStore:
         player.record = replace(
             player.record, username=username, password_hash=password_hash, board_version=version
         )
+        self._keep(player)
         return "registered"
 
     async def set_password_hash(self, player_id: str, password_hash: str) -> None:
@@ -105,9 +163,11 @@ class MemoryPlayerStore:
 
     async def delete_player(self, player_id: str) -> PlayerRecord | None:
         player = self._players.pop(player_id, None)
+        self._players_due.forget(player_id)
         return None if player is None else player.record
 
     async def add_session(self, player_id: str, digest: str, expires_ms: int, now_ms: int) -> bool:
+        self._tell(now_ms)
         player = self._players.get(player_id)
         if player is not None:
             alive = {d: at for d, at in player.sessions.items() if at > now_ms}
@@ -115,6 +175,7 @@ class MemoryPlayerStore:
         return player is not None
 
     async def session_alive(self, player_id: str, digest: str, now_ms: int) -> bool:
+        self._tell(now_ms)
         player = self._players.get(player_id)
         return player is not None and player.sessions.get(digest, 0) > now_ms
 
@@ -176,6 +237,7 @@ class MemoryPlayerStore:
         player.record = replace(record, stats={**record.stats, key: stats})
         bisect.insort(player.marks, history_mark(race.finished_at, race.room_id))
         player.history[race.room_id] = f"{race.entry}|{change}|{race.deal}"
+        self._keep(player)
         return Applied.APPLIED
 
     async def history(

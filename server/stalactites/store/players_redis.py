@@ -7,7 +7,11 @@ one Redis Cluster slot):
   ``password`` (argon2id PHC string), ``board`` (the leaderboard version), per game
   ``rating:GAME`` = ``mu|sigma|races``, per game and step ``stats:GAME:STEP`` =
   ``races|wins|streak|best_streak|best_ms|median_ms`` (-1: none; kept up to date by
-  ``apply.lua``, so that a profile is one ``HGETALL``).
+  ``apply.lua``, so that a profile is one ``HGETALL``); an anonymous player not kept yet
+  (see :mod:`.players_base`): ``expires`` (unix ms) and ``claim`` (the skeleton its name is
+  claimed under), and the hash, its sessions and that claim expire then (``PEXPIRE``,
+  moved on by ``touch.lua`` and ``claim_ttl.lua``; ``PERSIST`` once kept, by ``apply.lua``
+  or ``register.lua`` and then ``claim_ttl.lua``).
 * ``P{player:ID}:sessions`` hash: SHA-256 of a session token -> its expiry (unix ms).
 * ``P{player:ID}:races`` sorted set, all scored 0: the history's marks
   ``FINISHED_AT(13 digits):ROOM_ID``, so that lexical order is time order and a cursor is exact.
@@ -37,7 +41,10 @@ one Redis Cluster slot):
 Everything goes through the small client of :mod:`.resp` (on a cluster, its
 :class:`~.cluster.ClusterPipe`); each change is one command or one Lua script of
 ``lua/players/*.lua`` on one slot.  Nothing here expires but sessions (by their stored expiry)
-and nothing is deleted but by :meth:`RedisPlayerStore.delete_player`.
+and anonymous players not kept yet (with the claims of their names), and nothing is deleted
+but by :meth:`RedisPlayerStore.delete_player`.  Keeping a player is two steps on two slots
+(the player's, then its name's claim): a process dying between them leaves the claim to
+expire, after which the name may be given again.
 """
 
 from __future__ import annotations
@@ -69,7 +76,9 @@ _SCRIPTS = (
     "board_rank",
     "claim_name",
     "claim_outcome",
+    "claim_ttl",
     "claim_username",
+    "create",
     "delete",
     "finish",
     "history",
@@ -78,6 +87,7 @@ _SCRIPTS = (
     "release_claim",
     "rename",
     "replace_outcome",
+    "touch",
 )
 
 
@@ -121,9 +131,27 @@ class RedisPlayerStore:
 
     # identity
 
-    async def create_player(self, record: PlayerRecord) -> None:
-        key = self.keys(record.player_id).player
-        await self._call(key, "HSET", key, "name", record.name, "created", record.created_ms)
+    async def create_player(self, record: PlayerRecord, name_key: str = "") -> None:
+        expires = record.expires_ms
+        ttl = "" if expires is None else max(1, expires - record.created_ms)
+        await self._run["create"](
+            [self.keys(record.player_id).player],
+            [record.name, record.created_ms, "" if expires is None else expires, ttl, name_key],
+        )
+
+    async def touch_player(self, player_id: str, now_ms: int, idle_ms: int) -> None:
+        keys = self.keys(player_id)
+        claim = await self._run["touch"]([keys.player, keys.sessions], [now_ms + idle_ms, idle_ms])
+        if claim:
+            await self._claim_ttl(str(claim), player_id, idle_ms)
+
+    async def keep_name(self, key: str, player_id: str) -> None:
+        await self._claim_ttl(key, player_id, None)
+
+    async def _claim_ttl(self, key: str, player_id: str, idle_ms: int | None) -> None:
+        """The player's claim of the name: kept for good (None), or expiring later."""
+        name = f"{self._prefix}{{name:{key}}}"
+        await self._run["claim_ttl"]([name], [player_id, "" if idle_ms is None else idle_ms])
 
     async def players_exist(self, player_ids: list[str]) -> list[bool]:
         keys = [f"{self._prefix}{{player:{pid}}}:player" for pid in player_ids]  # (a page's)
@@ -149,17 +177,23 @@ class RedisPlayerStore:
             board_version=int(data.get("board", 0)),
             ratings={f[7:]: _rating(value) for f, value in data.items() if f.startswith("rating:")},
             stats={f[6:]: _stats(value) for f, value in data.items() if f.startswith("stats:")},
+            expires_ms=int(data["expires"]) if "expires" in data else None,
         )
 
-    async def claim_name(self, key: str, player_id: str) -> Claim:
-        answer = await self._run["claim_name"]([f"{self._prefix}{{name:{key}}}"], [player_id])
+    async def claim_name(self, key: str, player_id: str, idle_ms: int | None = None) -> Claim:
+        ttl = "" if idle_ms is None else idle_ms
+        answer = await self._run["claim_name"]([f"{self._prefix}{{name:{key}}}"], [player_id, ttl])
         return (Claim.TAKEN, Claim.THEIRS, Claim.NEW)[int(answer)]
 
     async def release_name(self, key: str, player_id: str) -> None:
         await self._run["release_claim"]([f"{self._prefix}{{name:{key}}}"], [player_id])
 
-    async def rename(self, player_id: str, name: str, now_ms: int, every_ms: int) -> int | None:
-        answer = await self._run["rename"]([self.keys(player_id).player], [name, now_ms, every_ms])
+    async def rename(
+        self, player_id: str, name: str, now_ms: int, every_ms: int, name_key: str = ""
+    ) -> int | None:
+        answer = await self._run["rename"](
+            [self.keys(player_id).player], [name, now_ms, every_ms, name_key]
+        )
         if answer == "no_player":
             raise KeyError(player_id)
         return None if answer == "renamed" else int(answer)
@@ -179,8 +213,13 @@ class RedisPlayerStore:
         await self._run["release_claim"]([self._username(key)], [player_id])
 
     async def register(self, player_id: str, username: str, password_hash: str) -> str:
-        keys = [self.keys(player_id).player]
-        return str(await self._run["register"](keys, [username, password_hash]))
+        keys = self.keys(player_id)
+        answer, claim = await self._run["register"](
+            [keys.player, keys.sessions], [username, password_hash]
+        )
+        if claim:  # kept for good: its name's claim too
+            await self.keep_name(str(claim), player_id)
+        return str(answer)
 
     async def set_password_hash(self, player_id: str, password_hash: str) -> None:
         key = self.keys(player_id).player
@@ -255,8 +294,8 @@ class RedisPlayerStore:
         stats_key = f"{race.game}:{race.step}"
         rated = race.before is not None and race.after is not None
         before, after = race.before or Rating(), race.after or Rating()
-        answer = await self._run["apply"](
-            [keys.player, keys.races, keys.history, keys.wins(stats_key)],
+        answer, claim = await self._run["apply"](
+            [keys.player, keys.races, keys.history, keys.wins(stats_key), keys.sessions],
             [
                 race.room_id,
                 history_mark(race.finished_at, race.room_id),
@@ -273,6 +312,8 @@ class RedisPlayerStore:
                 race.deal,
             ],
         )
+        if claim:  # the player kept for good from its first race: its name's claim too
+            await self.keep_name(str(claim), player_id)
         return Applied(answer)
 
     async def history(

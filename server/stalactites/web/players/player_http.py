@@ -1,9 +1,11 @@
 """The players' HTTP API: sessions, accounts, profiles, histories and leaderboards.
 
 Every refusal is ``{"code", "message"}`` (and ``"field"`` for bad input, 422) and changes
-nothing.  Sign-in attempts (``POST /api/session`` with a username) are limited per client
-address and per username, in this process: over either, 429 ``rate_limited`` with
-``Retry-After``.  Sessions: :mod:`.session_http`.
+nothing; a body that is not a JSON object (or is nested too deeply to read) is 422
+``bad_message``.  New anonymous players and registrations are limited per client address,
+sign-in attempts (``POST /api/session`` with a username) per address, per username from one
+address and per username, in this process (:mod:`.player_limits`): over a limit, 429
+``rate_limited`` with ``Retry-After``.  Sessions: :mod:`.session_http`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from starlette.routing import BaseRoute, Route
 from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
 from ...players.service import NewSession, Profile
 from ...store.players_base import PlayerRecord
-from ..limits import client_address, retry_after_header
+from ..limits import client_address, limited, retry_after_header
 from ..process import process_of
+from .player_limits import NEW_PLAYERS, REGISTRATIONS, player_limits
 from .session_http import forget_cookie, request_token, session_player, set_cookie, unauthorized
 
 __all__ = ["player_error", "player_routes"]
@@ -68,12 +71,15 @@ async def _object(request: Request) -> dict[str, Any] | JSONResponse:
     raw = await request.body()
     try:
         data: Any = json.loads(raw) if raw.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        data = None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return _bad_message("the body is not JSON (or nested too deeply)")
     if not isinstance(data, dict):
-        message = "the body is a JSON object"
-        return JSONResponse({"code": "bad_message", "message": message, "field": None}, 422)
+        return _bad_message("the body is a JSON object")
     return data
+
+
+def _bad_message(message: str) -> JSONResponse:
+    return JSONResponse({"code": "bad_message", "message": message, "field": None}, 422)
 
 
 def _session_answer(request: Request, made: NewSession, status: int) -> JSONResponse:
@@ -91,11 +97,13 @@ async def new_session(request: Request) -> Response:
     body = await _object(request)
     if isinstance(body, JSONResponse):
         return body
-    players = process_of(request).players
+    players, limits = process_of(request).players, player_limits(request)
     if not body:
+        over = limited(request, limits.new_players, NEW_PLAYERS)
+        if over is not None:
+            return over
         return _session_answer(request, await players.create_anonymous(), 201)
-    limits = process_of(request).sign_in_limits
-    over = limits.refused(client_address(request), body.get("username"))
+    over = limits.sign_in.refused(client_address(request), body.get("username"))
     if over is not None:
         return over
     made = await players.sign_in(body.get("username"), body.get("password"))
@@ -142,6 +150,9 @@ async def register(request: Request) -> Response:
     body = await _object(request)
     if isinstance(body, JSONResponse):
         return body
+    over = limited(request, player_limits(request).registrations, REGISTRATIONS)
+    if over is not None:
+        return over
     players = process_of(request).players
     await players.register(player.player_id, body.get("username"), body.get("password"))
     found = await players.profile(player.player_id)

@@ -1,8 +1,13 @@
-"""Sign-in attempts allowed per client address and per username, in this process.
+"""Sign-in attempts allowed per client address, per username from one address, and per
+username from every address together, in this process.
 
-Both are token buckets (:mod:`..limits`); every attempt (right or wrong) takes one token from
-each, so guessing one account's password from many addresses, or many accounts' from one
-address, is slowed alike.  Over either: 429 ``rate_limited`` with ``Retry-After``.
+All are token buckets (:mod:`..limits`), and an attempt (right or wrong) takes a token from
+each in that order, up to the first that has none: so guessing many accounts' passwords from
+one address is slowed by the address's bucket, one account's from one address by that pair's
+bucket, and one account's from many addresses by the username's total.  An attempt refused by
+its address's or its pair's bucket takes nothing from the username's total, so one address
+cannot spend what the account's owner, at another address, signs in with.  Over any: 429
+``rate_limited`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -16,24 +21,32 @@ __all__ = ["SignInLimits"]
 
 
 class SignInLimits:
-    """Sign-in attempts allowed per client address and per (casefolded) username."""
+    """Sign-in attempts allowed per client address, per (casefolded) username from one
+    address (``username``), and per username from all addresses (``total``, if given)."""
 
-    def __init__(self, address: AddressBuckets, username: AddressBuckets) -> None:
-        self.address, self.username = address, username
+    def __init__(
+        self,
+        address: AddressBuckets,
+        username: AddressBuckets,
+        total: AddressBuckets | None = None,
+    ) -> None:
+        self.address, self.username, self.total = address, username, total
 
     def refused(self, address: str, username: object) -> JSONResponse | None:
-        key = username_key(username) if isinstance(username, str) else ""
-        waits = []
-        if not self.address.take(address):
-            waits.append(self.address.retry_after(address))
-        if not self.username.take(key[:64]):
-            waits.append(self.username.retry_after(key[:64]))
-        if not waits:
-            return None
-        wait = retry_after_header(max(waits))
-        message = f"too many sign-in attempts; try again in {wait} s"
-        return JSONResponse(
-            {"code": "rate_limited", "message": message},
-            status_code=429,
-            headers={"Retry-After": wait},
-        )
+        key = (username_key(username) if isinstance(username, str) else "")[:64]
+        steps = [(self.address, address), (self.username, f"{key}\n{address}")]
+        if self.total is not None:
+            steps.append((self.total, key))
+        for buckets, name in steps:
+            if not buckets.take(name):
+                return _too_many(buckets.retry_after(name))
+        return None
+
+
+def _too_many(seconds: float) -> JSONResponse:
+    wait = retry_after_header(seconds)
+    return JSONResponse(
+        {"code": "rate_limited", "message": f"too many sign-in attempts; try again in {wait} s"},
+        status_code=429,
+        headers={"Retry-After": wait},
+    )

@@ -3,15 +3,17 @@
 -- unless the history holds the race already.
 -- KEYS[1] the player's hash, KEYS[2] the history order (sorted set of marks, all scored 0),
 -- KEYS[3] the history (room id -> [entry, before, after]), KEYS[4] this game and step's
--- winning times (sorted set: room id scored by elapsed ms)
+-- winning times (sorted set: room id scored by elapsed ms), KEYS[5] the player's sessions
 -- ARGV[1] room id, ARGV[2] its mark (FINISHED_AT:ROOM_ID), ARGV[3] the entry (its fields
 -- before the ratings, '|' between them),
 -- ARGV[4] the game, ARGV[5] "GAME:STEP", ARGV[6] won (1/0), ARGV[7] elapsed ms,
 -- ARGV[8] rated (1/0), ARGV[9..12] mu and sigma before, mu and sigma after, ARGV[13] the deal
 -- The entry kept: ENTRY|ORDINAL_BEFORE|ORDINAL_AFTER|DEAL (ordinals empty when unrated).
--- Returns 'applied', 'already' or 'no_player'.
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'no_player' end
-if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 'already' end
+-- A player that expired (an anonymous one) is kept for good from now on.
+-- Returns {'applied', 'already' or 'no_player'; the skeleton of the name whose claim is to be
+-- kept for good now, or ''}.
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'no_player', ''} end
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {'already', ''} end
 local function num(x) return string.format('%.17g', x) end
 local function short(x) return string.format('%.6g', x) end  -- shown ratings need no more
 local change = '|'
@@ -59,4 +61,11 @@ if streak > best_streak then best_streak = streak end
 redis.call('HSET', KEYS[1], field, races .. '|' .. wins .. '|' .. streak .. '|' .. best_streak .. '|' .. best .. '|' .. median)
 redis.call('ZADD', KEYS[2], 0, ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[3] .. '|' .. change .. '|' .. ARGV[13])
-return 'applied'
+local claim = ''
+if redis.call('HEXISTS', KEYS[1], 'expires') == 1 then  -- kept: nothing expires any more
+  claim = redis.call('HGET', KEYS[1], 'claim') or ''
+  redis.call('HDEL', KEYS[1], 'expires', 'claim')
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[5])
+end
+return {'applied', claim}

@@ -1,9 +1,17 @@
--- Make a player an account.
--- KEYS[1] the player's hash
+-- Make a player an account, kept for good from now on (an anonymous player expired before).
+-- KEYS[1] the player's hash, KEYS[2] its sessions
 -- ARGV[1] the username, ARGV[2] the password's hash
--- Returns 'registered', 'already_registered' or 'no_player'.
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'no_player' end
-if redis.call('HEXISTS', KEYS[1], 'username') == 1 then return 'already_registered' end
+-- Returns {'registered', 'already_registered' or 'no_player'; the skeleton of the name whose
+-- claim is to be kept for good now, or ''}.
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'no_player', ''} end
+if redis.call('HEXISTS', KEYS[1], 'username') == 1 then return {'already_registered', ''} end
 redis.call('HSET', KEYS[1], 'username', ARGV[1], 'password', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'board', 1)
-return 'registered'
+local claim = ''
+if redis.call('HEXISTS', KEYS[1], 'expires') == 1 then  -- kept: nothing expires any more
+  claim = redis.call('HGET', KEYS[1], 'claim') or ''
+  redis.call('HDEL', KEYS[1], 'expires', 'claim')
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
+end
+return {'registered', claim}

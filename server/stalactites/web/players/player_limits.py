@@ -1,0 +1,51 @@
+"""The players' limits per client address in one process: new anonymous players,
+registrations and sign-in attempts (:mod:`.sign_in_limits`).
+
+Each is a token bucket per address (:class:`~..limits.AddressBuckets`); over one, HTTP 429
+``rate_limited`` with ``Retry-After``.  A process's set is made from its settings at the
+first request that needs it, around the sign-in buckets the process holds, and lives as long
+as the process.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from starlette.requests import HTTPConnection
+
+from ..limits import AddressBuckets
+from ..process import Process, process_of
+from .sign_in_limits import SignInLimits
+
+__all__ = ["NEW_PLAYERS", "REGISTRATIONS", "PlayerLimits", "player_limits"]
+
+NEW_PLAYERS = "new players"  # what the per-address limits count (their 429's message)
+REGISTRATIONS = "registrations"
+
+
+class PlayerLimits:
+    """One process's: ``new_players`` (``POST /api/session`` without credentials),
+    ``registrations`` (``POST /api/accounts``) and ``sign_in`` per address."""
+
+    def __init__(self, process: Process) -> None:
+        config, held = process.config, process.sign_in_limits
+        self.new_players = AddressBuckets(config.session_address_rate, config.session_address_burst)
+        self.registrations = AddressBuckets(
+            config.register_address_rate, config.register_address_burst
+        )
+        total = AddressBuckets(
+            config.signin_username_total_rate, config.signin_username_total_burst
+        )
+        self.sign_in = SignInLimits(held.address, held.username, total)
+
+
+_MADE: weakref.WeakKeyDictionary[Process, PlayerLimits] = weakref.WeakKeyDictionary()
+
+
+def player_limits(connection: HTTPConnection) -> PlayerLimits:
+    """The limits of the process serving this request."""
+    process = process_of(connection)
+    limits = _MADE.get(process)
+    if limits is None:
+        limits = _MADE[process] = PlayerLimits(process)
+    return limits
