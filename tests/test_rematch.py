@@ -1,6 +1,7 @@
 """Rematch over HTTP and real websockets: a seated player proposes it after the results, the
-others are told live, one room however many propose, a player who declines stays out; and
-private rooms (never listed) and full rooms (out of the waiting list) over HTTP."""
+others are told live, one room however many propose, its players go to it with the tokens they
+hold, a player who declines is waited for; and private rooms (never listed) and full rooms
+(out of the waiting list) over HTTP."""
 
 from __future__ import annotations
 
@@ -31,7 +32,15 @@ async def propose(server: InProcessServer, room_id: str, token: str) -> tuple[in
     return await http("POST", f"{server.url}/api/rooms/{room_id}/rematch", {"token": token})
 
 
-async def test_a_rematch_is_offered_live_and_starts_when_everyone_has_joined_and_is_ready(
+async def go_to(server: InProcessServer, room_id: str, token: str) -> Client:
+    """A player's socket on a rematch room, said hello with the token of their old seat."""
+    client = await Client.open(server.ws_url(room_id))
+    client.token = token
+    await client.hello(token)
+    return client
+
+
+async def test_a_rematch_is_offered_live_and_starts_when_its_players_are_ready(
     any_server: InProcessServer,
 ) -> None:
     room_id, (ann, bob) = await finished_race(any_server, "Ann", "Bob", time_limit_s=120)
@@ -46,7 +55,8 @@ async def test_a_rematch_is_offered_live_and_starts_when_everyone_has_joined_and
     same = ("game", "step", "seats", "time_limit_s", "undo", "countdown_s", "certified")
     assert {k: view[k] for k in same} == {k: old[k] for k in same}
     assert view["private"] is True and view["status"] == "waiting"
-    again = [await player(any_server, body["room_id"], name) for name in ("Ann", "Bob")]
+    assert [p["player_id"] for p in view["players"]] == [ann.you, bob.you]
+    again = [await go_to(any_server, body["room_id"], old.token) for old in (ann, bob)]
     await start_race(*again)
     for client in again:
         await resign(client)
@@ -67,18 +77,24 @@ async def test_many_proposals_at_once_make_one_rematch(any_server: InProcessServ
         await clients[0].expect("rematch", timeout=0.5)
 
 
-async def test_a_player_who_declines_stays_out_and_the_others_wait_for_the_seat(
+async def test_a_player_who_declines_is_waited_for_and_no_one_else_takes_the_seat(
     server: InProcessServer,
 ) -> None:
     room_id, (ann, bob) = await finished_race(server, "Ann", "Bob")
     _, body = await propose(server, room_id, bob.token)
     await ann.expect("rematch")
     await ann.close()  # Ann declines: she leaves
-    again = await player(server, body["room_id"], "Bob")
+    again = await go_to(server, body["room_id"], bob.token)
     await again.send(type="ready")
+    while not (await again.expect("player"))["player"]["ready"]:
+        pass
+    status, refused = await http(
+        "POST", f"{server.url}/api/rooms/{body['room_id']}/players", {"name": "Cy"}
+    )
+    assert (status, refused["code"]) == (409, "seats_reserved")
     _, view = await http("GET", f"{server.url}/api/rooms/{body['room_id']}")
-    assert [p["name"] for p in view["players"]] == ["Bob"]
-    assert view["status"] == "waiting" and view["players"][0]["ready"] is True
+    assert [(p["name"], p["ready"]) for p in view["players"]] == [("Ann", False), ("Bob", True)]
+    assert view["status"] == "waiting"
     _, lists = await http("GET", f"{server.url}/api/rooms?status=waiting&limit=100")
     assert body["room_id"] not in [room["room_id"] for room in lists["rooms"]]
 

@@ -252,7 +252,7 @@ function overlayContent(s, does, now) {
     chosen: room.deal_chosen,
     onHide: () => does.showEnd(false),
     action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
-    rematch: rematchView(s, me(s)?.name ?? null),
+    rematch: rematchView(s),
   });
 }
 

@@ -1,18 +1,19 @@
 // Rematch on the results: propose one, or join the one another racer proposed (the offer
-// comes live as the room event `rematch`). Either way this browser takes a seat in the new
-// room and goes there; a racer who does not want one simply leaves. A ghost cannot join a
-// rematch: after a ghost race, "Race again" opens the quick race's queue instead (another
-// player, or a ghost at once).
+// comes live as the room event `rematch`). Either way this browser goes to the new room with
+// the seat it holds here: a rematch seats the finished race's players, each under their seat
+// id and token, and no one else. A racer who does not want one simply leaves. A ghost cannot
+// join a rematch: after a ghost race, "Race again" opens the quick race's queue instead
+// (another player, or a ghost at once).
 
-import { errorText, joinRoom } from "./api.js";
+import { errorText } from "./api.js";
 import { proposeRematch } from "./daily_api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { quickHash } from "./quickrace.js";
 import { saveRoomSeat } from "./storage.js";
 
-/** The rematch part of the end screen: `s` the race state, `name` your name in the room. */
-export function rematchView(s, name) {
+/** The rematch part of the end screen (`s`: the race state). */
+export function rematchView(s) {
   if (s.seat.tournament || !s.you) return null;
   if (s.players.some((p) => p.ghost_of)) {
     const again = quickHash(s.room?.game, s.room?.step);
@@ -20,7 +21,7 @@ export function rematchView(s, name) {
   }
   const offer = s.rematch;
   if (!offer) {
-    const propose = () => rematch(s, name, null);
+    const propose = () => rematch(s, null);
     return h("button", { class: "btn btn-primary rematch", onclick: propose }, t("rematch.propose"));
   }
   const by = s.players.find((p) => p.player_id === offer.by);
@@ -32,17 +33,16 @@ export function rematchView(s, name) {
     " ",
     h(
       "button",
-      { class: "btn btn-primary rematch", onclick: () => rematch(s, name, offer.room_id) },
+      { class: "btn btn-primary rematch", onclick: () => rematch(s, offer.room_id) },
       t("rematch.join"),
     ),
   );
 }
 
-async function rematch(s, name, roomId) {
+async function rematch(s, roomId) {
   try {
     const target = roomId ?? (await proposeRematch(s.roomId, s.seat.token)).room_id;
-    const seat = await joinRoom(target, name);
-    saveRoomSeat(target, { player_id: seat.player_id, token: seat.token });
+    saveRoomSeat(target, { player_id: s.you, token: s.seat.token });
     location.hash = `#/room/${target}`;
   } catch (error) {
     toast(errorText(error), "error");

@@ -20,13 +20,15 @@ After the results any seated player may propose a **rematch**: `POST
 /api/rooms/{room_id}/rematch` with `{"token"}` (their seat token in the finished room).  The
 server makes a private room with the same settings (game, step, seats, time limit, undo,
 countdown, spectator delay, rated) on a new deal it picks and certifies (a deal the creator
-chose is not repeated), and every socket of the finished room gets the room event
-[`rematch`](#rematchevent) `{"room_id", "by"}`; the room view's `rematch` names it from then
-on.  However many propose at once, the store keeps one rematch per room (its first), and
-every proposer is answered with that one.  Players accept by taking a seat in it (`POST
-/api/rooms/{new}/players`) and say `ready` as in any room: it starts when every seat is
-taken and everyone is ready.  A player who declines simply does not join (their seat stays
-free for anyone with the link).
+chose is not repeated), with the finished room's players already seated in it, each under
+the seat id and token they hold (a ghost is not: a ghost race's rematch is its racer's
+alone), none ready.  It seats no one else (`POST /api/rooms/{new}/players` is 409
+`seats_reserved`), so whoever reads its id can watch it but not play in it.  Every socket of
+the finished room gets the room event [`rematch`](#rematchevent) `{"room_id", "by"}`; the
+room view's `rematch` names it from then on.  However many propose at once, the store keeps
+one rematch per room (its first), and every proposer is answered with that one.  Players
+accept by going to it with the token they hold and saying `ready`: it starts when all have.
+A player who declines simply does not come; the others wait, and no one takes the seat.
 
 ## The daily deal
 

@@ -85,6 +85,7 @@ ErrorCode = Literal[
     "session_required",
     "not_finished",
     "hint_solo_only",
+    "hints_off",
     "run_not_found",
     "own_run",
     "not_certified",
@@ -99,8 +100,9 @@ ERROR_CODES: dict[str, str] = {
     "resignation from a spectator (the socket stays open)",
     "room_not_found": "no room has this id",
     "room_full": "the room takes no more players: every seat is taken or the race has begun",
-    "seats_reserved": "a seat asked for in a tournament round's room: its seats are its "
-    "entrants', all taken as it opens (round rooms are never in the room lists)",
+    "seats_reserved": "a seat asked for in a tournament round's or a rematch's room: its seats "
+    "are its entrants' or the finished race's players', all taken as it opens (such rooms are "
+    "never in the room lists)",
     "not_started": "a move before the race has started (or a record before it has finished)",
     "already_finished": "a move, undo, step declaration, resignation or ready after the race "
     "ended (the server clock rules) or after the player finished",
@@ -112,7 +114,8 @@ ERROR_CODES: dict[str, str] = {
     "undo_disabled": "an undo in a room that does not allow undo",
     "rate_limited": "too many moves too fast (per connection or per client address); wait and "
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
-    "rooms made or seats taken from one address",
+    "rooms made or seats taken from one address, or too many hints for one seat (with "
+    "`Retry-After`)",
     "idle": "a spectator socket that sent nothing, not even `ping`, for 60 s "
     "(`STALACTITES_SPECTATOR_IDLE_S`); the socket is then closed with 4408",
     "retry": "a move, undo or declaration that could not be stored because the player's log "
@@ -130,6 +133,8 @@ ERROR_CODES: dict[str, str] = {
     "it, or a daily deal attempt's record before its day is over",
     "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
     "are for solo practice, never for a race with others)",
+    "hints_off": "over HTTP, 403: a hint asked for in a race that counts (rated, a daily "
+    "deal's official attempt, a tournament round): no help there, ever",
     "run_not_found": "over HTTP, 404: a ghost asked of a seat the room does not have, or a run "
     "without its actions' times",
     "own_run": "over HTTP, 409: a ghost asked of one's own run",

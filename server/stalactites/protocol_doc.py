@@ -306,9 +306,11 @@ ROUTES = [
     (
         "`POST /api/rooms/{room_id}/players` with a [TakeSeat](#takeseat) body",
         '201 `{"player_id", "token"}`; 404 `room_not_found`; 409 `room_full` (every seat '
-        "taken, or the countdown has begun); with a [session](#players): the seat is the "
-        "player's (its `player_id`), 409 `already_seated` for a second one; 409 "
-        "`name_confusable`; 401 `session_required` (a guest in a rated room)",
+        "taken, or the countdown has begun); 409 `seats_reserved` in a tournament round's or "
+        "a rematch's room (its seats are its players', seated as it opens); with a "
+        "[session](#players): the seat is the player's (its `player_id`), 409 "
+        "`already_seated` for a second one; 409 `name_confusable`; 401 `session_required` (a "
+        "guest in a rated room)",
     ),
     (
         "`GET /api/rooms?status=waiting\\|racing[&limit=N][&after=CURSOR]`",
@@ -318,8 +320,10 @@ ROUTES = [
     ("`GET /api/rooms/{room_id}`", "200 [RoomView](#roomview); 404 `room_not_found`"),
     (
         "`POST /api/rooms/{room_id}/rematch` with a [ProposeRematch](#proposerematch) body",
-        '200 `{"room_id"}`, the room\'s one rematch (see [rematches](#rematches-and-private-'
-        "rooms)); 401 `unauthorized` (not a seat's token); 409 `not_finished`; 404",
+        '200 `{"room_id"}`, the room\'s one rematch: its players (those of the finished room, '
+        "not a ghost) seated in it under the seat ids and tokens they hold, none ready, and no one "
+        "else ever (see [rematches](#rematches-and-private-rooms)); 401 `unauthorized` (not a "
+        "seat's token); 409 `not_finished`; 404",
     ),
     (
         "`GET /api/rooms/{room_id}/record`",
@@ -334,9 +338,15 @@ ROUTES = [
     (
         "`POST /api/rooms/{room_id}/hint` with an [AskHint](#askhint) body (the seat's token)",
         '200 `{"move"}`: the solver\'s next move for that board (notation), null when no line '
-        "brings more cards home; searched in a solver worker process with a budget.  403 "
+        "brings more cards home; searched in a solver worker process with a budget, after any "
+        "other solver work waiting (hints run on at most half the workers, and at most 4 per "
+        'worker wait).  403 `{"code": "hints_off", "message"}` in a race that counts (rated, a '
+        "daily deal's official attempt, a tournament round), whatever its seats; 403 "
         "`hint_solo_only` in a room of more than one seat; 401 `unauthorized`; 409 "
-        "`not_started` outside the race, `already_finished` for a finished player",
+        "`not_started` outside the race, `already_finished` for a finished player; 429 "
+        "`rate_limited` with `Retry-After` while this seat's last hint is still being searched, "
+        "beyond 5 hints at once then one every 2 s per seat (`STALACTITES_HINT_RATE`, "
+        "`STALACTITES_HINT_BURST`; per server process), or when the hints' queue is full",
     ),
     (
         "`POST /api/rooms/{room_id}/ghost` with a [RaceRun](#racerun) body and a "
@@ -353,7 +363,8 @@ PLAYER_ROUTES = [
     (
         "`POST /api/session` with `{}`",
         '201 a new anonymous player and its session `{"player_id", "name", "token"}`, the '
-        "token also as the cookie",
+        "token also as the cookie; 429 `rate_limited` with `Retry-After` (new players per "
+        "address); 422 `bad_message`",
     ),
     (
         '`POST /api/session` with `{"username", "password"}`',
@@ -373,7 +384,8 @@ PLAYER_ROUTES = [
     (
         '`POST /api/accounts` with `{"username", "password"}`, signed in',
         "201 the player's profile, now registered; 409 `username_taken`, "
-        "`already_registered`; 422 `bad_username` / `bad_password` naming the `field`; 401",
+        "`already_registered`; 422 `bad_username` / `bad_password` naming the `field`, "
+        "`bad_message`; 429 `rate_limited` with `Retry-After` (registrations per address); 401",
     ),
     ("`GET /api/me`", "200 the signed-in player's profile; 401 `unauthorized`"),
     ("`DELETE /api/me`", "204: the account deleted (its races stay on others' histories); 401"),

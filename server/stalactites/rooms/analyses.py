@@ -4,7 +4,8 @@ Never before the race has finished: an analysis during the race would be a hint,
 refused with ``not_finished``.  After it, the first request makes it in a worker process of
 the solver pool from the room's record and keeps it beside the record (the first writer
 wins, so every process serves the same one); requests meanwhile in this process wait for
-that one making.
+that one making.  Analyses are a kind of solver work of their own (:data:`ANALYSIS`), never
+waiting behind hints.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import asyncio
 import json
 
 from ..analysis import analyse_json
-from ..workers import SolverPool
+from ..workers import Kind, SolverPool
 from .errors import RoomError
 from .service import RoomService
 
-__all__ = ["Analyses"]
+__all__ = ["ANALYSIS", "Analyses"]
+
+ANALYSIS = Kind("analysis")  # first come among the pool's first kinds, before any hint
 
 
 class Analyses:
@@ -46,7 +49,8 @@ class Analyses:
 
     async def _make(self, room_id: str) -> str:
         record = await self.rooms.record(room_id)
-        made = json.dumps(await self.solver.run(analyse_json, record), separators=(",", ":"))
+        analysis = await self.solver.run(analyse_json, record, kind=ANALYSIS)
+        made = json.dumps(analysis, separators=(",", ":"))
         kept = await self.rooms.store.keep_analysis(room_id, made)
         if kept is None:
             raise RoomError("room_not_found", f"no room {room_id!r}")

@@ -22,6 +22,7 @@ HTTP_STATUS: dict[str, int] = {
     "name_confusable": 409,
     "session_required": 401,
     "hint_solo_only": 403,
+    "hints_off": 403,
     "run_not_found": 404,
     "own_run": 409,
     "not_certified": 409,

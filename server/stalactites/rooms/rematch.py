@@ -1,10 +1,15 @@
-"""Rematch: after the results any seated player proposes one; the others take a seat in it.
+"""Rematch: after the results any seated player proposes one, for the same players.
 
 The rematch room has the finished room's settings and a new deal the server picks (certified:
-a deal the creator chose is not repeated), and is private (joined through the offer).  The
-store makes it the room's one rematch atomically: when several propose at once, each may
-create a room, but only the first stored becomes the rematch and every proposer is told that
-one (the others are never announced and expire unused).
+a deal the creator chose is not repeated), and is private.  It opens whole in one store step
+(:class:`~stalactites.store.rooms_base.RematchRoom`), as a tournament round's room does: the
+finished room's players (not a ghost: a ghost race's rematch is its racer's alone) seated,
+each under their seat id and token there, none ready; it seats no one else (``seats_reserved``),
+so an outsider who reads its id (the finished room's view, the spectators' ``rematch`` event)
+can watch it but never take a seat.  Each player goes to it with the token they hold and says
+``ready``; it starts when all have.  The store makes it the room's one rematch atomically:
+when several propose at once, each may open a room, but only the first stored becomes the
+rematch and every proposer is told that one (the others are never announced and expire unused).
 """
 
 from __future__ import annotations
@@ -12,11 +17,16 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import room_events
+from ..store import NewPlayer, NewRoom, RoomRow
+from ..store.rooms_base import RematchRoom
+from .boards import new_board, seated_progress
 from .errors import RoomError
-from .service import RoomService
-from .settings import CreateRoom, RoomSettings
+from .ghost_seat import GHOST_PREFIX
+from .seats import skeleton
+from .service import RoomService, new_room_id
+from .settings import CreateRoom, RoomSettings, new_salt
 
-__all__ = ["ProposeRematch", "propose_rematch", "rematch_body"]
+__all__ = ["ProposeRematch", "open_rematch", "propose_rematch", "rematch_body"]
 
 
 class ProposeRematch(BaseModel):
@@ -27,12 +37,12 @@ class ProposeRematch(BaseModel):
     token: str = Field(min_length=1, max_length=128)
 
 
-def rematch_body(settings: RoomSettings) -> CreateRoom:
-    """The creation of a room like this one, on a new deal, private."""
+def rematch_body(settings: RoomSettings, seats: int) -> CreateRoom:
+    """The creation of a room like this one for ``seats`` players, on a new deal, private."""
     return CreateRoom(
         game=settings.game,
         step=settings.step,
-        seats=settings.seats,
+        seats=seats,
         time_limit_s=settings.time_limit_s,
         undo=settings.undo,
         countdown_s=settings.countdown_s,
@@ -43,16 +53,35 @@ def rematch_body(settings: RoomSettings) -> CreateRoom:
 
 
 async def propose_rematch(rooms: RoomService, room_id: str, token: str) -> str:
-    """The rematch room's id: made now, or the one another player proposed first."""
+    """The rematch room's id: opened now, or the one another player proposed first."""
     player_id = await rooms.authenticate(room_id, token)
     row = await rooms.current(room_id)
     if row.status != "finished":
         raise RoomError("not_finished", "a rematch is proposed once the race is over")
     if row.rematch is not None:
         return row.rematch
-    made = await rooms.create(rematch_body(await rooms.settings(room_id)))
-    event = room_events.rematch_event(made.room_id, player_id)
-    stored = await rooms.store.rematch(room_id, made.room_id, event)
+    made = await open_rematch(rooms, row, await rooms.settings(room_id))
+    event = room_events.rematch_event(made, player_id)
+    stored = await rooms.store.rematch(room_id, made, event)
     if stored is None:
         raise RoomError("room_not_found", f"no room {room_id!r}")
     return stored
+
+
+async def open_rematch(rooms: RoomService, row: RoomRow, settings: RoomSettings) -> str:
+    """A new room for a rematch of the finished room ``row``, its players seated: its id."""
+    racers = [p for p in row.players if not p.player_id.startswith(GHOST_PREFIX)]
+    body = rematch_body(settings, len(racers))
+    chosen = await rooms.pick_deal(body.game, body.step)
+    made = RoomSettings.resolve(body, chosen.deal, chosen.certified, chosen.solution, new_salt())
+    room_id, now = new_room_id(), rooms.now()
+    progress = seated_progress(new_board(made))
+    seated = [
+        NewPlayer(p.player_id, p.name, p.token_hash, now, progress, "", skeleton(p.name))
+        for p in racers
+    ]
+    room = NewRoom(room_id, made.model_dump_json(), len(seated), now, listed=False)
+    ttl_ms = rooms.config.room_ttl_s * 1000
+    if not await rooms.store.open_rematch(RematchRoom(room, row.room_id, seated), ttl_ms):
+        raise RuntimeError(f"rematch room {room_id}: the id is taken")
+    return room_id

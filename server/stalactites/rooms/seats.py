@@ -1,5 +1,6 @@
 """Who may take a seat: one seat per persistent player, no two names in a room confusable,
-and only players with a session in a rated room.
+only players with a session in a rated room, and no one in a rematch's room (its seats are
+the finished race's players', seated as it opens: :mod:`.rematch`).
 
 A persistent player's seat has the player's own id (``p.`` and 16 hex digits) as its id in
 the room; a guest's seat a random one (16 hex digits, no ``p.``), so the two never meet.
@@ -25,6 +26,10 @@ def is_persistent(player_id: str) -> bool:
 
 def check_seat(row: RoomRow, settings: RoomSettings, player_id: str | None, name: str) -> None:
     """Refuse the seat (:class:`RoomError`) or let it be taken; ``player_id`` None: a guest."""
+    if row.rematch_of is not None:
+        raise RoomError(
+            "seats_reserved", "a rematch's seats are its players', those of the race before it"
+        )
     if settings.rated and player_id is None:
         raise RoomError("session_required", "a rated room seats players with a session only")
     if player_id is not None and any(p.player_id == player_id for p in row.players):

@@ -39,6 +39,7 @@ __all__ = [
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
+    "RematchRoom",
     "Ring",
     "RoundRoom",
     "listable",
@@ -164,6 +165,7 @@ class RoomRow:
     created_ms: int = 0
     rematch: str | None = None  # the rematch room's id, once a seated player has proposed it
     listed: bool = True  # False: a private room (see NewRoom)
+    rematch_of: str | None = None  # a rematch's room: the finished room's id (RematchRoom)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,11 +206,24 @@ class RoundRoom:
     events: list[str]  # every entrant's (ready) player event, then the countdown
 
 
+@dataclass(frozen=True, slots=True)
+class RematchRoom:
+    """A rematch's room, opened whole in one step: the players of the race it follows
+    (``rematch_of``) seated in this order, each under their id and token hash there, none
+    ready; never listed, and no one else is seated (``seats_reserved``).  No event is
+    appended (no one can have watched a room that did not exist): the players' ``event_json``
+    is not stored."""
+
+    room: NewRoom
+    rematch_of: str
+    players: list[NewPlayer]
+
+
 class JoinResult(enum.Enum):
     JOINED = "joined"
     ROOM_NOT_FOUND = "room_not_found"
     ROOM_FULL = "room_full"
-    SEATS_RESERVED = "seats_reserved"  # a round room: its seats are its entrants'
+    SEATS_RESERVED = "seats_reserved"  # a round's or a rematch's room: its seats are theirs
     ALREADY_SEATED = "already_seated"  # this player id has a seat already
     NAME_CONFUSABLE = "name_confusable"  # a seated name has this skeleton
 
@@ -324,12 +339,17 @@ class Store(Protocol):
         when a repeat of this very call finds it done)."""
         ...
 
+    async def open_rematch(self, rematch: RematchRoom, ttl_ms: int) -> bool:
+        """Store a rematch's room whole (see :class:`RematchRoom`); False if the id is taken."""
+        ...
+
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         """A consistent snapshot of the room, or None."""
         ...
 
     async def join(self, room_id: str, player: NewPlayer) -> JoinResult:
-        """Seat a player while the room is waiting and has a free seat."""
+        """Seat a player while the room is waiting and has a free seat (never in a round's
+        or a rematch's room: ``SEATS_RESERVED``)."""
         ...
 
     async def ready(

@@ -32,6 +32,7 @@ from .rooms_base import (
     PlayerRow,
     ProgressRow,
     ReadyResult,
+    RematchRoom,
     Ring,
     RoomPage,
     RoomRow,
@@ -77,7 +78,8 @@ class _Room:
     actions: list[ActionRow] = field(default_factory=list)
     watchers: dict[str, int] = field(default_factory=dict)  # connection -> lease expiry
     announced: tuple[int, int] = (0, 0)  # the spectator count last announced, and when
-    reserved: bool = False  # a tournament round's room: never listed, no one else seated
+    reserved: bool = False  # a round's or a rematch's room: never listed, no one else seated
+    rematch_of: str | None = None  # a rematch's room: the finished room's id
     listed: bool = True  # False: a private room
     rematch: str | None = None  # the rematch room's id (see Store.rematch)
     ttl_ms: int = 0  # forgotten this long after its last change
@@ -148,6 +150,22 @@ class MemoryStore:
         self._append(room, round_room.events)
         return True
 
+    async def open_rematch(self, rematch: RematchRoom, ttl_ms: int) -> bool:
+        new = rematch.room
+        if self._get(new.room_id) is not None:
+            return False
+        room = _Room(new.room_id, new.settings_json, new.seats, new.created_ms, ttl_ms=ttl_ms)
+        room.reserved, room.listed, room.rematch_of = True, False, rematch.rematch_of
+        for seat, player in enumerate(rematch.players, 1):
+            room.players[player.player_id] = _Player(
+                player.player_id, player.name, seat, player.token_hash, player.progress
+            )
+            if player.skeleton:
+                room.skeletons.add(player.skeleton)
+        self._rooms[new.room_id] = room
+        self._changed(room)
+        return True
+
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         room = self._get(room_id)
         if room is None:
@@ -168,6 +186,7 @@ class MemoryStore:
             spectators=room.spectators(now_ms),
             created_ms=room.created_ms,
             rematch=room.rematch,
+            rematch_of=room.rematch_of,
             listed=room.listed and not room.reserved,
         )
 

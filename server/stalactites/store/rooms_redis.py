@@ -39,6 +39,7 @@ from .rooms_base import (
     NewPlayer,
     NewRoom,
     ReadyResult,
+    RematchRoom,
     Ring,
     RoomPage,
     RoomRow,
@@ -151,6 +152,20 @@ class RedisStore:
         args = [keys.bell, self._cap, len(fields) // 2, len(players), *fields, *seated]
         answer = await self._open_round([keys.room, keys.events], [*args, *round_room.events])
         return bool(answer)
+
+    async def open_rematch(self, rematch: RematchRoom, ttl_ms: int) -> bool:
+        # The hash whole, in one step: create.lua writes nothing if the room exists.
+        new, players = rematch.room, rematch.players
+        fields = _new_fields(new, ttl_ms, players=len(players))
+        fields += ["reserved", 1, "rematch_of", rematch.rematch_of]
+        for seat, player in enumerate(players, 1):
+            about = json.dumps({"name": player.name, "token_hash": player.token_hash})
+            pid = player.player_id
+            fields += [f"player:{pid}", about, f"seat:{pid}", seat]
+            fields += [f"progress:{pid}", player.progress.to_json()]
+            if player.skeleton:
+                fields += [f"skeleton:{player.skeleton}", pid]
+        return bool(await self._create([self.keys(new.room_id).room], [ttl_ms, *fields]))
 
     async def load_room(self, room_id: str, now_ms: int) -> RoomRow | None:
         keys = self.keys(room_id)

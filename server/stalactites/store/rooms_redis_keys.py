@@ -7,7 +7,8 @@ Keys (``P`` is the configured prefix, ``ID`` the room id; the hash tag
   version, counters, and per player ``player:PID`` (JSON), ``seat:PID``,
   ``ready:PID``, ``progress:PID`` (JSON), ``finish:PID``, ``place:PID``,
   ``elapsed:PID``; ``results`` (JSON) once finished; ``reserved`` in a tournament
-  round's room (opened whole, never listed, seating no one else); ``kept`` once kept for
+  round's or a rematch's room (opened whole, never listed, seating no one else), and
+  ``rematch_of`` (the finished room's id) in a rematch's; ``kept`` once kept for
   good, and then (a finished room's) the settings, the results and the per-player fields
   are in the archive (``player:PID`` stays, empty), the hash written anew small.
 * ``P{room:ID}:events`` list: room events as JSON without seq, oldest first.
@@ -139,6 +140,7 @@ def room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: 
         created_ms=int(data.get("created", 0)),
         rematch=data.get("rematch"),
         listed="unlisted" not in data and "reserved" not in data,
+        rematch_of=data.get("rematch_of"),
     )
 
 

@@ -17,12 +17,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms import CreateRoom, RoomError
-from ...rooms.hints import room_hint
+from ...rooms.hints import HintRefused, room_hint
 from ...rooms.listing import list_rooms, parse_cursor
 from ...rooms.rematch import ProposeRematch, propose_rematch
 from ...rooms.settings import AskHint, TakeSeat
 from ..invalid import describe
-from ..limits import CREATIONS, JOINS, limited
+from ..limits import CREATIONS, JOINS, limited, retry_after_header
 from ..players.session_http import bad_origin, request_token, session_player
 from ..process import process_of
 from .room_socket import room_socket
@@ -169,12 +169,19 @@ async def get_analysis(request: Request) -> Response:
 
 async def get_hint(request: Request) -> JSONResponse:
     """``POST /api/rooms/{room_id}/hint`` with the seat's token: the solver's next move for
-    that board (solo practice rooms only; computed in a solver worker)."""
+    that board (solo practice rooms only; computed in a solver worker).  403 ``hints_off`` in
+    a race that counts; 429 ``rate_limited`` with ``Retry-After`` over the hints' limits."""
     body = await body_of(request, AskHint)
     if isinstance(body, JSONResponse):
         return body
     rooms = process_of(request).rooms
-    move = await room_hint(rooms, request.path_params["room_id"], body.token)
+    try:
+        move = await room_hint(rooms, request.path_params["room_id"], body.token)
+    except HintRefused as refused:
+        wait = refused.retry_after_s
+        headers = None if wait is None else {"Retry-After": retry_after_header(wait)}
+        answer = {"code": refused.code, "message": refused.message}
+        return JSONResponse(answer, status_code=refused.status, headers=headers)
     return JSONResponse({"move": move})
 
 
