@@ -169,6 +169,7 @@ class SolverPool:
         self._owners: dict[str, _Owners] = {}
         self.started: Counter[str] = Counter()  # calls given a worker so far, by kind
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # where the latest call came from
 
     def running(self, kind: str) -> int:
         """Calls of this kind (its name) in the workers now."""
@@ -185,6 +186,7 @@ class SolverPool:
         ``kind``'s budget lets it start; :class:`SolverBusy` when the budget refuses it."""
         if self._closed:
             raise RuntimeError("the solver pool is closed")
+        self._loop = asyncio.get_running_loop()
         if 0 < kind.queue <= self._waiting[kind.name]:
             raise SolverBusy("queue_full", BUSY_RETRY_S)
         owners = None
@@ -237,21 +239,27 @@ class SolverPool:
     async def _start(self, kind: Kind, call: Callable[..., T], args: tuple[object, ...]) -> T:
         """Run the call on the worker given to it; the worker is free again when the call has
         ended in it (or was cancelled before it began), not when its awaiting stops."""
-        loop = asyncio.get_running_loop()
         try:
             done: Future[T] = self._executor.submit(call, *args)
         except BaseException:
             self._finished(kind)
             raise
-        done.add_done_callback(lambda _: self._finished_soon(loop, kind))
+        done.add_done_callback(lambda _: self._finished_soon(kind))
         return await asyncio.wrap_future(done)
 
-    def _finished_soon(self, loop: asyncio.AbstractEventLoop, kind: Kind) -> None:
-        """From the executor's thread: the call has ended (nothing to do once the loop is)."""
+    def _finished_soon(self, kind: Kind) -> None:
+        """From the executor's thread: the call has ended; its worker is given on by the loop
+        of the latest call (the call's own, unless that loop has closed meanwhile, as a test's
+        does while a pool serves the next test's)."""
+        loop = self._loop
         try:
-            loop.call_soon_threadsafe(self._finished, kind)
-        except RuntimeError:  # the event loop is closed
+            if loop is not None:
+                loop.call_soon_threadsafe(self._finished, kind)
+                return
+        except RuntimeError:  # that loop is closed too: nobody waits there
             pass
+        self._busy -= 1  # given on by the next call's turn
+        self._running[kind.name] -= 1
 
     def _finished(self, kind: Kind) -> None:
         self._busy -= 1
