@@ -1,5 +1,6 @@
 """The Starlette application: its routes (health, metrics, rooms, tournaments, the web
-client), its error answers, and the lifespan that holds the :class:`~.process.Process`."""
+client), its error answers, the cap on request bodies (:mod:`.body_cap`, before every route),
+and the lifespan that holds the :class:`~.process.Process`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -17,6 +19,7 @@ from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..players import PlayerError
 from ..rooms import RoomError
+from .body_cap import BodyCap
 from .daily.daily_http import daily_routes
 from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
@@ -46,15 +49,14 @@ async def _server_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _routes(config: ServerConfig) -> list[BaseRoute]:
-    body = config.max_body_bytes
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/metrics", metrics_endpoint),
-        *room_routes(body),
-        *ghost_routes(body),
-        *tournament_routes(body),
-        *player_routes(body),
+        *room_routes(),
+        *ghost_routes(),
+        *tournament_routes(),
+        *player_routes(),
         *daily_routes(),
         WebSocketRoute("/ws/match", match_socket),
     ]
@@ -86,6 +88,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
 
     return _App(
         routes=_routes(settings),
+        middleware=[Middleware(BodyCap, max_bytes=settings.max_body_bytes)],
         lifespan=lifespan,
         exception_handlers={
             RoomError: room_error,

@@ -22,9 +22,9 @@ from ..rooms.room_http import body_of
 __all__ = ["ghost_routes", "race_this_run"]
 
 
-def ghost_routes(max_body: int) -> list[BaseRoute]:
+def ghost_routes() -> list[BaseRoute]:
     path = "/api/rooms/{room_id}/ghost"
-    return [Route(path, race_this_run, methods=["POST"], max_body_size=max_body)]
+    return [Route(path, race_this_run, methods=["POST"])]
 
 
 async def race_this_run(request: Request) -> JSONResponse:

@@ -1,8 +1,8 @@
 """The room HTTP API and the routes of rooms (HTTP and websocket): creating and listing
 rooms, taking seats, a room's view and record.
 
-Creating rooms and taking seats are limited per client address (in this
-process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``.
+Creating rooms, asking for analyses and taking seats are limited per client address (in
+this process): over the limit the answer is 429 ``rate_limited`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -45,19 +45,20 @@ Body = TypeVar("Body", bound=BaseModel)
 
 LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() takes '²', int() does not
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
+ANALYSES = "analyses (counted with new rooms)"  # over the creations' limit
 
 
-def room_routes(max_body: int) -> list[BaseRoute]:
+def room_routes() -> list[BaseRoute]:
     base = "/api/rooms"
     return [
-        Route(base, create_room, methods=["POST"], max_body_size=max_body),
+        Route(base, create_room, methods=["POST"]),
         Route(base, room_list, methods=["GET"]),
-        Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"], max_body_size=max_body),
-        Route(f"{base}/{{room_id}}/rematch", rematch, methods=["POST"], max_body_size=max_body),
+        Route(f"{base}/{{room_id}}/players", join_room, methods=["POST"]),
+        Route(f"{base}/{{room_id}}/rematch", rematch, methods=["POST"]),
         Route(f"{base}/{{room_id}}", get_room),
         Route(f"{base}/{{room_id}}/record", get_record),
         Route(f"{base}/{{room_id}}/analysis", get_analysis),
-        Route(f"{base}/{{room_id}}/hint", get_hint, methods=["POST"], max_body_size=max_body),
+        Route(f"{base}/{{room_id}}/hint", get_hint, methods=["POST"]),
         WebSocketRoute("/ws/rooms/{room_id}", room_socket),
     ]
 
@@ -162,7 +163,11 @@ async def get_record(request: Request) -> JSONResponse:
 
 
 async def get_analysis(request: Request) -> Response:
-    """The analysis (JSON text as kept in the store), once the race has finished."""
+    """The analysis (JSON text as kept in the store), once the race has finished; limited
+    per address as new rooms are (the first one asked for is solver work)."""
+    refused = limited(request, process_of(request).limits.creations, ANALYSES)
+    if refused is not None:
+        return refused
     analysis = await process_of(request).analyses.get(request.path_params["room_id"])
     return Response(analysis, media_type="application/json")
 

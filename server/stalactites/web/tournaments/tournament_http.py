@@ -43,23 +43,13 @@ START_WAIT_S = 5.0  # how long a start waits for the first round to begin before
 START_WAIT_STEPS = 100
 
 
-def tournament_routes(max_body: int) -> list[BaseRoute]:
+def tournament_routes() -> list[BaseRoute]:
     base = "/api/tournaments"
     return [
-        Route(base, create_tournament, methods=["POST"], max_body_size=max_body),
+        Route(base, create_tournament, methods=["POST"]),
         Route(base, list_tournaments, methods=["GET"]),
-        Route(
-            f"{base}/{{tournament_id}}/players",
-            enter_tournament,
-            methods=["POST"],
-            max_body_size=max_body,
-        ),
-        Route(
-            f"{base}/{{tournament_id}}/start",
-            start_tournament,
-            methods=["POST"],
-            max_body_size=max_body,
-        ),
+        Route(f"{base}/{{tournament_id}}/players", enter_tournament, methods=["POST"]),
+        Route(f"{base}/{{tournament_id}}/start", start_tournament, methods=["POST"]),
         Route(f"{base}/{{tournament_id}}", get_tournament),
         WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
     ]
