@@ -1,7 +1,8 @@
 """The daily deal over HTTP and real websockets: today's deal (never its id), the official
-attempt and practice, the leaderboard, the archive revealing past deals, the streak on the
-profile, bad input; and on two server processes sharing one Redis: the same deal on both,
-and one official attempt when two start at once from two tabs."""
+attempt (the first to start) and practice, the leaderboard, the archive revealing past
+deals, the streak on the profile, bad input; and on two server processes sharing one Redis:
+the same deal on both, and one official attempt when two start at once from two tabs.
+(tests/test_daily_midnight.py: what an attempt gives away, and the day's end.)"""
 
 from __future__ import annotations
 
@@ -29,22 +30,25 @@ async def test_todays_deal_names_the_day_and_step_never_the_deal(
     assert (today["game"], today["step"], today["room_id"]) == ("stalactites", "choice", None)
     made = await attempt(any_server.url, "stalactites", ann["token"])
     _, mine, _ = await api("GET", f"{any_server.url}/api/daily/stalactites", None, ann["token"])
-    assert mine["room_id"] == made["room_id"] and mine["date"] == made["date"]
+    assert mine["room_id"] is None and mine["date"] == made["date"]  # official once started
     _, room, _ = await api("GET", f"{any_server.url}/api/rooms/{made['room_id']}")
     assert room["deal"] is None and room["private"] is True and room["certified"] is True
     assert room["seats"] == 1 and room["step"] == "choice"
 
 
-async def test_the_first_attempt_is_official_later_ones_practice_on_the_same_deal(
+async def test_the_first_attempt_to_start_is_official_later_ones_practice_on_the_same_deal(
     any_server: InProcessServer,
 ) -> None:
     ann = await anonymous(any_server.url)
     first = await attempt(any_server.url, "stalactites", ann["token"])
+    await resign_attempt(any_server.url, first)
     second = await attempt(any_server.url, "stalactites", ann["token"])
     assert (first["official"], second["official"]) == (True, False)
     assert first["player_id"] == ann["player_id"]
-    deals = [(await resign_attempt(any_server.url, made))["deal"] for made in (second, first)]
-    assert deals[0] == deals[1]
+    await resign_attempt(any_server.url, second)
+    rooms = any_server.app.state.process.rooms  # (no answer shows the deal during its day)
+    deals = {rooms.known_settings(made["room_id"]).deal for made in (first, second)}
+    assert len(deals) == 1
     board = await board_until(any_server.url, "stalactites", first["date"], 1)
     [entry] = [e for e in board["entries"] if e["player_id"] == ann["player_id"]]
     assert entry["room_id"] == first["room_id"] and entry["won"] is False
@@ -56,7 +60,7 @@ async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days
 ) -> None:
     ann = await anonymous(server.url)
     first = await attempt(server.url, "stalactites", ann["token"])
-    results = await resign_attempt(server.url, first)
+    await resign_attempt(server.url, first)
     await board_until(server.url, "stalactites", first["date"], 1)
     _, archive, _ = await api("GET", f"{server.url}/api/daily/stalactites/archive")
     assert archive["days"] == []  # today is not archived: its deal is still secret
@@ -72,17 +76,18 @@ async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days
     _, me, _ = await api("GET", f"{server.url}/api/me", None, ann["token"])
     assert me["daily_streak"] == 1
     clock.advance(86_400)
-    await attempt(server.url, "stalactites", ann["token"])
+    await resign_attempt(server.url, await attempt(server.url, "stalactites", ann["token"]))
     _, me, _ = await api("GET", f"{server.url}/api/me", None, ann["token"])
     assert me["daily_streak"] == 2
+    deal = server.app.state.process.rooms.known_settings(first["room_id"]).deal
     _, archive, _ = await api("GET", f"{server.url}/api/daily/stalactites/archive")
     [day] = archive["days"]
-    assert (day["date"], day["deal"], day["attempts"]) == (first["date"], results["deal"], 1)
+    assert (day["date"], day["deal"], day["attempts"]) == (first["date"], deal, 1)
     assert day["winner"] is None  # nobody won that day
     _, view, _ = await api("GET", room_url)
-    assert view["deal"] == results["deal"]
+    assert view["deal"] == deal
     status, record, _ = await api("GET", f"{room_url}/record")
-    assert (status, record["deal"]) == (200, results["deal"])
+    assert (status, record["deal"]) == (200, deal)
     clock.advance(2 * 86_400)
     _, me, _ = await api("GET", f"{server.url}/api/players/{ann['player_id']}")
     assert me["daily_streak"] == 0
@@ -126,6 +131,14 @@ def troubles(logs: Path) -> str:
     return "".join(line for line in lines if '"level": "info"' not in line)
 
 
+async def started(base: str, made: dict[str, Any]) -> tuple[Client, dict[str, Any]]:
+    """The attempt's race started (``ready`` on its websocket): its socket, the board dealt."""
+    client = await Client.open(base.replace("http://", "ws://") + f"/ws/rooms/{made['room_id']}")
+    await client.hello(made["token"])
+    await client.send(type="ready")
+    return client, (await client.expect("started"))["state"]
+
+
 @pytest.mark.parametrize("game", ["stalactites", "squadron"])
 async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_official(
     redis_prefix: str, game: str, tmp_path: Path
@@ -137,21 +150,25 @@ async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_of
         both: list[dict[str, Any]] = await asyncio.gather(  # two tabs, one on each process
             attempt(one, game, ann["token"]), attempt(two, game, ann["token"])
         )
-        assert sorted(made["official"] for made in both) == [False, True]
+        assert [made["official"] for made in both] == [True, True]  # neither has started
+        races = await asyncio.gather(started(one, both[0]), started(two, both[1]))  # at once
         theirs = await attempt(two, game, bob["token"])
-        deals = {
-            (await resign_attempt(one, both[0]))["deal"],
-            (await resign_attempt(two, both[1]))["deal"],
-            (await resign_attempt(two, theirs))["deal"],
-        }
-        assert len(deals) == 1
+        races.append(await started(two, theirs))
+        assert races[0][1] == races[1][1] == races[2][1]  # one deal: the same board dealt
+        for client, _ in races:
+            await client.send(type="resign")
+            await client.expect("results")
+        _, today, _ = await api("GET", f"{one}/api/daily/{game}", None, ann["token"])
+        assert today["room_id"] in {made["room_id"] for made in both}
+        _, there, _ = await api("GET", f"{two}/api/daily/{game}", None, ann["token"])
+        assert there["room_id"] == today["room_id"]
         date = theirs["date"]
         board = await board_until(one, game, date, 2)
         assert sorted(e["player_id"] for e in board["entries"]) == sorted(
             [ann["player_id"], bob["player_id"]]
         ), troubles(tmp_path)
-        official = next(made for made in both if made["official"])
-        assert official["room_id"] in json.dumps(board)
+        [practice] = [made["room_id"] for made in both if made["room_id"] != today["room_id"]]
+        assert today["room_id"] in json.dumps(board) and practice not in json.dumps(board)
     finally:
         for server in servers:
             server.stop()
@@ -162,7 +179,7 @@ async def test_a_daily_run_is_raced_as_a_ghost_once_its_day_is_over(
 ) -> None:
     ann, bob = await anonymous(server.url), await anonymous(server.url)
     made = await attempt(server.url, "stalactites", ann["token"])
-    results = await resign_attempt(server.url, made)
+    await resign_attempt(server.url, made)
     board = await board_until(server.url, "stalactites", made["date"], 1)
     [entry] = board["entries"]
     url = f"{server.url}/api/rooms/{entry['room_id']}/ghost"
@@ -181,7 +198,8 @@ async def test_a_daily_run_is_raced_as_a_ghost_once_its_day_is_over(
     await client.send(type="ready")
     await client.expect("started")
     await client.send(type="resign")
-    assert (await client.expect("results"))["deal"] == results["deal"]  # that day's deal
+    deal = server.app.state.process.rooms.known_settings(made["room_id"]).deal
+    assert (await client.expect("results"))["deal"] == deal  # that day's deal
     await client.close()
     _, after, _ = await api("GET", f"{server.url}/api/daily/stalactites/{made['date']}/leaderboard")
     assert after["total"] == 1  # a ghost race of a daily run is no attempt of that day

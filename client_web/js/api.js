@@ -16,6 +16,9 @@ export class ApiError extends Error {
 const KNOWN_CODES = new Set([
   "bad_message",
   "hint_solo_only",
+  "hints_off",
+  "day_over",
+  "seats_reserved",
   "unauthorized",
   "room_not_found",
   "room_full",

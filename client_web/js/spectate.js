@@ -115,9 +115,10 @@ function setStatus(s, status, fields) {
 
 function started(s, f) {
   for (const p of s.players) if (!p.status || p.status === "waiting") p.status = "playing";
-  // Every board starts as the deal; the moves follow as board frames (the delay behind).
+  // Every board starts as the deal; the moves follow as board frames (the delay behind). In a
+  // race that counts a board comes only once its racer has finished.
   for (const p of s.players) {
-    if (!s.boards.has(p.player_id)) s.boards.set(p.player_id, f.state);
+    if (!s.boards.has(p.player_id) && !s.room?.boards_held) s.boards.set(p.player_id, f.state);
     touch(s, p.player_id);
   }
   setStatus(s, "racing", { ends_at: f.ends_at });
@@ -203,8 +204,15 @@ function boardCard(s, player, sig) {
     state ? verdictMark(s.verdicts.get(player.player_id)) : null,
     state
       ? renderBoard(state, { compact: true })
-      : h("div", { class: "board-placeholder" }, t("watch.waitingStart")),
+      : h("div", { class: "board-placeholder" }, placeholder(s.room)),
   );
+}
+
+/** What stands in for a board not shown: the start to come, or (a race that counts) the
+ * racer's finish. */
+function placeholder(room) {
+  const held = room?.boards_held && room.status === "racing";
+  return held ? t("watch.heldBoard") : t("watch.waitingStart");
 }
 
 const VERDICTS = ["won", "lost", "unknown"];
@@ -242,6 +250,7 @@ function clockLine(room, now) {
 
 function delayText(room) {
   if (room.status === "finished") return t("watch.over");
+  if (room.boards_held) return t("watch.held");
   const delay = room.spectator_delay_s ?? 0;
   if (!delay) return t("watch.live");
   return t("watch.delayed", { n: delay });

@@ -37,16 +37,23 @@ Squadron.  It is the solver's certified pick from a seed derived by HMAC-SHA256 
 server's secret (`STALACTITES_DAILY_SECRET`) and `game|date`, so every process with the
 secret deals the same, and nobody can work it out in advance.  The deal's id is never in an
 answer during its day; the archive reveals it once the day is over.  So do the attempts'
-rooms: until their day is over (UTC) their view shows no `deal`, `salt` or `solution`
-their record and analysis are 409 `not_finished`, and a spectator's `hello` is refused
-(`unauthorized`, close 1008) (each player still sees the deal in their own
-`results`), so a finished attempt does not give the day's deal away.
+rooms: until their day is over (UTC) their view and their player's `welcome` show no
+`deal`, `salt` or `solution`, nor does the `results` event of an attempt that ends during
+the day (they are null; the commitment is there), their record and analysis are 409
+`not_finished`, a spectator's `hello` is refused (`unauthorized`, close 1008), and a hint
+is 403 `hints_off` in every attempt, practice too.  So no attempt, finished or not, gives
+the day's deal or a line of it away while the day lasts.
 
-A player's first attempt of a day (any player with a session, anonymous or registered) is
-their **official** one, decided atomically in the store (two attempts started at once from
-two tabs, on any processes: one is official); later attempts are practice.  Each attempt is
-a private solo room on the day's deal, without a countdown: open its websocket with the
-token, say `ready`, race.  When an official attempt's race ends it goes on the day's
+Each attempt is a private solo room on the day's deal, without a countdown: open its
+websocket with the token, say `ready`, race.  A player's first attempt of a day **to start**
+(any player with a session, anonymous or registered) is their **official** one: it is
+decided as the attempt's `ready` starts it, atomically in the store (two attempts started at
+once from two tabs, on any processes: one is official); attempts that start later are
+practice, and an attempt made but not started is not official yet.  A day's attempts are
+played during that day only: a `ready` once the attempt's day is over is refused with the
+error `day_over` (the attempt never starts: make a new one, at the new day's deal), and a
+race started before midnight ends at midnight (UTC) at the latest (its `ends_at` says so).
+When an official attempt's race ends it goes on the day's
 leaderboard, ranked: won before not won, then less time, then more foundation cards, then
 who finished first.  The player's **streak** (days in a row, up to today or yesterday, with
 an official attempt in any game) is `daily_streak` in their profile.
@@ -69,14 +76,16 @@ ROUTES = [
     (
         "`GET /api/daily/{game}` (`stalactites` or `squadron`)",
         '200 `{"date", "game", "step", "room_id"}`: today (UTC), the step policy (null for '
-        "squadron) and, with a session, the player's official attempt today (else null); 404 "
-        "`no_daily` for another game",
+        "squadron) and, with a session, the player's official attempt today (the first of "
+        "theirs that started; else null); 404 `no_daily` for another game",
     ),
     (
         "`POST /api/daily/{game}/attempts` with a session (body ignored)",
         '201 `{"room_id", "player_id", "token", "official", "date", "game"}`: a solo room on '
-        "today's deal, the player seated; `official` false for practice; 401 `unauthorized` "
-        "without a session; 404 `no_daily`",
+        "today's deal, the player seated, not started; `official`: none of the player's "
+        "attempts has started today, so this one is official if it is the first to start "
+        "(false: practice); 401 `unauthorized` without a session; 404 `no_daily`; 429 "
+        "`rate_limited` with `Retry-After`, counted with the address's new rooms",
     ),
     (
         "`GET /api/daily/{game}/{date}/leaderboard[?limit=N][&offset=K]`",

@@ -90,6 +90,7 @@ ErrorCode = Literal[
     "own_run",
     "not_certified",
     "no_daily",
+    "day_over",
 ]
 
 ERROR_CODES: dict[str, str] = {
@@ -114,8 +115,8 @@ ERROR_CODES: dict[str, str] = {
     "undo_disabled": "an undo in a room that does not allow undo",
     "rate_limited": "too many moves too fast (per connection or per client address); wait and "
     "send again; a connection that keeps on is closed with 1008.  Over HTTP: 429, too many "
-    "rooms made or seats taken from one address, or too many hints for one seat (with "
-    "`Retry-After`)",
+    "rooms (daily attempts among them), tournaments or analyses asked for or seats taken "
+    "from one address, or too many hints for one seat (with `Retry-After`)",
     "idle": "a spectator socket that sent nothing, not even `ping`, for 60 s "
     "(`STALACTITES_SPECTATOR_IDLE_S`); the socket is then closed with 4408",
     "retry": "a move, undo or declaration that could not be stored because the player's log "
@@ -134,7 +135,7 @@ ERROR_CODES: dict[str, str] = {
     "hint_solo_only": "over HTTP, 403: a hint asked for in a room with more than one seat (hints "
     "are for solo practice, never for a race with others)",
     "hints_off": "over HTTP, 403: a hint asked for in a race that counts (rated, a daily "
-    "deal's official attempt, a tournament round): no help there, ever",
+    "deal's attempt, a tournament round): no help there, ever",
     "run_not_found": "over HTTP, 404: a ghost asked of a seat the room does not have, or a run "
     "without its actions' times",
     "own_run": "over HTTP, 409: a ghost asked of one's own run",
@@ -142,6 +143,8 @@ ERROR_CODES: dict[str, str] = {
     "certify (a chosen deal)",
     "no_daily": "over HTTP, 404: a daily deal asked for a game that has none (the games: "
     "stalactites, squadron)",
+    "day_over": "a `ready` in a daily deal's attempt once its UTC day is over (its deal is "
+    "published): the attempt never starts; make a new attempt at today's deal",
 }
 
 RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
@@ -333,6 +336,12 @@ class RoomView(Frame):
     )
     spectator_delay_s: int = Field(
         description="during the race spectators see each board as it was this long ago"
+    )
+    boards_held: bool = Field(
+        default=False,
+        description="a race that counts (rated, a daily deal's attempt, a tournament "
+        "round): during the race spectators see each racer's progress, but a racer's board and "
+        "its verdict only once that racer has finished (`spectator_delay_s` does not apply)",
     )
     spectators: int = Field(description="spectators connected now")
     private: bool = Field(
@@ -532,12 +541,14 @@ class Finished(Frame):
 
 class Results(Frame):
     """Room event, the last: final standings, the deal id revealed with the salt of the room's
-    commitment (check: SHA-256 of ``deal|salt`` is ``commitment``), and the solver's lines."""
+    commitment (check: SHA-256 of ``deal|salt`` is ``commitment``), and the solver's lines.
+    A daily deal's attempt that ends during its day reveals none of them (null): its deal is
+    published once the day is over."""
 
     type: Literal["results"]
     seq: int
     standings: list[Standing]
-    deal: str
+    deal: str | None = Field(description="null: a daily deal's, during its day")
     salt: str | None = Field(description="the commitment's salt")
     commitment: str | None = Field(description="the commitment published from the start")
     solution: dict[str, list[str]] | None

@@ -341,7 +341,7 @@ ROUTES = [
         "brings more cards home; searched in a solver worker process with a budget, after any "
         "other solver work waiting (hints run on at most half the workers, and at most 4 per "
         'worker wait).  403 `{"code": "hints_off", "message"}` in a race that counts (rated, a '
-        "daily deal's official attempt, a tournament round), whatever its seats; 403 "
+        "daily deal's attempt, a tournament round), whatever its seats; 403 "
         "`hint_solo_only` in a room of more than one seat; 401 `unauthorized`; 409 "
         "`not_started` outside the race, `already_finished` for a finished player; 429 "
         "`rate_limited` with `Retry-After` while this seat's last hint is still being searched, "

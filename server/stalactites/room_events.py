@@ -126,16 +126,17 @@ def presence_events(player_id: str) -> tuple[str, str]:
     )
 
 
-def results_event(standings: list[Standing], settings: RoomSettings) -> str:
-    """The last event: the standings, and the deal revealed with its commitment's salt."""
+def results_event(standings: list[Standing], settings: RoomSettings, withheld: bool = False) -> str:
+    """The last event: the standings, and the deal revealed with its commitment's salt (not
+    ``withheld``: a daily deal's, during its day, shows none of the deal, salt and lines)."""
     return _dump(
         {
             "type": "results",
             "standings": [line.model_dump() for line in standings],
-            "deal": settings.deal,
-            "salt": settings.salt,
+            "deal": None if withheld else settings.deal,
+            "salt": None if withheld else settings.salt,
             "commitment": settings.commitment,
-            "solution": settings.solution,
+            "solution": None if withheld else settings.solution,
         }
     )
 

@@ -286,6 +286,9 @@ export default {
   "watch.live": "Boards are shown live.",
   "watch.delayed":
     "Boards are shown {n} s behind the racers, so nobody can copy the leader. Progress bars are live.",
+  "watch.held":
+    "This race counts: each racer's board is shown once they finish, so nobody can copy it. Progress bars are live.",
+  "watch.heldBoard": "Shown when they finish",
   "watch.verdict.won": "Still winnable",
   "watch.verdict.lost": "Lost the win",
   "watch.verdict.unknown": "Winnable? Unknown",
@@ -611,6 +614,9 @@ export default {
   "note.hint": "Hint: {move}.",
   "note.noHint": "The solver finds no move that brings more cards home.",
   "error.hint_solo_only": "Hints are for solo practice only, never in a race with others.",
+  "error.hints_off": "No hints in a race that counts: rated races, the daily deal and tournaments.",
+  "error.day_over": "This attempt's day is over: take today's deal instead.",
+  "error.seats_reserved": "The seats in this room are its own players' only.",
   "keys.hint": "a hint from the solver (solo practice rooms)",
   "ghost.of": "ghost of {name}",
   "ghost.hint": "A recorded run, replayed with its original timing",

@@ -306,6 +306,9 @@ export default {
   "watch.live": "Układy są pokazywane na żywo.",
   "watch.delayed":
     "Układy są pokazywane {n} s za graczami, żeby nikt nie podpatrzył prowadzącego. Paski postępu są na żywo.",
+  "watch.held":
+    "Ten wyścig się liczy: układ gracza jest pokazywany dopiero, gdy skończy, żeby nikt go nie podpatrzył. Paski postępu są na żywo.",
+  "watch.heldBoard": "Pokażemy, gdy skończy",
   "watch.verdict.won": "Wciąż do wygrania",
   "watch.verdict.lost": "Wygrana stracona",
   "watch.verdict.unknown": "Do wygrania? Nie wiadomo",
@@ -651,6 +654,9 @@ export default {
   "note.hint": "Podpowiedź: {move}.",
   "note.noHint": "Solver nie widzi ruchu, który odłoży więcej kart na stosy.",
   "error.hint_solo_only": "Podpowiedzi są tylko w grze w pojedynkę, nigdy w wyścigu z innymi.",
+  "error.hints_off": "W wyścigu, który się liczy, nie ma podpowiedzi: w rankingowych, w rozdaniu dnia i w turniejach.",
+  "error.day_over": "Dzień tej próby minął: zagraj w dzisiejsze rozdanie.",
+  "error.seats_reserved": "Miejsca w tym pokoju należą tylko do jego graczy.",
   "keys.hint": "podpowiedź solvera (pokoje do gry w pojedynkę)",
   "ghost.of": "duch gracza {name}",
   "ghost.hint": "Nagrany przebieg, odtwarzany w oryginalnym tempie",

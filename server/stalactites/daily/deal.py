@@ -13,7 +13,7 @@ import hmac
 
 from ..solver import pick
 
-__all__ = ["DAILY_GAMES", "certified_daily", "daily_seed", "day_number", "today"]
+__all__ = ["DAILY_GAMES", "DAY_MS", "certified_daily", "daily_seed", "day_number", "today"]
 
 DAILY_GAMES: dict[str, str | None] = {"stalactites": "choice", "squadron": None}
 """The games with a daily deal, and the step policy of each (None: the game has none)."""

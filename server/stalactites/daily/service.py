@@ -1,10 +1,13 @@
 """The daily deal's attempts, leaderboard, archive and streaks, over a :class:`DailyStore`.
 
-An attempt is a private solo room on the day's deal.  Its room id is made first and claimed
-as the player's official attempt in the store (atomic: of two attempts started at once, one
-is official), then the room is made, tagged ``game|date|official`` or ``...|practice`` in its
-settings.  When an official attempt's race ends on this process, it goes on the day's
-leaderboard (:meth:`DailyService.finished`).
+An attempt is a private solo room on the day's deal, tagged ``game|date|attempt`` in its
+settings.  It is official, or practice, when its race starts, not when it is made: as its
+player says ``ready`` (:meth:`DailyService.starting`, called by the rooms) the store claims
+it as the player's official attempt of the day unless one has started already (atomic, on
+any processes: the first to start is official).  An attempt not started by the end of its
+day never starts (``day_over``), and a race started near midnight ends at midnight, so that
+nobody plays a deal the archive has published.  When an official attempt's race ends, it
+goes on the day's leaderboard (:meth:`DailyService.record_room`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from ..rooms.errors import RoomError
 from ..rooms.service import new_room_id
 from ..store import DailyStore
 from ..store.daily_base import DailyEntry, DailyPage, streak_of
-from .deal import DAILY_GAMES, certified_daily, daily_seed, day_number, today
+from .deal import DAILY_GAMES, DAY_MS, certified_daily, daily_seed, day_number, today
 
 __all__ = ["Attempt", "DailyService", "Today"]
 
@@ -49,9 +52,18 @@ class DailyService:
         self.store, self.rooms, self.clock = store, rooms, clock
         self._secret = (secret or secrets.token_hex(32)).encode()
         self._deals: dict[tuple[str, str], ChosenDeal] = {}
+        rooms.daily_start = self.starting  # its attempts' races start through this service
 
     def today(self, game: str) -> Today:
         return Today(today(self.clock.now_ms()), game, DAILY_GAMES[game])
+
+    async def secret_deals(self, games: set[str]) -> set[str]:
+        """Today's deals of these games (those that have one): secret until the day is over,
+        so no answer may name them (a history entry of an attempt finished today, say)."""
+        found = set()
+        for game in sorted(games & set(DAILY_GAMES)):
+            found.add((await self.deal(game, self.today(game).date)).deal)
+        return found
 
     async def deal(self, game: str, date: str) -> ChosenDeal:
         """The day's deal: this process's copy, the store's, or picked now (the same pick on
@@ -68,32 +80,40 @@ class DailyService:
         return found
 
     async def attempt(self, game: str, player_id: str, name: str) -> Attempt:
-        """A solo room on today's deal, the player seated: official if it is their first."""
+        """A solo room on today's deal, the player seated.  ``official``: none of the player's
+        attempts has started today, so this one is official if it is the first to start."""
         day = self.today(game)
         chosen = await self.deal(game, day.date)
-        room_id = new_room_id()
-        official_room = await self.store.claim(
-            game, day.date, player_id, room_id, day_number(day.date)
-        )
-        official = official_room == room_id
-        tag = f"{game}|{day.date}|{'official' if official else 'practice'}"
         body = CreateRoom.model_validate(
             {"game": game, "step": day.step, "seats": 1, "time_limit_s": TIME_LIMIT_S}
             | {"countdown_s": 0}
             | {"private": True}
         )
-        await self.rooms.create(body, chosen, room_id, tag)
+        room_id = new_room_id()
+        await self.rooms.create(body, chosen, room_id, f"{game}|{day.date}|attempt")
         seat, token = await self.rooms.join(room_id, name, player_id)
+        official = await self.store.official(game, day.date, player_id) is None
         return Attempt(room_id, seat, token, official, day.date)
+
+    async def starting(self, room_id: str, tag: str, player_id: str) -> int:
+        """The attempt's player said ``ready``: refused (``day_over``) once its day is over,
+        else claimed as their official attempt if none has started (the store decides, once
+        for all processes); when its race must end at the latest (the end of its day)."""
+        game, date, _ = tag.split("|")
+        if today(self.clock.now_ms()) > date:
+            raise RoomError("day_over", f"the daily deal of {date} is over: make a new attempt")
+        await self.store.claim(game, date, player_id, room_id, day_number(date))
+        return (day_number(date) + 1) * DAY_MS
 
     async def record_room(self, room_id: str) -> None:
         """Put a finished official attempt on the day's board, once (an effect of the results
-        log, :mod:`stalactites.results`); any other room is left alone, and one that is gone."""
+        log, :mod:`stalactites.results`); any other room is left alone (practice too: the
+        store keeps the official one only), and one that is gone."""
         try:
             settings = await self.rooms.settings(room_id)
         except RoomError:
             return
-        if settings.daily is None or not settings.daily.endswith("|official"):
+        if settings.daily is None:  # the store puts the player's official attempt alone
             return
         game, date, _ = settings.daily.split("|")
         row = await self.rooms.load(room_id)

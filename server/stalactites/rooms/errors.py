@@ -26,6 +26,7 @@ HTTP_STATUS: dict[str, int] = {
     "run_not_found": 404,
     "own_run": 409,
     "not_certified": 409,
+    "day_over": 409,
     "internal": 500,
 }
 

@@ -1,7 +1,7 @@
 """Hints for solo practice: the solver's next move for a player's board.
 
 Only in practice: never in a race that counts (``hints_off``: a rated race, a daily deal's
-official attempt, a tournament round), and only in a room of one seat (``hint_solo_only``
+attempt, a tournament round), and only in a room of one seat (``hint_solo_only``
 elsewhere: in a race with others a hint would be help the others do not get); only for the
 seat's own token, and only while that player is racing.  The search runs in a worker process
 of the process's :class:`SolverPool`, on the board rebuilt there from the settings and the
@@ -32,7 +32,6 @@ __all__ = [
     "HintRefused",
     "hint_kind",
     "hint_move",
-    "hints_off",
     "room_hint",
 ]
 
@@ -56,17 +55,6 @@ class HintRefused(Exception):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.retry_after_s = retry_after_s
-
-
-def hints_off(settings: RoomSettings) -> str | None:
-    """What makes the room's race count, so that it gives no hints (None: practice)."""
-    if settings.rated:
-        return "a rated race"
-    if settings.daily is not None and settings.daily.endswith("|official"):
-        return "a daily deal's official attempt"
-    if settings.round_of is not None:
-        return "a tournament round"
-    return None
 
 
 def hint_kind(config: ServerConfig, workers: int) -> Kind:
@@ -93,7 +81,7 @@ def hint_move(settings_json: str, actions: list[str]) -> str | None:
 async def room_hint(rooms: RoomService, room_id: str, token: str) -> str | None:
     """The hint for the seat holding ``token``: a move in notation, or None (nothing wins)."""
     settings = await rooms.settings(room_id)
-    counts = hints_off(settings)
+    counts = settings.counts
     if counts is not None:
         raise RoomError("hints_off", f"no hints in a race that counts: this is {counts}")
     if settings.seats > 1:

@@ -91,6 +91,10 @@ Rater = Callable[[RoomRow, RoomSettings, list[Standing], int], Awaitable[list[St
 """Given a race's final standings just before they are stored (with the time), gives them
 back with each persistent player's rating change (the players' outcome, fixed once)."""
 
+DailyStart = Callable[[str, str, str], Awaitable[int]]
+"""Told that a daily deal's attempt is about to start (room id, its ``daily`` tag, the
+player): it refuses with a :class:`RoomError`, or answers when the race ends at the latest."""
+
 
 def new_room_id() -> str:
     return secrets.token_urlsafe(9)
@@ -119,6 +123,7 @@ class RoomService:
         self.deleted_players: DeletedPlayers | None = None  # unnamed in views (web/process.py)
         # A quick race has begun here (stalactites.matchmaking resigns its absent seats).
         self.on_quick_start: Callable[[str], Awaitable[None]] | None = None
+        self.daily_start: DailyStart | None = None  # (stalactites.daily sets it)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> int:
@@ -323,8 +328,12 @@ class RoomService:
         if row.status != "waiting":
             raise RoomError("not_waiting", "the race has begun: everyone racing was ready")
         view = player_view(row.status, player).model_copy(update={"ready": True})
+        latest = None
+        if settings.daily is not None and self.daily_start is not None:
+            latest = await self.daily_start(room_id, settings.daily, player_id)
         starts_at = self.now() + settings.countdown_s * 1000
         ends_at = starts_at + settings.time_limit_s * 1000
+        ends_at = ends_at if latest is None else min(ends_at, latest)
         # Before the countdown can begin, so that its end is never missing from the store
         # (the store's sweep takes it out again if this ready began none).
         await self.store.results.due(room_id, starts_at, Due.EARLIER)
@@ -398,7 +407,8 @@ class RoomService:
         standings = label_standings(final.standings, settings.ghost)
         if self.rater is not None:
             standings = await self.rater(row, settings, standings, self.now())
-        stored.append(room_events.results_event(standings, settings))
+        withheld = settings.deal_withheld(self.now())  # a daily deal's, during its day
+        stored.append(room_events.results_event(standings, settings, withheld))
         results = json.dumps([line.model_dump() for line in standings])
         finish = Finish(row.room_id, row.version, self.now(), final.finishers, stored, results)
         return await self.store.finish(finish), standings
@@ -438,7 +448,7 @@ class RoomService:
             state = wire_board(game)
             if row.status == "racing" and player_row(row, player_id).finish is None:
                 legal = legal_texts(game)
-        room = room_view(row, self._settings[room_id], await self._deleted(row))
+        room = self._withheld(room_view(row, self._settings[room_id], await self._deleted(row)))
         return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
 
     async def spectator_welcome(

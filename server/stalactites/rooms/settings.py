@@ -179,7 +179,8 @@ class RoomSettings(BaseModel):
     # (the players' RoundOf: what its players' history entries say)
     ghost: GhostSeat | None = None  # a seat replaying a recorded run (stalactites.ghosts)
     private: bool = False  # never listed: joined by its link only (rematches, daily attempts)
-    daily: str | None = None  # a daily deal's attempt: "game|date|official" or "...|practice"
+    daily: str | None = None  # a daily deal's attempt: "game|date|attempt" (official or not
+    # as it starts: stalactites.daily); rooms made before: "...|official" or "...|practice"
     quick: bool = False  # a quick race (the matchmaker's): see stalactites.matchmaking
     # A kept room's archived settings: its lines' digest, the lines dropped (found again by
     # stalactites.rooms.solutions); never written for a room that has its lines.
@@ -198,13 +199,27 @@ class RoomSettings(BaseModel):
         return not self.certified
 
     def deal_withheld(self, now_ms: int) -> bool:
-        """A daily deal's attempt keeps its deal secret from others until its UTC day is over
-        (its replay, record and view), so that nobody learns the day's deal from another's
-        finished attempt; its player sees it in their results."""
+        """A daily deal's attempt keeps its deal secret until its UTC day is over (its replay,
+        record, view, welcome and results), from its own player too, so that nobody learns
+        the day's deal and its lines from a finished attempt, practice or another's."""
         if self.daily is None:
             return False
         day = datetime.datetime.fromtimestamp(now_ms / 1000, datetime.UTC).date().isoformat()
         return self.daily.split("|")[1] >= day
+
+    @property
+    def counts(self) -> str | None:
+        """What makes this room's race count (rated, a daily deal's attempt, a tournament
+        round), as a phrase; None: practice.  A race that counts gives no help: no hints,
+        and spectators see a racer's board only once that racer has finished.  Every daily
+        attempt counts: a practice one is played while the day's official race may be on."""
+        if self.rated:
+            return "a rated race"
+        if self.daily is not None:
+            return "a daily deal's attempt"
+        if self.round_of is not None:
+            return "a tournament round"
+        return None
 
     @property
     def delay_s(self) -> int:

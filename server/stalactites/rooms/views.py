@@ -154,6 +154,7 @@ def room_view(
         quick=settings.quick,
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
+        boards_held=settings.counts is not None,
         spectators=row.spectators,
         private=settings.private,
         rematch=row.rematch,

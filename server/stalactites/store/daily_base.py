@@ -2,8 +2,9 @@
 leaderboard, the days each game had, and each player's days played (for the streak).
 
 A day of a game is ``(game, date)``, the date an ISO UTC date (``2026-12-01``).  A player's
-first attempt of a day is their official one: :meth:`DailyStore.claim` decides it atomically
-(two attempts started at once from two tabs, on any processes: one is official).  The
+first attempt of a day to start is their official one: :meth:`DailyStore.claim`, called as
+an attempt starts, decides it atomically (two attempts started at once from two tabs, on any
+processes: one is official).  The
 leaderboard holds official attempts once finished, ranked by :func:`rank_key`.
 """
 
@@ -63,13 +64,14 @@ class DailyStore(Protocol):
         ...
 
     async def claim(self, game: str, date: str, player_id: str, room_id: str, day: int) -> str:
-        """The player's official room of the day: ``room_id`` if this is their first attempt
-        (atomically: one first however many start at once), else the earlier one.  Also notes
-        the day among the game's days and the player's days (``day``: its number)."""
+        """The player's official room of the day: ``room_id`` if it is the first of their
+        attempts to start (claimed as it starts; atomically: one first however many start at
+        once), else the earlier one.  Also notes the day among the game's days and the
+        player's days (``day``: its number)."""
         ...
 
     async def official(self, game: str, date: str, player_id: str) -> str | None:
-        """The player's official room of the day, if they have made an attempt."""
+        """The player's official room of the day, if one of their attempts has started."""
         ...
 
     async def record(self, game: str, date: str, entry: DailyEntry) -> bool:

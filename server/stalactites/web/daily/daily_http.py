@@ -3,7 +3,8 @@
 * ``GET /api/daily/{game}``: ``{"date", "game", "step", "room_id"}`` (``room_id``: the
   signed-in player's official attempt today, else null); never the deal.
 * ``POST /api/daily/{game}/attempts`` (a session): 201 ``{"room_id", "player_id", "token",
-  "official", "date", "game"}``, a solo room on today's deal, the player seated.
+  "official", "date", "game"}``, a solo room on today's deal, the player seated (official
+  if it is the first of theirs to start); limited per address as new rooms are.
 * ``GET /api/daily/{game}/{date}/leaderboard?limit&offset``: ``{"date", "game", "total",
   "entries"}``, official attempts ranked.
 * ``GET /api/daily/{game}/archive?before&limit``: ``{"days": [...]}``, past days newest
@@ -21,6 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...daily import DAILY_GAMES
 from ...daily.service import entry_view
+from ..limits import CREATIONS, limited
 from ..players.session_http import session_player, unauthorized
 from ..process import process_of
 
@@ -91,6 +93,9 @@ async def attempt(request: Request) -> JSONResponse:
     game = _game(request)
     if game is None:
         return _no_game()
+    refused = limited(request, process_of(request).limits.creations, CREATIONS)
+    if refused is not None:
+        return refused
     player = await session_player(request, changing=True)
     if isinstance(player, JSONResponse):
         return player

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
-from ...players.service import NewSession, Profile
+from ...players.service import DAY_MS, NewSession, Profile
 from ...store.players_base import PlayerRecord
 from ..limits import client_address, limited, retry_after_header
 from ..process import process_of
@@ -38,15 +38,15 @@ STATUS = {
 }
 
 
-def player_routes(max_body: int) -> list[BaseRoute]:
+def player_routes() -> list[BaseRoute]:
     return [
-        Route("/api/session", new_session, methods=["POST"], max_body_size=max_body),
+        Route("/api/session", new_session, methods=["POST"]),
         Route("/api/session", end_session, methods=["DELETE"]),
         Route("/api/session", who_am_i, methods=["GET"]),
-        Route("/api/accounts", register, methods=["POST"], max_body_size=max_body),
+        Route("/api/accounts", register, methods=["POST"]),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me", delete_me, methods=["DELETE"]),
-        Route("/api/me", rename, methods=["PATCH"], max_body_size=max_body),
+        Route("/api/me", rename, methods=["PATCH"]),
         Route("/api/players/{who}", profile, methods=["GET"]),
         Route("/api/players/{player_id}/races", races, methods=["GET"]),
         Route("/api/leaderboards/{game}", leaderboard, methods=["GET"]),
@@ -198,10 +198,18 @@ async def profile(request: Request) -> Response:
 async def races(request: Request) -> Response:
     query = request.query_params
     limit = _whole(query.get("limit", "20"), "limit")
-    page = await process_of(request).players.history(
+    process = process_of(request)
+    page = await process.players.history(
         request.path_params["player_id"], limit, query.get("before")
     )
-    return JSONResponse({"races": [_plain(entry) for entry in page.races], "next": page.next})
+    # A race finished today may be an attempt at today's daily deal: its deal stays unnamed.
+    today = process.clock.now_ms() // DAY_MS * DAY_MS
+    games = {entry.game for entry in page.races if entry.finished_at >= today}
+    secret = await process.daily.secret_deals(games) if games else set()
+    races = [
+        _plain(entry) | ({"deal": None} if entry.deal in secret else {}) for entry in page.races
+    ]
+    return JSONResponse({"races": races, "next": page.next})
 
 
 async def leaderboard(request: Request) -> Response:

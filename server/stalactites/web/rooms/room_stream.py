@@ -64,6 +64,8 @@ class RoomHooks:
                 self.started()
             if self.boards is not None:
                 self.boards.race_started()
+        if kind == "finished" and self.boards is not None:
+            self.boards.racer_finished()
         if kind == "results" and self.boards is not None:
             self.boards.race_over()
 

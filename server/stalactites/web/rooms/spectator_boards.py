@@ -13,6 +13,11 @@ spectator's welcome shows the boards as released so far, and from then on it get
 released after that point.  Each board shown carries its verdict (:mod:`.board_verdicts`):
 whether it can still be won, judged on that delayed board alone, the ``board_verdict`` frame
 telling it when it was not known yet.
+
+In a race that counts (:attr:`~stalactites.rooms.RoomSettings.counts`) a board is no help to
+its rival: each racer's actions are held, whatever the delay, until that racer has finished
+(then released at once, in order) or the race is over; until then a spectator is shown no
+board of theirs and no verdict, only their progress.
 """
 
 from __future__ import annotations
@@ -57,6 +62,11 @@ class SpectatorBoards:
         self._actions: dict[str, list[str]] = {}  # each player's actions released and applied
         self.verdicts = BoardVerdicts(room_id, rooms, self._tell)
         self._deal_shown = False  # the race has started: each board's verdict is wanted
+        self._held = False  # the race counts: boards held until their racer has finished
+        self._finished: set[str] = set()  # (held) the racers known to have finished
+        self._finishes_unread = False  # (held) a racer has finished: read who
+        self._out: set[int] = set()  # (held) entries released past the first unreleased one
+        self._scanned, self._rescan = 0, False  # (held) entries looked at; look again from 0
         self._wake = asyncio.Event()
         self._alarms = alarms
         self._alarm: Alarm | None = None  # set for the next action due to be released
@@ -99,6 +109,12 @@ class SpectatorBoards:
         self._deal_shown = True
         self._wake.set()
 
+    def racer_finished(self) -> None:
+        """A racer has finished: in a race that counts, their board may be shown now."""
+        if self._held:
+            self._finishes_unread = True
+            self._wake.set()
+
     def race_over(self) -> None:
         """The race has finished: release everything."""
         self.over = True
@@ -122,6 +138,8 @@ class SpectatorBoards:
             return {}, {}
         boards, verdicts = {}, {}
         for player in row.players:
+            if self._hidden(player.player_id):
+                continue
             game = self._game(player.player_id)
             boards[player.player_id] = wire_board(game)
             verdicts[player.player_id] = self._verdict(player.player_id, game)
@@ -146,6 +164,8 @@ class SpectatorBoards:
                     self._wake.clear()
                     if self.viewers and self._unread:  # else ready() reads them
                         await self._sync()
+                    if self._finishes_unread:
+                        await self._read_finishes()
                     if self._deal_shown:
                         await self._judge_all()
                 if self.viewers:  # else the next spectator's ready() releases them
@@ -160,8 +180,11 @@ class SpectatorBoards:
 
     async def _prime(self) -> None:
         self._settings = await self._rooms.settings(self.room_id)
+        self._held = self._settings.counts is not None
         row = await self._rooms.load(self.room_id)
         self.over = self.over or row.status == "finished"
+        self._finished = {player.player_id for player in row.players if player.finish}
+        self._rescan = True
         await self._sync()
         self._release()
         self.primed.set()
@@ -171,7 +194,19 @@ class SpectatorBoards:
         self._deal_shown = False
         row = await self._rooms.load(self.room_id)
         for player in row.players:
-            self._verdict(player.player_id, self._game(player.player_id))
+            if not self._hidden(player.player_id):
+                self._verdict(player.player_id, self._game(player.player_id))
+
+    async def _read_finishes(self) -> None:
+        """(Held) who has finished, as the room says now; their actions are released."""
+        self._finishes_unread = False
+        row = await self._rooms.load(self.room_id)
+        self._finished = {player.player_id for player in row.players if player.finish}
+        self._rescan = True
+
+    def _hidden(self, player_id: str) -> bool:
+        """Whether the player's board is kept from spectators now (held, still racing)."""
+        return self._held and not self.over and player_id not in self._finished
 
     async def _sleep(self) -> None:
         """Until poked, or until the next action is due (its alarm pokes); with no spectator
@@ -194,29 +229,48 @@ class SpectatorBoards:
             self._entries += read
 
     def _next_due(self) -> int | None:
-        if self._released >= len(self._entries):
-            return None
+        if self._released >= len(self._entries) or (self._held and not self.over):
+            return None  # (held: released when their racer finishes, not at a time)
         return self._entries[self._released].at_ms + self._delay_ms()
 
     def _delay_ms(self) -> int:
         return 0 if self.over or self._settings is None else self._settings.delay_s * 1000
 
     def _release(self) -> None:
-        """Play and send every action that is due."""
+        """Play and send every action that is due (held: every finished racer's)."""
+        if self._held and not self.over:
+            # The entries looked at already are looked at again only when someone finished.
+            start = self._released if self._rescan else max(self._scanned, self._released)
+            for index in range(start, len(self._entries)):
+                if index not in self._out and self._entries[index].player_id in self._finished:
+                    self._out.add(index)
+                    self._play(self._entries[index])
+            self._scanned, self._rescan = len(self._entries), False
+            while self._released in self._out:
+                self._out.discard(self._released)
+                self._released += 1
+            return
         now = self._rooms.now()
         while (due := self._next_due()) is not None and due <= now:
             entry = self._entries[self._released]
             self._released += 1
-            board = self._board(entry.player_id)
-            try:
-                act(board, entry.action)
-            except EngineError:
-                log.warning("room %s: stored action %r does not apply", self.room_id, entry)
+            if self._released - 1 in self._out:  # (held) released already
+                self._out.discard(self._released - 1)
                 continue
-            self._actions.setdefault(entry.player_id, []).append(entry.action)
-            verdict = self._verdict(entry.player_id, board.game)
-            text = board.json()
-            self._send(board_event_json(entry.player_id, entry.action, text, entry.at_ms, verdict))
+            self._play(entry)
+
+    def _play(self, entry: ActionRow) -> None:
+        """Play one action on its player's board and send the board to every spectator."""
+        board = self._board(entry.player_id)
+        try:
+            act(board, entry.action)
+        except EngineError:
+            log.warning("room %s: stored action %r does not apply", self.room_id, entry)
+            return
+        self._actions.setdefault(entry.player_id, []).append(entry.action)
+        verdict = self._verdict(entry.player_id, board.game)
+        text = board.json()
+        self._send(board_event_json(entry.player_id, entry.action, text, entry.at_ms, verdict))
 
     def _verdict(self, player_id: str, game: Game) -> PositionVerdict:
         """The player's board is shown now: its verdict as known (it is judged if unknown)."""
