@@ -23,6 +23,8 @@ from players_kit import anonymous, api, recorded
 from server_kit import Client, ManualClock
 from stalactites.ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES, raced
 from stalactites.ghosts.service import CANDIDATES
+from stalactites.rooms import CreateRoom, RoomSettings
+from stalactites.rooms.settings import new_salt
 from stalactites.store import IndexedRun
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -210,3 +212,42 @@ async def test_the_queue_looks_past_runs_it_cannot_race(
     await _index(any_server, run, RATING + 300, True)
     racer = await anonymous(any_server.url)
     assert await _ghost_name(any_server, racer["player_id"]) == run.player["name"]
+
+
+async def test_the_ghost_of_a_quick_races_run_races_instead_of_resigning_at_the_start(
+    any_server: Any, clock: ManualClock
+) -> None:
+    """A quick race's start puts out its seats not connected; a ghost never connects, so a
+    ghost room that kept the source's ``quick`` had its ghost resign at 0:00 with no move."""
+    process = any_server.app.state.process
+    runner = await anonymous(any_server.url)
+    body = CreateRoom.model_validate({"seats": 1, "countdown_s": 0})
+    chosen = await _on_loop(any_server, process.rooms.pick_deal("stalactites", "choice"))
+    settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
+    quick = settings.model_copy(update={"quick": True, "private": True})  # as the queue makes
+    room_id = await _on_loop(any_server, process.rooms.open(quick))
+    _, token = await _on_loop(
+        any_server, process.rooms.join(room_id, runner["name"], runner["player_id"])
+    )
+    client = await Client.open(any_server.ws_url(room_id))
+    await client.hello(token)
+    await client.send(type="ready")
+    legal = (await client.expect("started"))["legal"]
+    assert (await client.move("m0", legal[0]))["type"] == "accepted"
+    clock.advance(30)
+    await client.send(type="resign")
+    await client.expect("results")
+    await recorded(any_server.url, runner["player_id"])
+    racer = await anonymous(any_server.url)
+    run = SourceRun(room_id, runner, {})
+    status, matched = await ghost_race(any_server, run, racer)
+    assert status == 201, matched
+    room = await Client.open(any_server.ws_url(matched["room_id"]))
+    await room.hello(matched["token"])
+    await room.send(type="ready")
+    await room.expect("started")
+    _, view, _ = await api("GET", f"{any_server.url}/api/rooms/{matched['room_id']}")
+    assert view["quick"] is False
+    [ghost] = [line for line in view["players"] if line["ghost_of"]]
+    assert ghost["status"] == "playing"  # not "resigned" at the start
+    await room.expect("progress", player_id=ghost["player_id"])  # its move, on its time

@@ -92,18 +92,7 @@ class GhostService:
             raise RoomError("not_finished", "the race of that run has not finished")
         record = await self.rooms.record(source_room_id)
         ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id(), raced_only=raced_only)
-        base = await self.rooms.settings(source_room_id)
-        settings = base.model_copy(  # never listed, never a daily attempt or a round again
-            update={
-                "seats": 2,
-                "salt": new_salt(),
-                "rated": False,
-                "ghost": ghost,
-                "private": True,
-                "daily": None,
-                "round_of": None,
-            }
-        )
+        settings = ghost_room(await self.rooms.settings(source_room_id), ghost)
         room_id = await self.rooms.open(settings)
         await self._seat_ghost(room_id, settings, ghost)
         name = (await self.players.names_of([racer_id]))[racer_id]
@@ -161,3 +150,21 @@ class GhostService:
             rating = displayed(record.ratings.get(result.game, Rating()))
             run = IndexedRun(result.room_id, seat.player_id, rating, seat.status == "won")
             await self.index.add_run(pool, run, settings.deal, self.rooms.now())
+
+
+def ghost_room(source: RoomSettings, ghost: GhostSeat) -> RoomSettings:
+    """A ghost race's room on the source room's deal and rules: two seats, a new salt, the
+    ghost's; never rated, listed, a daily attempt, a round or a quick race again (a quick
+    race's start puts out every seat not connected, and a ghost never connects)."""
+    return source.model_copy(
+        update={
+            "seats": 2,
+            "salt": new_salt(),
+            "rated": False,
+            "ghost": ghost,
+            "private": True,
+            "daily": None,
+            "round_of": None,
+            "quick": False,
+        }
+    )
