@@ -184,9 +184,8 @@ export function settingsText(room) {
     parts.push(t("settings.round", { name: room.tournament.name, n: room.tournament.round }));
   }
   if (room.deal_chosen) parts.push(t("settings.chosenDeal")); // its creator may have studied it
-  if (room.spectator_delay_s) {
-    parts.push(t("settings.delay", { n: room.spectator_delay_s }));
-  }
+  if (room.boards_held) parts.push(t("settings.held")); // a race that counts: no delay shown
+  else if (room.spectator_delay_s) parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   return parts.join(" · ");
 }
 

@@ -81,6 +81,7 @@ export default {
   "settings.undo": "undo allowed",
   "settings.noUndo": "no undo",
   "settings.delay": "spectators {n} s behind",
+  "settings.held": "boards shown as each racer finishes",
   "step.choice": "step of your choice",
   "step.ones": "by ones",
   "step.twos": "by twos",

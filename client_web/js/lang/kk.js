@@ -85,6 +85,7 @@ export default {
   "settings.undo": "жүрісті қайтаруға болады",
   "settings.noUndo": "жүріс қайтарылмайды",
   "settings.delay": "көрермендер {n} с кешігіп көреді",
+  "settings.held": "карталар жарысушы аяқтағанда көрсетіледі",
   "step.choice": "қадамды ойыншы таңдайды",
   "step.ones": "бірден",
   "step.twos": "екіден",

@@ -101,6 +101,7 @@ export default {
   "settings.undo": "cofanie dozwolone",
   "settings.noUndo": "bez cofania",
   "settings.delay": "widzowie {n} s z tyłu",
+  "settings.held": "układy pokazywane, gdy gracz skończy",
   "step.choice": "krok do wyboru",
   "step.ones": "co jeden",
   "step.twos": "co dwa",
