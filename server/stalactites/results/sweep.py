@@ -57,12 +57,14 @@ class Sweep:
         """Bring one due room up to date and write its next deadline."""
         results = self.rooms.store.results
         try:
+            row = await self.rooms.load(room_id)
+            if row.status == "finished":  # and not recorded yet: its entry is lost, or late
+                await results.record_again(room_id)
+                await results.due(room_id, self.clock.now_ms() + RECHECK_MS, Due.KEPT)
+                return
             row = await self.rooms.current(room_id)
         except RoomError:  # gone (expired): nothing is left to do
             await results.due(room_id, None)
             return
-        if row.status == "finished":  # and not recorded yet: its entry is lost, or late
-            await results.record_again(room_id)
-            await results.due(room_id, self.clock.now_ms() + RECHECK_MS, Due.KEPT)
-            return
-        await results.due(room_id, next_deadline(row), Due.KEPT)
+        if row.status != "finished":  # (ended now: its finish appended it and wrote its recheck)
+            await results.due(room_id, next_deadline(row), Due.KEPT)

@@ -143,7 +143,8 @@ class RoomService:
             result = await self.store.commit(commit)
             if result.outcome is Outcome.APPLIED:
                 followed.stored(result.events, result.action)
-        if result.all_done:
+        if result.all_done:  # due now in the store too, should the finish here fail or die
+            await self.store.results.due(commit.room_id, self.now(), Due.EARLIER)
             self.finalize_soon(commit.room_id)
         return result
 

@@ -107,7 +107,6 @@ async def open_round_room(
     ]
     events = [player.event_json for player in players] + [countdown_event(starts_at, ends_at)]
     room = NewRoom(room_id, settings.model_dump_json(), len(entrants), starts_at)
-    await store.results.due(room_id, starts_at)  # its race begins (and ends) with no one there
     if not await store.open_round(RoundRoom(room, players, starts_at, ends_at, events), ttl_ms):
         raise RuntimeError(f"round room {room_id}: the id is taken")
     return starts_at, ends_at

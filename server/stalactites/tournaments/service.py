@@ -252,6 +252,9 @@ class TournamentService:
             self.rooms.store, self.clock, room_id, room, row.entrants, self.config.room_ttl_s * 1000
         )
         if await self._transition(row, round_begun(row, room_id, room, starts_at, ends_at)):
+            # Its start in the store's deadlines only now: a room of a process that lost the
+            # transition is never raced (nor recorded), whatever sweeps the deadlines.
+            await self.rooms.store.results.due(room_id, starts_at)
             await self.rooms.current(room_id)  # the race is on
 
     async def _deal(self, settings: TournamentSettings, number: int) -> ChosenDeal:
