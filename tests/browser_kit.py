@@ -110,10 +110,12 @@ class ServerProcess:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-        # Every test's rooms come from 127.0.0.1: creating and joining are not limited here
-        # (tests/test_abuse.py tests those limits).  Moves and frames keep the default limits,
-        # which the web client, played at a test's speed, must stay within.
+        # Every test's rooms and players come from 127.0.0.1: creating and joining rooms and
+        # making players and accounts are not limited here (tests/test_abuse.py and
+        # tests/test_players_hardening.py test those limits).  Moves and frames keep the
+        # default limits, which the web client, played at a test's speed, must stay within.
         self.env.update(STALACTITES_CREATE_RATE="0", STALACTITES_JOIN_RATE="0")
+        self.env.update(STALACTITES_SESSION_ADDRESS_RATE="0", STALACTITES_REGISTER_ADDRESS_RATE="0")
         self.env.update(env)
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -230,12 +232,29 @@ def winning_line(deal: str, step: str) -> list[str]:
 
 def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
     """A winning line for a Stalactites deal known only by its layout (as a page shows it)."""
+    return _solved(_dealt(board, step))
+
+
+def first_moves(board: dict[str, list[str]], count: int) -> list[str]:
+    """``count`` legal moves from a dealt layout, each the first legal one after those before
+    that plays to no foundation where there is one (a foundation play by ones otherwise)."""
+    game, moves = _dealt(board, "ones"), []
+    for _ in range(count):
+        legal = game.generate_legal_moves()
+        move = next((m for m in legal if not str(m).split("-")[1].startswith("f")), legal[0])
+        game.push(move)
+        moves.append(str(move))
+    return moves
+
+
+def _dealt(board: dict[str, list[str]], step: str) -> Stalactites:
+    """The game of a Stalactites deal known only by its layout as dealt (as a page shows it)."""
     game = Stalactites(DEAL, step=step)
     game.tableau = [[Card.parse(code) for code in board[f"t{i + 1}"]] for i in range(8)]
     game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
     game.bases = [int(pile[0].rank) for pile in game.foundations]
     game.cells = [None, None]
-    return _solved(game)
+    return game
 
 
 def _solved(game: Stalactites) -> list[str]:

@@ -19,6 +19,7 @@ import redis
 
 from server_kit import Client
 from stalactites.players import Passwords, PlayerService, RacePlayer, RaceResult
+from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.store.players_base import PlayerStore
 from stalactites.store.players_memory import MemoryPlayerStore
 from stalactites.store.players_redis import RedisPlayerStore
@@ -32,6 +33,7 @@ __all__ = [
     "anonymous",
     "api",
     "race",
+    "play_a_little",
     "race_rated",
     "recorded",
 ]
@@ -212,10 +214,19 @@ async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, 
         await asyncio.sleep(0.02)
 
 
+async def play_a_little(client: Client, legal: list[str]) -> None:
+    """Play ``NO_PLAY_MOVES`` legal moves (each the first legal one), so that a resignation
+    after them is real play and the race stays rated (``rooms/rating.py``)."""
+    for number in range(NO_PLAY_MOVES):
+        answer = await client.move(f"warm-up-{number}", legal[0])
+        assert answer["type"] == "accepted", answer
+        legal = answer["legal"]
+
+
 async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> None:
     """These players (their sessions, Bearer) race ``races`` rated rooms over websockets,
-    each resigning (the first to resign, in turn each one, placed last), until every race is
-    in every history."""
+    each playing a little, then resigning (the first to resign, in turn each one, placed
+    last), until every race is in every history."""
     ws = base.replace("http", "ws", 1)
     for number in range(races):
         status, room, _ = await api("POST", f"{base}/api/rooms", {"rated": True, "countdown_s": 0})
@@ -231,7 +242,7 @@ async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> N
         for client in clients:
             await client.send(type="ready")
         for client in clients:
-            await client.expect("started")
+            await play_a_little(client, (await client.expect("started"))["legal"])
         first = clients[number % len(clients)]
         for client in (first, *[c for c in clients if c is not first]):
             await client.send(type="resign")

@@ -34,7 +34,7 @@ from stalactites.players import (
 )
 from stalactites.players.names import skeleton
 from stalactites.players.races import Outcome, history_entry
-from stalactites.players.ratings import PROVISIONAL_RACES
+from stalactites.players.ratings import PROVISIONAL_RACES, REPEAT_WINDOW_MS
 from stalactites.players.sessions import token_hash
 from stalactites.store.players_base import BoardLine, PlayerRecord, board_lines, board_shown
 
@@ -480,13 +480,14 @@ async def test_statistics_count_races_wins_times_and_streaks_per_game_and_step(
 
 
 ROOMS = itertools.count()
+DAY = REPEAT_WINDOW_MS  # races of one pair this far apart each count whole
 
 
 async def settled(service: PlayerService, winner: str, loser: str, races: int) -> None:
     """``races`` races, each in a room of its own, that ``winner`` wins."""
     for _ in range(races):
         room = next(ROOMS)
-        result = race(f"room{room}", (winner, 1), (loser, 2), finished_at=room)
+        result = race(f"room{room}", (winner, 1), (loser, 2), finished_at=room * DAY)
         await service.record_race(result)
 
 
@@ -557,7 +558,7 @@ async def test_around_me_is_a_page_of_the_board_with_me_in_its_middle(
     ids = [await registered(service, f"player{i}") for i in range(6)]
     for i in range(PROVISIONAL_RACES):  # player0 beats everyone, player1 all but player0, ...
         places = [(pid, rank + 1) for rank, pid in enumerate(ids)]
-        await service.record_race(race(f"r{i}", *places, finished_at=i))
+        await service.record_race(race(f"r{i}", *places, finished_at=i * DAY))
     board = await service.leaderboard("stalactites", limit=10)
     assert [e.player_id for e in board] == ids
     around = await service.leaderboard_around("stalactites", ids[3], limit=3)
@@ -613,7 +614,7 @@ async def test_a_deleted_player_leaves_the_board_and_around_me_of_the_rest_is_ri
     ids = [await registered(service, f"player{i}") for i in range(4)]
     for i in range(PROVISIONAL_RACES):  # player0 first, then player1, ...
         places = [(pid, rank + 1) for rank, pid in enumerate(ids)]
-        await service.record_race(race(f"d{i}", *places, finished_at=i))
+        await service.record_race(race(f"d{i}", *places, finished_at=i * DAY))
     await service.delete(ids[1])
     board = await service.leaderboard("stalactites")
     assert [(e.rank, e.player_id) for e in board] == [(1, ids[0]), (2, ids[2]), (3, ids[3])]

@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from fault_kit import OwnRedis, ServeProcess, StallProxy
-from players_kit import anonymous, api, recorded
+from players_kit import anonymous, api, play_a_little, recorded
 from server_kit import OPEN_CLIENTS, Client
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -70,8 +70,8 @@ async def test_a_rated_race_whose_finishing_process_died_is_rated_once(
         clients = [await _hello(first.ws_url(room_id), p["token"]) for p in (ann, bob)]
         for client in clients:
             await client.send(type="ready")
-        for client in clients:
-            await client.expect("started")
+        for client in clients:  # real play: the race stays rated
+            await play_a_little(client, (await client.expect("started"))["legal"])
         await clients[0].send(type="resign")
         await clients[1].expect("finished", player_id=ann["player_id"], status="resigned")
         gate.marker = b"resigned"  # Bob's resignation is stored, then the first process

@@ -15,6 +15,7 @@ import redis
 
 from players_kit import anonymous, api, recorded
 from server_kit import REDIS_URL, Client, winning_line
+from stalactites.rooms.rating import NO_PLAY_MOVES
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -81,8 +82,11 @@ async def test_confusable_names_in_one_room_are_refused(
     assert len(view["players"]) == 1
 
 
-async def _resign_both(server: Any, room_id: str, tokens: list[str]) -> dict[str, Any]:
-    """Both say hello with their session token, the race starts, both resign: the results."""
+async def _resign_both(
+    server: Any, room_id: str, tokens: list[str], moves: int = 0
+) -> dict[str, Any]:
+    """Both say hello with their session token, the race starts, each makes ``moves`` moves
+    (the first legal one each time), both resign: the results."""
     clients = []
     for token in tokens:
         client = await Client.open(server.ws_url(room_id))
@@ -90,8 +94,12 @@ async def _resign_both(server: Any, room_id: str, tokens: list[str]) -> dict[str
         clients.append(client)
     for client in clients:
         await client.send(type="ready")
-    for client in clients:
-        await client.expect("started")
+    legal = [(await client.expect("started"))["legal"] for client in clients]
+    for client, choices in zip(clients, legal, strict=True):
+        for number in range(moves):
+            answer = await client.move(f"m{number}", choices[0])
+            assert answer["type"] == "accepted", answer
+            choices = answer["legal"]
     for client in clients:
         await client.send(type="resign")
         await client.expect("finished", player_id=client.you, status="resigned")
@@ -104,7 +112,8 @@ async def test_a_rated_race_changes_ratings_once_and_shows_it(any_server: Any) -
     ann, bob = await anonymous(base), await anonymous(base)
     for someone in (ann, bob):
         assert (await _sit(base, room["room_id"], someone["token"]))[0] == 201
-    results = await _resign_both(any_server, room["room_id"], [ann["token"], bob["token"]])
+    tokens = [ann["token"], bob["token"]]  # each plays: a resignation with no play is unrated
+    results = await _resign_both(any_server, room["room_id"], tokens, NO_PLAY_MOVES)
     lines = {line["player_id"]: line for line in results["standings"]}
     for someone in (ann, bob):
         line = lines[someone["player_id"]]

@@ -14,7 +14,9 @@ from server_kit import REDIS_URL, InProcessServer, ManualClock, make_config
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
 from stalactites.players.service import NewSession
+from stalactites.protocol import MoveFrame
 from stalactites.rooms import CreateRoom
+from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.web.process import Process
 
 
@@ -44,6 +46,11 @@ async def rated_race(process: Process, time_limit_s: int = 60) -> tuple[str, lis
     for someone in players:
         await process.rooms.ready(room_id, someone.player_id)
     assert (await process.rooms.load(room_id)).status == "racing"
+    for someone in players:  # real play (rooms/rating.py): the race stays rated
+        for number in range(NO_PLAY_MOVES):
+            legal = (await process.rooms.welcome(room_id, someone.player_id, None)).legal
+            frame = MoveFrame(type="move", id=f"m{number}", move=legal[0])
+            assert (await process.play.act(room_id, someone.player_id, frame)).type == "accepted"
     return room_id, players
 
 

@@ -24,11 +24,12 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browser_kit import Console, check_page, post, shot
+from browser_kit import Console, board_of, check_page, click_move, first_moves, post, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
 from players_kit import anonymous, api, race_rated, recorded
+from stalactites.rooms.rating import NO_PLAY_MOVES
 
 LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 DESKTOP = {"width": 1366, "height": 768}
@@ -203,6 +204,8 @@ def play_rated_race(
         page.get_by_role("button", name=re.compile("ready", re.I)).click()
     for page in (ann, bo):
         expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+        for move in first_moves(board_of(page), NO_PLAY_MOVES):  # real play: stays rated
+            click_move(page, move)
     resign(ann)
     resign(bo)
     for page in (ann, bo):
@@ -354,6 +357,8 @@ def test_a_rated_race_and_its_profiles_in_each_language(
         page.keyboard.press("r")
     for page in (ann, bo):
         expect(page.locator("section.race")).to_have_attribute("data-status", "racing")
+        for move in first_moves(board_of(page), NO_PLAY_MOVES):  # real play: stays rated
+            click_move(page, move)
         page.once("dialog", lambda dialog: dialog.accept())
         page.locator(".race-actions .btn-quiet").first.click()
     for page in (ann, bo):
@@ -374,14 +379,18 @@ def test_a_rated_race_and_its_profiles_in_each_language(
 
 
 async def rated_races(base: str, usernames: list[str], races: int) -> list[str]:
-    """Two registered players (made over the API, Bearer sessions) race ``races`` rated
-    rooms, each resigning (the first to resign placed second); their player ids."""
+    """Registered players (made over the API, Bearer sessions), each racing ``races`` rated
+    rooms, each against a new opponent (races against one opponent count less and less:
+    docs/players.md), each playing a little and resigning first (placed second); their ids."""
     players = [await anonymous(base) for _ in usernames]
     for made, username in zip(players, usernames, strict=True):
         body = {"username": username, "password": PASSWORD}
         status, answer, _ = await api("POST", f"{base}/api/accounts", body, made["token"])
         assert status == 201, answer
-    await race_rated(base, players, races)
+    for made in players:
+        for _ in range(races):
+            await race_rated(base, [made, await anonymous(base)], 1)
+        await recorded(base, made["player_id"], races)
     return [made["player_id"] for made in players]
 
 

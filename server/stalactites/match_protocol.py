@@ -35,6 +35,7 @@ MatchErrorCode = Literal[
     "bad_message",
     "unauthorized",
     "already_queued",
+    "in_quick_race",
     "not_queued",
     "ghost_unavailable",
     "rate_limited",
@@ -45,7 +46,10 @@ MATCH_ERROR_CODES: dict[str, str] = {
     "bad_message": "a frame that is not JSON, too large, of an unknown type or with wrong fields "
     "(a step for Squadron, say)",
     "unauthorized": "a hello without a live session, or anything but hello first (then close 1008)",
-    "already_queued": "`queue` while this socket is queued already (send `leave` first)",
+    "already_queued": "`queue` while this socket is queued already (send `leave` first), or "
+    "while the player waits in another queue (another tab: leave there first)",
+    "in_quick_race": "`queue` while the player is in a quick race (or a ghost race from the "
+    "queue) that is not over for them: one quick race at a time; the message names the room",
     "not_queued": "`leave` while this socket is not queued",
     "ghost_unavailable": '`"ghost": true` on a server with no ghost races',
     "rate_limited": "too many frames; closing",

@@ -10,6 +10,7 @@ from . import match_protocol as m
 from .config import ServerConfig
 from .ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES
 from .protocol_doc_part import Group, Part, Section, Table
+from .store.queue_base import RECENT_PAIR_MS
 
 __all__ = ["render"]
 
@@ -23,6 +24,23 @@ Stalactites, step policy), and the server pairs players of close rating into a r
 {_DEFAULTS.match_room_size} (`STALACTITES_MATCH_ROOM_SIZE`, up to 4).  Every server process
 shares the queue through the store (one atomic pairing step); a player who opens two tabs is
 one entry in the queue, is never paired with themselves and never put in two rooms.
+
+**One quick race at a time.**  A player waits in one queue at a time: `queue` for another game
+or step while another socket of theirs waits is `already_queued` (leave there first).  And a
+player in a quick race (or a ghost race from the queue) is queued nowhere until that race is
+over for them (their seat finished, or it never began within 10 s of the match) or for
+everyone: `queue` meanwhile is `in_quick_race`, its message naming the room, and no pairing
+step, on any process, pairs them (the store marks them racing, with the room, as it hands out
+the match, until the race ends or its time limit has passed).  A socket in the same queue
+whose player's race is not over gets that race's `matched` frame again instead, for the
+minute the frame is kept (then `in_quick_race` too).
+
+**Who is paired with whom.**  The queue is rated, so it never pairs two players whose sockets
+come from one client address (an IPv4 address, or an IPv6 /64 network; as the server sees it:
+behind a proxy, its trusted `X-Forwarded-For`; loopback is not told apart), and two players
+matched within the last {RECENT_PAIR_MS // 60_000} minutes are paired again only when nobody
+else is free for the one who waited longer (anyone else waiting, however far in rating: the
+window widens to them).
 
 The first frame is `hello` with the player's session: `"session": true` takes it from the
 handshake's cookie (the web client), or `token` gives it (as `Authorization: Bearer`).  No live

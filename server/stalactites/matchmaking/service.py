@@ -6,6 +6,12 @@ and then every ``PAIR_PERIOD_S`` (every process does; the store's step is atomic
 pairing is made once, by whichever process ran it), makes the room of each pairing it made, and
 once a second tells its sockets how long they have waited and how many are waiting.  A
 ``matched`` frame reaches a player's sockets on every process through the store's bell.
+
+One quick race at a time: the store refuses to queue (or pair) a player who waits in another
+queue or races in a quick race (a pairing's room, or a ghost race from the queue) until their
+race is over: for them (their seat finished, or it never began within ``QUICK_CONNECT_MS``:
+looked at when they queue again) or for everyone (the room's finish, on whichever process sees
+it), or its time limit has passed.
 """
 
 from __future__ import annotations
@@ -13,27 +19,48 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol, TypeVar
 
 from ..clock import Clock
 from ..config import ServerConfig
 from ..match_protocol import Matched, MatchedPlayer
 from ..players.ratings import displayed
 from ..rooms import Play, RoomError, RoomService
-from ..rooms.settings import CreateRoom, RoomSettings, new_salt
+from ..rooms.settings import QUICK_CONNECT_MS, CreateRoom, RoomSettings, new_salt
 from ..store.players_base import PlayerRecord, Rating
-from ..store.queue_base import Pairing, QueueEntry, QueueStore, Widening, queue_name
+from ..store.queue_base import (
+    InQuickRace,
+    Pairing,
+    QueueEntry,
+    QueueRefused,
+    QueueStore,
+    QuickRoom,
+    Widening,
+    queue_name,
+)
+from .addresses import address_key
 from .deal_pool import DealPool
 from .fallback import GhostFallback
 
-__all__ = ["PAIR_PERIOD_S", "QUICK_COUNTDOWN_S", "Matchmaker", "Waiter", "rating_of"]
+__all__ = [
+    "PAIR_PERIOD_S",
+    "QUICK_COUNTDOWN_S",
+    "RACE_GRACE_MS",
+    "Matchmaker",
+    "Waiter",
+    "ends_by",
+    "rating_of",
+]
 
 log = logging.getLogger(__name__)
 
 PAIR_PERIOD_S = 0.25  # a queue's pairing step runs at least this often where sockets wait
 QUICK_COUNTDOWN_S = 3  # a quick race's countdown, once every seat is connected
 LOBBY_DEFAULT = ("stalactites", "choice")  # the queue whose deals are dealt at start-up
+RACE_GRACE_MS = 30_000  # a quick race is over at the latest this long after its time limit
+
+T = TypeVar("T")
 
 
 def rating_of(player: PlayerRecord, game: str) -> int:
@@ -41,15 +68,31 @@ def rating_of(player: PlayerRecord, game: str) -> int:
     return displayed(player.ratings.get(game, Rating()))
 
 
+def ends_by(settings: RoomSettings, made_ms: int) -> int:
+    """When a quick race matched at ``made_ms`` is over at the latest: its seats' time to
+    connect, its countdown and its time limit, and :data:`RACE_GRACE_MS`."""
+    race_ms = (settings.countdown_s + settings.time_limit_s) * 1000
+    return made_ms + QUICK_CONNECT_MS + race_ms + RACE_GRACE_MS
+
+
+def _queue_of(settings: RoomSettings) -> str:
+    return queue_name(settings.game, settings.step if settings.game == "stalactites" else None)
+
+
 class Waiter(Protocol):
     """A socket waiting in a queue (the match socket)."""
 
     player_id: str | None
     connection_id: str
+    address: str  # the client's address (its host), as the socket sees it
 
     def queued(self, waited_ms: int, waiting: int) -> None: ...
 
     def matched(self, frame: str) -> None: ...
+
+    def refused(self, refusal: QueueRefused) -> None:
+        """No longer queued: the store refused to queue the player again (see the module)."""
+        ...
 
 
 class Matchmaker:
@@ -65,6 +108,8 @@ class Matchmaker:
         self.store, self.rooms, self.config, self.clock = store, rooms, config, clock
         self.play = play
         rooms.on_quick_start = self.quick_started
+        rooms.add_finish_listener(self._finished)
+        self._tasks: set[asyncio.Task[None]] = set()
         self.fallback = fallback
         self.widening = Widening(
             config.match_window_base, config.match_window_per_s, config.match_anyone_after_s
@@ -93,12 +138,15 @@ class Matchmaker:
     ) -> int | None:
         """Queue the waiter's player (its lease added to the player's entry): when they joined;
         None if the waiter got its ``matched`` frame at once (a race another tab of theirs was
-        matched into and that has not finished, or a ghost race)."""
+        matched into and that has not finished, or a ghost race).  :class:`QueueRefused` when
+        the player waits in another queue or races in a quick race (see the module)."""
         watch = await self._watch(game, step)
         if await self._still_racing(watch, waiter):
             return None
-        entry = QueueEntry(player.player_id, player.name, rating_of(player, game), self.now())
-        if ghost and await watch.ghost(player.player_id, [waiter]):
+        address = address_key(waiter.address)
+        rating = rating_of(player, game)
+        entry = QueueEntry(player.player_id, player.name, rating, self.now(), address)
+        if ghost and await watch.ghost(player.player_id, [waiter], queued=False):
             return None
         return await watch.add(waiter, entry)
 
@@ -115,16 +163,58 @@ class Matchmaker:
         return (await self.store.status(watch.queue, "", self.now())).waiting
 
     async def _still_racing(self, watch: _Watch, waiter: Waiter) -> bool:
+        """True if the waiter's player was matched in this queue into a race that is not over
+        for them: the waiter has its ``matched`` frame.  A race over for them is forgotten."""
         assert waiter.player_id is not None
         frame = await self.store.take_result(watch.queue, waiter.player_id)
         if frame is None:
             return False
         room_id = Matched.model_validate_json(frame).room_id
-        with contextlib.suppress(RoomError):
-            if (await self.rooms.current(room_id)).status != "finished":
-                waiter.matched(frame)
-                return True
+        if await self._racing_in(room_id, waiter.player_id):
+            waiter.matched(frame)
+            return True
+        await self.store.race_over(watch.queue, room_id, [waiter.player_id])
         return False
+
+    async def _racing_in(self, room_id: str, player_id: str) -> bool:
+        """Whether the player's race in that room is not over for them: the room not finished,
+        their seat not finished, and the race begun or still within its time to connect."""
+        try:
+            row = await self.rooms.current(room_id)
+        except RoomError:
+            return False
+        seat = next((one for one in row.players if one.player_id == player_id), None)
+        if row.status == "finished" or seat is None or seat.finish is not None:
+            return False
+        return row.status != "waiting" or self.now() < row.created_ms + QUICK_CONNECT_MS
+
+    async def admit(self, player_id: str, attempt: Callable[[], Awaitable[T]]) -> T:
+        """A store step that refuses a player racing (:class:`InQuickRace`); when that race is
+        over for them (:meth:`_racing_in`), they are marked free and it runs once more."""
+        try:
+            return await attempt()
+        except InQuickRace as busy:
+            if not busy.room_id or await self._racing_in(busy.room_id, player_id):
+                raise
+            settings = await self.rooms.settings(busy.room_id)
+            await self.store.race_over(_queue_of(settings), busy.room_id, [player_id])
+        return await attempt()
+
+    def _finished(self, room_id: str) -> None:
+        """A race has ended here (the rooms' finish listener): a quick race's players are free."""
+        task = asyncio.create_task(self._race_over(room_id), name=f"race-over:{room_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _race_over(self, room_id: str) -> None:
+        try:
+            settings = await self.rooms.settings(room_id)
+            if not settings.quick and settings.ghost is None:
+                return
+            players = [seat.player_id for seat in (await self.rooms.load(room_id)).players]
+            await self.store.race_over(_queue_of(settings), room_id, players)
+        except Exception:  # its players' marks run out with its time limit instead
+            log.exception("room %s: its quick race's players were not freed", room_id)
 
     async def leave(self, waiter: Waiter, game: str, step: str | None) -> bool:
         """Take the waiter out (its player's entry goes with their last socket)."""
@@ -135,9 +225,12 @@ class Matchmaker:
     def now(self) -> int:
         return self.clock.now_ms()
 
-    async def make_room(self, game: str, step: str | None, pairing: Pairing) -> dict[str, str]:
+    async def make_room(
+        self, game: str, step: str | None, pairing: Pairing
+    ) -> tuple[dict[str, str], QuickRoom]:
         """The pairing's room, rated, on a certified deal, a seat per player: each player's
-        ``matched`` frame (JSON) by player id."""
+        ``matched`` frame (JSON) by player id, and the room."""
+        made_ms = self.now()
         chosen = await self.deals.take(game, step)
         body = CreateRoom(
             game=game,  # type: ignore[arg-type]
@@ -161,12 +254,13 @@ class Matchmaker:
             for e in pairing.players
         ]
         self.rooms_made += 1
-        return {
+        frames = {
             player_id: Matched(
                 type="matched", room_id=room_id, token=token, players=players
             ).model_dump_json()
             for player_id, token in tokens.items()
         }
+        return frames, QuickRoom(room_id, made_ms, ends_by(settings, made_ms))
 
     async def quick_started(self, room_id: str) -> None:
         """A quick race has begun (the rooms service's ``on_quick_start``): every seat not
@@ -181,6 +275,8 @@ class Matchmaker:
         for watch in list(self._watches.values()):
             await watch.close()
         self._watches.clear()
+        for task in list(self._tasks):
+            task.cancel()
         await self.deals.close()
 
 
@@ -211,15 +307,28 @@ class _Watch:
     async def add(self, waiter: Waiter, entry: QueueEntry) -> int:
         assert waiter.player_id is not None
         self.waiters.setdefault(entry.player_id, {})[waiter.connection_id] = waiter
-        kept = await self.maker.store.enqueue(
-            self.queue, entry, waiter.connection_id, self._lease()
-        )
+        try:
+            kept = await self._enqueue(entry, waiter.connection_id)
+        except QueueRefused:
+            mine = self.waiters.get(entry.player_id, {})
+            mine.pop(waiter.connection_id, None)
+            if not mine:
+                self.waiters.pop(entry.player_id, None)
+            raise
         if kept is None:  # matched already, or about to be: the frame reaches this tab too
             self._spawn(self._deliver(entry.player_id))
             return entry.joined_ms
         self.entries[entry.player_id] = kept
         self._poke.set()
         return kept.joined_ms
+
+    async def _enqueue(self, entry: QueueEntry, connection_id: str) -> QueueEntry | None:
+        maker = self.maker
+        lease, now = self._lease(), maker.now()
+        return await maker.admit(
+            entry.player_id,
+            lambda: maker.store.enqueue(self.queue, entry, connection_id, lease, now),
+        )
 
     async def remove(self, waiter: Waiter) -> bool:
         player_id = waiter.player_id
@@ -270,12 +379,12 @@ class _Watch:
 
     async def _settle(self, pairing: Pairing) -> None:
         try:
-            frames = await self.maker.make_room(self.game, self.step, pairing)
+            frames, room = await self.maker.make_room(self.game, self.step, pairing)
         except Exception:
             log.exception("queue %s: the room of pairing %s failed", self.queue, pairing.match_id)
             await self.maker.store.release(self.queue, pairing)  # its sockets queue them again
             return
-        await self.maker.store.settle(self.queue, pairing.match_id, frames)
+        await self.maker.store.settle(self.queue, pairing.match_id, frames, room)
 
     async def _tick(self) -> None:
         """Renew the leases, queue again whoever was paired but never matched, and tell every
@@ -309,21 +418,51 @@ class _Watch:
             return
         if await store.paired(self.queue, player_id):
             return
-        for connection_id in list(self.waiters.get(player_id, {})):
-            await store.enqueue(self.queue, entry, connection_id, self._lease())
+        await self._requeue(player_id, entry)
         self._poke.set()
 
-    async def ghost(self, player_id: str, waiters: list[Waiter]) -> bool:
-        """Race a ghost instead (the player out of the queue first, so that no human pairing
-        happens too): True if the fallback made one and the waiters have their frame."""
-        fallback = self.maker.fallback
-        if fallback is None:
+    async def _requeue(self, player_id: str, entry: QueueEntry) -> None:
+        """Queue the player's waiters here again with their entry; if the store refuses (another
+        tab queued them elsewhere, or they race), the waiters are told and let go."""
+        try:
+            for connection_id in list(self.waiters.get(player_id, {})):
+                await self._enqueue(entry, connection_id)
+        except QueueRefused as refusal:
+            self.entries.pop(player_id, None)
+            for waiter in list(self.waiters.pop(player_id, {}).values()):
+                waiter.refused(refusal)
+
+    async def ghost(self, player_id: str, waiters: list[Waiter], queued: bool) -> bool:
+        """Race a ghost instead: True if the fallback made one and the player's sockets have
+        its frame.  The player is held in the store first (out of the queue; with ``queued``,
+        only if still queued here), so that no human pairing happens too, and marked racing
+        in the ghost's room; none made, the hold is let go (and they are not queued)."""
+        maker = self.maker
+        if maker.fallback is None:
             return False
-        matched = await fallback.race_ghost(player_id, self.game, self.step)
+        now = maker.now()
+        match_id = await maker.admit(
+            player_id, lambda: maker.store.hold(self.queue, player_id, now, queued)
+        )
+        if match_id is None:  # paired or matched meanwhile: the frame is on its way
+            return False
+        matched = None
+        try:
+            matched = await maker.fallback.race_ghost(player_id, self.game, self.step)
+        finally:
+            if matched is None:
+                alone = Pairing(match_id, (QueueEntry(player_id, "", 0, now),))
+                await maker.store.release(self.queue, alone)
         if matched is None:
             return False
-        for waiter in waiters:
-            waiter.matched(matched.model_dump_json())
+        frame = matched.model_dump_json()
+        settings = await maker.rooms.settings(matched.room_id)
+        room = QuickRoom(matched.room_id, now, ends_by(settings, now))
+        told = [*self.waiters.pop(player_id, {}).values(), *waiters]
+        self.entries.pop(player_id, None)
+        await maker.store.settle(self.queue, match_id, {player_id: frame}, room)
+        for waiter in told:
+            waiter.matched(frame)
         return True
 
     async def _ghosts(self, now: int) -> None:
@@ -332,7 +471,8 @@ class _Watch:
         after_ms = self.maker.config.match_ghost_after_s * 1000
         for player_id, entry in list(self.entries.items()):
             if now - entry.joined_ms >= after_ms:
-                await self.ghost_instead(player_id)
+                with contextlib.suppress(QueueRefused):  # queued here: never refused
+                    await self.ghost_instead(player_id)
 
     async def ghost_instead(self, player_id: str) -> bool:
         """The queued player races a ghost: taken out of the queue, then matched with a ghost;
@@ -340,15 +480,11 @@ class _Watch:
         entry = self.entries.get(player_id)
         if entry is None or player_id not in self.waiters:
             return False
-        if not await self.maker.store.withdraw(self.queue, player_id):
-            return False  # paired meanwhile: the matched frame is on its way
-        waiters = list(self.waiters.get(player_id, {}).values())
-        if await self.ghost(player_id, waiters):
-            self.waiters.pop(player_id, None)
-            self.entries.pop(player_id, None)
+        if await self.ghost(player_id, [], queued=True):
             return True
-        for waiter in waiters:
-            await self.maker.store.enqueue(self.queue, entry, waiter.connection_id, self._lease())
+        if await self.maker.store.paired(self.queue, player_id):
+            return False  # paired meanwhile: the matched frame is on its way
+        await self._requeue(player_id, entry)
         return False
 
     async def close(self) -> None:

@@ -11,9 +11,13 @@ after a process died anywhere in it, and every player's race is applied once:
    :func:`record_race` for it again.
 2. **Outcome, computed once.** The players' current ratings are read and the race rated
    (OpenSkill Plackett-Luce) into an :class:`~.races.Outcome`: each player's rating before
-   and after.  It is stored in the room's own slot (``{room:ROOM_ID}:outcome``) if none is
-   there yet: the **first writer wins**, and every process goes on with the stored outcome,
-   never its own (two processes rating from different readings cannot both count).
+   and after, the change weighted down for opponents met lately
+   (:func:`~.ratings.repeat_weight`: how many rated races of the game each pair of them has
+   within 24 h is read from their histories, the last :data:`REPEAT_LOOKBACK` entries of
+   each; a player whose weight is 0 is left out of the outcome, the race unrated for them).
+   It is stored in the room's own slot (``{room:ROOM_ID}:outcome``) if none is there yet:
+   the **first writer wins**, and every process goes on with the stored outcome, never its
+   own (two processes rating from different readings cannot both count).
 3. **Each player, idempotently, one after another.** One script per player, on that
    player's slot, applies the race unless the player's history already holds its room id,
    in one atomic step: rating, statistics, winning times, history entry.  Run again it does
@@ -36,19 +40,32 @@ process's call, or :func:`resume_pending`) goes on; no step undoes or repeats an
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import itertools
 
 from ..store import players_base
 from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
-from .races import Outcome, RaceResult, player_race
-from .ratings import displayed, provisional, rate_race
+from .races import Outcome, RaceResult, history_entry, player_race
+from .ratings import REPEAT_WINDOW_MS, displayed, provisional, rate_race, repeat_weight
 
-__all__ = ["board_shown", "claim", "record_race", "resume_pending", "sync_boards"]
+__all__ = [
+    "REPEAT_LOOKBACK",
+    "board_shown",
+    "claim",
+    "record_race",
+    "repeat_weights",
+    "resume_pending",
+    "sync_boards",
+]
+
+REPEAT_LOOKBACK = 100  # history entries read per player to find the opponents met lately
 
 
 async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
     """Apply a finished race (see the module's text); its outcome, the stored one."""
     outcome, recorded = await _claim(store, result)
-    if recorded:
+    if recorded:  # (it may still be pending: a claim's HSETNX can follow the mark's HDEL)
+        await store.finish_race(result.room_id)
         return outcome
     for seat in outcome.result.players:  # one by one: a crash leaves a clear line behind
         if seat.player_id is None:
@@ -113,7 +130,8 @@ def _board_ordinal(record: PlayerRecord, game: str) -> float | None:
 
 
 async def _rated(store: PlayerStore, result: RaceResult) -> Outcome:
-    """The race's outcome from the players' ratings now (unrated races: no ratings)."""
+    """The race's outcome from the players' ratings now (unrated races: no ratings), each
+    change weighted by :func:`repeat_weights`; a player whose weight is 0 is not rated."""
     if not result.rated:
         return Outcome(result, {}, {})
     ids = [seat.player_id for seat in result.players if seat.player_id is not None]
@@ -122,6 +140,40 @@ async def _rated(store: PlayerStore, result: RaceResult) -> Outcome:
         pid: (record.ratings.get(result.game, Rating()) if record else Rating())
         for pid, record in zip(ids, records, strict=True)
     }
+    weights = await repeat_weights(store, result)
     places = [seat.place for seat in result.players]
-    after = rate_race([before[pid] for pid in ids], places)
-    return Outcome(result, before, dict(zip(ids, after, strict=True)))
+    after = rate_race([before[pid] for pid in ids], places, [weights[pid] for pid in ids])
+    counted = [pid for pid in ids if weights[pid] > 0]
+    if not counted:  # every pair of them has raced enough today: nobody's rating changes
+        return Outcome(dataclasses.replace(result, rated=False), {}, {})
+    moved = dict(zip(ids, after, strict=True))
+    return Outcome(result, {pid: before[pid] for pid in counted}, {p: moved[p] for p in counted})
+
+
+async def repeat_weights(store: PlayerStore, result: RaceResult) -> dict[str, float]:
+    """How much the race counts for each of its players: the least
+    :func:`~.ratings.repeat_weight` among their opponents, each pair's earlier rated races
+    of the game within 24 h found in both players' histories (the last
+    :data:`REPEAT_LOOKBACK` entries of each; a race not applied yet, a few milliseconds
+    after its results, is not there yet)."""
+    ids = [seat.player_id for seat in result.players if seat.player_id is not None]
+    since = result.finished_at - REPEAT_WINDOW_MS
+    pages = await asyncio.gather(*(store.history(pid, None, REPEAT_LOOKBACK) for pid in ids))
+    met: dict[str, set[str]] = {}
+    for pid, page in zip(ids, pages, strict=True):
+        rooms = met[pid] = set()
+        for mark, stored in page[0] if page is not None else []:
+            try:
+                entry = history_entry(mark, stored)
+            except (ValueError, TypeError):  # not an entry this version reads: not a repeat
+                continue
+            if entry.finished_at < since:
+                break  # newest first
+            if entry.rated and entry.game == result.game and entry.room_id != result.room_id:
+                rooms.add(entry.room_id)
+    weights = dict.fromkeys(ids, 1.0)
+    for one, other in itertools.combinations(ids, 2):
+        weight = repeat_weight(len(met[one] & met[other]))
+        weights[one] = min(weights[one], weight)
+        weights[other] = min(weights[other], weight)
+    return weights

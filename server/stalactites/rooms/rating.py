@@ -5,16 +5,25 @@ its deal: a deal the room's creator, or a tournament's organiser, chose may have
 beforehand, so a room with ``deal_chosen`` is never rated, whatever its creator asked for;
 nor is a room of one seat.  Whether every seat is a player with a session is checked when each
 seat is taken (``rooms/seats.py``).
+
+A rated room's race that was not really raced changes nobody's rating either: when a player
+resigned with fewer than :data:`NO_PLAY_MOVES` moves on their board (a puppet resigning at
+once to feed its owner, or a seat that never connected), the race is recorded as unrated
+(:func:`no_real_play`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # settings asks this module why a room may not be rated
+    from ..protocol import Standing
     from .settings import RoomSettings
 
-__all__ = ["may_be_rated", "unrateable"]
+__all__ = ["NO_PLAY_MOVES", "may_be_rated", "no_real_play", "unrateable"]
+
+NO_PLAY_MOVES = 3  # a resignation with fewer moves on the board than this is no real play
 
 
 def may_be_rated(settings: RoomSettings) -> bool:
@@ -31,3 +40,12 @@ def unrateable(deal: str | None, seats: int) -> str | None:
     if seats < 2:
         return "a rated room has two seats or more"
     return None
+
+
+def no_real_play(standings: Sequence[Standing]) -> bool:
+    """Whether a player resigned with fewer than :data:`NO_PLAY_MOVES` moves on their board:
+    then the race is not rated, for anyone."""
+    return any(
+        line.status == "resigned" and line.moves < NO_PLAY_MOVES and line.ghost_of is None
+        for line in standings
+    )

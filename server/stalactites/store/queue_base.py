@@ -1,17 +1,23 @@
 """The matchmaking queue's store: who waits for a quick race, and the one atomic pairing step.
 
 One interface (:class:`QueueStore`), two implementations: :mod:`.queue_memory` and
-:mod:`.queue_redis` (every key of one queue, a game and a step, under one hash tag: one
-Redis Cluster slot).  A queue holds one **entry per player** (a second tab shares it): the
-player's name, rating (the shown, conservative number) and when they joined, and one **lease**
-per socket waiting for them, renewed by that socket.  An entry whose leases have all run out is
-gone: the next pairing step drops it, so nobody is paired with a dead socket's player.
+:mod:`.queue_redis` (every key of every queue's waiting, pairing and racing under one hash tag:
+one Redis Cluster slot, so that one script sees a player in every queue).  A player has at most
+**one entry**, in one queue (a second tab shares it; queuing in another queue meanwhile is
+:class:`AlreadyQueued`): the player's name, rating (the shown, conservative number), when they
+joined and their client address (hashed, :mod:`stalactites.matchmaking.addresses`), and one
+**lease** per socket waiting for them, renewed by that socket.  An entry whose leases have all
+run out is gone: the next pairing step drops it, so nobody is paired with a dead socket's player.
 
-:meth:`QueueStore.pair` is the pairing step (:func:`pairings` says how it chooses); it takes the
-entries it pairs out of the queue and keeps each pairing as *pending* until the process that
-made it :meth:`~QueueStore.settle`\\ s it with each player's ``matched`` frame, which rings the
+:meth:`QueueStore.pair` is the pairing step (:func:`pairings` says how it chooses: never two
+entries of one address, and a pair that raced within :data:`RECENT_PAIR_MS` only when nobody
+else is free); it takes the entries it pairs out of the queue and keeps each pairing as
+*pending* until the process that made it :meth:`~QueueStore.settle`\\ s it with each player's
+``matched`` frame and the room, which marks each player **racing** in that room (until the
+race is over, :meth:`~QueueStore.race_over`, or its time limit has passed) and rings the
 queue's bell with the player's id: the player's sockets, on any process, read their frame with
-:meth:`~QueueStore.take_result`.
+:meth:`~QueueStore.take_result`.  A racing player is never queued nor paired
+(:class:`InQuickRace`): one quick race at a time, whatever the queue.
 
 A queue also keeps the **stock** of certified deals its rooms are dealt from, shared by every
 process (:mod:`stalactites.matchmaking.deal_pool` fills it ahead and takes from it): a deal is
@@ -23,22 +29,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 __all__ = [
+    "RECENT_PAIR_MS",
     "RESULT_TTL_MS",
+    "AlreadyQueued",
     "DealTaken",
+    "InQuickRace",
     "Pairing",
     "QueueBell",
     "QueueEntry",
+    "QueueRefused",
     "QueueStatus",
     "QueueStore",
+    "QuickRoom",
     "Widening",
+    "pair_key",
     "pairings",
     "queue_name",
 ]
 
 RESULT_TTL_MS = 60_000  # a matched frame waits this long for its player's sockets to read it
+RECENT_PAIR_MS = 30 * 60_000  # two players matched this recently are paired again only when
+# nobody else is free (two quick races' default time limit: a rematch right after a race waits)
 
 QueueBell = Callable[[str], None]
 """Rung with a player's id when a ``matched`` frame is stored for them (``""``: the
@@ -72,12 +86,52 @@ class QueueEntry:
     name: str
     rating: int
     joined_ms: int
+    address: str = ""  # the client's address, hashed ("": none to tell apart, never the same)
 
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
     match_id: str
     players: tuple[QueueEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QuickRoom:
+    """The room a pairing was settled into: its players race there until it is over, or
+    until ``ends_by_ms`` at the latest (its time limit passed), and were matched at
+    ``made_ms``."""
+
+    room_id: str
+    made_ms: int
+    ends_by_ms: int
+
+
+class QueueRefused(Exception):
+    """The player may not queue (or race a ghost) now; ``code`` is the match protocol's."""
+
+    code: ClassVar[str]
+
+
+class AlreadyQueued(QueueRefused):
+    """The player waits in another queue (another tab queued them there)."""
+
+    code = "already_queued"
+
+    def __init__(self, queue: str) -> None:
+        super().__init__(f"you are queued for {queue} already (in another tab?); leave it first")
+        self.queue = queue
+
+
+class InQuickRace(QueueRefused):
+    """The player is in a quick race that is not over (``room_id``; empty while its room is
+    being made)."""
+
+    code = "in_quick_race"
+
+    def __init__(self, room_id: str) -> None:
+        where = f" (room {room_id})" if room_id else ""
+        super().__init__(f"you are in a quick race{where} that is not over; finish it first")
+        self.room_id = room_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,31 +146,73 @@ class QueueStatus:
     joined_ms: int | None  # this player's entry's (None: not in the queue)
 
 
+def pair_key(one: str, other: str) -> str:
+    """How a pair of players is named among the recent pairs: ``A|B``, in order."""
+    return f"{one}|{other}" if one < other else f"{other}|{one}"
+
+
+def _same_address(one: QueueEntry, other: QueueEntry) -> bool:
+    return one.address != "" and one.address == other.address
+
+
+def _never(one: str, other: str) -> bool:
+    return False
+
+
 def pairings(
-    entries: Sequence[QueueEntry], now_ms: int, widening: Widening, size: int
+    entries: Sequence[QueueEntry],
+    now_ms: int,
+    widening: Widening,
+    size: int,
+    recent: Callable[[str, str], bool] = _never,
 ) -> list[tuple[QueueEntry, ...]]:
     """The rooms one pairing step makes: the longest waiter first, with the ``size - 1`` others
     nearest in rating whose difference the longer waiter's window allows; then the next one
-    not yet placed.  (``queue/pair.lua`` does the same in Redis.)"""
+    not yet placed.  Two entries of one address are never in one room (the queue is rated: a
+    player's own puppets must not feed them), and two players who were matched lately
+    (``recent``, within :data:`RECENT_PAIR_MS`) are paired again only when nobody else is
+    free for the waiter: no one waits who is neither of its address nor lately matched with
+    it, however far in rating.  (``queue/pair.lua`` does the same in Redis.)"""
     order = sorted(entries, key=lambda entry: (entry.joined_ms, entry.player_id))
     placed: set[str] = set()
     rooms: list[tuple[QueueEntry, ...]] = []
     for first in order:
         if first.player_id in placed:
             continue
-        window = widening.window(now_ms - first.joined_ms)
-        near = sorted(
-            (abs(other.rating - first.rating), other.joined_ms, other.player_id, other)
+        free = [
+            other
             for other in order
             if other.player_id not in placed
             and other.player_id != first.player_id
-            and abs(other.rating - first.rating) <= window
+            and not _same_address(first, other)
+        ]
+        avoid = any(not recent(first.player_id, other.player_id) for other in free)
+        window = widening.window(now_ms - first.joined_ms)
+        near = sorted(
+            (abs(other.rating - first.rating), other.joined_ms, other.player_id, other)
+            for other in free
+            if abs(other.rating - first.rating) <= window
         )
-        if len(near) >= size - 1:
-            room = (first, *(item[3] for item in near[: size - 1]))
+        room = [first]
+        for *_, other in near:
+            if len(room) == size:
+                break
+            if all(_apart(member, other, avoid, recent) for member in room):
+                room.append(other)
+        if len(room) == size:
             placed.update(entry.player_id for entry in room)
-            rooms.append(room)
+            rooms.append(tuple(room))
     return rooms
+
+
+def _apart(
+    one: QueueEntry, other: QueueEntry, avoid: bool, recent: Callable[[str, str], bool]
+) -> bool:
+    """Whether the two may share a room: not of one address, nor lately matched (when
+    ``avoid``)."""
+    if _same_address(one, other):
+        return False
+    return not (avoid and recent(one.player_id, other.player_id))
 
 
 class QueueStore(Protocol):
@@ -125,16 +221,24 @@ class QueueStore(Protocol):
     async def close(self) -> None: ...
 
     async def enqueue(
-        self, queue: str, entry: QueueEntry, connection_id: str, until_ms: int
+        self,
+        queue: str,
+        entry: QueueEntry,
+        connection_id: str,
+        until_ms: int,
+        now_ms: int | None = None,
     ) -> QueueEntry | None:
         """Queue the player (or add a socket's lease to their entry): the entry as kept (an
-        entry already there keeps its name, rating and time); None, and nothing queued, while
-        a pairing holds the player or their ``matched`` frame is kept (a late tab of a player
-        already matched must not queue them again)."""
+        entry already there keeps its name, rating, time and address); None, and nothing
+        queued, while a pairing of this queue holds the player or their ``matched`` frame of
+        this queue is kept (a late tab of a player already matched must not queue them
+        again).  :class:`InQuickRace` while the player is held by a pairing of another queue
+        or races in a quick race not over (since ``now_ms``, default the entry's time);
+        :class:`AlreadyQueued` while they have a live entry in another queue."""
         ...
 
     async def touch(self, queue: str, player_id: str, connection_id: str, until_ms: int) -> bool:
-        """Renew a socket's lease; False if the player is no longer queued."""
+        """Renew a socket's lease; False if the player is no longer queued (here)."""
         ...
 
     async def leave(self, queue: str, player_id: str, connection_id: str) -> bool:
@@ -143,20 +247,40 @@ class QueueStore(Protocol):
         ...
 
     async def withdraw(self, queue: str, player_id: str) -> bool:
-        """Take the player's entry out whatever its leases (for a ghost race); True if it was
-        there (so the player was not paired meanwhile)."""
+        """Take the player's entry out whatever its leases; True if it was there (so the
+        player was not paired meanwhile)."""
+        ...
+
+    async def hold(self, queue: str, player_id: str, now_ms: int, queued: bool) -> str | None:
+        """Take the player out of the queue for a ghost race, atomic: their entry here goes
+        and a pairing of them alone is kept pending (its match id), to be settled with the
+        ghost race's room or released, so that no other pairing takes them meanwhile.  None
+        when ``queued`` and they have no live entry here (paired meanwhile), or while a
+        pairing of this queue holds them or their ``matched`` frame of it is kept; the
+        refusals of :meth:`enqueue` otherwise."""
         ...
 
     async def pair(self, queue: str, now_ms: int, widening: Widening, size: int) -> list[Pairing]:
         """The pairing step, atomic: drop entries whose leases ran out, pair (see
-        :func:`pairings`), take the paired entries out and keep each pairing pending."""
+        :func:`pairings`, the pairs matched within :data:`RECENT_PAIR_MS` of ``now_ms`` as
+        its recent ones) whoever is not racing, take the paired entries out and keep each
+        pairing pending."""
         ...
 
-    async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
+    async def settle(
+        self, queue: str, match_id: str, frames: dict[str, str], room: QuickRoom | None = None
+    ) -> None:
         """End a pending pairing: keep each player's ``matched`` frame (for
-        :data:`RESULT_TTL_MS`) and ring the queue's bell with each player's id.  A pairing no
+        :data:`RESULT_TTL_MS`), mark each player racing in ``room`` (until
+        :meth:`race_over`, or ``room.ends_by_ms``) and each pair of them matched at
+        ``room.made_ms``, and ring the queue's bell with each player's id.  A pairing no
         longer pending (given up, or forgotten as too old in Redis) tells no one: its players
         may be queued again, and are never told of two rooms."""
+        ...
+
+    async def race_over(self, queue: str, room_id: str, player_ids: Sequence[str]) -> None:
+        """The quick race in ``room_id`` is over: its players are racing no more, and their
+        ``matched`` frames of it are dropped (they may queue again at once)."""
         ...
 
     async def release(self, queue: str, pairing: Pairing) -> None:

@@ -8,13 +8,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .queue_base import (
+    RECENT_PAIR_MS,
     RESULT_TTL_MS,
+    AlreadyQueued,
     DealTaken,
+    InQuickRace,
     Pairing,
     QueueBell,
     QueueEntry,
     QueueStatus,
+    QuickRoom,
     Widening,
+    pair_key,
     pairings,
 )
 
@@ -23,6 +28,7 @@ __all__ = ["MemoryQueueStore"]
 
 @dataclass
 class _Waiting:
+    queue: str
     entry: QueueEntry
     leases: dict[str, int] = field(default_factory=dict)  # connection id -> until (unix ms)
 
@@ -31,9 +37,13 @@ class _Waiting:
 
 
 @dataclass
+class _Pending:
+    queue: str
+    pairing: Pairing
+
+
+@dataclass
 class _Queue:
-    waiting: dict[str, _Waiting] = field(default_factory=dict)
-    pending: dict[str, Pairing] = field(default_factory=dict)
     results: dict[str, tuple[str, int]] = field(default_factory=dict)  # frame, kept until
     bells: list[QueueBell] = field(default_factory=list)
     stock: list[str] = field(default_factory=list)  # certified deals
@@ -43,6 +53,10 @@ class _Queue:
 class MemoryQueueStore:
     def __init__(self, now_ms: Callable[[], int]) -> None:
         self._queues: dict[str, _Queue] = {}
+        self._waiting: dict[str, _Waiting] = {}  # player id -> their one entry, in any queue
+        self._pending: dict[str, _Pending] = {}  # match id -> the pairing
+        self._racing: dict[str, tuple[str, int]] = {}  # player id -> room id, until (ms)
+        self._recent: dict[str, int] = {}  # pair_key -> matched at (ms)
         self._now = now_ms
         self._ids = itertools.count(1)
 
@@ -54,55 +68,121 @@ class MemoryQueueStore:
 
     async def close(self) -> None:
         self._queues.clear()
+        self._waiting.clear()
+        self._pending.clear()
+
+    def _held(self, queue: str, player_id: str, now_ms: int) -> bool:
+        """True while a pairing of this queue holds the player or their frame of it is kept;
+        the refusal while they are held or race elsewhere."""
+        match = self._holding(player_id)
+        if match is not None:
+            if self._pending[match].queue != queue:
+                raise InQuickRace("")
+            return True
+        if self._kept_result(queue, player_id):
+            return True
+        racing = self._racing.get(player_id)
+        if racing is not None:
+            if racing[1] > now_ms:
+                raise InQuickRace(racing[0])
+            del self._racing[player_id]
+        return False
+
+    def _holding(self, player_id: str) -> str | None:
+        for match_id, pending in self._pending.items():
+            if any(entry.player_id == player_id for entry in pending.pairing.players):
+                return match_id
+        return None
 
     async def enqueue(
-        self, queue: str, entry: QueueEntry, connection_id: str, until_ms: int
+        self,
+        queue: str,
+        entry: QueueEntry,
+        connection_id: str,
+        until_ms: int,
+        now_ms: int | None = None,
     ) -> QueueEntry | None:
-        if await self.paired(queue, entry.player_id):
+        now = entry.joined_ms if now_ms is None else now_ms
+        if self._held(queue, entry.player_id, now):
             return None
-        if await self._kept_result(queue, entry.player_id):
-            return None
-        waiting = self._queue(queue).waiting
-        held = waiting.setdefault(entry.player_id, _Waiting(entry))
+        held = self._waiting.get(entry.player_id)
+        if held is not None and held.queue != queue:
+            if held.alive(now):
+                raise AlreadyQueued(held.queue)
+            held = None
+        if held is None:
+            held = self._waiting[entry.player_id] = _Waiting(queue, entry)
         held.leases[connection_id] = until_ms
         return held.entry
 
+    def _mine(self, queue: str, player_id: str) -> _Waiting | None:
+        held = self._waiting.get(player_id)
+        return held if held is not None and held.queue == queue else None
+
     async def touch(self, queue: str, player_id: str, connection_id: str, until_ms: int) -> bool:
-        held = self._queue(queue).waiting.get(player_id)
+        held = self._mine(queue, player_id)
         if held is None:
             return False
         held.leases[connection_id] = until_ms
         return True
 
     async def leave(self, queue: str, player_id: str, connection_id: str) -> bool:
-        waiting = self._queue(queue).waiting
-        held = waiting.get(player_id)
+        held = self._mine(queue, player_id)
         if held is None:
             return False
         held.leases.pop(connection_id, None)
         if not held.leases:
-            del waiting[player_id]
+            del self._waiting[player_id]
         return True
 
     async def withdraw(self, queue: str, player_id: str) -> bool:
-        return self._queue(queue).waiting.pop(player_id, None) is not None
+        if self._mine(queue, player_id) is None:
+            return False
+        del self._waiting[player_id]
+        return True
+
+    async def hold(self, queue: str, player_id: str, now_ms: int, queued: bool) -> str | None:
+        if self._held(queue, player_id, now_ms):
+            return None
+        held = self._waiting.get(player_id)
+        if held is not None and held.queue != queue and held.alive(now_ms):
+            raise AlreadyQueued(held.queue)
+        here = held is not None and held.queue == queue and held.alive(now_ms)
+        if queued and not here:
+            return None
+        self._waiting.pop(player_id, None)
+        match_id = f"m{next(self._ids)}"
+        alone = Pairing(match_id, (QueueEntry(player_id, "", 0, now_ms),))
+        self._pending[match_id] = _Pending(queue, alone)
+        return match_id
 
     async def pair(self, queue: str, now_ms: int, widening: Widening, size: int) -> list[Pairing]:
-        held = self._queue(queue)
-        for player_id in [pid for pid, one in held.waiting.items() if not one.alive(now_ms)]:
-            del held.waiting[player_id]
+        for player_id in [pid for pid, one in self._waiting.items() if not one.alive(now_ms)]:
+            del self._waiting[player_id]
+        self._racing = {pid: one for pid, one in self._racing.items() if one[1] > now_ms}
+        self._recent = {
+            pair: at for pair, at in self._recent.items() if at >= now_ms - RECENT_PAIR_MS
+        }
+        for player_id in [pid for pid in self._waiting if pid in self._racing]:
+            del self._waiting[player_id]  # a racing player is not queued (never so here)
+        mine = [one.entry for one in self._waiting.values() if one.queue == queue]
         made = []
-        for room in pairings([one.entry for one in held.waiting.values()], now_ms, widening, size):
+        for room in pairings(mine, now_ms, widening, size, self._lately):
             pairing = Pairing(f"m{next(self._ids)}", room)
             for entry in room:
-                del held.waiting[entry.player_id]
-            held.pending[pairing.match_id] = pairing
+                del self._waiting[entry.player_id]
+            self._pending[pairing.match_id] = _Pending(queue, pairing)
             made.append(pairing)
         return made
 
-    async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
+    def _lately(self, one: str, other: str) -> bool:
+        return pair_key(one, other) in self._recent
+
+    async def settle(
+        self, queue: str, match_id: str, frames: dict[str, str], room: QuickRoom | None = None
+    ) -> None:
         held = self._queue(queue)
-        if held.pending.pop(match_id, None) is None:
+        if self._pending.pop(match_id, None) is None:
             return
         now = self._now()
         for player_id in [pid for pid, kept in held.results.items() if kept[1] <= now]:
@@ -110,20 +190,34 @@ class MemoryQueueStore:
         until = now + RESULT_TTL_MS
         for player_id, frame in frames.items():
             held.results[player_id] = (frame, until)
+        if room is not None:
+            players = sorted(frames)
+            for player_id in players:
+                self._racing[player_id] = (room.room_id, room.ends_by_ms)
+            for one, other in itertools.combinations(players, 2):
+                self._recent[pair_key(one, other)] = room.made_ms
         for player_id in frames:
             for bell in list(held.bells):
                 bell(player_id)
 
     async def release(self, queue: str, pairing: Pairing) -> None:
-        self._queue(queue).pending.pop(pairing.match_id, None)
+        self._pending.pop(pairing.match_id, None)
 
-    async def _kept_result(self, queue: str, player_id: str) -> bool:
+    async def race_over(self, queue: str, room_id: str, player_ids: Sequence[str]) -> None:
+        results = self._queue(queue).results
+        for player_id in player_ids:
+            if self._racing.get(player_id, ("", 0))[0] == room_id:
+                del self._racing[player_id]
+            kept = results.get(player_id)
+            if kept is not None and _names_room(kept[0], room_id):
+                del results[player_id]
+
+    def _kept_result(self, queue: str, player_id: str) -> bool:
         kept = self._queue(queue).results.get(player_id)
         return kept is not None and kept[1] > self._now()
 
     async def paired(self, queue: str, player_id: str) -> bool:
-        pending = self._queue(queue).pending.values()
-        return any(entry.player_id == player_id for one in pending for entry in one.players)
+        return self._holding(player_id) is not None
 
     async def take_result(self, queue: str, player_id: str) -> str | None:
         kept = self._queue(queue).results.get(player_id)
@@ -132,8 +226,11 @@ class MemoryQueueStore:
         return kept[0]
 
     async def status(self, queue: str, player_id: str, now_ms: int) -> QueueStatus:
-        waiting = self._queue(queue).waiting
-        alive = {pid: one for pid, one in waiting.items() if one.alive(now_ms)}
+        alive = {
+            pid: one
+            for pid, one in self._waiting.items()
+            if one.queue == queue and one.alive(now_ms)
+        }
         mine = alive.get(player_id)
         return QueueStatus(len(alive), None if mine is None else mine.entry.joined_ms)
 
@@ -165,3 +262,8 @@ class MemoryQueueStore:
         bells = self._queue(queue).bells
         if bell in bells:
             bells.remove(bell)
+
+
+def _names_room(frame: str, room_id: str) -> bool:
+    """Whether a kept ``matched`` frame is of that room (``race_over.lua`` reads it alike)."""
+    return f'"room_id":"{room_id}"' in frame

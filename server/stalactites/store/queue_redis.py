@@ -1,14 +1,25 @@
 """The matchmaking queue in Redis, one node or a Redis Cluster (see :mod:`.queue_base`).
 
-Keys (``P`` the prefix; every key of one queue under the hash tag ``{queue:NAME}``, NAME the
-game and step, so that the pairing step touches one Cluster slot):
+Keys (``P`` the prefix).  Who waits, who is paired and who races, in every queue, share the
+hash tag ``{queue}`` (one Cluster slot), so that one script sees a player wherever they are:
 
-* ``P{queue:NAME}:entries`` hash: player id -> ``{"n", "r", "j", "l"}`` (name, rating,
-  joined at, and each socket's lease end by connection id);
-* ``P{queue:NAME}:pending`` hash: match id -> the pairing, until it is settled (or 30 s);
-* ``P{queue:NAME}:seq``: the match id counter;
-* ``P{queue:NAME}:paired`` hash: player id -> the pending pairing that holds them;
-* ``P{queue:NAME}:result:PLAYER_ID``: the player's ``matched`` frame, for a minute;
+* ``P{queue}:entries`` hash: player id -> ``{"q", "n", "r", "j", "a", "l"}`` (the queue
+  ``GAME:STEP``, name, rating, joined at, the address hash, and each socket's lease end by
+  connection id): one entry per player, in one queue;
+* ``P{queue}:pending`` hash: match id -> the pairing and its queue, until it is settled (or
+  30 s);
+* ``P{queue}:seq``: the match id counter;
+* ``P{queue}:paired`` hash: player id -> the pending pairing that holds them;
+* ``P{queue}:racing`` hash: player id -> the room of their quick race, and
+  ``P{queue}:racing:ends`` sorted set: player id -> when that race is over at the latest
+  (its time limit passed: a race whose end no process saw frees its players then);
+* ``P{queue}:recent`` sorted set: ``A|B`` (two player ids, in order) -> when they were last
+  matched, for :data:`~.queue_base.RECENT_PAIR_MS`;
+* ``P{queue}:result:NAME:PLAYER_ID``: the player's ``matched`` frame of queue NAME, for a
+  minute (or until the race is over).
+
+A queue's stock of certified deals is its own, under the hash tag ``{queue:NAME}``:
+
 * ``P{queue:NAME}:deals`` set: the certified deals in stock (``lua/queue/stock.lua``);
 * ``P{queue:NAME}:shared`` sorted set: deals taken from the stock, by when they stop being
   shared (the key goes with its last member's time);
@@ -28,12 +39,16 @@ from collections.abc import Sequence
 from .cluster import ClusterPipe
 from .listener import Listener
 from .queue_base import (
+    RECENT_PAIR_MS,
     RESULT_TTL_MS,
+    AlreadyQueued,
     DealTaken,
+    InQuickRace,
     Pairing,
     QueueBell,
     QueueEntry,
     QueueStatus,
+    QuickRoom,
     Widening,
 )
 from .resp import Address, Pipe, Script
@@ -42,7 +57,19 @@ from .scripts import lua
 __all__ = ["PENDING_MS", "RedisQueueStore"]
 
 PENDING_MS = 30_000  # a pairing not settled this long (its maker died) frees its players
-_SCRIPTS = ("enqueue", "touch", "leave", "pair", "settle", "status", "stock", "take_deal")
+_SCRIPTS = (
+    "enqueue",
+    "touch",
+    "leave",
+    "withdraw",
+    "hold",
+    "pair",
+    "settle",
+    "race_over",
+    "status",
+    "stock",
+    "take_deal",
+)
 
 
 class RedisQueueStore:
@@ -57,14 +84,18 @@ class RedisQueueStore:
         self._listener = Listener(bells, self._message, self._ring_all, others)
         self._bells: dict[str, list[QueueBell]] = {}  # by channel
 
+    def _key(self, name: str) -> str:
+        return f"{self._prefix}{{queue}}:{name}"
+
     def _tag(self, queue: str) -> str:
+        """The hash tag of a queue's own keys: its stock of deals and its bell."""
         return f"{self._prefix}{{queue:{queue}}}"
 
-    def _entries(self, queue: str) -> str:
-        return f"{self._tag(queue)}:entries"
-
     def _result(self, queue: str, player_id: str) -> str:
-        return f"{self._tag(queue)}:result:{player_id}"
+        return self._key(f"result:{queue}:{player_id}")
+
+    def _racing(self) -> list[str]:
+        return [self._key("racing"), self._key("racing:ends")]
 
     async def ping(self) -> bool:
         return await self._pipe.ping()
@@ -73,59 +104,93 @@ class RedisQueueStore:
         await self._listener.close()
         await self._pipe.close()
 
+    def _free(self, queue: str, player_id: str) -> list[str]:
+        """The keys that say whether a player is free to queue: paired, pending, their matched
+        frame of this queue, racing."""
+        paired, pending = self._key("paired"), self._key("pending")
+        return [paired, pending, self._result(queue, player_id), *self._racing()]
+
     async def enqueue(
-        self, queue: str, entry: QueueEntry, connection_id: str, until_ms: int
+        self,
+        queue: str,
+        entry: QueueEntry,
+        connection_id: str,
+        until_ms: int,
+        now_ms: int | None = None,
     ) -> QueueEntry | None:
-        args = [entry.player_id, entry.name, entry.rating, entry.joined_ms, connection_id, until_ms]
-        paired = f"{self._tag(queue)}:paired"
-        keys = [self._entries(queue), paired, self._result(queue, entry.player_id)]
-        kept = await self._run["enqueue"](keys, args)
-        if not kept:  # held by a pairing, or matched already
+        now = entry.joined_ms if now_ms is None else now_ms
+        args = [entry.player_id, entry.name, entry.rating, entry.joined_ms, connection_id]
+        args += [until_ms, queue, entry.address, now]
+        keys = [self._key("entries"), *self._free(queue, entry.player_id)]
+        kept = _refusal(await self._run["enqueue"](keys, args))
+        if kept is None:  # held by a pairing, or matched already
             return None
-        name, rating, joined = kept
-        return QueueEntry(entry.player_id, str(name), int(rating), int(joined))
+        name, rating, joined, address = kept
+        return QueueEntry(entry.player_id, str(name), int(rating), int(joined), str(address))
 
     async def touch(self, queue: str, player_id: str, connection_id: str, until_ms: int) -> bool:
-        args = [player_id, connection_id, until_ms]
-        return bool(await self._run["touch"]([self._entries(queue)], args))
+        args = [player_id, connection_id, until_ms, queue]
+        return bool(await self._run["touch"]([self._key("entries")], args))
 
     async def leave(self, queue: str, player_id: str, connection_id: str) -> bool:
-        return bool(await self._run["leave"]([self._entries(queue)], [player_id, connection_id]))
+        args = [player_id, connection_id, queue]
+        return bool(await self._run["leave"]([self._key("entries")], args))
 
     async def withdraw(self, queue: str, player_id: str) -> bool:
-        key = self._entries(queue)
-        return bool(await self._pipe.call_at(key, "HDEL", key, player_id))
+        return bool(await self._run["withdraw"]([self._key("entries")], [player_id, queue]))
+
+    async def hold(self, queue: str, player_id: str, now_ms: int, queued: bool) -> str | None:
+        paired, pending, result, racing, ends = self._free(queue, player_id)
+        keys = [self._key("entries"), pending, self._key("seq"), paired, result, racing, ends]
+        held = _refusal(await self._run["hold"](keys, [player_id, queue, now_ms, int(queued)]))
+        return None if held is None else str(held[0])
 
     async def pair(self, queue: str, now_ms: int, widening: Widening, size: int) -> list[Pairing]:
-        tag = self._tag(queue)
-        keys = [f"{tag}:entries", f"{tag}:pending", f"{tag}:seq", f"{tag}:paired"]
+        keys = [self._key(name) for name in ("entries", "pending", "seq", "paired")]
+        keys += [*self._racing(), self._key("recent")]
         anyone_ms = int(widening.anyone_after_s * 1000)
-        args = [now_ms, widening.base, widening.per_s, anyone_ms, size, PENDING_MS]
+        args = [now_ms, widening.base, widening.per_s, anyone_ms, size, PENDING_MS, queue]
+        args.append(RECENT_PAIR_MS)
         made = []
         for text in await self._run["pair"](keys, args):
             match_id, players = json.loads(text)
-            entries = tuple(QueueEntry(p[0], p[1], int(p[2]), int(p[3])) for p in players)
+            entries = tuple(
+                QueueEntry(p[0], p[1], int(p[2]), int(p[3]), str(p[4]) if len(p) > 4 else "")
+                for p in players
+            )
             made.append(Pairing(str(match_id), entries))
         return made
 
-    async def settle(self, queue: str, match_id: str, frames: dict[str, str]) -> None:
-        await self._settle(queue, match_id, list(frames), list(frames.values()))
+    async def settle(
+        self, queue: str, match_id: str, frames: dict[str, str], room: QuickRoom | None = None
+    ) -> None:
+        await self._settle(queue, match_id, list(frames), list(frames.values()), room)
 
     async def release(self, queue: str, pairing: Pairing) -> None:
         players = [entry.player_id for entry in pairing.players]
-        await self._settle(queue, pairing.match_id, players, [])
+        await self._settle(queue, pairing.match_id, players, [], None)
 
     async def _settle(
-        self, queue: str, match_id: str, players: list[str], frames: list[str]
+        self,
+        queue: str,
+        match_id: str,
+        players: list[str],
+        frames: list[str],
+        room: QuickRoom | None,
     ) -> None:
-        tag = self._tag(queue)
         results = [self._result(queue, player_id) for player_id in players[: len(frames)]]
-        keys = [f"{tag}:pending", f"{tag}:paired", *results]
-        args = [match_id, RESULT_TTL_MS, f"{tag}:bell", len(players), *players, *frames]
-        await self._run["settle"](keys, args)
+        keys = [self._key("pending"), self._key("paired"), *self._racing(), self._key("recent")]
+        marks = ["", 0, 0] if room is None else [room.room_id, room.ends_by_ms, room.made_ms]
+        bell = f"{self._tag(queue)}:bell"
+        args = [match_id, RESULT_TTL_MS, bell, len(players), *marks, *players, *frames]
+        await self._run["settle"]([*keys, *results], args)
+
+    async def race_over(self, queue: str, room_id: str, player_ids: Sequence[str]) -> None:
+        results = [self._result(queue, player_id) for player_id in player_ids]
+        await self._run["race_over"]([*self._racing(), *results], [room_id, *player_ids])
 
     async def paired(self, queue: str, player_id: str) -> bool:
-        key = f"{self._tag(queue)}:paired"
+        key = self._key("paired")
         return bool(await self._pipe.call_at(key, "HEXISTS", key, player_id))
 
     async def take_result(self, queue: str, player_id: str) -> str | None:
@@ -134,7 +199,8 @@ class RedisQueueStore:
         return frame
 
     async def status(self, queue: str, player_id: str, now_ms: int) -> QueueStatus:
-        waiting, joined = await self._run["status"]([self._entries(queue)], [player_id, now_ms])
+        args = [player_id, now_ms, queue]
+        waiting, joined = await self._run["status"]([self._key("entries")], args)
         return QueueStatus(int(waiting), None if int(joined) < 0 else int(joined))
 
     # The stock of certified deals.
@@ -177,3 +243,14 @@ class RedisQueueStore:
         for bells in list(self._bells.values()):
             for bell in list(bells):
                 bell("")
+
+
+def _refusal(answer: list[str]) -> list[str] | None:
+    """A script's answer of a player's place: its values after ``ok``, None for ``held``;
+    :class:`AlreadyQueued` or :class:`InQuickRace` for a refusal."""
+    kind, *values = answer
+    if kind == "queued":
+        raise AlreadyQueued(str(values[0]))
+    if kind == "racing":
+        raise InQuickRace(str(values[0]))
+    return None if kind == "held" else values

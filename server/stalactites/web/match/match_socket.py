@@ -5,8 +5,11 @@ handshake's cookie, or ``token``); the answer is ``welcome``.  ``queue`` puts th
 player in the game's and step's queue (one entry per player, whatever their tabs: each socket
 holds a lease on it, renewed by :class:`~stalactites.matchmaking.Matchmaker`) and is answered
 with ``queued``, then ``queued`` at most once a second, then ``matched`` with the room and the
-seat's token.  ``leave``, or closing the socket, leaves the queue.  Frames in and out, bad
-frames and close codes are :class:`~stalactites.web.connection.Connection`'s.
+seat's token.  ``leave``, or closing the socket, leaves the queue.  A player waiting in another
+queue (another tab) is answered ``already_queued``, one in a quick race not over
+``in_quick_race``.  The socket's client address goes into the player's entry (the rated queue
+never pairs two of one address).  Frames in and out, bad frames and close codes are
+:class:`~stalactites.web.connection.Connection`'s.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ...match_protocol import (
 )
 from ...matchmaking.service import rating_of
 from ...store.players_base import PlayerRecord
-from ...store.queue_base import queue_name
+from ...store.queue_base import QueueRefused, queue_name
 from ..connection import Connection
 from ..players.session_http import request_token
 from ..process import Process, process_of
@@ -58,6 +61,8 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         self.process = process
         self.player: PlayerRecord | None = None
         self.queue: QueueFrame | None = None  # what the socket waits for
+        client = websocket.client
+        self.address = client.host if client is not None else ""
 
     @property
     def role(self) -> str:
@@ -101,7 +106,10 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
             return self.error("already_queued", "this socket is queued already; leave first")
         assert self.player is not None
         self.queue = frame
-        joined = await maker.join(self, self.player, frame.game, frame.step, frame.ghost)
+        try:
+            joined = await maker.join(self, self.player, frame.game, frame.step, frame.ghost)
+        except QueueRefused as refusal:
+            return self.refused(refusal)
         if joined is not None and self.queue is frame:
             waiting = await maker.waiting(frame.game, frame.step)
             self.queued(max(maker.now() - joined, 0), waiting)
@@ -110,8 +118,11 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         """Queued already: a ghost at once, or (none to race) ``queued`` again, the place and
         the time waited kept."""
         maker = self.process.matchmaker
-        if await maker.ghost_now(self, frame.game, frame.step) or self.queue is None:
-            return
+        try:
+            if await maker.ghost_now(self, frame.game, frame.step) or self.queue is None:
+                return
+        except QueueRefused as refusal:
+            return self.refused(refusal)
         status = await maker.store.status(_queue_of(frame), self.player_id or "", maker.now())
         joined = maker.now() if status.joined_ms is None else status.joined_ms
         self.queued(max(maker.now() - joined, 0), status.waiting)
@@ -136,6 +147,10 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
     def matched(self, frame: str) -> None:
         self.queue = None
         self.send_text(frame)
+
+    def refused(self, refusal: QueueRefused) -> None:
+        self.queue = None
+        self.error(refusal.code, str(refusal))
 
     async def leave(self) -> None:
         frame, self.queue = self.queue, None

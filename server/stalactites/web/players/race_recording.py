@@ -9,7 +9,11 @@ whichever process ends it:
    stored: the race is made pending and its outcome fixed in the players' store (the first
    writer's, :func:`stalactites.players.recording.claim`), and each persistent player's
    ``rating_before``/``rating_after`` goes into the standings, so the results frame and the
-   record show the change that will be applied, the same whoever stores them.
+   record show the change that will be applied, the same whoever stores them.  A rated
+   room's race in which someone resigned without really playing
+   (:func:`~stalactites.rooms.rating.no_real_play`) goes as unrated, and each change is
+   weighted down for opponents met lately (:mod:`stalactites.players.ratings`): both are
+   fixed here, in the outcome, once.
 2. :meth:`RaceRecorder.record_room`, an effect of the results log (:mod:`stalactites.results`),
    run by any process once the room is stored finished: the room is kept for good (its
    history entries point at it) and :meth:`~stalactites.players.PlayerService.record_race`
@@ -33,6 +37,7 @@ from ...players.races import Outcome
 from ...protocol import Standing
 from ...rooms import RoomService
 from ...rooms.boards import rebuild
+from ...rooms.rating import no_real_play
 from ...rooms.seats import is_persistent
 from ...rooms.settings import RoomSettings
 from ...store import RoomRow
@@ -129,7 +134,9 @@ def race_result(
     steps: dict[str, str] | None = None,
 ) -> RaceResult | None:
     """The race as the players' service takes it (None: no persistent player in it);
-    ``steps``: each player's own step where the room let them choose."""
+    ``steps``: each player's own step where the room let them choose.  A rated room's race
+    in which someone resigned without really playing is not rated
+    (:func:`~stalactites.rooms.rating.no_real_play`)."""
     if not any(is_persistent(line.player_id) for line in standings):
         return None
     seats = {player.player_id: player for player in row.players}
@@ -152,7 +159,7 @@ def race_result(
         settings.game,
         settings.deal,
         now,
-        settings.rated,
+        settings.rated and not no_real_play(standings),
         players,
         settings.round_of,
         ghost,
