@@ -28,9 +28,14 @@ from server_kit import (
     make_config,
 )
 from stalactites.store import GhostStore, MemoryStore, Store, open_ghost_store
+from stalactites.store.queue_base import QueueStore
+from stalactites.store.queue_memory import MemoryQueueStore
+from stalactites.store.queue_redis import RedisQueueStore
 from stalactites.store.rooms_redis import RedisStore
 
-__all__ = ["REDIS_URL"]
+__all__ = ["QUEUE_T0", "REDIS_URL"]
+
+QUEUE_T0 = 1_700_000_000_000  # the in-memory queue store's time in the queue tests
 
 
 def _delete_prefix(prefix: str) -> None:
@@ -91,6 +96,22 @@ async def store(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncItera
     else:
         cluster: LocalCluster = request.getfixturevalue("cluster")
         made = RedisStore(cluster.url, redis_prefix, max_events=50, cluster=True)
+    yield made
+    await made.close()
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
+async def qstore(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[QueueStore]:
+    """The quick-race queue's store: in memory (its clock at ``QUEUE_T0``), on the real Redis,
+    or on the session's Redis Cluster."""
+    made: QueueStore
+    if request.param == "memory":
+        made = MemoryQueueStore(lambda: QUEUE_T0)
+    elif request.param == "redis":
+        made = RedisQueueStore(REDIS_URL, redis_prefix)
+    else:
+        cluster: LocalCluster = request.getfixturevalue("cluster")
+        made = RedisQueueStore(cluster.url, redis_prefix, cluster=True)
     yield made
     await made.close()
 

@@ -9,13 +9,11 @@ Redis Cluster."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from cluster_kit import LocalCluster
-from conftest import REDIS_URL
+from conftest import QUEUE_T0
 from match_kit import MatchClient, match_url
 from players_kit import anonymous, api, recorded
 from server_kit import Client
@@ -28,8 +26,6 @@ from stalactites.store.queue_base import (
     Widening,
     queue_name,
 )
-from stalactites.store.queue_memory import MemoryQueueStore
-from stalactites.store.queue_redis import RedisQueueStore
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -79,24 +75,10 @@ async def test_two_accounts_of_one_address_are_never_paired_with_each_other(
 
 # The recent pairs and the addresses, on the queue's store.
 
-T0 = 1_700_000_000_000
+T0 = QUEUE_T0  # the in-memory store's time (conftest.qstore)
 LEASE = 5_000
 Q = queue_name("stalactites", "ones")
 WIDE = Widening(base=100, per_s=25, anyone_after_s=20)
-
-
-@pytest.fixture(params=["memory", "redis", "cluster"])
-async def qstore(request: pytest.FixtureRequest, redis_prefix: str) -> AsyncIterator[QueueStore]:
-    made: QueueStore
-    if request.param == "memory":
-        made = MemoryQueueStore(lambda: T0)
-    elif request.param == "redis":
-        made = RedisQueueStore(REDIS_URL, redis_prefix)
-    else:
-        cluster: LocalCluster = request.getfixturevalue("cluster")
-        made = RedisQueueStore(cluster.url, redis_prefix, cluster=True)
-    yield made
-    await made.close()
 
 
 async def join(

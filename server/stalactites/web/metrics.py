@@ -180,22 +180,23 @@ class ResultsFigures:
     advanced: int
 
     def lines(self) -> list[str]:
+        oldest_s = _number((self.backlog.oldest_ms or 0) / 1000)
+        figures = (
+            ("results_backlog", "gauge", "finished races in the results log not recorded yet "
+             "(service)", self.backlog.entries),
+            ("results_oldest_age_seconds", "gauge", "how long the oldest race not recorded "
+             "yet has waited", oldest_s),
+            ("results_recorded_total", "counter", "finished races recorded by this process",
+             self.recorded),
+            ("results_failures_total", "counter", "recordings that failed here (each tried "
+             "again later)", self.failures),
+            ("deadlines_advanced_total", "counter", "due rooms this process took from the "
+             "store's deadlines", self.advanced),
+        )  # fmt: skip
         out: list[str] = []
-        name = "stalactites_results_backlog"
-        _family(out, name, "gauge", "finished races in the results log not recorded yet (service)")
-        out.append(f"{name} {self.backlog.entries}")
-        name = "stalactites_results_oldest_age_seconds"
-        _family(out, name, "gauge", "how long the oldest race not recorded yet has waited")
-        out.append(f"{name} {_number((self.backlog.oldest_ms or 0) / 1000)}")
-        name = "stalactites_results_recorded_total"
-        _family(out, name, "counter", "finished races recorded by this process")
-        out.append(f"{name} {self.recorded}")
-        name = "stalactites_results_failures_total"
-        _family(out, name, "counter", "recordings that failed here (each tried again later)")
-        out.append(f"{name} {self.failures}")
-        name = "stalactites_deadlines_advanced_total"
-        _family(out, name, "counter", "due rooms this process took from the store's deadlines")
-        out.append(f"{name} {self.advanced}")
+        for name, kind, text, value in figures:
+            _family(out, f"stalactites_{name}", kind, text)
+            out.append(f"stalactites_{name} {value}")
         return out
 
 
