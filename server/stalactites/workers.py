@@ -18,6 +18,7 @@ pool and per second; beyond a cap the call is refused at once with :class:`Solve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import multiprocessing
@@ -258,8 +259,12 @@ class SolverPool:
                 return
         except RuntimeError:  # that loop is closed too: nobody waits there
             pass
-        self._busy -= 1  # given on by the next call's turn
+        self._busy -= 1  # freed first: a call coming after this sees the worker free...
         self._running[kind.name] -= 1
+        latest = self._loop  # ...and one that came meanwhile is given it on its loop
+        if latest is not None and latest is not loop:
+            with contextlib.suppress(RuntimeError):
+                latest.call_soon_threadsafe(self._dispatch)
 
     def _finished(self, kind: Kind) -> None:
         self._busy -= 1

@@ -303,7 +303,11 @@ class Pipe:
             replies = _Replies(self)
             writer = await self.address.open(lambda: replies)
             self._reading = replies
-            await self._greet(writer)
+            try:
+                await self._greet(writer)
+            except BaseException:  # failed or cancelled (its caller gone): closed, not leaked
+                writer.close()
+                raise
             self._writer = writer  # only now may other calls use it: it is in the right db
             self._watch(writer, self._replies, 0)
 
