@@ -102,7 +102,8 @@ async def raced_run(server: Any, clock: ManualClock | None = None, **settings: A
     (a server on the machine's clock: none given) the moves spread over that time for real."""
     lasting_s = MIN_ELAPSED_MS / 1000
     if clock is None:
-        run = await source_run(server, MIN_MOVES, gap_s=lasting_s / MIN_MOVES, **settings)
+        # The moves at the kit's pace (a deal may need undos to reach them), then the wait.
+        run = await source_run(server, MIN_MOVES, lasting_s=lasting_s, **settings)
     else:
         run = await source_run(
             server, MIN_MOVES, gap_s=0, clock=clock, lasting_s=lasting_s, **settings
