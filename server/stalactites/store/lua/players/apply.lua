@@ -12,6 +12,7 @@
 -- A player that expired (an anonymous one) is kept for good from now on.
 -- Returns {'applied', 'already' or 'no_player'; the skeleton of the name whose claim is to be
 -- kept for good now, or ''}.
+--#include player_kept
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'no_player', ''} end
 if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return {'already', ''} end
 local function num(x) return string.format('%.17g', x) end
@@ -61,11 +62,5 @@ if streak > best_streak then best_streak = streak end
 redis.call('HSET', KEYS[1], field, races .. '|' .. wins .. '|' .. streak .. '|' .. best_streak .. '|' .. best .. '|' .. median)
 redis.call('ZADD', KEYS[2], 0, ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[3] .. '|' .. change .. '|' .. ARGV[13])
-local claim = ''
-if redis.call('HEXISTS', KEYS[1], 'expires') == 1 then  -- kept: nothing expires any more
-  claim = redis.call('HGET', KEYS[1], 'claim') or ''
-  redis.call('HDEL', KEYS[1], 'expires', 'claim')
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[5])
-end
+local claim = kept_for_good(KEYS[1], KEYS[5])
 return {'applied', claim}

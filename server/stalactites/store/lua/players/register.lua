@@ -3,15 +3,10 @@
 -- ARGV[1] the username, ARGV[2] the password's hash
 -- Returns {'registered', 'already_registered' or 'no_player'; the skeleton of the name whose
 -- claim is to be kept for good now, or ''}.
+--#include player_kept
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'no_player', ''} end
 if redis.call('HEXISTS', KEYS[1], 'username') == 1 then return {'already_registered', ''} end
 redis.call('HSET', KEYS[1], 'username', ARGV[1], 'password', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'board', 1)
-local claim = ''
-if redis.call('HEXISTS', KEYS[1], 'expires') == 1 then  -- kept: nothing expires any more
-  claim = redis.call('HGET', KEYS[1], 'claim') or ''
-  redis.call('HDEL', KEYS[1], 'expires', 'claim')
-  redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[2])
-end
+local claim = kept_for_good(KEYS[1], KEYS[2])
 return {'registered', claim}
