@@ -30,7 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from stalactites.config import ServerConfig
-from stalactites.engine import Stalactites, StepPolicy
+from stalactites.engine import Card, Stalactites, Status, StepPolicy
 from stalactites.protocol import SERVER_FRAMES
 from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
@@ -437,6 +437,35 @@ def winning_line(deal: str, step: str = "ones") -> list[str]:
     solution = solve(Stalactites(deal, StepPolicy(step)))
     assert solution.verdict is Verdict.WON, f"no win for {deal} by {step}: {solution.verdict}"
     return [str(move) for move in solution.moves]
+
+
+def lasting_moves(board: Mapping[str, Any], count: int) -> list[str]:
+    """``count`` moves from a Stalactites race's opening ``board`` (``started``'s ``state``,
+    which hides the deal) after each of which a move is left: the first legal move each time
+    can fill both cells and lose the game before the player means to stop."""
+    assert board["game"] == "stalactites", board["game"]
+    game = Stalactites("ms:1", board["step"] or "choice")  # any deal: its cards are replaced
+
+    def cards(pile: list[str]) -> list[Card]:
+        return [Card.parse(card) for card in pile]
+
+    game.tableau = [cards(column) for column in board["tableau"]]
+    game.foundations = [cards(pile) for pile in board["foundations"]]
+    game.bases = [int(pile[0].rank) for pile in game.foundations]
+    game.cells = [None if card is None else Card.parse(card) for card in board["cells"]]
+
+    def search(left: int) -> bool:
+        if left == 0:
+            return True
+        for move in game.generate_legal_moves():
+            game.push(move)
+            if game.status is Status.PLAYING and search(left - 1):
+                return True
+            game.pop()
+        return False
+
+    assert search(count), f"no {count} moves that leave a move to play: {board}"
+    return [str(move) for move in game.move_stack]
 
 
 def end_process(process: subprocess.Popen[Any], sig: int = signal.SIGTERM) -> None:

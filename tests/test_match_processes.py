@@ -16,7 +16,7 @@ import redis
 
 from match_kit import MatchClient, queued_player, race_client
 from players_kit import anonymous, recorded
-from server_kit import REDIS_URL, ProcessServer
+from server_kit import REDIS_URL, ProcessServer, lasting_moves
 from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.store.queue_base import queue_name
 from stalactites.store.queue_redis import RedisQueueStore
@@ -70,11 +70,10 @@ async def test_a_race_matched_across_processes_plays_to_the_end_and_is_rated(
     assert bob_match["room_id"] == room_id
     ann_room, bob_room = await race_client(first, ann_match), await race_client(second, bob_match)
     await ann_room.expect("started", timeout=15)
-    choices = (await bob_room.expect("started", timeout=15))["legal"]
-    for number in range(NO_PLAY_MOVES):  # bob plays a little: a race with real play is rated
-        answer = await bob_room.move(f"b{number}", choices[0])
+    opening = (await bob_room.expect("started", timeout=15))["state"]
+    for number, move in enumerate(lasting_moves(opening, NO_PLAY_MOVES)):
+        answer = await bob_room.move(f"b{number}", move)  # real play: the race is rated
         assert answer["type"] == "accepted", answer
-        choices = answer["legal"]
     line = _solution(redis_prefix, room_id)
     for index, move in enumerate(line):
         assert (await ann_room.move(f"m{index}", move))["type"] == "accepted"

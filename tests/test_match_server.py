@@ -11,7 +11,7 @@ import pytest
 from ghosts_kit import raced_run
 from match_kit import MatchClient, match_url, queued_player, race_client
 from players_kit import anonymous, api, recorded
-from server_kit import Client, ManualClock, http
+from server_kit import Client, ManualClock, http, lasting_moves
 from stalactites.rooms.rating import NO_PLAY_MOVES
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -67,15 +67,14 @@ async def test_two_players_are_matched_into_one_rated_race_played_to_the_end(
     status, view = await http("GET", f"{any_server.url}/api/rooms/{ann_match['room_id']}")
     assert status == 200 and view["rated"] and view["certified"] and view["quick"]
     rooms = [await race_client(any_server, ann_match), await race_client(any_server, bob_match)]
-    legal = []
+    openings = []
     for room in rooms:  # connected is ready: the countdown, then the race
         await room.expect("countdown")
-        legal.append((await room.expect("started"))["legal"])
-    for room, choices in zip(rooms, legal, strict=True):  # real play: the race is rated
-        for number in range(NO_PLAY_MOVES):
-            answer = await room.move(f"m{number}", choices[0])
+        openings.append((await room.expect("started"))["state"])
+    for room, opening in zip(rooms, openings, strict=True):  # real play: the race is rated
+        for number, move in enumerate(lasting_moves(opening, NO_PLAY_MOVES)):
+            answer = await room.move(f"m{number}", move)
             assert answer["type"] == "accepted", answer
-            choices = answer["legal"]
     for room in rooms:
         await room.send(type="resign")
     results = await rooms[0].expect("results")

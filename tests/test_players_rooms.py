@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from players_kit import anonymous, api, recorded
-from server_kit import REDIS_URL, Client, winning_line
+from server_kit import REDIS_URL, Client, lasting_moves, winning_line
 from stalactites.rooms.rating import NO_PLAY_MOVES
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -94,12 +94,11 @@ async def _resign_both(
         clients.append(client)
     for client in clients:
         await client.send(type="ready")
-    legal = [(await client.expect("started"))["legal"] for client in clients]
-    for client, choices in zip(clients, legal, strict=True):
-        for number in range(moves):
-            answer = await client.move(f"m{number}", choices[0])
+    openings = [(await client.expect("started"))["state"] for client in clients]
+    for client, opening in zip(clients, openings, strict=True):
+        for number, move in enumerate(lasting_moves(opening, moves)):
+            answer = await client.move(f"m{number}", move)
             assert answer["type"] == "accepted", answer
-            choices = answer["legal"]
     for client in clients:
         await client.send(type="resign")
         await client.expect("finished", player_id=client.you, status="resigned")

@@ -16,7 +16,7 @@ import pytest
 from conftest import QUEUE_T0
 from match_kit import MatchClient, match_url
 from players_kit import anonymous, api, recorded
-from server_kit import Client
+from server_kit import Client, lasting_moves
 from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.store.queue_base import (
     RECENT_PAIR_MS,
@@ -165,12 +165,11 @@ async def rated_race(
         clients.append(client)
     for client in clients:
         await client.send(type="ready")
-    legal = [(await client.expect("started"))["legal"] for client in clients]
-    for client, moves, choices in zip(clients, (NO_PLAY_MOVES, loser_moves), legal, strict=True):
-        for number in range(moves):
-            answer = await client.move(f"m{number}", choices[0])
+    openings = [(await client.expect("started"))["state"] for client in clients]
+    for client, moves, opening in zip(clients, (NO_PLAY_MOVES, loser_moves), openings, strict=True):
+        for number, move in enumerate(lasting_moves(opening, moves)):
+            answer = await client.move(f"m{number}", move)
             assert answer["type"] == "accepted", answer
-            choices = answer["legal"]
     for client in reversed(clients):
         await client.send(type="resign")
         await client.expect("finished", player_id=client.you, status="resigned")
