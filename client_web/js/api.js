@@ -95,9 +95,17 @@ export async function api(method, path, body = undefined, headers = {}) {
     throw new ApiError(0, "network", "network");
   }
   const data = await response.json().catch(() => null);
+  const refused = Number(response.headers.get("Stalactites-Refused")) || 0;
+  if (refused) throw errorFrom(refused, data);
   if (!response.ok) throw errorFrom(response.status, data);
   return data;
 }
+
+/** A request whose refusals (4xx) the caller expects and shows the player in words: the
+ * server answers them 200 with the refusal's status in `Stalactites-Refused` (so the browser
+ * logs no error in its console); they are thrown as ApiError all the same. */
+export const quietly = (method, path, body = undefined, headers = {}) =>
+  api(method, path, body, { ...headers, "Stalactites-Refusal": "quiet" });
 
 function errorFrom(status, data) {
   const code = data?.code ?? data?.error ?? `http_${status}`;

@@ -101,7 +101,7 @@ function foundation(state, pile, i, view) {
   const label = full
     ? "✓ 13"
     : next && pile.length
-      ? [h("span", { class: "next-word" }, t("board.nextWord")), " ", next.label]
+      ? [h("span", { class: "next-word" }, t("board.nextWord")), " ", h("span", {}, next.label)]
       : "";
   box.append(h("span", { class: `next${full ? " full" : ""}`, "aria-hidden": "true" }, label));
   return box;

@@ -57,10 +57,26 @@ export function replace(el, ...children) {
 export function toast(message, kind = "info", ms = 3500) {
   const box = document.getElementById("toasts");
   if (!box) return;
+  placeToasts(box);
   const item = h("div", { class: `toast toast-${kind}` }, message);
   box.append(item);
   setTimeout(() => item.classList.add("toast-out"), ms);
   setTimeout(() => item.remove(), ms + 400);
+}
+
+/** Under the header where it shows (a phone's is three rows high), else at the screen's
+ * top; and the toasts' height, by which an open dialog moves down (style.css). */
+function placeToasts(box) {
+  const header = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+  box.style.setProperty("--toast-top", `${Math.max(8, Math.round(header) + 8)}px`);
+  if (box._sized) return;
+  box._sized = true;
+  const measure = () => {
+    const height = box.childElementCount ? box.offsetHeight : 0;
+    document.documentElement.style.setProperty("--toasts-h", `${height}px`);
+  };
+  new ResizeObserver(measure).observe(box);
+  measure();
 }
 
 /** Take every toast away at once (a page left: its messages are about it). */

@@ -1,6 +1,7 @@
 // A room link opened without a seat: take one (while the room waits), or watch.
 
 import { errorText, getRoom, joinRoom } from "./api.js";
+import { dailyToday } from "./daily_api.js";
 import { h, replace } from "./dom.js";
 import { list, t } from "./i18n.js";
 import { nameForm } from "./forms.js";
@@ -37,6 +38,7 @@ export class JoinPage {
       return;
     }
     const players = room.players ?? [];
+    if (await this.ownAttempt(room)) return;
     const open = room.status === "waiting" && players.length < (room.seats ?? 0);
     const parts = [
       h("h1", {}, t("race.title", { game: gameName(room.game) })),
@@ -60,6 +62,19 @@ export class JoinPage {
       links.push(h("a", { class: "btn", href: `#/replay/${this.roomId}` }, t("join.replay")));
     parts.push(h("div", { class: "end-actions" }, links));
     replace(this.app, h("section", { class: "panel narrow join" }, parts));
+  }
+
+  /** Your own daily attempt, opened where this browser kept no seat (another tab or device):
+   * the server hands its seat back to your session, and the race opens. */
+  async ownAttempt(room) {
+    const you = this.player?.player_id;
+    const mine = you && (room.players ?? []).some((p) => p.player_id === you);
+    if (!room.daily || !mine) return false;
+    const today = await dailyToday(room.game).catch(() => null);
+    if (today?.room_id !== this.roomId || !today.token) return false;
+    saveRoomSeat(this.roomId, { player_id: this.player.player_id, token: today.token });
+    this.onJoined();
+    return true;
   }
 
   joinForm() {

@@ -1,11 +1,14 @@
-// The lobby's "Today's deal" card (each game: played or not yet, and your result) and its
-// "Play a friend" panel (a private room and the link to share). lobby.js only places them.
+// The lobby's "Today's deal" card (each game: played or not yet, and your result; an
+// official attempt still on is taken up again with "Back to your attempt", on any tab or
+// device where the player is signed in: the server hands its seat's token back to their
+// session) and its "Play a friend" panel (a private room and the link to share). lobby.js
+// only places them.
 
 import { createRoom, errorText, getRoom, joinRoom } from "./api.js";
 import { DAILY_GAMES, dailyToday, startAttempt } from "./daily_api.js";
 import { h, replace, toast } from "./dom.js";
 import { elapsedText, t } from "./i18n.js";
-import { ensurePlayer } from "./session.js";
+import { ensurePlayer, me } from "./session.js";
 import { saveRoomSeat } from "./storage.js";
 
 /** "Today's deal": a line per game, filled in as the answers come. */
@@ -31,34 +34,53 @@ async function fillLine(line, game) {
     replace(line, h("span", { class: "muted" }, errorText(error)));
     return;
   }
-  const result = today.room_id ? await resultText(today.room_id) : t("daily.notYet");
+  const room = today.room_id ? await getRoom(today.room_id).catch(() => null) : null;
+  const on = Boolean(room && room.status !== "finished");
   replace(
     line,
     h("strong", {}, t(`game.${game}`)),
     " ",
-    h("span", { class: "daily-result" }, result),
+    h("span", { class: "daily-result" }, today.room_id ? resultText(room) : t("daily.notYet")),
     " ",
-    h(
-      "button",
-      { class: "btn btn-primary daily-play", onclick: () => playToday(game) },
-      today.room_id ? t("daily.practice") : t("daily.play"),
-    ),
+    dailyButtons(game, today, room),
     " ",
     h("a", { class: "btn btn-quiet", href: `#/daily/${game}` }, t("daily.board")),
   );
+  if (on) line.classList.add("daily-on");
 }
 
-/** Your official attempt today, in words. */
-async function resultText(roomId) {
-  try {
-    const room = await getRoom(roomId);
-    const you = room.players[0];
-    if (room.status !== "finished" || !you) return t("daily.playing");
-    if (you.status === "won") return t("daily.won", { time: elapsedText(you.elapsed_ms) });
-    return t("daily.lost", { cards: you.foundation_cards });
-  } catch {
-    return t("daily.played");
-  }
+/** Your official attempt today, in words (`room`: its view, null when it could not be read). */
+function resultText(room) {
+  const you = room?.players?.[0];
+  if (!room) return t("daily.played");
+  if (room.status !== "finished" || !you) return t("daily.playing");
+  if (you.status === "won") return t("daily.won", { time: elapsedText(you.elapsed_ms) });
+  return t("daily.lost", { cards: you.foundation_cards });
+}
+
+/** Play today's deal; with an official attempt still on, go back to it (and practise). */
+export function dailyButtons(game, today, room) {
+  const play = (label, primary) =>
+    h(
+      "button",
+      { class: `btn${primary ? " btn-primary" : ""} daily-play`, onclick: () => playToday(game) },
+      label,
+    );
+  if (!today.room_id) return play(t("daily.play"), true);
+  if (!room || room.status === "finished" || !today.token) return play(t("daily.practice"), true);
+  const back = () => resumeAttempt(today, room);
+  return [
+    h("button", { class: "btn btn-primary daily-resume", onclick: back }, t("daily.resume")),
+    " ",
+    play(t("daily.practice"), false),
+  ];
+}
+
+/** Back to your official attempt: its seat (the token the server handed back) kept here. */
+export function resumeAttempt(today, room) {
+  const you = room.players?.find((p) => p.player_id === me()?.player_id) ?? room.players?.[0];
+  saveRoomSeat(today.room_id, { player_id: you?.player_id, token: today.token });
+  location.hash = `#/room/${today.room_id}`;
 }
 
 /** A new attempt at today's deal: seated, then to its room. */

@@ -3,12 +3,16 @@
 // live from the server's `queued` frames (the time waited counts on between them); Cancel
 // leaves the queue; "Race a ghost now" asks for a recorded run at once (none near enough: the
 // player stays queued, their place kept). On `matched` the seat is saved and the race page
-// opens.
+// opens. The page says who else waits ("Nobody else is waiting", "1 other player waiting"),
+// promises a ghost only where the server has a recorded run to race (`ghost_ready`), and to
+// a player waiting alone offers what there is meanwhile: a solo race against the clock on a
+// certified deal, or the daily deal.
 
+import { createRoom, errorText, joinRoom } from "./api.js";
 import { Connection } from "./connection.js";
 import { h, replace } from "./dom.js";
 import { field, select } from "./forms.js";
-import { clockText, num, t } from "./i18n.js";
+import { clockText, t } from "./i18n.js";
 import { ensurePlayer } from "./session.js";
 import { saveRoomSeat } from "./storage.js";
 
@@ -59,7 +63,10 @@ export class QueuePage {
     this.step = game === "squadron" ? null : STEPS().some(([v]) => v === step) ? step : "choice";
     this.waitedMs = 0;
     this.heardAt = Date.now();
-    this.waiting = h("strong", { class: "queue-waiting" }, "…");
+    this.waiting = h("p", { class: "queue-waiting", role: "status" }, "…");
+    this.ghostHint = h("p", { class: "hint queue-ghost-hint" }, t("quick.ghostLater"));
+    this.alone = aloneView(game, (button) => this.raceClock(button));
+    this.alone.hidden = true;
     this.clock = h("strong", { class: "queue-clock" }, clockText(0));
     this.note = h("p", { class: "queue-note", role: "status", "aria-live": "polite" });
     const what = this.step ? `${t(`game.${game}`)} · ${stepName(this.step)}` : t(`game.${game}`);
@@ -74,17 +81,23 @@ export class QueuePage {
           "dl",
           { class: "queue-stats" },
           h("div", {}, h("dt", {}, t("quick.waited")), h("dd", {}, this.clock)),
-          h("div", {}, h("dt", {}, t("quick.waitingPlayers")), h("dd", {}, this.waiting)),
         ),
+        this.waiting,
         h("div", { class: "queue-spinner", "aria-hidden": "true" }),
-        h("p", { class: "hint" }, t("quick.ghostLater")),
+        this.ghostHint,
         this.note,
+        this.alone,
         h(
           "div",
           { class: "end-actions queue-actions" },
           (this.ghostButton = h(
             "button",
-            { class: "btn", type: "button", onclick: () => this.ghost() },
+            {
+              class: "btn",
+              type: "button",
+              style: { display: "none" }, // until a run is there to race
+              onclick: () => this.ghost(),
+            },
             t("quick.ghostNow"),
           )),
           h(
@@ -119,15 +132,42 @@ export class QueuePage {
       if (this.askedGhost) this.noGhost(t("quick.noGhost"));
       this.waitedMs = frame.waited_ms;
       this.heardAt = Date.now();
-      this.waiting.textContent = num(frame.waiting);
+      this.showQueue(frame.others ?? Math.max((frame.waiting ?? 1) - 1, 0), frame.ghost_ready);
       this.tick();
     } else if (frame.type === "matched") {
       this.matched(frame);
     } else if (frame.type === "error" && this.askedGhost && frame.code === "ghost_unavailable") {
-      this.ghostButton.hidden = true;
+      this.ghostButton.style.display = "none";
       this.noGhost(t("quick.error.ghost_unavailable"));
     } else if (frame.type === "error") {
       this.fail(QUICK_ERRORS.includes(frame.code) ? t(`quick.error.${frame.code}`) : frame.message);
+    }
+  }
+
+  /** Who else waits, in words; a ghost promised only when there is a run to race; and,
+   * alone, what to play meanwhile. */
+  showQueue(others, ghostReady) {
+    const text = others ? t("quick.others", { n: others }) : t("quick.nobodyElse");
+    if (this.waiting.textContent !== text) this.waiting.textContent = text;
+    this.ghostHint.textContent = t(ghostReady ? "quick.ghostLater" : "quick.noGhostYet");
+    this.ghostButton.style.display = ghostReady ? "" : "none"; // (.btn's display beats hidden)
+    this.alone.hidden = others > 0;
+  }
+
+  /** Leave the queue for a solo race on a certified deal (unrated, against the clock). */
+  async raceClock(button) {
+    button.disabled = true;
+    this.cancelled(); // out of the queue first: no match may come meanwhile
+    try {
+      const settings = { game: this.game, seats: 1, countdown_s: 3 };
+      if (this.step) settings.step = this.step;
+      const room = await createRoom(settings);
+      const seat = await joinRoom(room.room_id, null);
+      saveRoomSeat(room.room_id, { player_id: seat.player_id, token: seat.token });
+      location.hash = `#/room/${room.room_id}`;
+    } catch (error) {
+      button.disabled = false;
+      this.note.textContent = errorText(error);
     }
   }
 
@@ -164,9 +204,13 @@ export class QueuePage {
   }
 
   cancel() {
+    this.cancelled();
+    location.hash = "#/";
+  }
+
+  cancelled() {
     this.socket?.send({ type: "leave" });
     this.stop();
-    location.hash = "#/";
   }
 
   stop() {
@@ -178,6 +222,30 @@ export class QueuePage {
   destroy() {
     this.stop();
   }
+}
+
+/** Waiting alone: a solo race against the clock, or the daily deal, meanwhile. */
+function aloneView(game, onClock) {
+  return h(
+    "div",
+    { class: "queue-alone" },
+    h("h2", {}, t("quick.aloneTitle")),
+    h("p", {}, t("quick.aloneText")),
+    h(
+      "div",
+      { class: "end-actions queue-actions" },
+      h(
+        "button",
+        {
+          class: "btn btn-primary race-clock",
+          type: "button",
+          onclick: (e) => onClock(e.currentTarget),
+        },
+        t("quick.raceClock"),
+      ),
+      h("a", { class: "btn daily-link", href: `#/daily/${game}` }, t("quick.dailyDeal")),
+    ),
+  );
 }
 
 function stepName(step) {

@@ -7,6 +7,7 @@ import { serverNow, syncClock } from "./clock.js";
 import { Connection, showConnection } from "./connection.js";
 import { MoveControls } from "./controls.js";
 import { askHint, errorText } from "./api.js";
+import { dailyToday } from "./daily_api.js";
 import { moveWords } from "./board.js";
 import { clearToasts, replace, toast } from "./dom.js";
 import { elapsedText, ordinal, t } from "./i18n.js";
@@ -139,6 +140,7 @@ export class RacePage {
   welcome(f) {
     this.update((s) => race.applyWelcome(s, f));
     if (this.s.room?.status === "finished") this.reveal(this.s.room);
+    if (this.s.room?.status !== "waiting") this.dailyKind();
     if (this.s.seat.guide && this.s.room?.status === "waiting" && !this.s.readySent) this.ready();
     const again = this.s.board.inflightFrame();
     if (again) {
@@ -222,6 +224,22 @@ export class RacePage {
     this.reveal(f);
     this.update((s) => race.applyResults(s, f));
     if (f.standings?.some((row) => row.rated)) refreshMe().catch(() => {}); // the new rating
+    this.dailyKind();
+  }
+
+  /** A daily deal's attempt, once begun: official (the day's first of the player's to start,
+   * the one on the leaderboard) or practice, as the server says (its `room_id` today). */
+  dailyKind() {
+    const room = this.s.room;
+    if (!room?.daily || this.s.dailyKind !== undefined) return;
+    this.s.dailyKind = null; // asked
+    dailyToday(room.game)
+      .then((today) => {
+        if (today.date !== room.daily) return;
+        const kind = today.room_id === this.s.roomId ? "official" : "practice";
+        this.update((s) => (s.dailyKind = kind));
+      })
+      .catch(() => {});
   }
 
   /** Check the revealed deal and salt against the commitment, then show the verdict. */

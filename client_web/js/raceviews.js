@@ -8,45 +8,50 @@ import { racerName } from "./ghost.js";
 import { standingsTable } from "./tournamentviews.js";
 import { revealView } from "./fairness.js";
 
+/** A button's words with its key ("Undo (u)"): the key in a span of its own, which a phone's
+ * narrow bar leaves out (the button keeps its whole name for screen readers and voice). */
+function keyed(text) {
+  const m = /^(.*\S)\s*(\([^()]+\))$/.exec(text);
+  if (!m) return { label: text, words: text };
+  return { label: text, words: [m[1], h("span", { class: "key-hint" }, ` ${m[2]}`)] };
+}
+
+function button(text, props) {
+  const { label, words } = keyed(text);
+  const named = label === words ? {} : { "aria-label": label };
+  return h("button", { ...named, ...props }, words);
+}
+
 /** Buttons by the board. `does` holds the handlers: declare, undo, hint, resign, keys, results. */
 export function actionsView(view, does) {
   const buttons = [];
   if (view.canDeclare) {
     const busy = Boolean(view.busy);
+    const declare = (step) => does.declare(step);
     buttons.push(
       h("span", { class: "step-label" }, t("race.build")),
-      h(
-        "button",
-        { class: "btn", onclick: () => does.declare("ones"), disabled: busy },
-        t("race.byOnes"),
-      ),
-      h(
-        "button",
-        { class: "btn", onclick: () => does.declare("twos"), disabled: busy },
-        t("race.byTwos"),
-      ),
+      button(t("race.byOnes"), { class: "btn", disabled: busy, onclick: () => declare("ones") }),
+      button(t("race.byTwos"), { class: "btn", disabled: busy, onclick: () => declare("twos") }),
     );
   } else if (view.step) {
     buttons.push(h("span", { class: "step-fixed" }, t(`race.building.${view.step}`)));
   }
   if (view.playing && view.undo) {
-    buttons.push(h("button", { class: "btn", onclick: does.undo }, t("race.undo")));
+    buttons.push(button(t("race.undo"), { class: "btn", onclick: does.undo }));
   }
   if (view.playing && view.solo) {
     const busy = Boolean(view.hinting);
-    buttons.push(
-      h("button", { class: "btn", onclick: does.hint, disabled: busy }, t("race.hint")),
-    );
+    buttons.push(button(t("race.hint"), { class: "btn", onclick: does.hint, disabled: busy }));
   }
   if (view.playing) {
-    buttons.push(h("button", { class: "btn btn-quiet", onclick: does.resign }, t("race.resign")));
+    buttons.push(button(t("race.resign"), { class: "btn btn-quiet", onclick: does.resign }));
   }
   buttons.push(
-    h(
-      "button",
-      { class: "btn btn-quiet", onclick: does.keys, "aria-label": t("race.showKeys") },
-      t("race.keys"),
-    ),
+    button(t("race.keys"), {
+      class: "btn btn-quiet keys-button",
+      onclick: does.keys,
+      "aria-label": t("race.showKeys"),
+    }),
   );
   if (view.finished) {
     buttons.push(h("button", { class: "btn", onclick: does.results }, t("race.results")));

@@ -3,7 +3,10 @@
 // the seat it holds here: a rematch seats the finished race's players, each under their seat
 // id and token, and no one else. A racer who does not want one simply leaves. A ghost cannot
 // join a rematch: after a ghost race, "Race again" opens the quick race's queue instead
-// (another player, or a ghost at once).
+// (another player, or a ghost at once). A daily deal's attempt has no rematch (a new room
+// would be another deal, nothing to do with the day's): its end screen says instead whether
+// it was the official attempt or practice, that its replay opens when the day ends, and
+// leads to the day's leaderboard.
 
 import { errorText } from "./api.js";
 import { proposeRematch } from "./daily_api.js";
@@ -15,6 +18,7 @@ import { saveRoomSeat } from "./storage.js";
 /** The rematch part of the end screen (`s`: the race state). */
 export function rematchView(s) {
   if (s.seat.tournament || !s.you) return null;
+  if (s.room?.daily) return dailyEndView(s);
   if (s.players.some((p) => p.ghost_of)) {
     const again = quickHash(s.room?.game, s.room?.step);
     return h("a", { class: "btn btn-primary race-again", href: again }, t("rematch.raceAgain"));
@@ -36,6 +40,20 @@ export function rematchView(s) {
       { class: "btn btn-primary rematch", onclick: () => rematch(s, offer.room_id) },
       t("rematch.join"),
     ),
+  );
+}
+
+/** A daily attempt's end: official or practice (once the server has said), the replay's
+ * day, the way to the day's leaderboard. */
+function dailyEndView(s) {
+  const kind = s.dailyKind;
+  const what = kind ? t(`daily.end.${kind}`) : null;
+  return h(
+    "div",
+    { class: "daily-end", role: "status", dataset: { kind: kind ?? "" } },
+    what ? h("p", { class: "daily-kind" }, h("strong", {}, what)) : null,
+    h("p", { class: "muted" }, t("daily.end.replayLater")),
+    h("a", { class: "btn daily-board-link", href: `#/daily/${s.room.game}` }, t("daily.board")),
   );
 }
 

@@ -42,20 +42,21 @@ export class ReplayPage {
 
   async load() {
     let data;
-    let room = null;
+    const room = await getRoom(this.roomId).catch(() => null);
+    // A daily deal's attempt keeps its deal, record and replay secret until its day is over:
+    // say so, without asking for the record the server would refuse.
+    const later = room?.daily && !room.deal ? t("replay.dailyLater") : null;
     try {
-      [data, room] = await Promise.all([
-        getRecord(this.roomId),
-        getRoom(this.roomId).catch(() => null),
-      ]);
+      if (later) throw new Error(later);
+      data = await getRecord(this.roomId);
     } catch (error) {
       replace(
         this.app,
         h(
           "section",
-          { class: "panel narrow" },
+          { class: "panel narrow replay-none" },
           h("h1", {}, t("replay.none")),
-          h("p", {}, errorText(error)),
+          h("p", {}, later ?? errorText(error)),
           h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
         ),
       );

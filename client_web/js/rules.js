@@ -1,6 +1,7 @@
 // The rules pages, #/rules/stalactites and #/rules/squadron: each rule in words (the
 // catalogue's rules.* texts, which say what docs/rules.md says) beside a small board drawn
-// by the client's own board code, with the move it shows lit as on the race page.
+// by the client's own board code, with the move it shows lit as on the race page; then, in
+// words alone, how a race places its racers and how ratings change.
 
 import { renderBoard } from "./board.js";
 import { h, replace } from "./dom.js";
@@ -207,6 +208,7 @@ export class RulesPage {
         h("h1", {}, t("rules.title", { game: gameName(game) })),
         h("p", { class: "rules-intro" }, t(`rules.${game}.intro`)),
         sections.map(([key, state, marks]) => ruleSection(game, key, state, marks)),
+        raceRules(),
         rulesFooter(game, other),
       ),
     );
@@ -234,6 +236,19 @@ function ruleSection(game, key, state, marks) {
       board,
       h("figcaption", {}, t(`rules.${game}.${key}.caption`)),
     ),
+  );
+}
+
+/** How a race places its racers and what it does to their ratings (docs/rules.md, "Places
+ * and ratings"): the same words on both games' pages. */
+function raceRules() {
+  return h(
+    "section",
+    { class: "rules-race", dataset: { rule: "race" } },
+    h("h2", {}, t("rules.race.title")),
+    h("p", { class: "rules-places" }, t("rules.race.places")),
+    h("p", { class: "rules-ratings" }, t("rules.race.ratings")),
+    h("p", { class: "rules-unrated" }, t("rules.race.unrated")),
   );
 }
 

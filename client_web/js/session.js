@@ -2,10 +2,12 @@
 // HttpOnly cookie the server sets and this page never reads; the page only asks who it is
 // (GET /api/session: 200 with the player or null, so no failed request shows in the console
 // before a session exists), and on a first visit gets a new anonymous player
-// (POST /api/session {}).
+// (POST /api/session {}). Signing in, registering and renaming ask `quietly`: their refusals
+// (a wrong password, a name taken, a second rename the same day) are shown in the form, and
+// logged as no error in the console.
 // Pages read `me()` and listen with `onPlayer(fn)`; the header is one such listener.
 
-import { api } from "./api.js";
+import { api, quietly } from "./api.js";
 
 let current = null; // the signed-in player's profile, or null
 let asked = null; // the request under way
@@ -54,12 +56,12 @@ export function ensurePlayer() {
 }
 
 export async function signIn(username, password) {
-  await api("POST", "/api/session", { username, password });
+  await quietly("POST", "/api/session", { username, password }); // a wrong password: shown
   return refreshMe();
 }
 
 export async function register(username, password) {
-  return set(await api("POST", "/api/accounts", { username, password }));
+  return set(await quietly("POST", "/api/accounts", { username, password }));
 }
 
 /** Sign out (everywhere: every session of the player); then the browser is a newcomer. */
@@ -70,7 +72,7 @@ export async function signOut(everywhere = false) {
 
 /** A new display name (once a day: an ApiError rename_too_soon with retryAt). */
 export async function rename(name) {
-  return set(await api("PATCH", "/api/me", { name }));
+  return set(await quietly("PATCH", "/api/me", { name }));
 }
 
 export async function deleteAccount() {

@@ -11,6 +11,7 @@ import { renderBoard } from "./board.js";
 import { Connection, showConnection } from "./connection.js";
 import { errorText } from "./api.js";
 import { h, replace } from "./dom.js";
+import { cardTotal } from "./cards.js";
 import { clockText, t } from "./i18n.js";
 import { patch, scheduled, setData, setText } from "./render.js";
 import { gameName, mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
@@ -197,11 +198,13 @@ function renderSpectator(els, s, now) {
 /** One racer's bar and board, keyed by player; `sig` says which change of theirs it shows. */
 function boardCard(s, player, sig) {
   const state = s.boards.get(player.player_id);
+  const won = state && boardWon(state, s.room?.game);
+  const verdict = won ? "done" : s.verdicts.get(player.player_id);
   return h(
     "article",
     { class: "spectated", dataset: { player: player.player_id }, key: player.player_id, sig },
     racersPanel([player], { game: s.room?.game }),
-    state ? verdictMark(s.verdicts.get(player.player_id)) : null,
+    state ? verdictMark(verdict) : null,
     state
       ? renderBoard(state, { compact: true })
       : h("div", { class: "board-placeholder" }, placeholder(s.room)),
@@ -217,9 +220,16 @@ function placeholder(room) {
 
 const VERDICTS = ["won", "lost", "unknown"];
 
-/** Whether the board shown can still be won, in words (the colour and sign only repeat it). */
+/** Whether the board shown is won already: every card on the foundations. */
+function boardWon(state, game) {
+  const home = (state.foundations ?? []).reduce((n, pile) => n + pile.length, 0);
+  return home === cardTotal(game ?? state.game);
+}
+
+/** Whether the board shown can still be won, in words (the colour and sign only repeat it);
+ * a board already won says so ("done"), not "Still winnable". */
 function verdictMark(value) {
-  const v = VERDICTS.includes(value) ? value : "unknown";
+  const v = value === "done" || VERDICTS.includes(value) ? value : "unknown";
   return h(
     "p",
     { class: "board-verdict", dataset: { verdict: v }, title: t("watch.verdictHint") },

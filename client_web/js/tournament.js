@@ -13,7 +13,7 @@ import { patch, scheduled, setData, setText } from "./render.js";
 import { nameForm } from "./forms.js";
 import { ensurePlayer } from "./session.js";
 import { saveRoomSeat, saveTournamentSeat, tournamentSeat } from "./storage.js";
-import { roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
+import { entrantLine, roundsList, standingsTable, tournamentSummary } from "./tournamentviews.js";
 
 const POLL_MS = 15000;
 
@@ -189,7 +189,7 @@ export class TournamentPage {
     const parts = [];
     if (tm.status === "scheduled" && !this.seat) parts.push(this.joinForm());
     if (this.seat) {
-      parts.push(h("p", { class: "ok" }, t("tour.entered")));
+      parts.push(entrantLine(tm));
     }
     if (tm.status === "scheduled" && this.admin?.admin_token) {
       const start = () => this.start();

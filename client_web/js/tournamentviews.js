@@ -15,6 +15,17 @@ export function tournamentSummary(tm) {
   return parts.join(" · ");
 }
 
+/** An entrant's line: entered and waiting for a round, or, once it is over, that it is over
+ * (not "Your board opens when a round starts" on a finished tournament). */
+export function entrantLine(tm) {
+  const over = tm.status === "finished";
+  return h(
+    "p",
+    { class: over ? "entrant-line muted" : "entrant-line ok" },
+    t(over ? "race.tournamentOver" : "tour.entered"),
+  );
+}
+
 /** Rank, name, points, rounds won and total time; you are marked. */
 export function standingsTable(rows, you) {
   if (!rows.length) return h("p", { class: "muted standings-empty" }, t("tour.noStandings"));

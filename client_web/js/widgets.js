@@ -120,54 +120,67 @@ export function ratingChange(before, after) {
   );
 }
 
+// The final results' table says its roles: on a phone its rows are laid out as blocks
+// (style.css), which would otherwise lose a table's meaning for screen readers.
+const COLUMN = { role: "columnheader" };
+const cell = (kind, content) => h("td", { role: "cell", class: kind }, content);
+
 /** The final standings: place, name, result, cards, time (and the rating, when rated);
- * `action(row)`, when given, adds a last cell to each row (such as "Race this run"). */
+ * `action(row)`, when given, adds a last cell to each row (such as "Race this run"). Where
+ * the table has not the width (a phone), each racer's row stacks its cells on two or three
+ * lines (style.css), so time and rating are never hidden in a sideways scroll. */
 export function resultsTable(standings, { game, you = null, action = null } = {}) {
   const total = cardTotal(game);
   const rows = [...standings].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
   const rated = rows.some((r) => r.rated && r.rating_after != null);
   return h(
     "table",
-    { class: "results" },
+    { class: "results results-final", role: "table" },
     h(
       "thead",
-      {},
+      { role: "rowgroup" },
       h(
         "tr",
-        {},
-        h("th", {}, t("results.place")),
-        h("th", {}, t("results.racer")),
-        h("th", {}, t("results.result")),
-        h("th", {}, t("results.cards")),
-        h("th", {}, t("results.time")),
-        rated ? h("th", {}, t("results.rating")) : null,
-        action ? h("th", {}, h("span", { class: "sr-only" }, t("ghost.column"))) : null,
+        { role: "row" },
+        h("th", COLUMN, t("results.place")),
+        h("th", COLUMN, t("results.racer")),
+        h("th", COLUMN, t("results.result")),
+        h("th", COLUMN, t("results.cards")),
+        h("th", COLUMN, t("results.time")),
+        rated ? h("th", COLUMN, t("results.rating")) : null,
+        action ? h("th", COLUMN, h("span", { class: "sr-only" }, t("ghost.column"))) : null,
       ),
     ),
     h(
       "tbody",
-      {},
+      { role: "rowgroup" },
       rows.map((r) =>
         h(
           "tr",
           {
+            role: "row",
             class: r.player_id === you ? "you" : null,
             dataset: { player: r.player_id ?? "" },
             key: r.player_id,
           },
-          h("td", { class: "place" }, r.place ? ordinal(r.place) : "—"),
-          h("td", {}, racerName(r)),
-          h("td", {}, statusText(r.status)),
-          h("td", {}, t("results.of", { n: r.foundation_cards ?? 0, total })),
-          h("td", {}, elapsedText(r.elapsed_ms)),
-          rated
-            ? h("td", { class: "rating" }, ratingChange(r.rating_before, r.rating_after))
-            : null,
-          action ? h("td", { class: "row-action" }, action(r)) : null,
+          cell("place", r.place ? ordinal(r.place) : "—"),
+          cell("name", racerName(r)),
+          cell("result", statusText(r.status)),
+          cell("cards", [t("results.of", { n: r.foundation_cards ?? 0, total }), tieBreak(r)]),
+          cell("time", elapsedText(r.elapsed_ms)),
+          rated ? cell("rating", ratingChange(r.rating_before, r.rating_after)) : null,
+          action ? cell("row-action", action(r)) : null,
         ),
       ),
     ),
   );
+}
+
+/** Where equal cards were placed by the time of the last card, that time (the tie-break). */
+function tieBreak(r) {
+  if (r.last_card_ms == null) return null;
+  const text = t("results.lastCard", { time: elapsedText(r.last_card_ms) });
+  return h("small", { class: "tie-break" }, " ", text);
 }
 
 /** A one-line summary of a room's settings. */

@@ -140,6 +140,16 @@ class Queued(Frame):
     step: Literal["choice", "ones", "twos"] | None
     waited_ms: int = Field(ge=0, description="since this player joined the queue")
     waiting: int = Field(ge=0, description="players waiting in this queue, this one included")
+    others: int = Field(
+        default=0, ge=0, description="players waiting in this queue besides this one"
+    )
+    ghost_ready: bool = Field(
+        default=False,
+        description='a recorded run of another player can be raced now (`"ghost": true`, or '
+        "alone for `STALACTITES_MATCH_GHOST_AFTER_S`); false: nobody's run to race yet, so "
+        "alone, the player waits until someone queues (clients offer a solo race or the "
+        "daily deal meanwhile)",
+    )
 
 
 class MatchedPlayer(Frame):

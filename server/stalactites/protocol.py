@@ -347,6 +347,12 @@ class RoomView(Frame):
     private: bool = Field(
         default=False, description="never in the room lists: joined by its link only"
     )
+    daily: str | None = Field(
+        default=None,
+        description="a daily deal's attempt: its day (YYYY-MM-DD, UTC); its deal, record, "
+        "replay and analysis open once that day is over (whether it is the player's official "
+        "attempt: `GET /api/daily/{game}`'s `room_id`)",
+    )
     rematch: str | None = Field(
         default=None, description="the rematch room's id, once a seated player proposed one"
     )
@@ -378,6 +384,12 @@ class Standing(Frame):
     foundation_cards: int
     moves: int
     elapsed_ms: int
+    last_card_ms: int | None = Field(
+        default=None,
+        description="the tie-break, where it decided this racer's place: racers who did not "
+        "win and ended with the same foundation cards are placed by when their last card "
+        "reached a foundation (race time, ms; earlier is better); null where it decided nothing",
+    )
     ghost_of: str | None = Field(
         default=None, description="a ghost's line: whose recorded run it replayed"
     )

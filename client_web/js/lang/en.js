@@ -76,6 +76,7 @@ export default {
   "results.cards": "Cards",
   "results.time": "Time",
   "results.of": "{n}/{total}",
+  "results.lastCard": "last card {time}",
   "settings.solo": "solo",
   "settings.seats": { one: "{n} seat", other: "{n} seats" },
   "settings.undo": "undo allowed",
@@ -291,11 +292,14 @@ export default {
     "This race counts: each racer's board is shown once they finish, so nobody can copy it. Progress bars are live.",
   "watch.heldBoard": "Shown when they finish",
   "watch.verdict.won": "Still winnable",
+  "watch.verdict.done": "Won: every card home",
   "watch.verdict.lost": "Lost the win",
   "watch.verdict.unknown": "Winnable? Unknown",
   "watch.verdictHint": "Judged by the solver on the board shown here, the delay behind the racer",
   "replay.none": "No replay yet",
   "replay.heading": "Results and replay",
+  "replay.dailyLater":
+    "This is a daily deal attempt: its replay, results and analysis open when the day ends (midnight UTC), once nobody can play that deal any more.",
   "replay.byClock": "Replay by the race clock",
   "replay.keys":
     "Keys: space plays and pauses, ← and → go to the previous and next action, Home and End jump.",
@@ -479,6 +483,13 @@ export default {
   "rules.squadron.end.text":
     "You win when all 104 cards are on the foundations. You lose when the stock is empty and no move is left.",
   "rules.squadron.end.caption": "A game near its end: the foundations are filling up.",
+  "rules.race.title": "Racing: places and ratings",
+  "rules.race.places":
+    "Places. Everyone races the same deal. A win beats every other finish, and winners are placed by their time. Everyone else is placed when the race ends, by the cards they got onto the foundations (more is better); with as many cards, the racer whose last card reached a foundation earlier is placed higher, and the results show that time where it decided. Resigning or running out of moves ends your game but keeps your cards: when you stopped does not count, only your cards and when you played the last one. Racers equal in both share a place.",
+  "rules.race.ratings":
+    "Ratings. Quick races and rooms made rated change ratings; solo games, ghost races, daily deals, tournament rounds and deals a player chose never do. After a rated race your rating moves by your place against each rival: beating a higher-rated racer gains more, losing to a lower-rated one costs more, and a shared place counts as a draw. The number shown is a careful estimate: it starts at 1,000 and rises as the server grows surer of you, so in your first races (provisional, the first 10 in a game) a win gains much more than a loss costs. Racing the same opponent again within a day counts less each time.",
+  "rules.race.unrated":
+    "A race nobody played changes no rating: when a racer resigns before making 3 moves, or when no racer made 3 moves and got a card onto the foundations, the race is unrated for everyone.",
   "guide.title": "Your first game",
   "guide.wait": "Dealing the cards…",
   "guide.first":
@@ -636,8 +647,13 @@ export default {
   "daily.lost": "not won: {cards} cards home",
   "daily.play": "Play today's deal",
   "daily.practice": "Practise again",
+  "daily.resume": "Back to your attempt",
+  "daily.end.official": "This was your official attempt: it counts on today's leaderboard.",
+  "daily.end.practice": "This was a practice attempt: it does not count on the leaderboard.",
+  "daily.end.replayLater": "Its replay and analysis open when the day ends (midnight UTC).",
   "daily.practiceNote": "Practice: only your first attempt today counts on the leaderboard.",
   "daily.board": "Leaderboard",
+  "daily.guests": "Guests, not ranked (register to be ranked)",
   "daily.loading": "Loading…",
   "daily.pageTitle": "Daily deal: {game}",
   "daily.date": "The deal of {date} (UTC), the same for everyone; your first attempt is the one that counts.",
@@ -681,6 +697,15 @@ export default {
   "quick.cancel": "Cancel",
   "quick.ghostNow": "Race a ghost now",
   "quick.ghostLater": "No player after a short wait? You race a ghost: a recorded run of another player, unrated.",
+  "quick.nobodyElse": "Nobody else is waiting",
+  "quick.others": { one: "{n} other player waiting", other: "{n} other players waiting" },
+  "quick.noGhostYet":
+    "Nobody has a recorded run to race here yet, so no ghost will come: you race the next player who queues.",
+  "quick.aloneTitle": "Rather play now?",
+  "quick.aloneText":
+    "Nobody else is in this queue. Race the clock alone on a deal certified winnable (unrated), or play today's daily deal.",
+  "quick.raceClock": "Race the clock alone",
+  "quick.dailyDeal": "Today's daily deal",
   "quick.noGhost": "No recorded run near your level yet: still looking for a player.",
   "quick.noSession": "Racing now needs a player: this server gave none.",
   "quick.error.unauthorized": "Your session has ended: reload the page.",

@@ -91,6 +91,7 @@ export default {
   "results.cards": "Karty",
   "results.time": "Czas",
   "results.of": "{n}/{total}",
+  "results.lastCard": "ostatnia karta {time}",
   "settings.solo": "w pojedynkę",
   "settings.seats": {
     one: "{n} miejsce",
@@ -311,11 +312,14 @@ export default {
     "Ten wyścig się liczy: układ gracza jest pokazywany dopiero, gdy skończy, żeby nikt go nie podpatrzył. Paski postępu są na żywo.",
   "watch.heldBoard": "Pokażemy, gdy skończy",
   "watch.verdict.won": "Wciąż do wygrania",
+  "watch.verdict.done": "Wygrana: wszystkie karty na stosach",
   "watch.verdict.lost": "Wygrana stracona",
   "watch.verdict.unknown": "Do wygrania? Nie wiadomo",
   "watch.verdictHint": "Ocena solvera dla układu pokazanego tutaj, z opóźnieniem względem gracza",
   "replay.none": "Jeszcze nie ma powtórki",
   "replay.heading": "Wyniki i powtórka",
+  "replay.dailyLater":
+    "To podejście do rozdania dnia: jego powtórka, wyniki i analiza otworzą się, gdy dzień się skończy (o północy UTC), kiedy nikt nie będzie już mógł grać tego rozdania.",
   "replay.byClock": "Powtórka według zegara wyścigu",
   "replay.keys":
     "Klawisze: spacja odtwarza i wstrzymuje, ← i → do poprzedniej i następnej akcji, Home i End na początek i koniec.",
@@ -509,6 +513,13 @@ export default {
   "rules.squadron.end.text":
     "Wygrywasz, gdy wszystkie 104 karty leżą na stosach. Przegrywasz, gdy talia jest pusta i nie ma już żadnego ruchu.",
   "rules.squadron.end.caption": "Gra pod koniec: stosy się zapełniają.",
+  "rules.race.title": "Wyścigi: miejsca i ranking",
+  "rules.race.places":
+    "Miejsca. Wszyscy grają to samo rozdanie. Wygrana bije każdy inny wynik, a zwycięzców ustawia ich czas. Pozostałych ustawia się, gdy wyścig się kończy, według liczby kart na stosach (więcej to lepiej); przy tej samej liczbie kart wyżej jest ten, czyja ostatnia karta trafiła na stos wcześniej, a wyniki pokazują ten czas tam, gdzie rozstrzygnął. Poddanie się lub brak ruchów kończy twoją grę, ale karty zostają: nie liczy się, kiedy przestałeś, tylko twoje karty i to, kiedy położyłeś ostatnią. Gracze równi w obu dzielą miejsce.",
+  "rules.race.ratings":
+    "Ranking. Ranking zmieniają szybkie wyścigi i pokoje rankingowe; gra w pojedynkę, wyścigi z duchem, rozdania dnia, rundy turniejów i rozdania wybrane przez gracza nigdy. Po wyścigu rankingowym twój ranking zmienia się według twojego miejsca względem każdego rywala: pokonanie kogoś z wyższym rankingiem daje więcej, przegrana z kimś z niższym kosztuje więcej, a wspólne miejsce liczy się jak remis. Pokazana liczba to ostrożna ocena: zaczyna się od 1000 i rośnie, gdy serwer jest ciebie coraz pewniejszy, więc w pierwszych wyścigach (tymczasowych, pierwszych 10 w danej grze) wygrana daje dużo więcej, niż kosztuje przegrana. Kolejne wyścigi z tym samym rywalem w ciągu doby liczą się coraz mniej.",
+  "rules.race.unrated":
+    "Wyścig, w którym nikt nie grał, nie zmienia niczyjego rankingu: gdy ktoś się podda przed wykonaniem 3 ruchów albo gdy nikt nie wykonał 3 ruchów i nie położył karty na stos, wyścig jest bez rankingu dla wszystkich.",
   "guide.title": "Twoja pierwsza gra",
   "guide.wait": "Rozdajemy karty…",
   "guide.first":
@@ -676,7 +687,13 @@ export default {
   "daily.lost": "bez wygranej: {cards} kart na stosach",
   "daily.play": "Zagraj rozdanie dnia",
   "daily.practice": "Poćwicz jeszcze raz",
+  "daily.resume": "Wróć do swojego podejścia",
+  "daily.end.official": "To było twoje oficjalne podejście: liczy się w dzisiejszym rankingu.",
+  "daily.end.practice": "To było podejście treningowe: nie liczy się w rankingu.",
+  "daily.end.replayLater":
+    "Jego powtórka i analiza otworzą się, gdy dzień się skończy (o północy UTC).",
   "daily.practiceNote": "Trening: do rankingu liczy się tylko twoja pierwsza dzisiejsza próba.",
+  "daily.guests": "Goście, poza rankingiem (zarejestruj się, by być w rankingu)",
   "daily.board": "Ranking",
   "daily.loading": "Wczytywanie…",
   "daily.pageTitle": "Rozdanie dnia: {game}",
@@ -721,6 +738,20 @@ export default {
   "quick.cancel": "Anuluj",
   "quick.ghostNow": "Ścigaj się teraz z duchem",
   "quick.ghostLater": "Brak gracza po krótkim czekaniu? Ścigasz się z duchem: nagranym przebiegiem innego gracza, bez rankingu.",
+  "quick.nobodyElse": "Nikt inny nie czeka",
+  "quick.others": {
+    one: "Czeka {n} inny gracz",
+    few: "Czeka {n} innych graczy",
+    many: "Czeka {n} innych graczy",
+    other: "Czeka {n} innego gracza",
+  },
+  "quick.noGhostYet":
+    "Nikt nie ma tu jeszcze nagranego przebiegu do wyścigu, więc duch nie przyjdzie: zagrasz z następnym graczem, który stanie w kolejce.",
+  "quick.aloneTitle": "Wolisz grać od razu?",
+  "quick.aloneText":
+    "Nikogo więcej nie ma w tej kolejce. Ścigaj się sam z czasem na rozdaniu z gwarancją wygranej (bez rankingu) albo zagraj dzisiejsze rozdanie dnia.",
+  "quick.raceClock": "Ścigaj się sam z czasem",
+  "quick.dailyDeal": "Dzisiejsze rozdanie dnia",
   "quick.noGhost": "Brak jeszcze nagranego przebiegu na twoim poziomie: nadal szukamy gracza.",
   "quick.noSession": "Do wyścigu potrzebny jest gracz, a ten serwer go nie dał.",
   "quick.error.unauthorized": "Twoja sesja wygasła: odśwież stronę.",

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from ..ghosts.runs import pool_of
+from ..ghosts.service import WINDOWS
 from ..match_protocol import Matched, MatchedPlayer
 from ..players.ratings import displayed
 from ..store.players_base import Rating
@@ -23,10 +25,17 @@ if TYPE_CHECKING:
 
 __all__ = ["GhostFallback", "GhostRaces"]
 
+RUNS_LOOKED_AT = 5  # a player's own runs are never their ghost: look past a few of them
+
 
 class GhostFallback(Protocol):
     async def race_ghost(self, player_id: str, game: str, step: str | None) -> Matched | None:
         """A ghost race for the player, or None (none near enough, say)."""
+        ...
+
+    async def has_run(self, player_id: str, game: str, step: str | None) -> bool:
+        """Whether a run of another player is there to race (what the queue's ``queued``
+        frames say as ``ghost_ready``; a run found may still turn out gone)."""
         ...
 
 
@@ -54,6 +63,16 @@ class GhostRaces:
             for seat in made.players
         ]
         return Matched(type="matched", room_id=made.room_id, token=made.token, players=players)
+
+    async def has_run(self, player_id: str, game: str, step: str | None) -> bool:
+        record = await self.players.store.load_player(player_id)
+        rating = displayed(Rating() if record is None else record.ratings.get(game, Rating()))
+        pool = pool_of(game, step)
+        for won in (True, False):
+            runs = await self.ghosts.index.near(pool, rating, WINDOWS[-1], won, RUNS_LOOKED_AT)
+            if any(run.player_id != player_id for run in runs):
+                return True
+        return False
 
     async def _rating(self, player_id: str, game: str) -> int:
         record = await self.players.store.load_player(player_id)

@@ -157,6 +157,15 @@ class Matchmaker:
         watch = await self._watch(game, step)
         return await watch.ghost_instead(waiter.player_id)
 
+    async def ghost_ready(self, player_id: str, game: str, step: str | None) -> bool:
+        """Whether another player's recorded run is there for this player to race (never on
+        a server without ghost races): what ``queued`` frames say, so that a player alone in
+        a new server's queue is not promised a ghost."""
+        if self.fallback is None:
+            return False
+        step = (step or "choice") if game == "stalactites" else None
+        return await self.fallback.has_run(player_id, game, step)
+
     async def waiting(self, game: str, step: str | None) -> int:
         """How many wait in the queue now."""
         watch = await self._watch(game, step)

@@ -6,10 +6,12 @@ beforehand, so a room with ``deal_chosen`` is never rated, whatever its creator 
 nor is a room of one seat.  Whether every seat is a player with a session is checked when each
 seat is taken (``rooms/seats.py``).
 
-A rated room's race that was not really raced changes nobody's rating either: when a player
-resigned with fewer than :data:`NO_PLAY_MOVES` moves on their board (a puppet resigning at
-once to feed its owner, or a seat that never connected), the race is recorded as unrated
-(:func:`no_real_play`).
+A rated room's race that was not really raced changes nobody's rating either
+(:func:`no_real_play`): when a player resigned with fewer than :data:`NO_PLAY_MOVES` moves on
+their board (a puppet resigning at once to feed its owner, or a seat that never connected),
+or when nobody played (:func:`played`: no racer made :data:`NO_PLAY_MOVES` moves and put a
+card on the foundations, say two racers resigning with no card played, who would share first
+place and both gain), the race is recorded as unrated.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ if TYPE_CHECKING:  # settings asks this module why a room may not be rated
     from ..protocol import Standing
     from .settings import RoomSettings
 
-__all__ = ["NO_PLAY_MOVES", "may_be_rated", "no_real_play", "unrateable"]
+__all__ = ["NO_PLAY_MOVES", "may_be_rated", "no_real_play", "played", "unrateable"]
 
 NO_PLAY_MOVES = 3  # a resignation with fewer moves on the board than this is no real play
 
@@ -42,10 +44,16 @@ def unrateable(deal: str | None, seats: int) -> str | None:
     return None
 
 
-def no_real_play(standings: Sequence[Standing]) -> bool:
-    """Whether a player resigned with fewer than :data:`NO_PLAY_MOVES` moves on their board:
-    then the race is not rated, for anyone."""
-    return any(
-        line.status == "resigned" and line.moves < NO_PLAY_MOVES and line.ghost_of is None
-        for line in standings
-    )
+def played(line: Standing, dealt_cards: int) -> bool:
+    """Whether a racer really played: :data:`NO_PLAY_MOVES` moves or more, and a card put on
+    the foundations beyond the ``dealt_cards`` the deal put there (4 bases in Stalactites)."""
+    return line.moves >= NO_PLAY_MOVES and line.foundation_cards > dealt_cards
+
+
+def no_real_play(standings: Sequence[Standing], dealt_cards: int) -> bool:
+    """Whether the race was not really raced, so not rated for anyone: a player resigned with
+    fewer than :data:`NO_PLAY_MOVES` moves on their board, or no racer :func:`played` (a
+    ghost's line is never counted)."""
+    racers = [line for line in standings if line.ghost_of is None]
+    fed = any(line.status == "resigned" and line.moves < NO_PLAY_MOVES for line in racers)
+    return fed or not any(played(line, dealt_cards) for line in racers)

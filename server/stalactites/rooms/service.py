@@ -266,12 +266,17 @@ class RoomService:
         """A certified deal, picked in a worker process of :attr:`solver`."""
         return await pick_deal(self.solver, game, step)
 
-    async def join(self, room_id: str, name: str, owner: str | None = None) -> tuple[str, str]:
+    async def join(
+        self, room_id: str, name: str, owner: str | None = None, token: str | None = None
+    ) -> tuple[str, str]:
         """Seat a new player: their id and their secret token (stored only as a hash).
-        ``owner``: the persistent player's id, the seat's id too (None: a guest)."""
+        ``owner``: the persistent player's id, the seat's id too (None: a guest); ``token``:
+        the seat's token, if the caller can make it again for its owner (a daily attempt's:
+        :meth:`~stalactites.daily.DailyService.seat_token`), else a random one."""
         settings = await self.settings(room_id)
         check_seat(await self.load(room_id), settings, owner, name)
-        player_id, token = owner or secrets.token_hex(8), secrets.token_urlsafe(32)
+        player_id = owner or secrets.token_hex(8)
+        token = token or secrets.token_urlsafe(32)
         progress = seated_progress(new_board(settings))
         view = PlayerView(
             player_id=player_id,
@@ -474,3 +479,11 @@ class RoomService:
             raise RoomError("not_finished", "a daily deal's records open once its day is over")
         deleted = await self._deleted(row)
         return await room_record(row, self._settings[room_id], self.store, deleted)
+
+    async def kept_record(self, room_id: str) -> dict[str, Any] | None:
+        """The finished room's record for the server's own use (fair play's assessment),
+        a daily deal's during its day too: never shown; None unless the race is over."""
+        row = await self.load(room_id)
+        if row.status != "finished":
+            return None
+        return await room_record(row, await self.settings(room_id), self.store)

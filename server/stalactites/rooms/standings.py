@@ -3,7 +3,9 @@ when their foundation count last changed (earlier is better).  Exact ties share 
 
 A winner's place is fixed when they win (the store counts winners); everyone
 else is placed here when the race ends, and anyone still playing then is
-finished with status ``timeout``.
+finished with status ``timeout``.  Where the time of the last card decided between racers
+of equal cards, their lines say it (``last_card_ms``), so that the results show what placed
+them: a resignation's time (``elapsed_ms``) never does.
 """
 
 from __future__ import annotations
@@ -55,10 +57,27 @@ def final_results(row: RoomRow) -> FinalResults:
         finishers.append(line)
         if player.finish is None:
             timed_out.append(line)
-    return FinalResults(finishers, timed_out, _standings(row, finishers))
+    return FinalResults(finishers, timed_out, _standings(row, finishers, _tie_breaks(rest, row)))
 
 
-def _standings(row: RoomRow, finishers: list[Finisher]) -> list[Standing]:
+def _tie_breaks(rest: list[PlayerRow], row: RoomRow) -> dict[str, int]:
+    """The time of the last card (race time) of each racer it placed: those not winning with
+    as many foundation cards as another racer whose last card came at another time."""
+    starts_at = row.starts_at or 0
+    groups: dict[int, list[PlayerRow]] = {}
+    for player in rest:
+        groups.setdefault(player.progress.foundation_cards, []).append(player)
+    decided = {}
+    for group in groups.values():
+        if len({_rank_key(player, starts_at) for player in group}) < 2:
+            continue
+        for player in group:
+            reached = player.progress.reached_ms
+            decided[player.player_id] = max((reached or starts_at) - starts_at, 0)
+    return decided
+
+
+def _standings(row: RoomRow, finishers: list[Finisher], ties: dict[str, int]) -> list[Standing]:
     by_id = {player.player_id: player for player in row.players}
     lines = [
         Standing(
@@ -69,6 +88,7 @@ def _standings(row: RoomRow, finishers: list[Finisher]) -> list[Standing]:
             foundation_cards=by_id[line.player_id].progress.foundation_cards,
             moves=by_id[line.player_id].progress.moves,
             elapsed_ms=line.elapsed_ms,
+            last_card_ms=ties.get(line.player_id),
         )
         for line in finishers
     ]

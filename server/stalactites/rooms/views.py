@@ -157,6 +157,7 @@ def room_view(
         boards_held=settings.counts is not None,
         spectators=row.spectators,
         private=settings.private,
+        daily=None if settings.daily is None else settings.daily.split("|")[1],
         rematch=row.rematch,
         status=row.status,  # type: ignore[arg-type]
         players=[

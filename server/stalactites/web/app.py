@@ -21,6 +21,7 @@ from ..players import PlayerError
 from ..rooms import RoomError
 from .body_cap import BodyCap
 from .daily.daily_http import daily_routes
+from .fairplay import fairplay_routes
 from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
@@ -28,6 +29,7 @@ from .match.match_socket import match_socket
 from .metrics import metrics_endpoint
 from .players.player_http import player_error, player_routes
 from .process import running
+from .refusals import QuietRefusals
 from .rooms.room_http import room_error, room_routes
 from .static import client_files
 from .tournaments.tournament_http import tournament_routes
@@ -57,6 +59,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *ghost_routes(),
         *tournament_routes(),
         *player_routes(),
+        *fairplay_routes(),
         *daily_routes(),
         WebSocketRoute("/ws/match", match_socket),
     ]
@@ -69,10 +72,11 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
 
 
 class _App(Starlette):
-    """Starlette, the security headers outermost: on every answer, 500s included."""
+    """Starlette, the security headers outermost: on every answer, 500s included; inside them,
+    refusals a client expects answered 200 (:mod:`.refusals`)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack())
+        return SecurityHeaders(QuietRefusals(super().build_middleware_stack()))
 
 
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> Starlette:

@@ -5,8 +5,12 @@ handshake's cookie, or ``token``); the answer is ``welcome``.  ``queue`` puts th
 player in the game's and step's queue (one entry per player, whatever their tabs: each socket
 holds a lease on it, renewed by :class:`~stalactites.matchmaking.Matchmaker`) and is answered
 with ``queued``, then ``queued`` at most once a second, then ``matched`` with the room and the
-seat's token.  ``leave``, or closing the socket, leaves the queue.  A player waiting in another
-queue (another tab) is answered ``already_queued``, one in a quick race not over
+seat's token.  ``queued`` says how many others wait and whether a recorded run is there to race
+(``ghost_ready``, looked at as the socket queues, and again every 5 s while none): a client
+alone with no run to race offers something else meanwhile (a solo race, the daily deal)
+instead of promising a ghost.
+``leave``, or closing the socket, leaves the queue.  A player waiting in another queue
+(another tab) is answered ``already_queued``, one in a quick race not over
 ``in_quick_race``.  The socket's client address goes into the player's entry (the rated queue
 never pairs two of one address).  Frames in and out, bad frames and close codes are
 :class:`~stalactites.web.connection.Connection`'s.
@@ -14,6 +18,7 @@ never pairs two of one address).  Frames in and out, bad frames and close codes 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from starlette.websockets import WebSocket
@@ -42,6 +47,8 @@ from ..process import Process, process_of
 
 __all__ = ["MatchConnection", "match_socket"]
 
+GHOST_LOOK_MS = 5_000  # a queued socket with no run to race looks for one this often
+
 
 async def match_socket(websocket: WebSocket) -> None:
     process = process_of(websocket)
@@ -61,6 +68,9 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         self.process = process
         self.player: PlayerRecord | None = None
         self.queue: QueueFrame | None = None  # what the socket waits for
+        self.ghost_ready = False  # a recorded run is there to race (looked at when queued...
+        self._ghost_looked_ms = 0  # ...and again every GHOST_LOOK_MS while there is none)
+        self._looking: asyncio.Task[None] | None = None
         client = websocket.client
         self.address = client.host if client is not None else ""
 
@@ -106,6 +116,8 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
             return self.error("already_queued", "this socket is queued already; leave first")
         assert self.player is not None
         self.queue = frame
+        self.ghost_ready = await maker.ghost_ready(self.player.player_id, frame.game, frame.step)
+        self._ghost_looked_ms = maker.now()
         try:
             joined = await maker.join(self, self.player, frame.game, frame.step, frame.ghost)
         except QueueRefused as refusal:
@@ -123,6 +135,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
                 return
         except QueueRefused as refusal:
             return self.refused(refusal)
+        self.ghost_ready = False  # none could be raced just now
         status = await maker.store.status(_queue_of(frame), self.player_id or "", maker.now())
         joined = maker.now() if status.joined_ms is None else status.joined_ms
         self.queued(max(maker.now() - joined, 0), status.waiting)
@@ -133,6 +146,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         frame = self.queue
         if frame is None:
             return
+        self._look_for_ghost(frame)
         step = (frame.step or "choice") if frame.game == "stalactites" else None
         self.send(
             Queued(
@@ -141,8 +155,33 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
                 step=step,
                 waited_ms=waited_ms,
                 waiting=max(waiting, 1),
+                others=max(waiting - 1, 0),
+                ghost_ready=self.ghost_ready,
             )
         )
+
+    def _look_for_ghost(self, frame: QueueFrame) -> None:
+        """While no run is there to race, look again now and then (a race recorded meanwhile
+        may have made one): the next ``queued`` frame says so."""
+        maker, now = self.process.matchmaker, self.process.matchmaker.now()
+        if self.ghost_ready or self._looking is not None or self.player is None:
+            return
+        if now - self._ghost_looked_ms < GHOST_LOOK_MS:
+            return
+        self._ghost_looked_ms = now
+        player_id = self.player.player_id
+
+        async def look() -> None:
+            try:
+                found = await maker.ghost_ready(player_id, frame.game, frame.step)
+                if self.queue is frame:
+                    self.ghost_ready = found
+            except Exception:  # the next look may do better
+                pass
+            finally:
+                self._looking = None
+
+        self._looking = asyncio.create_task(look())
 
     def matched(self, frame: str) -> None:
         self.queue = None

@@ -10,8 +10,8 @@ whichever process ends it:
    writer's, :func:`stalactites.players.recording.claim`), and each persistent player's
    ``rating_before``/``rating_after`` goes into the standings, so the results frame and the
    record show the change that will be applied, the same whoever stores them.  A rated
-   room's race in which someone resigned without really playing
-   (:func:`~stalactites.rooms.rating.no_real_play`) goes as unrated, and each change is
+   room's race in which someone resigned without really playing, or nobody played
+   (:func:`~stalactites.rooms.rating.no_real_play`), goes as unrated, and each change is
    weighted down for opponents met lately (:mod:`stalactites.players.ratings`): both are
    fixed here, in the outcome, once.
 2. :meth:`RaceRecorder.record_room`, an effect of the results log (:mod:`stalactites.results`),
@@ -36,7 +36,7 @@ from ...players import PlayerService, RacePlayer, RaceResult
 from ...players.races import Outcome
 from ...protocol import Standing
 from ...rooms import RoomService
-from ...rooms.boards import rebuild
+from ...rooms.boards import new_board, rebuild
 from ...rooms.rating import no_real_play
 from ...rooms.seats import is_persistent
 from ...rooms.settings import RoomSettings
@@ -159,7 +159,7 @@ def race_result(
         settings.game,
         settings.deal,
         now,
-        settings.rated and not no_real_play(standings),
+        settings.rated and not no_real_play(standings, new_board(settings).foundation_cards),
         players,
         settings.round_of,
         ghost,
