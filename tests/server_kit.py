@@ -69,6 +69,7 @@ NO_RATE_LIMITS = {
     "STALACTITES_REGISTER_ADDRESS_RATE": "0",
     "STALACTITES_ADDRESS_CONNECTIONS": "0",
     "STALACTITES_ADDRESS_SPECTATORS": "0",
+    "STALACTITES_FAIRPLAY_HOLDS": "0",  # tests play at machine speed (fair play's tests hold)
 }
 
 
@@ -103,6 +104,7 @@ def make_config(store_url: str, prefix: str = "sr:", **changes: Any) -> ServerCo
         register_address_rate=0,
         address_spectators=0,
         match_deal_pool=TEST_DEAL_POOL,
+        fairplay_holds=False,  # tests play at machine speed (fair play's tests hold)
     )
     return replace(base, **changes)
 

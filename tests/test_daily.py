@@ -26,8 +26,9 @@ async def test_todays_deal_names_the_day_and_step_never_the_deal(
     ann = await anonymous(any_server.url)
     status, today, _ = await api("GET", f"{any_server.url}/api/daily/stalactites", None)
     assert status == 200
-    assert set(today) == {"date", "game", "step", "room_id"}
+    assert set(today) == {"date", "game", "step", "room_id", "token"}
     assert (today["game"], today["step"], today["room_id"]) == ("stalactites", "choice", None)
+    assert today["token"] is None
     made = await attempt(any_server.url, "stalactites", ann["token"])
     _, mine, _ = await api("GET", f"{any_server.url}/api/daily/stalactites", None, ann["token"])
     assert mine["room_id"] is None and mine["date"] == made["date"]  # official once started
@@ -201,5 +202,6 @@ async def test_a_daily_run_is_raced_as_a_ghost_once_its_day_is_over(
     deal = server.app.state.process.rooms.known_settings(made["room_id"]).deal
     assert (await client.expect("results"))["deal"] == deal  # that day's deal
     await client.close()
-    _, after, _ = await api("GET", f"{server.url}/api/daily/stalactites/{made['date']}/leaderboard")
+    day = f"{server.url}/api/daily/stalactites/{made['date']}"
+    _, after, _ = await api("GET", f"{day}/leaderboard?board=guests")
     assert after["total"] == 1  # a ghost race of a daily run is no attempt of that day

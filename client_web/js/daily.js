@@ -3,12 +3,12 @@
 // leaderboard, each entry linking to its replay and to "Race this run" (its ghost on that
 // day's deal). Today's attempts get neither until the day is over: the deal is secret.
 
-import { errorText } from "./api.js";
+import { errorText, getRoom } from "./api.js";
 import { dailyArchive, dailyBoard, dailyToday } from "./daily_api.js";
 import { h, replace, tableScroll } from "./dom.js";
 import { raceRunButton } from "./ghost.js";
 import { elapsedText, num, t } from "./i18n.js";
-import { playToday } from "./lobbydaily.js";
+import { dailyButtons, playToday } from "./lobbydaily.js";
 import { me } from "./session.js";
 
 export class DailyPage {
@@ -28,11 +28,15 @@ export class DailyPage {
           { class: "panel" },
           h("h1", {}, t("daily.pageTitle", { game: t(`game.${game}`) })),
           this.head,
-          h(
-            "button",
-            { class: "btn btn-primary btn-big daily-play", onclick: () => playToday(game) },
-            t("daily.play"),
-          ),
+          (this.actions = h(
+            "div",
+            { class: "daily-actions" },
+            h(
+              "button",
+              { class: "btn btn-primary btn-big daily-play", onclick: () => playToday(game) },
+              t("daily.play"),
+            ),
+          )),
           (this.title = h("h2", {}, t("daily.today"))),
           this.board,
         ),
@@ -48,15 +52,26 @@ export class DailyPage {
     try {
       const today = await dailyToday(this.game);
       replace(this.head, t("daily.date", { date: today.date }));
+      if (today.room_id) {
+        const room = await getRoom(today.room_id).catch(() => null);
+        replace(this.actions, dailyButtons(this.game, today, room));
+      }
       const past = this.date && this.date < today.date ? this.date : null;
-      const page = await dailyBoard(this.game, past ?? today.date);
+      const day = past ?? today.date;
+      const [page, guests] = await Promise.all([
+        dailyBoard(this.game, day),
+        dailyBoard(this.game, day, "guests"),
+      ]);
+      const apart = guests.entries.length
+        ? [h("h3", {}, t("daily.guests")), boardTable(guests.entries, Boolean(past))]
+        : [];
       if (past) {
         replace(this.title, t("daily.dayBoard", { date: past }));
         const back = h("a", { href: `#/daily/${this.game}` }, t("daily.backToday"));
-        replace(this.board, boardTable(page.entries, true), h("p", {}, back));
+        replace(this.board, boardTable(page.entries, true), ...apart, h("p", {}, back));
       } else {
         const later = h("p", { class: "muted" }, t("daily.replaysLater"));
-        replace(this.board, boardTable(page.entries, false), later);
+        replace(this.board, boardTable(page.entries, false), ...apart, later);
       }
       const days = await dailyArchive(this.game);
       replace(this.archive, archiveList(days.days, this.game));

@@ -9,10 +9,12 @@ const game = (g) => encodeURIComponent(g);
 
 export const dailyToday = (g) => api("GET", `/api/daily/${game(g)}`);
 export const startAttempt = (g) => api("POST", `/api/daily/${game(g)}/attempts`, {});
-export const dailyBoard = (g, date, offset = 0, limit = 50) =>
+/** One of a day's boards: "ranked" (registered players) or "guests" (anonymous, apart). */
+export const dailyBoard = (g, date, board = "ranked", offset = 0, limit = 50) =>
   api(
     "GET",
-    `/api/daily/${game(g)}/${encodeURIComponent(date)}/leaderboard?limit=${limit}&offset=${offset}`,
+    `/api/daily/${game(g)}/${encodeURIComponent(date)}/leaderboard` +
+      `?limit=${limit}&offset=${offset}&board=${board}`,
   );
 export const dailyArchive = (g) => api("GET", `/api/daily/${game(g)}/archive?limit=14`);
 export const proposeRematch = (roomId, token) =>

@@ -60,6 +60,7 @@ class ServerConfig:
     players_resume_s: float = 5.0  # how often races left half-recorded are finished here
     # Finished races' results and rooms' deadlines, from the store (stalactites.results).
     results_poll_s: float = 1.0  # how often each process looks for due rooms and unread results
+    fairplay_holds: bool = True  # a run beyond human reach is held off the boards (tests: off)
     results_claim_s: float = 15.0  # results taken by a process this long ago and not recorded:
     # another process takes them (its process died, or its recording keeps failing)
     # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
@@ -129,6 +130,7 @@ class ServerConfig:
         "STALACTITES_REGISTER_ADDRESS_BURST": "register_address_burst",
         "STALACTITES_PLAYERS_RESUME_S": "players_resume_s",
         "STALACTITES_RESULTS_POLL_S": "results_poll_s",
+        "STALACTITES_FAIRPLAY_HOLDS": "fairplay_holds",
         "STALACTITES_RESULTS_CLAIM_S": "results_claim_s",
         "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",
         "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",

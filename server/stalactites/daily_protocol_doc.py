@@ -54,7 +54,8 @@ played during that day only: a `ready` once the attempt's day is over is refused
 error `day_over` (the attempt never starts: make a new one, at the new day's deal), and a
 race started before midnight ends at midnight (UTC) at the latest (its `ends_at` says so).
 When an official attempt's race ends it goes on the day's
-leaderboard, ranked: won before not won, then less time, then more foundation cards, then
+leaderboard (a registered player's; an anonymous player's goes on the guests' board, apart),
+ranked: won before not won, then less time, then more foundation cards, then
 who finished first.  The player's **streak** (days in a row, up to today or yesterday, with
 an official attempt in any game) is `daily_streak` in their profile.
 
@@ -75,9 +76,11 @@ attempt's replay (its record: `GET /api/rooms/{room_id}/record`).
 ROUTES = [
     (
         "`GET /api/daily/{game}` (`stalactites` or `squadron`)",
-        '200 `{"date", "game", "step", "room_id"}`: today (UTC), the step policy (null for '
-        "squadron) and, with a session, the player's official attempt today (the first of "
-        "theirs that started; else null); 404 `no_daily` for another game",
+        '200 `{"date", "game", "step", "room_id", "token"}`: today (UTC), the step policy '
+        "(null for squadron) and, with a session, the player's official attempt today (the "
+        "first of theirs that started; else null) with their seat's token in it (else null), "
+        "so that the player gets back to their attempt from any tab or device where they are "
+        "signed in; 404 `no_daily` for another game",
     ),
     (
         "`POST /api/daily/{game}/attempts` with a session (body ignored)",
@@ -88,10 +91,12 @@ ROUTES = [
         "`rate_limited` with `Retry-After`, counted with the address's new rooms",
     ),
     (
-        "`GET /api/daily/{game}/{date}/leaderboard[?limit=N][&offset=K]`",
-        '200 `{"date", "game", "total", "entries"}`: the day\'s official attempts in rank '
-        "order, `limit` 1-100 (50); 422 `bad_message` naming `date` (YYYY-MM-DD), `limit` or "
-        "`offset`; 404 `no_daily`",
+        "`GET /api/daily/{game}/{date}/leaderboard[?limit=N][&offset=K][&board=B]`",
+        '200 `{"date", "game", "board", "total", "entries"}`: the day\'s official attempts '
+        "in rank order, `limit` 1-100 (50); `board` `ranked` (the default: registered "
+        "players) or `guests` (anonymous players' attempts, listed apart, unranked); a run "
+        "held by fair play, or of a marked player, is on neither; 422 `bad_message` naming "
+        "`date` (YYYY-MM-DD), `limit`, `offset` or `board`; 404 `no_daily`",
     ),
     (
         "`GET /api/daily/{game}/archive[?before=DATE][&limit=N]`",

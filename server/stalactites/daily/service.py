@@ -12,8 +12,12 @@ goes on the day's leaderboard (:meth:`DailyService.record_room`).
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import hmac
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..clock import Clock
@@ -23,12 +27,22 @@ from ..rooms.deals import ChosenDeal
 from ..rooms.errors import RoomError
 from ..rooms.service import new_room_id
 from ..store import DailyStore
-from ..store.daily_base import DailyEntry, DailyPage, streak_of
+from ..store.daily_base import Board, DailyEntry, DailyPage, streak_of
 from .deal import DAILY_GAMES, DAY_MS, certified_daily, daily_seed, day_number, today
 
-__all__ = ["Attempt", "DailyService", "Today"]
+__all__ = ["Attempt", "BoardOf", "DailyService", "Today"]
+
+BoardOf = Callable[[str, str], Awaitable[Board | None]]
+"""Which of the day's boards a player's attempt in a room goes on: ``ranked`` (registered
+players), ``guests`` (anonymous ones, apart), or None (kept off: fair play holds it)."""
+
+
+async def _ranked(player_id: str, room_id: str) -> Board | None:
+    return "ranked"
+
 
 TIME_LIMIT_S = 900
+EPOCH = datetime.date(1970, 1, 1)  # day numbers count from here
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +67,7 @@ class DailyService:
         self._secret = (secret or secrets.token_hex(32)).encode()
         self._deals: dict[tuple[str, str], ChosenDeal] = {}
         rooms.daily_start = self.starting  # its attempts' races start through this service
+        self.board_of: BoardOf = _ranked  # set by the process (players, fair play)
 
     def today(self, game: str) -> Today:
         return Today(today(self.clock.now_ms()), game, DAILY_GAMES[game])
@@ -91,9 +106,17 @@ class DailyService:
         )
         room_id = new_room_id()
         await self.rooms.create(body, chosen, room_id, f"{game}|{day.date}|attempt")
-        seat, token = await self.rooms.join(room_id, name, player_id)
+        token = self.seat_token(room_id, player_id)
+        seat, token = await self.rooms.join(room_id, name, player_id, token)
         official = await self.store.official(game, day.date, player_id) is None
         return Attempt(room_id, seat, token, official, day.date)
+
+    def seat_token(self, room_id: str, player_id: str) -> str:
+        """The seat token of the player's attempt in that room, made again from the secret
+        whenever asked: the server hands the player's own attempt back to their session on
+        any tab or device (``GET /api/daily/{game}``), where no seat token was kept."""
+        mac = hmac.new(self._secret, f"seat|{room_id}|{player_id}".encode(), hashlib.sha256)
+        return mac.hexdigest()
 
     async def starting(self, room_id: str, tag: str, player_id: str) -> int:
         """The attempt's player said ``ready``: refused (``day_over``) once its day is over,
@@ -121,6 +144,9 @@ class DailyService:
             return
         for data in json.loads(row.results_json):
             line = Standing.model_validate(data)
+            board = await self.board_of(line.player_id, room_id)
+            if board is None:
+                continue
             entry = DailyEntry(
                 line.player_id,
                 line.name,
@@ -130,10 +156,19 @@ class DailyService:
                 line.foundation_cards,
                 self.clock.now_ms(),
             )
-            await self.store.record(game, date, entry)
+            await self.store.record(game, date, entry, board)
 
-    async def leaderboard(self, game: str, date: str, offset: int, limit: int) -> DailyPage:
-        return await self.store.leaderboard(game, date, offset, limit)
+    async def leaderboard(
+        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+    ) -> DailyPage:
+        return await self.store.leaderboard(game, date, offset, limit, board)
+
+    async def take_off(self, player_id: str) -> None:
+        """Take the player's attempts off every day's boards (fair play: marked)."""
+        for day in await self.store.player_days(player_id):
+            date = (EPOCH + datetime.timedelta(days=day)).isoformat()
+            for game in DAILY_GAMES:
+                await self.store.remove(game, date, player_id)
 
     async def archive(self, game: str, before: str | None, limit: int) -> list[dict[str, object]]:
         """Past days (before today), newest first: the deal revealed, the winner, how many."""
@@ -142,12 +177,13 @@ class DailyService:
         days = []
         for date in await self.store.days(game, bound, limit):
             board = await self.store.leaderboard(game, date, 0, 1)
+            guests = await self.store.leaderboard(game, date, 0, 1, "guests")
             winner = board.entries[0] if board.entries and board.entries[0].won else None
             days.append(
                 {
                     "date": date,
                     "deal": (await self.deal(game, date)).deal,
-                    "attempts": board.total,
+                    "attempts": board.total + guests.total,
                     "winner": None if winner is None else entry_view(winner),
                 }
             )

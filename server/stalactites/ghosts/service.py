@@ -13,6 +13,7 @@ keep the run, :class:`~stalactites.rooms.ghost_seat.GhostSeat`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .. import room_events
@@ -45,9 +46,18 @@ class Matched:
     players: list[PlayerView]
 
 
+Hidden = Callable[[str, str], Awaitable[bool]]
+"""Whether a player's run in a room is kept off every board (fair play): never a ghost."""
+
+
+async def _shown(player_id: str, room_id: str) -> bool:
+    return False
+
+
 class GhostService:
     def __init__(self, rooms: RoomService, players: PlayerService, index: GhostStore) -> None:
         self.rooms, self.players, self.index = rooms, players, index
+        self.hidden: Hidden = _shown  # fair play's say on a run (set by the process)
 
     async def race_ghost(self, player_id: str, game: str, step: str | None) -> Matched | None:
         """A ghost race for the player on a run of another player that raced: a won run,
@@ -90,6 +100,8 @@ class GhostService:
         source = await self.rooms.current(source_room_id)
         if source.status != "finished":
             raise RoomError("not_finished", "the race of that run has not finished")
+        if await self.hidden(source_player_id, source_room_id):
+            raise RoomError("run_not_found", "that run is not raced as a ghost")
         record = await self.rooms.record(source_room_id)
         ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id(), raced_only=raced_only)
         settings = ghost_room(await self.rooms.settings(source_room_id), ghost)
@@ -143,6 +155,8 @@ class GhostService:
             if seat.player_id is None or not is_persistent(seat.player_id):
                 continue
             if not raced(moves.get(seat.player_id, 0), seat.elapsed_ms):
+                continue
+            if await self.hidden(seat.player_id, result.room_id):  # held, or its player marked
                 continue
             record = await self.players.store.load_player(seat.player_id)
             if record is None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
+from collections.abc import Awaitable, Callable
 
 from ..store import players_base
 from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
@@ -50,6 +51,8 @@ from .ratings import REPEAT_WINDOW_MS, displayed, provisional, rate_race, repeat
 
 __all__ = [
     "REPEAT_LOOKBACK",
+    "OffBoards",
+    "never_off",
     "board_shown",
     "claim",
     "record_race",
@@ -60,8 +63,19 @@ __all__ = [
 
 REPEAT_LOOKBACK = 100  # history entries read per player to find the opponents met lately
 
+OffBoards = Callable[[str], Awaitable[bool]]
+"""Whether a player is kept off the leaderboards whatever their rating (fair play: a run
+under review, or marked; :mod:`stalactites.fairplay`)."""
 
-async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
+
+async def never_off(player_id: str) -> bool:
+    """Nobody is kept off (a player service on its own, as in tests and tools)."""
+    return False
+
+
+async def record_race(
+    store: PlayerStore, result: RaceResult, off_boards: OffBoards = never_off
+) -> Outcome:
     """Apply a finished race (see the module's text); its outcome, the stored one."""
     outcome, recorded = await _claim(store, result)
     if recorded:  # (it may still be pending: a claim's HSETNX can follow the mark's HDEL)
@@ -72,7 +86,7 @@ async def record_race(store: PlayerStore, result: RaceResult) -> Outcome:
             continue
         applied = await store.apply_race(seat.player_id, player_race(outcome, seat))
         if applied is not Applied.NO_PLAYER:
-            await sync_boards(store, seat.player_id, (result.game,))
+            await sync_boards(store, seat.player_id, (result.game,), off_boards)
     await store.finish_race(result.room_id)
     return outcome
 
@@ -95,21 +109,27 @@ async def _claim(store: PlayerStore, result: RaceResult) -> tuple[Outcome, bool]
     return Outcome.from_json(found[0]), False
 
 
-async def resume_pending(store: PlayerStore, limit: int = 100) -> int:
+async def resume_pending(
+    store: PlayerStore, limit: int = 100, off_boards: OffBoards = never_off
+) -> int:
     """Finish recording races a process left halfway; how many were looked at."""
     pending = await store.pending(limit)
     for _room_id, result_json in pending:
-        await record_race(store, RaceResult.from_json(result_json))
+        await record_race(store, RaceResult.from_json(result_json), off_boards)
     return len(pending)
 
 
-async def sync_boards(store: PlayerStore, player_id: str, games: tuple[str, ...]) -> None:
-    """Set the player's lines on these games' boards from their record as it is now."""
+async def sync_boards(
+    store: PlayerStore, player_id: str, games: tuple[str, ...], off_boards: OffBoards = never_off
+) -> None:
+    """Set the player's lines on these games' boards from their record as it is now (off
+    them while ``off_boards`` says so)."""
     record = await store.load_player(player_id)
     if record is None:
         return
+    off = await off_boards(player_id)
     for game in games:
-        ordinal = _board_ordinal(record, game)
+        ordinal = None if off else _board_ordinal(record, game)
         await store.sync_board(
             player_id, game, record.board_version, ordinal, board_shown(record, game)
         )

@@ -133,6 +133,7 @@ class PlayerService:
         self._session_ms = session_ms
         self._pages: RecentPages[BoardEntry] = RecentPages(clock, board_page_ttl_ms)
         self.deletions: list[Callable[[str], None]] = []  # told of each player deleted here
+        self.off_boards: recording.OffBoards = recording.never_off  # fair play's (set later)
 
     # identity and sessions
 
@@ -170,7 +171,7 @@ class PlayerService:
             if answer == "already_registered":
                 raise AlreadyRegistered("this player has an account already")
             raise PlayerNotFound(player_id)
-        await recording.sync_boards(self.store, player_id, tuple(record.ratings))
+        await self.sync_boards(player_id, tuple(record.ratings))
         self._pages.changed()
         return await self._player(player_id)
 
@@ -254,7 +255,7 @@ class PlayerService:
             await self.store.keep_name(key, player_id)
         elif expiring:  # the new name's claim expires with the player, from now
             await self.store.touch_player(player_id, now, self._idle_ms)
-        await recording.sync_boards(self.store, player_id, tuple(renamed.ratings))
+        await self.sync_boards(player_id, tuple(renamed.ratings))
         self._pages.changed()
         return renamed
 
@@ -354,9 +355,14 @@ class PlayerService:
     async def record_race(self, result: RaceResult) -> Outcome:
         """Apply a finished race to its players, exactly once (see :mod:`.recording`)."""
         try:
-            return await recording.record_race(self.store, result)
+            return await recording.record_race(self.store, result, self.off_boards)
         finally:
             self._pages.changed()
+
+    async def sync_boards(self, player_id: str, games: tuple[str, ...] = tuple(GAMES)) -> None:
+        """Set the player's leaderboard lines from their record and fair play's say now."""
+        await recording.sync_boards(self.store, player_id, games, self.off_boards)
+        self._pages.changed()
 
     async def claim_race(self, result: RaceResult) -> Outcome:
         """The race pending, its outcome fixed, not applied yet (:func:`.recording.claim`)."""
@@ -364,7 +370,7 @@ class PlayerService:
 
     async def resume_pending(self) -> int:
         try:
-            return await recording.resume_pending(self.store)
+            return await recording.resume_pending(self.store, off_boards=self.off_boards)
         finally:
             self._pages.changed()
 

@@ -45,6 +45,7 @@ async def room_record(
         "commitment": settings.commitment,
         "step": settings.step,
         "undo": settings.undo,
+        "autoplay": settings.autoplay,
         "certified": settings.certified,
         "deal_chosen": settings.deal_chosen,
         "solution": settings.solution,

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 
 from .daily_base import DailyStore
+from .fairplay_base import FairPlayStore
 from .ghosts_base import GhostStore, IndexedRun
 from .players_base import PlayerStore
 from .queue_base import QueueStore
@@ -54,6 +55,7 @@ __all__ = [
     "Due",
     "Entry",
     "EventBatch",
+    "FairPlayStore",
     "Finish",
     "FinishResult",
     "GhostStore",
@@ -77,6 +79,7 @@ __all__ = [
     "StoreError",
     "TournamentStore",
     "open_daily_store",
+    "open_fairplay_store",
     "open_ghost_store",
     "open_player_store",
     "open_queue_store",
@@ -160,6 +163,19 @@ def open_daily_store(url: str, prefix: str = "sr:", cluster: bool = False) -> Da
         from .daily_redis import RedisDailyStore
 
         return RedisDailyStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_fairplay_store(url: str, prefix: str = "sr:", cluster: bool = False) -> FairPlayStore:
+    """Fair play's store on the rooms' URL and key prefix (see :mod:`.fairplay_base`)."""
+    if url.startswith("memory://"):
+        from .fairplay_memory import MemoryFairPlayStore
+
+        return MemoryFairPlayStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .fairplay_redis import RedisFairPlayStore
+
+        return RedisFairPlayStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 

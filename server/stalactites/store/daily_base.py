@@ -5,15 +5,19 @@ A day of a game is ``(game, date)``, the date an ISO UTC date (``2026-12-01``). 
 first attempt of a day to start is their official one: :meth:`DailyStore.claim`, called as
 an attempt starts, decides it atomically (two attempts started at once from two tabs, on any
 processes: one is official).  The
-leaderboard holds official attempts once finished, ranked by :func:`rank_key`.
+leaderboard holds official attempts once finished, ranked by :func:`rank_key`: a day has
+two (:data:`Board`), the registered players' and, apart, the anonymous players'.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
-__all__ = ["DailyEntry", "DailyPage", "DailyStore", "rank_key", "streak_of"]
+__all__ = ["Board", "DailyEntry", "DailyPage", "DailyStore", "rank_key", "streak_of"]
+
+Board = Literal["ranked", "guests"]
+"""A day's two boards: registered players' attempts, ranked; anonymous players', apart."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +78,21 @@ class DailyStore(Protocol):
         """The player's official room of the day, if one of their attempts has started."""
         ...
 
-    async def record(self, game: str, date: str, entry: DailyEntry) -> bool:
-        """Put a finished attempt on the day's leaderboard if it is the player's official one
-        (once: a repeat changes nothing).  Whether it is there."""
+    async def record(
+        self, game: str, date: str, entry: DailyEntry, board: Board = "ranked"
+    ) -> bool:
+        """Put a finished attempt on one of the day's boards if it is the player's official
+        one (once: a repeat changes nothing).  Whether it is there."""
         ...
 
-    async def leaderboard(self, game: str, date: str, offset: int, limit: int) -> DailyPage:
-        """The day's official attempts in rank order, ``limit`` from ``offset``."""
+    async def remove(self, game: str, date: str, player_id: str) -> None:
+        """Take the player's attempt off the day's boards (fair play: a marked player)."""
+        ...
+
+    async def leaderboard(
+        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+    ) -> DailyPage:
+        """The day's official attempts on one board in rank order, ``limit`` from ``offset``."""
         ...
 
     async def days(self, game: str, before: str | None, limit: int) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .daily_base import DailyEntry, DailyPage, rank_key
+from .daily_base import Board, DailyEntry, DailyPage, rank_key
 
 __all__ = ["MemoryDailyStore"]
 
@@ -15,6 +15,7 @@ class _Day:
     deal: str | None = None
     official: dict[str, str] = field(default_factory=dict)  # player -> room
     board: dict[str, DailyEntry] = field(default_factory=dict)  # rank key -> entry
+    guests: dict[str, DailyEntry] = field(default_factory=dict)  # the same, anonymous players
 
 
 class MemoryDailyStore:
@@ -43,17 +44,29 @@ class MemoryDailyStore:
         found = self._days.get((game, date))
         return None if found is None else found.official.get(player_id)
 
-    async def record(self, game: str, date: str, entry: DailyEntry) -> bool:
+    async def record(
+        self, game: str, date: str, entry: DailyEntry, board: Board = "ranked"
+    ) -> bool:
         day = self._day(game, date)
         if day.official.get(entry.player_id) != entry.room_id:
             return False
-        if not any(kept.player_id == entry.player_id for kept in day.board.values()):
-            day.board[rank_key(entry)] = entry
+        entries = day.board if board == "ranked" else day.guests
+        if not any(kept.player_id == entry.player_id for kept in entries.values()):
+            entries[rank_key(entry)] = entry
         return True
 
-    async def leaderboard(self, game: str, date: str, offset: int, limit: int) -> DailyPage:
-        board = self._days.get((game, date), _Day()).board
-        ranked = [board[key] for key in sorted(board)]
+    async def remove(self, game: str, date: str, player_id: str) -> None:
+        day = self._days.get((game, date))
+        for entries in () if day is None else (day.board, day.guests):
+            for key in [key for key, kept in entries.items() if kept.player_id == player_id]:
+                del entries[key]
+
+    async def leaderboard(
+        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+    ) -> DailyPage:
+        day = self._days.get((game, date), _Day())
+        entries = day.board if board == "ranked" else day.guests
+        ranked = [entries[key] for key in sorted(entries)]
         return DailyPage(ranked[offset : offset + limit], len(ranked))
 
     async def days(self, game: str, before: str | None, limit: int) -> list[str]:

@@ -6,7 +6,8 @@ Keys (``P`` the prefix; a day's keys share the hash tag ``{daily:GAME:DATE}``):
 * ``P{daily:GAME:DATE}:official`` hash: player id -> their official attempt's room id.
 * ``P{daily:GAME:DATE}:board`` sorted set, all scored 0: rank keys (:func:`.rank_key`), so
   that lexical order is the leaderboard's; ``...:entries`` hash: rank key -> entry JSON;
-  ``...:placed`` hash: player id -> their rank key (one entry each).
+  ``...:placed`` hash: player id -> their rank key (one entry each).  The anonymous
+  players' board apart: ``...:guests``, ``...:guest-entries``, ``...:guest-placed``.
 * ``P{daily:GAME}:days`` sorted set: the game's dates scored by day number.
 * ``P{daily-player:ID}:days`` sorted set: the player's days with an official attempt.
 
@@ -20,7 +21,7 @@ from dataclasses import asdict
 from typing import Any
 
 from .cluster import ClusterPipe
-from .daily_base import DailyEntry, DailyPage, rank_key
+from .daily_base import Board, DailyEntry, DailyPage, rank_key
 from .resp import Address, Pipe, Script
 from .scripts import lua
 
@@ -36,6 +37,7 @@ class RedisDailyStore:
         self._prefix = prefix
         self._claim = Script(self._pipe, lua("daily/claim"), repeatable=True)
         self._record = Script(self._pipe, lua("daily/record"), repeatable=True)
+        self._remove = Script(self._pipe, lua("daily/remove"), repeatable=True)
 
     def _day(self, game: str, date: str, name: str) -> str:
         return f"{self._prefix}{{daily:{game}:{date}}}:{name}"
@@ -65,15 +67,30 @@ class RedisDailyStore:
         found = await self._call(key, "HGET", key, player_id)
         return None if found is None else str(found)
 
-    async def record(self, game: str, date: str, entry: DailyEntry) -> bool:
-        keys = [self._day(game, date, name) for name in ("official", "board", "entries", "placed")]
+    def _board(self, game: str, date: str, board: Board) -> list[str]:
+        """The board's keys: the sorted set, the entries, who is placed."""
+        names = ("board", "entries", "placed")
+        if board == "guests":
+            names = ("guests", "guest-entries", "guest-placed")
+        return [self._day(game, date, name) for name in names]
+
+    async def record(
+        self, game: str, date: str, entry: DailyEntry, board: Board = "ranked"
+    ) -> bool:
+        keys = [self._day(game, date, "official"), *self._board(game, date, board)]
         args = [entry.player_id, entry.room_id, rank_key(entry), json.dumps(asdict(entry)), KEEP_MS]
         return bool(await self._record(keys, args))
 
-    async def leaderboard(self, game: str, date: str, offset: int, limit: int) -> DailyPage:
-        board, entries = self._day(game, date, "board"), self._day(game, date, "entries")
-        ranked = await self._call(board, "ZRANGE", board, offset, offset + limit - 1)
-        total = int(await self._call(board, "ZCARD", board))
+    async def remove(self, game: str, date: str, player_id: str) -> None:
+        keys = [*self._board(game, date, "ranked"), *self._board(game, date, "guests")]
+        await self._remove(keys, [player_id])
+
+    async def leaderboard(
+        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+    ) -> DailyPage:
+        ranks, entries, _ = self._board(game, date, board)
+        ranked = await self._call(ranks, "ZRANGE", ranks, offset, offset + limit - 1)
+        total = int(await self._call(ranks, "ZCARD", ranks))
         if not ranked:
             return DailyPage([], total)
         found = await self._call(entries, "HMGET", entries, *ranked)

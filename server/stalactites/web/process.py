@@ -27,20 +27,25 @@ from starlette.requests import HTTPConnection
 from ..clock import Clock
 from ..config import ServerConfig
 from ..daily import DailyService
+from ..fairplay.record import FairRecord
+from ..fairplay.service import FairPlay
 from ..ghosts import GhostReplay, GhostService
 from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
 from ..results import Recorder, Sweep
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
+from ..rooms.seats import is_persistent
 from ..rooms.views import DeletedPlayers
 from ..store import (
     open_daily_store,
+    open_fairplay_store,
     open_ghost_store,
     open_player_store,
     open_queue_store,
     open_store,
 )
+from ..store.daily_base import Board
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -119,6 +124,17 @@ class Process:
         self.recorder = Recorder(
             self.store.results, consumer, clock, claim_ms, config.results_poll_s
         )
+        # Fair play (fairplay/): every finished run assessed first, so that a run held is
+        # never put on a board; the boards ask it before showing a player or a run.
+        self.fairplay_store = open_fairplay_store(url, prefix, cluster)
+        self.fairplay = FairPlay(
+            self.fairplay_store, self.rooms, self.solver, clock, config.fairplay_holds
+        )
+        self.players.off_boards = self.fairplay.off_boards
+        self.ghosts.hidden = self.fairplay.hidden
+        self.daily.board_of = self._daily_board
+        self.fairplay.boards_changed.append(self._fair_boards)
+        self.recorder.add("fairplay", self.fairplay.assess_room)
         self.recorder.add("players", self.races.record_room)
         self.recorder.add("daily", self.daily.record_room)
         self.recorder.add("tournament", self.round_ended)
@@ -143,6 +159,25 @@ class Process:
         self._ghosts: asyncio.Task[None] | None = None
         self._recording: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
+
+    async def _daily_board(self, player_id: str, room_id: str) -> Board | None:
+        """The day's board a player's attempt goes on: none while fair play keeps it off,
+        the guests' for an anonymous player."""
+        if not is_persistent(player_id) or await self.fairplay.hidden(player_id, room_id):
+            return None
+        record = await self.player_store.load_player(player_id)
+        return "ranked" if record is not None and record.registered else "guests"
+
+    async def _fair_boards(self, player_id: str, record: FairRecord) -> None:
+        """Set every board from the player's fair-play record: the rating boards; a marked
+        player's daily attempts off; runs decided on (cleared) back on the day's board."""
+        await self.players.sync_boards(player_id)
+        if record.marked:
+            await self.daily.take_off(player_id)
+            return
+        for run in record.runs:
+            if run.held and not run.under_review:
+                await self.daily.record_room(run.room_id)
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         def started() -> None:  # the boards of the players here, before their first moves
@@ -189,6 +224,7 @@ class Process:
         await self.player_store.close()
         await self.ghost_store.close()
         await self.daily_store.close()
+        await self.fairplay_store.close()
         await self.store.close()
         self.solver.close()
 

@@ -1,7 +1,9 @@
 """The daily deal's HTTP API: today's deal, attempts, a day's leaderboard, the archive.
 
-* ``GET /api/daily/{game}``: ``{"date", "game", "step", "room_id"}`` (``room_id``: the
-  signed-in player's official attempt today, else null); never the deal.
+* ``GET /api/daily/{game}``: ``{"date", "game", "step", "room_id", "token"}`` (``room_id``:
+  the signed-in player's official attempt today, else null; ``token``: their seat's token in
+  it, so that a player who left their attempt gets back to it from any tab or device where
+  they are signed in); never the deal.
 * ``POST /api/daily/{game}/attempts`` (a session): 201 ``{"room_id", "player_id", "token",
   "official", "date", "game"}``, a solo room on today's deal, the player seated (official
   if it is the first of theirs to start); limited per address as new rooms are.
@@ -22,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...daily import DAILY_GAMES
 from ...daily.service import entry_view
+from ...store.daily_base import Board
 from ..limits import CREATIONS, limited
 from ..players.session_http import session_player, unauthorized
 from ..process import process_of
@@ -83,10 +86,12 @@ async def today(request: Request) -> JSONResponse:
     daily = process_of(request).daily
     day = daily.today(game)
     player = await session_player(request, changing=False)
-    mine = None
+    mine = token = None
     if player is not None and not isinstance(player, JSONResponse):
         mine = await daily.official_room(game, player.player_id)
-    return JSONResponse({"date": day.date, "game": game, "step": day.step, "room_id": mine})
+        token = None if mine is None else daily.seat_token(mine, player.player_id)
+    body = {"date": day.date, "game": game, "step": day.step, "room_id": mine, "token": token}
+    return JSONResponse(body)
 
 
 async def attempt(request: Request) -> JSONResponse:
@@ -126,9 +131,14 @@ async def leaderboard(request: Request) -> JSONResponse:
     offset = _whole(request, "offset", 0, 1_000_000)
     if offset is None:
         return _bad("offset", "offset: a whole number")
-    page = await process_of(request).daily.leaderboard(game, date, offset, limit)
+    board = request.query_params.get("board", "ranked")
+    if board not in ("ranked", "guests"):
+        return _bad("board", "board: ranked (registered players) or guests (anonymous ones)")
+    daily = process_of(request).daily
+    which: Board = "guests" if board == "guests" else "ranked"
+    page = await daily.leaderboard(game, date, offset, limit, which)
     entries = [entry_view(entry) for entry in page.entries]
-    body = {"date": date, "game": game, "total": page.total, "entries": entries}
+    body = {"date": date, "game": game, "board": board, "total": page.total, "entries": entries}
     return JSONResponse(body)
 
 

@@ -209,6 +209,11 @@ async def races(request: Request) -> Response:
     races = [
         _plain(entry) | ({"deal": None} if entry.deal in secret else {}) for entry in page.races
     ]
+    viewer = await session_player(request, changing=False)
+    if isinstance(viewer, PlayerRecord) and viewer.player_id == request.path_params["player_id"]:
+        held = set((await process.fairplay.record_of(viewer.player_id)).under_review())
+        for race in races:  # only its player sees that a run is held
+            race["under_review"] = race["room_id"] in held
     return JSONResponse({"races": races, "next": page.next})
 
 
@@ -245,6 +250,7 @@ async def _profile(request: Request, found: Profile) -> dict[str, Any]:
     data["ratings"] = {game: _plain(rating) for game, rating in found.ratings.items()}
     data["stats"] = {key: _plain(stats) for key, stats in found.stats.items()}
     data["daily_streak"] = await process_of(request).daily.streak(found.player_id)
+    data["marked"] = await process_of(request).fairplay.marked(found.player_id)
     for stats in data["stats"].values():
         stats["win_rate"] = round(stats["wins"] / stats["races"], 4) if stats["races"] else None
     return data

@@ -1,0 +1,245 @@
+"""Fair play's HTTP API (see ``docs/fair-play.md``).
+
+* ``POST /api/reports`` (a session): report a player; 201 ``{"report_id"}``, 200 with the
+  same id for the same reporter's report of the same player within a day.
+* ``GET /api/me/fairplay`` (a session): the player's own runs under review, and whether
+  they are marked (and their appeal); ``POST /api/me/appeal`` ``{"text"}``: a marked
+  player's one appeal.
+* ``GET /api/mod/cases``, ``POST /api/mod/players/{player_id}`` ``{"action", "reason"}``,
+  ``GET /api/mod/audit``: moderators only (403 ``forbidden`` for anyone else).
+
+Every refusal is ``{"code", "message"}`` (``"field"`` too for bad input, 422) and changes
+nothing.  Reports are limited per reporter and per address, a day's worth at a time, in
+this process.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...fairplay.record import FairRecord, ReportReason
+from ...fairplay.service import FairPlayError
+from ...rooms.seats import is_persistent
+from ...store.players_base import PlayerRecord
+from ..limits import AddressBuckets, limited, retry_after_header
+from ..players.session_http import session_player, unauthorized
+from ..process import Process, process_of
+
+__all__ = ["REPORTS_PER_DAY", "fairplay_routes"]
+
+REPORTS_PER_DAY = 20  # per reporter, and per address (times 3: players behind one address)
+DAY_S = 86_400
+CASES_PAGE = 50
+
+
+class ReportBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    player_id: str = Field(min_length=1, max_length=64)
+    room_id: str | None = Field(default=None, min_length=1, max_length=64)
+    reason: ReportReason
+    text: str | None = Field(default=None, max_length=500)
+
+
+class DecisionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    action: Literal["mark", "clear"]
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class AppealBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    text: str = Field(min_length=1, max_length=1000)
+
+
+def fairplay_routes() -> list[BaseRoute]:
+    return [
+        Route("/api/reports", report, methods=["POST"]),
+        Route("/api/me/fairplay", my_standing, methods=["GET"]),
+        Route("/api/me/appeal", appeal, methods=["POST"]),
+        Route("/api/mod/cases", cases, methods=["GET"]),
+        Route("/api/mod/players/{player_id}", decide, methods=["POST"]),
+        Route("/api/mod/audit", audit, methods=["GET"]),
+    ]
+
+
+class _ReportLimits:
+    def __init__(self) -> None:
+        self.reporters = AddressBuckets(REPORTS_PER_DAY / DAY_S, REPORTS_PER_DAY)
+        self.addresses = AddressBuckets(3 * REPORTS_PER_DAY / DAY_S, 3 * REPORTS_PER_DAY)
+
+
+_LIMITS: weakref.WeakKeyDictionary[Process, _ReportLimits] = weakref.WeakKeyDictionary()
+
+
+def _limits(request: Request) -> _ReportLimits:
+    process = process_of(request)
+    found = _LIMITS.get(process)
+    if found is None:
+        found = _LIMITS[process] = _ReportLimits()
+    return found
+
+
+def _refused(code: str, message: str, status: int, field: str | None = None) -> JSONResponse:
+    body = {"code": code, "message": message} | ({"field": field} if field else {})
+    return JSONResponse(body, status_code=status)
+
+
+async def _body(request: Request, model: type[BaseModel]) -> BaseModel | JSONResponse:
+    """The body as ``model``, or the 422 that names the first bad field."""
+    try:
+        data: Any = json.loads(await request.body() or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        return _refused("bad_message", "the body is not JSON", 422)
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "body"
+        return _refused("bad_message", f"{field}: {first['msg']}", 422, field)
+
+
+async def _player(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
+    found = await session_player(request, changing)
+    return unauthorized() if found is None else found
+
+
+async def _moderator(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
+    found = await _player(request, changing)
+    if isinstance(found, JSONResponse):
+        return found
+    if not await process_of(request).fairplay.is_moderator(found.player_id):
+        return _refused("forbidden", "for moderators only", 403)
+    return found
+
+
+async def report(request: Request) -> Response:
+    reporter = await _player(request, changing=True)
+    if isinstance(reporter, JSONResponse):
+        return reporter
+    body = await _body(request, ReportBody)
+    if isinstance(body, JSONResponse):
+        return body
+    assert isinstance(body, ReportBody)
+    process = process_of(request)
+    if body.player_id == reporter.player_id:
+        return _refused("own_report", "you cannot report yourself", 409)
+    if (
+        not is_persistent(body.player_id)
+        or not (await process.player_store.players_exist([body.player_id]))[0]
+    ):
+        return _refused("player_not_found", f"no player {body.player_id!r}", 404)
+    limits = _limits(request)
+    over = limited(request, limits.addresses, "reports")
+    if over is not None:
+        return over
+    if not limits.reporters.take(reporter.player_id):
+        wait = retry_after_header(limits.reporters.retry_after(reporter.player_id))
+        message = f"too many reports from you today; try again in {wait} s"
+        return JSONResponse(
+            {"code": "rate_limited", "message": message},
+            status_code=429,
+            headers={"Retry-After": wait},
+        )
+    report_id, new = await process.fairplay.report(
+        reporter.player_id, body.player_id, body.reason, body.text, body.room_id
+    )
+    return JSONResponse({"report_id": report_id}, status_code=201 if new else 200)
+
+
+async def my_standing(request: Request) -> Response:
+    player = await _player(request, changing=False)
+    if isinstance(player, JSONResponse):
+        return player
+    record = await process_of(request).fairplay.record_of(player.player_id)
+    return JSONResponse(
+        {
+            "under_review": record.under_review(),
+            "marked": record.marked,
+            "appeal": record.appeal,
+            "may_appeal": record.marked and record.appeal is None,
+        }
+    )
+
+
+async def appeal(request: Request) -> Response:
+    player = await _player(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    body = await _body(request, AppealBody)
+    if isinstance(body, JSONResponse):
+        return body
+    assert isinstance(body, AppealBody)
+    try:
+        await process_of(request).fairplay.appeal(player.player_id, body.text)
+    except FairPlayError as error:
+        return _refused(error.code, error.message, error.status)
+    return JSONResponse({"appealed": True})
+
+
+async def cases(request: Request) -> Response:
+    moderator = await _moderator(request, changing=False)
+    if isinstance(moderator, JSONResponse):
+        return moderator
+    process = process_of(request)
+    found = await process.fairplay.cases(0, CASES_PAGE)
+    names = await process.players.names_of([player_id for player_id, _ in found])
+    return JSONResponse(
+        {"cases": [case_view(pid, names.get(pid, ""), record) for pid, record in found]}
+    )
+
+
+def case_view(player_id: str, name: str, record: FairRecord) -> dict[str, Any]:
+    """A case as moderators read it: the player, why it is open, the held runs and the
+    latest others with their signals, the reports, the standing over runs, the appeal."""
+    assert record.case is not None
+    return {
+        "player_id": player_id,
+        "name": name,
+        "marked": record.marked,
+        "opened_ms": record.case.opened_ms,
+        "reasons": record.case.reasons,
+        "runs": [
+            run.model_dump() | {"replay": f"#/replay/{run.room_id}"}
+            for run in reversed(record.runs)
+        ],
+        "reports": [report.model_dump() for report in record.reports],
+        "standing": record.standing.model_dump(),
+        "appeal": record.appeal,
+        "decisions": [decision.model_dump() for decision in record.decisions],
+    }
+
+
+async def decide(request: Request) -> Response:
+    moderator = await _moderator(request, changing=True)
+    if isinstance(moderator, JSONResponse):
+        return moderator
+    body = await _body(request, DecisionBody)
+    if isinstance(body, JSONResponse):
+        return body
+    assert isinstance(body, DecisionBody)
+    process = process_of(request)
+    player_id = request.path_params["player_id"]
+    if (
+        not is_persistent(player_id)
+        or not (await process.player_store.players_exist([player_id]))[0]
+    ):
+        return _refused("player_not_found", f"no player {player_id!r}", 404)
+    record = await process.fairplay.decide(moderator.player_id, player_id, body.action, body.reason)
+    return JSONResponse({"player_id": player_id, "marked": record.marked})
+
+
+async def audit(request: Request) -> Response:
+    moderator = await _moderator(request, changing=False)
+    if isinstance(moderator, JSONResponse):
+        return moderator
+    return JSONResponse({"decisions": await process_of(request).fairplay.audit_log(0, 100)})

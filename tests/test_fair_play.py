@@ -1,0 +1,235 @@
+"""Fair play over real websockets and HTTP, on both stores: a solver bot's official daily run
+is held at once and shown on no board but to its player as under review; a human-paced run
+(the server's clock moved 0.8-3 s between moves) is not; reports and their refusals; the
+moderators' queue, decisions and audit log; the role granted from the command line."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from daily_kit import attempt
+from players_kit import anonymous, api, recorded
+from server_kit import REDIS_URL, Client, InProcessServer, ManualClock, make_config
+from stalactites.fairplay.record import FairRecord
+from stalactites.fairplay.service import set_moderator
+from stalactites.store import FairPlayStore, open_fairplay_store
+
+pytestmark = pytest.mark.usefixtures("close_clients")
+
+GAME = "stalactites"
+COMMAND = str(Path(sys.executable).with_name("stalactites"))
+
+
+async def account(base: str, username: str) -> dict[str, Any]:
+    made = await anonymous(base)
+    body = {"username": username, "password": "correct horse battery"}
+    status, answer, _ = await api("POST", f"{base}/api/accounts", body, made["token"])
+    assert status == 201, answer
+    return made
+
+
+async def play_attempt(
+    server: InProcessServer, token: str, clock: ManualClock, gaps: list[float] | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play today's official attempt: the room's winning line at once (``gaps`` None: a
+    solver bot), or legal moves chosen at random with the server's clock moved ``gaps``
+    seconds before each, then resign.  The attempt, and the player's history once recorded."""
+    made = await attempt(server.url, GAME, token)
+    client = await Client.open(server.ws_url(made["room_id"]))
+    await client.hello(made["token"])
+    await client.send(type="ready")
+    legal = (await client.expect("started"))["legal"]
+    if gaps is None:
+        solution = server.app.state.process.rooms.known_settings(made["room_id"]).solution
+        for number, move in enumerate(next(iter(solution.values()))):
+            assert (await client.move(f"m{number}", move))["type"] == "accepted"
+    else:
+        chosen = random.Random(7)
+        for number, gap in enumerate(gaps):
+            if not legal:
+                break
+            clock.advance(gap)
+            answer = await client.move(f"m{number}", chosen.choice(legal))
+            assert answer["type"] == "accepted", answer
+            legal = answer["legal"]
+        await client.send(type="resign")  # (out of moves too: an undo may still help)
+    if not any(frame["type"] == "results" for frame in client.frames):  # (read on the way?)
+        await client.expect("results")
+    await client.close()
+    await recorded(server.url, made["player_id"])
+    _, history, _ = await api(
+        "GET", f"{server.url}/api/players/{made['player_id']}/races", None, token
+    )
+    return made, history["races"]
+
+
+@pytest.fixture(params=["memory", "redis"])
+def held_server(
+    request: pytest.FixtureRequest, clock: ManualClock, redis_prefix: str
+) -> Iterator[InProcessServer]:
+    """A server of the test's own on either store that holds runs (tests' servers do not:
+    their clients play at machine speed)."""
+    url = "memory://" if request.param == "memory" else REDIS_URL
+    with InProcessServer(make_config(url, redis_prefix, fairplay_holds=True), clock) as running:
+        yield running
+
+
+@contextlib.asynccontextmanager
+async def fair_store(server: InProcessServer) -> AsyncIterator[FairPlayStore]:
+    """The server's fair-play store, as this test's loop reaches it (on Redis, a connection
+    of the test's own: the server's belongs to its own loop)."""
+    if server.config.store_url.startswith("memory://"):
+        yield server.app.state.process.fairplay_store
+        return
+    store = open_fairplay_store(REDIS_URL, server.config.redis_prefix)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def fair_record(server: InProcessServer, player_id: str) -> FairRecord:
+    async with fair_store(server) as store:
+        text, _ = await store.read(player_id)
+    return FairRecord() if text is None else FairRecord.model_validate_json(text)
+
+
+async def board(base: str, date: str, which: str = "ranked") -> dict[str, Any]:
+    status, body, _ = await api("GET", f"{base}/api/daily/{GAME}/{date}/leaderboard?board={which}")
+    assert status == 200, body
+    return dict(body)
+
+
+async def test_a_solver_bot_is_held_at_once_and_a_moderator_clears_then_marks_it(
+    held_server: InProcessServer, clock: ManualClock
+) -> None:
+    any_server = held_server
+    base = any_server.url
+    bot, mod = await account(base, "fastbot"), await account(base, "moddy")
+    made, history = await play_attempt(any_server, bot["token"], clock, None)
+    room_id = made["room_id"]
+    assert history[0]["room_id"] == room_id and history[0]["under_review"] is True
+    _, mine, _ = await api("GET", f"{base}/api/me/fairplay", None, bot["token"])
+    assert mine["under_review"] == [room_id] and mine["marked"] is False
+    _, public, _ = await api("GET", f"{base}/api/players/{bot['player_id']}/races")
+    assert "under_review" not in public["races"][0]  # only its player is told
+    assert (await board(base, made["date"]))["total"] == 0  # on no board
+    assert (await board(base, made["date"], "guests"))["total"] == 0
+
+    cases_url = f"{base}/api/mod/cases"
+    status, refused, _ = await api("GET", cases_url, None, mod["token"])
+    assert (status, refused["code"]) == (403, "forbidden")
+    assert (await api("GET", cases_url))[0] == 401
+    async with fair_store(any_server) as store:
+        await set_moderator(store, mod["player_id"], True, clock.now_ms())
+    status, cases, _ = await api("GET", cases_url, None, mod["token"])
+    assert status == 200, cases
+    [case] = cases["cases"]
+    assert case["player_id"] == bot["player_id"] and f"held:{room_id}" in case["reasons"]
+    [run] = [run for run in case["runs"] if run["room_id"] == room_id]
+    assert run["held"] and run["signals"]["accuracy"] == 1.0 and run["counts"] is True
+
+    decide = f"{base}/api/mod/players/{bot['player_id']}"
+    status, bad, _ = await api("POST", decide, {"action": "ban", "reason": "x"}, mod["token"])
+    assert (status, bad["field"]) == (422, "action")
+    clear = {"action": "clear", "reason": "a fast player, seen live"}
+    status, cleared, _ = await api("POST", decide, clear, mod["token"])
+    assert (status, cleared["marked"]) == (200, False)
+    assert (await board(base, made["date"]))["entries"][0]["player_id"] == bot["player_id"]
+    assert (await api("GET", cases_url, None, mod["token"]))[1]["cases"] == []
+
+    mark = {"action": "mark", "reason": "a line no human plays"}
+    assert (await api("POST", decide, mark, mod["token"]))[0] == 200
+    assert (await api("POST", decide, mark, mod["token"]))[0] == 200  # again: no change
+    assert (await board(base, made["date"]))["total"] == 0
+    _, profile, _ = await api("GET", f"{base}/api/players/{bot['player_id']}")
+    assert profile["marked"] is True
+    _, audit, _ = await api("GET", f"{base}/api/mod/audit", None, mod["token"])
+    actions = [(entry["action"], entry["player_id"]) for entry in audit["decisions"]]
+    assert actions[:3] == [
+        ("mark", bot["player_id"]),
+        ("clear", bot["player_id"]),
+        ("grant", mod["player_id"]),
+    ]
+    appeal = f"{base}/api/me/appeal"
+    assert (await api("POST", appeal, {"text": "I am fast"}, bot["token"]))[0] == 200
+    status, again, _ = await api("POST", appeal, {"text": "really"}, bot["token"])
+    assert (status, again["code"]) == (409, "no_appeal")  # once
+    _, cases, _ = await api("GET", cases_url, None, mod["token"])
+    assert cases["cases"][0]["appeal"] == "I am fast"
+
+
+async def test_a_human_paced_run_is_assessed_and_not_held(
+    held_server: InProcessServer, clock: ManualClock
+) -> None:
+    any_server = held_server
+    base = any_server.url
+    ann = await account(base, "annhuman")
+    gaps = [random.Random(n).uniform(0.8, 3.0) for n in range(40)]
+    made, history = await play_attempt(any_server, ann["token"], clock, gaps)
+    assert history[0]["under_review"] is False
+    record = await fair_record(any_server, ann["player_id"])
+    assert record.run(made["room_id"]) is not None and record.case is None
+    assert record.standing.runs == 1
+    assert (await board(base, made["date"]))["entries"][0]["player_id"] == ann["player_id"]
+
+
+async def test_reports_are_counted_once_a_day_and_refused_with_their_codes(
+    any_server: InProcessServer,
+) -> None:
+    base = any_server.url
+    ann, bob = await account(base, "annreports"), await anonymous(base)
+    url = f"{base}/api/reports"
+    body = {"player_id": bob["player_id"], "reason": "cheating", "text": "too fast"}
+    status, first, _ = await api("POST", url, body, ann["token"])
+    assert status == 201 and first["report_id"]
+    status, second, _ = await api("POST", url, body | {"reason": "other"}, ann["token"])
+    assert (status, second["report_id"]) == (200, first["report_id"])
+    refusals = [
+        (None, body, 401, "unauthorized"),
+        (ann["token"], {"player_id": ann["player_id"], "reason": "abuse"}, 409, "own_report"),
+        (ann["token"], body | {"reason": "rude"}, 422, "bad_message"),
+        (ann["token"], body | {"text": "x" * 501}, 422, "bad_message"),
+        (ann["token"], body | {"player_id": "p.nobody"}, 404, "player_not_found"),
+    ]
+    for token, sent, code, name in refusals:
+        status, refused, _ = await api("POST", url, sent, token)
+        assert (status, refused["code"]) == (code, name), sent
+    record = await fair_record(any_server, bob["player_id"])
+    assert len(record.reports) == 1 and record.case is not None
+
+
+async def test_an_operator_grants_and_revokes_the_role_from_the_command_line(
+    redis_server: InProcessServer, redis_prefix: str
+) -> None:
+    base = redis_server.url
+    mod = await account(base, "cli-mod")
+    env = os.environ | {"REDIS_URL": REDIS_URL, "STALACTITES_REDIS_PREFIX": redis_prefix}
+
+    def run(*words: str) -> subprocess.CompletedProcess[str]:
+        command = [COMMAND, "mod", *words]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+
+    assert run("grant", "CLI-Mod").returncode == 0  # usernames are matched as at sign-in
+    assert (await api("GET", f"{base}/api/mod/cases", None, mod["token"]))[0] == 200
+    assert run("revoke", "cli-mod").returncode == 0
+    assert (await api("GET", f"{base}/api/mod/cases", None, mod["token"]))[0] == 403
+    unknown = run("grant", "nobody-here")
+    assert unknown.returncode == 2 and "no registered player" in unknown.stderr
+    memory = subprocess.run(
+        [COMMAND, "mod", "grant", "cli-mod"],
+        env={k: v for k, v in env.items() if k != "REDIS_URL"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert memory.returncode == 2 and "REDIS_URL" in memory.stderr
