@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.requests import Request
@@ -37,6 +37,9 @@ __all__ = ["REPORTS_PER_DAY", "fairplay_routes"]
 REPORTS_PER_DAY = 20  # per reporter, and per address (times 3: players behind one address)
 DAY_S = 86_400
 CASES_PAGE = 50
+
+
+Body = TypeVar("Body", bound=BaseModel)
 
 
 class ReportBody(BaseModel):
@@ -94,7 +97,7 @@ def _refused(code: str, message: str, status: int, field: str | None = None) -> 
     return JSONResponse(body, status_code=status)
 
 
-async def _body(request: Request, model: type[BaseModel]) -> BaseModel | JSONResponse:
+async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
     """The body as ``model``, or the 422 that names the first bad field."""
     try:
         data: Any = json.loads(await request.body() or b"{}")
@@ -122,22 +125,35 @@ async def _moderator(request: Request, changing: bool) -> PlayerRecord | JSONRes
     return found
 
 
+async def _asked(
+    request: Request, model: type[Body], moderator: bool = False
+) -> tuple[PlayerRecord, Body] | JSONResponse:
+    """The signed-in player (a moderator) changing something, and the body; or the refusal."""
+    who = await (_moderator if moderator else _player)(request, changing=True)
+    if isinstance(who, JSONResponse):
+        return who
+    body = await _body(request, model)
+    return body if isinstance(body, JSONResponse) else (who, body)
+
+
+async def _no_player(process: Process, player_id: str) -> JSONResponse | None:
+    """404 for a player id that is no player's."""
+    if is_persistent(player_id) and (await process.player_store.players_exist([player_id]))[0]:
+        return None
+    return _refused("player_not_found", f"no player {player_id!r}", 404)
+
+
 async def report(request: Request) -> Response:
-    reporter = await _player(request, changing=True)
-    if isinstance(reporter, JSONResponse):
-        return reporter
-    body = await _body(request, ReportBody)
-    if isinstance(body, JSONResponse):
-        return body
-    assert isinstance(body, ReportBody)
+    asked = await _asked(request, ReportBody)
+    if isinstance(asked, JSONResponse):
+        return asked
+    reporter, body = asked
     process = process_of(request)
     if body.player_id == reporter.player_id:
         return _refused("own_report", "you cannot report yourself", 409)
-    if (
-        not is_persistent(body.player_id)
-        or not (await process.player_store.players_exist([body.player_id]))[0]
-    ):
-        return _refused("player_not_found", f"no player {body.player_id!r}", 404)
+    unknown = await _no_player(process, body.player_id)
+    if unknown is not None:
+        return unknown
     limits = _limits(request)
     over = limited(request, limits.addresses, "reports")
     if over is not None:
@@ -172,13 +188,10 @@ async def my_standing(request: Request) -> Response:
 
 
 async def appeal(request: Request) -> Response:
-    player = await _player(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
-    body = await _body(request, AppealBody)
-    if isinstance(body, JSONResponse):
-        return body
-    assert isinstance(body, AppealBody)
+    asked = await _asked(request, AppealBody)
+    if isinstance(asked, JSONResponse):
+        return asked
+    player, body = asked
     try:
         await process_of(request).fairplay.appeal(player.player_id, body.text)
     except FairPlayError as error:
@@ -220,20 +233,15 @@ def case_view(player_id: str, name: str, record: FairRecord) -> dict[str, Any]:
 
 
 async def decide(request: Request) -> Response:
-    moderator = await _moderator(request, changing=True)
-    if isinstance(moderator, JSONResponse):
-        return moderator
-    body = await _body(request, DecisionBody)
-    if isinstance(body, JSONResponse):
-        return body
-    assert isinstance(body, DecisionBody)
+    asked = await _asked(request, DecisionBody, moderator=True)
+    if isinstance(asked, JSONResponse):
+        return asked
+    moderator, body = asked
     process = process_of(request)
     player_id = request.path_params["player_id"]
-    if (
-        not is_persistent(player_id)
-        or not (await process.player_store.players_exist([player_id]))[0]
-    ):
-        return _refused("player_not_found", f"no player {player_id!r}", 404)
+    unknown = await _no_player(process, player_id)
+    if unknown is not None:
+        return unknown
     record = await process.fairplay.decide(moderator.player_id, player_id, body.action, body.reason)
     return JSONResponse({"player_id": player_id, "marked": record.marked})
 
