@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from daily_kit import attempt
-from players_kit import anonymous, api, recorded
+from players_kit import anonymous, api, race_rated, recorded
 from server_kit import REDIS_URL, Client, InProcessServer, ManualClock, make_config
 from stalactites.fairplay.record import FairRecord
 from stalactites.fairplay.service import set_moderator
@@ -233,3 +233,32 @@ async def test_an_operator_grants_and_revokes_the_role_from_the_command_line(
         timeout=60,
     )
     assert memory.returncode == 2 and "REDIS_URL" in memory.stderr
+
+
+async def test_marking_a_player_gives_their_opponents_losses_back_once(
+    any_server: InProcessServer,
+) -> None:
+    base = any_server.url
+    ann, bob = await account(base, "annrefunds"), await account(base, "bobrefunds")
+    mod = await account(base, "modrefunds")
+    await race_rated(base, [ann, bob], 1)
+    [race] = await recorded(base, ann["player_id"])
+    loser, cheat = (ann, bob) if race["place"] == 2 else (bob, ann)
+    [race] = await recorded(base, loser["player_id"])
+    assert race["rated"] and race["place"] == 2 and race["refund"] is None
+    async with fair_store(any_server) as store:
+        await set_moderator(store, mod["player_id"], True, 0)
+    decide = f"{base}/api/mod/players/{cheat['player_id']}"
+    for _ in range(2):  # the same decision again gives nothing more
+        body = {"action": "mark", "reason": "solver lines"}
+        assert (await api("POST", decide, body, mod["token"]))[0] == 200
+    [race] = await recorded(base, loser["player_id"])
+    assert 0 < race["refund"] <= 150  # the race's drop of μ, as shown points
+    _, profile, _ = await api("GET", f"{base}/api/players/{loser['player_id']}")
+    rating = profile["ratings"]["stalactites"]["rating"]
+    assert abs(rating - (race["rating_after"] + race["refund"])) <= 1  # given once
+    [won] = await recorded(base, cheat["player_id"])
+    assert won["refund"] is None
+    await race_rated(base, [loser, cheat], 1)  # from now on the marked player races unrated
+    newest = (await recorded(base, cheat["player_id"], 2))[0]
+    assert len(await recorded(base, cheat["player_id"], 2)) == 2 and newest["rated"] is False

@@ -402,17 +402,44 @@ PLAYER_ROUTES = [
         '200 the profile `{"player_id", "name", "registered", "username", "member_since", '
         '"ratings": {GAME: {"rating", "races", "provisional"}}, "stats": {"GAME:STEP": '
         '{"races", "wins", "win_rate", "streak", "best_streak", "best_ms", "median_ms"}}, '
-        '"daily_streak"}` (`daily_streak`: see [the daily deal](#the-daily-deal)); '
+        '"daily_streak", "marked"}` (`daily_streak`: see [the daily deal](#the-daily-deal); '
+        "`marked`: marked by fair play's moderators, docs/fair-play.md); "
         "404 `player_not_found`",
     ),
     (
         "`GET /api/players/{player_id}/races[?limit=N][&before=CURSOR]`",
         '200 `{"races": [{"room_id", "game", "deal", "finished_at", "place", "players", '
         '"status", "elapsed_ms", "foundation_cards", "step", "rated", "rating_before", '
-        '"rating_after", "tournament", "ghost"}], "next"}`, newest first (`tournament`: '
-        '`{"tournament_id", "name", "round"}` for a tournament round, else null; `ghost` null '
-        "unless a [ghost race](#ghost-races)), `limit` 1-100 (20); `next` is the next page's "
+        '"rating_after", "tournament", "ghost", "refund"}], "next"}`, newest first '
+        '(`tournament`: `{"tournament_id", "name", "round"}` for a tournament round, else '
+        "null; `ghost` null unless a [ghost race](#ghost-races); `refund`: rating points given "
+        "back because the race was against a player marked since (docs/fair-play.md), else "
+        "null; to the player's own session only, `under_review`: fair play holds their run "
+        "of it), `limit` 1-100 (20); `next` is the next page's "
         "`before` (null at the end); 422 `bad_limit`, `bad_cursor`; 404",
+    ),
+    (
+        "`POST /api/reports` with a session, "
+        '`{"player_id", "room_id"?, "reason": "cheating"|"abuse"|"other", "text"?}`',
+        '201 `{"report_id"}`; 200 with the same id for the same reporter\'s report of the '
+        "same player within 24 h (counted once); 409 `own_report`; 401; 422 `bad_message` "
+        "naming the field (`text` up to 500 characters); 404 `player_not_found`; 429 "
+        "`rate_limited` (per reporter and per address, a day's worth)",
+    ),
+    (
+        '`GET /api/me/fairplay` with a session; `POST /api/me/appeal` `{"text"}`',
+        '200 `{"under_review": [ROOM_ID], "marked", "appeal", "may_appeal"}`: the player\'s '
+        "runs held by fair play, shown on no public board until a moderator decides; a marked "
+        'player\'s one appeal (up to 1,000 characters): 200 `{"appealed": true}`, 409 '
+        "`no_appeal` when not marked or appealed already",
+    ),
+    (
+        "`GET /api/mod/cases`, `POST /api/mod/players/{player_id}` "
+        '`{"action": "mark"|"clear", "reason"}`, `GET /api/mod/audit`',
+        "moderators only (granted by `stalactites mod grant USERNAME`; anyone else 403 "
+        "`forbidden`, 401 without a session): the open cases with their evidence; a decision, "
+        '200 `{"player_id", "marked"}` (the same again changes nothing; 404 for no such '
+        "player); the decisions, newest first. See docs/fair-play.md",
     ),
     (
         "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`)",

@@ -33,6 +33,7 @@ __all__ = [
     "encode_cursor",
     "history_entry",
     "player_race",
+    "with_refund",
 ]
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -207,6 +208,8 @@ class HistoryEntry:
     tournament: dict[str, Any] | None = None  # a round: {"tournament_id", "name", "round"}
     ghost: dict[str, Any] | None = None  # a ghost race: name, room_id, player_id, status,
     # elapsed_ms (the original run's time)
+    refund: int | None = None  # rating points given back: the race was against a player
+    # fair play's moderators marked since (stalactites.players.refunds)
 
 
 def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
@@ -259,7 +262,20 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         _shown(after) if after else None,
         more.get("tournament"),
         more.get("ghost"),
+        more.get("refund"),
     )
+
+
+def with_refund(stored: str, points: int) -> str:
+    """A compact history entry (as :func:`history_entry` reads it) saying that ``points``
+    of its rating loss were given back."""
+    game, place, players, status, elapsed_ms, cards, rest = stored.split("|", 6)
+    head, before, after, deal = rest.rsplit("|", 3)
+    step, *extras = head.split("|", 1)
+    more = {**(json.loads(extras[0]) if extras else {}), "refund": points}
+    text = json.dumps(more, separators=(",", ":"))
+    fields = [game, place, players, status, elapsed_ms, cards, step, text, before, after, deal]
+    return "|".join(fields)
 
 
 def _shown(ordinal: str) -> int:

@@ -26,7 +26,7 @@ from ..store.players_base import (
     Rating,
     Stats,
 )
-from . import deletion, recording
+from . import deletion, recording, refunds
 from .errors import (
     AlreadyRegistered,
     BadCredentials,
@@ -363,6 +363,14 @@ class PlayerService:
         """Set the player's leaderboard lines from their record and fair play's say now."""
         await recording.sync_boards(self.store, player_id, games, self.off_boards)
         self._pages.changed()
+
+    async def refund_opponents(self, marked_id: str) -> dict[str, int]:
+        """Give back rating the marked player's opponents lost to them (:mod:`.refunds`);
+        the points given now, by player."""
+        given = await refunds.refund_opponents(self.store, marked_id, self._clock.now_ms())
+        for player_id in given:
+            await self.sync_boards(player_id)
+        return given
 
     async def claim_race(self, result: RaceResult) -> Outcome:
         """The race pending, its outcome fixed, not applied yet (:func:`.recording.claim`)."""

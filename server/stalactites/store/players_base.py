@@ -275,6 +275,14 @@ class PlayerStore(Protocol):
         expiring player is kept for good from then on."""
         ...
 
+    async def refund(
+        self, player_id: str, game: str, room_id: str, old: str, new: str, mu: float
+    ) -> bool:
+        """Give the player back ``mu`` of their rating in ``game`` and store the race's
+        history entry as ``new``, if it is still ``old`` (once: a repeat finds it changed);
+        whether it was given now (one script on Redis)."""
+        ...
+
     async def history(
         self, player_id: str, before: str | None, limit: int
     ) -> tuple[list[tuple[str, str]], bool] | None:

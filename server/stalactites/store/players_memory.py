@@ -215,6 +215,21 @@ class MemoryPlayerStore:
             self._outcomes[room_id] = (self._outcomes[room_id][0], True)
         self._pending.pop(room_id, None)
 
+    async def refund(
+        self, player_id: str, game: str, room_id: str, old: str, new: str, mu: float
+    ) -> bool:
+        player = self._players.get(player_id)
+        if player is None or player.history.get(room_id) != old:
+            return False
+        record = player.record
+        rating = record.ratings.get(game)
+        if rating is None:
+            return False
+        ratings = {**record.ratings, game: replace(rating, mu=rating.mu + mu)}
+        player.record = replace(record, ratings=ratings, board_version=record.board_version + 1)
+        player.history[room_id] = new
+        return True
+
     async def apply_race(self, player_id: str, race: PlayerRace) -> Applied:
         player = self._players.get(player_id)
         if player is None:

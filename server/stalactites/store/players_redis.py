@@ -78,6 +78,7 @@ _SCRIPTS = (
     "claim_outcome",
     "claim_ttl",
     "claim_username",
+    "refund",
     "create",
     "delete",
     "finish",
@@ -288,6 +289,13 @@ class RedisPlayerStore:
     async def finish_race(self, room_id: str) -> None:
         await self._run["finish"]([self._outcome_key(room_id)], [])
         await self._call(self._pending, "HDEL", self._pending, room_id)
+
+    async def refund(
+        self, player_id: str, game: str, room_id: str, old: str, new: str, mu: float
+    ) -> bool:
+        keys = self.keys(player_id)
+        args = [room_id, old, new, game, repr(mu)]
+        return bool(await self._run["refund"]([keys.player, keys.history], args))
 
     async def apply_race(self, player_id: str, race: PlayerRace) -> Applied:
         keys = self.keys(player_id)

@@ -131,6 +131,7 @@ class Process:
             self.fairplay_store, self.rooms, self.solver, clock, config.fairplay_holds
         )
         self.players.off_boards = self.fairplay.off_boards
+        self.races.marked = self.fairplay.marked
         self.ghosts.hidden = self.fairplay.hidden
         self.daily.board_of = self._daily_board
         self.fairplay.boards_changed.append(self._fair_boards)
@@ -174,6 +175,9 @@ class Process:
         await self.players.sync_boards(player_id)
         if record.marked:
             await self.daily.take_off(player_id)
+            given = await self.players.refund_opponents(player_id)
+            if given:
+                log.info("player %s marked: %s given back", player_id, given)
             return
         for run in record.runs:
             if run.held and not run.under_review:

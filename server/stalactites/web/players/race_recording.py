@@ -27,6 +27,7 @@ Every step is idempotent, so a race is applied exactly once however many process
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -50,10 +51,15 @@ Recorded = Callable[[RaceResult], Awaitable[None]]
 """Told of each race once it is recorded on its players (the ghosts' index)."""
 
 
+async def _unmarked(player_id: str) -> bool:
+    return False
+
+
 class RaceRecorder:
     def __init__(self, players: PlayerService, rooms: RoomService, clock: Clock) -> None:
         self.players, self.rooms, self.clock = players, rooms, clock
         self._recorded: list[Recorded] = []
+        self.marked: Callable[[str], Awaitable[bool]] = _unmarked  # fair play's (set later)
 
     def on_recorded(self, listener: Recorded) -> None:
         self._recorded.append(listener)
@@ -65,6 +71,8 @@ class RaceRecorder:
         result = race_result(row, settings, standings, now, steps)
         if result is None:
             return standings
+        if result.rated and await self._with_marked(standings):
+            result = dataclasses.replace(result, rated=False)  # a marked player races unrated
         outcome = await self.players.claim_race(result)
         lines = []
         for line in standings:
@@ -74,6 +82,12 @@ class RaceRecorder:
                 line = line.model_copy(update=update)
             lines.append(line)
         return lines
+
+    async def _with_marked(self, standings: list[Standing]) -> bool:
+        """Whether a player marked by fair play's moderators is in the race: it is not
+        rated, for anyone (nobody gains or loses against them)."""
+        ids = [line.player_id for line in standings if is_persistent(line.player_id)]
+        return any(await asyncio.gather(*(self.marked(pid) for pid in ids)))
 
     async def steps(
         self, row: RoomRow, settings: RoomSettings, standings: list[Standing]
