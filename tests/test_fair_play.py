@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from daily_kit import attempt
+from match_kit import queued_player
 from players_kit import anonymous, api, race_rated, recorded
 from server_kit import REDIS_URL, Client, InProcessServer, ManualClock, make_config
 from stalactites.fairplay.record import FairRecord
@@ -262,3 +263,34 @@ async def test_marking_a_player_gives_their_opponents_losses_back_once(
     await race_rated(base, [loser, cheat], 1)  # from now on the marked player races unrated
     newest = (await recorded(base, cheat["player_id"], 2))[0]
     assert len(await recorded(base, cheat["player_id"], 2)) == 2 and newest["rated"] is False
+
+
+async def test_a_bot_declares_itself_and_races_bots_only(any_server: InProcessServer) -> None:
+    base = any_server.url
+    me = f"{base}/api/me"
+    guest = await anonymous(base)
+    status, refused, _ = await api("PATCH", me, {"bot": True}, guest["token"])
+    assert (status, refused["code"]) == (409, "not_registered")
+    human, one = await account(base, "humanq"), await account(base, "botone")
+    two = await account(base, "bottwo")
+    for bot in (one, two):
+        status, profile, _ = await api("PATCH", me, {"bot": True}, bot["token"])
+        assert (status, profile["bot"]) == (200, True)
+    status, bad, _ = await api("PATCH", me, {"bot": False}, one["token"])
+    assert (status, bad["field"]) == (422, "bot")  # a bot stays one
+    waiting = await queued_player(any_server, human, step="ones")
+    first = await queued_player(any_server, one, step="ones")
+    assert first.frames[-1]["type"] == "queued" and first.frames[-1]["others"] == 0  # apart
+    second = await queued_player(any_server, two, step="ones")
+    matched = await first.expect("matched", timeout=20)
+    assert {p["player_id"] for p in matched["players"]} == {one["player_id"], two["player_id"]}
+    assert not any(frame["type"] == "matched" for frame in waiting.frames)
+    await second.close()
+    await waiting.close()
+    await race_rated(base, [human, one], 1)  # a bot against a human: unrated
+    [race] = await recorded(base, human["player_id"])
+    assert race["rated"] is False
+    rival = await account(base, "humanrival")
+    await race_rated(base, [human, rival], 1)
+    status, late, _ = await api("PATCH", me, {"bot": True}, human["token"])
+    assert (status, late["code"]) == (409, "rated_before")  # a rating made among humans

@@ -1,14 +1,16 @@
 // The analysis part of a finished race's page (GET /api/rooms/{id}/analysis, made by the
 // server's solver once the race is over): the race timeline (timelineview.js), then each
-// racer's accuracy, moves against the fewest a win needs, slowest moves and turning point,
-// with the board before it, the move played, a move that would have kept it winnable, and
-// the winning line from there to step through on a board. The client judges nothing: every
+// racer's accuracy, moves (against the fewest a win needs, where that means something),
+// slowest moves and turning point, with the board before it, the move played, a move that
+// would have kept it winnable, and the winning line from there to step through on a board.
+// Moves are told in words with their cards (movewords.js). The client judges nothing: every
 // verdict and number here is the server's.
 
 import { renderBoard } from "./board.js";
 import { h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { parseMove } from "./moves.js";
+import { describeMove, stepWords } from "./movewords.js";
 import { patch } from "./render.js";
 import { boardsAlong } from "./timeline.js";
 import { raceTime, timelineView } from "./timelineview.js";
@@ -102,7 +104,7 @@ export class AnalysisView {
         "dl",
         { class: "analysis-stats" },
         stat("accuracy", accuracyText(p.accuracy)),
-        stat("moves", movesText(p)),
+        stat("moves", movesText(p, this.cardsAtEnd(p.player_id), this.total)),
         p.time_after_turning_point_ms != null
           ? stat("timeAfter", raceTime(p.time_after_turning_point_ms))
           : null,
@@ -112,17 +114,22 @@ export class AnalysisView {
     );
   }
 
+  /** A racer's foundation cards at the end, by the timeline (null when it has no line). */
+  cardsAtEnd(playerId) {
+    const racer = this.state.data?.timeline?.racers?.find((r) => r.player_id === playerId);
+    return racer?.foundation?.at(-1)?.[1] ?? null;
+  }
+
   turningView(p) {
     const tp = p.turning_point;
     if (!tp) {
-      const verdicts = p.verdicts ?? [];
-      const key =
-        verdicts[0] === "lost"
-          ? "lostFromStart"
-          : verdicts.includes("unknown")
-            ? "undecided"
-            : "noTurning";
-      return h("p", { class: "analysis-verdict", dataset: { verdict: key } }, t(`analysis.${key}`));
+      const key = verdictKey(p.verdicts ?? [], this.cardsAtEnd(p.player_id), this.total);
+      const name = this.names.get(p.player_id) ?? p.name;
+      return h(
+        "p",
+        { class: "analysis-verdict", dataset: { verdict: key } },
+        t(`analysis.${key}`, { name }),
+      );
     }
     const line = tp.continuation ?? [];
     const boards = boardsAlong(tp.position, line);
@@ -152,14 +159,14 @@ export class AnalysisView {
         "dl",
         { class: "analysis-moves" },
         h("dt", {}, t("analysis.played")),
-        h("dd", { class: "played-move" }, tp.action),
+        h("dd", { class: "played-move" }, describeMove(tp.action, tp.position)),
         kept ? h("dt", {}, t("analysis.kept")) : null,
-        kept ? h("dd", { class: "kept-move" }, line[0]) : null,
+        kept ? h("dd", { class: "kept-move" }, describeMove(line[0], tp.position)) : null,
       ),
       board
         ? h("div", { class: "turning-board" }, renderBoard(board, { compact: true, ...view }))
         : null,
-      line.length ? this.stepper(k, line, go) : null,
+      line.length ? this.stepper(k, line, boards, go) : null,
       tp.at_ms != null
         ? h(
             "button",
@@ -173,7 +180,7 @@ export class AnalysisView {
     );
   }
 
-  stepper(k, line, go) {
+  stepper(k, line, boards, go) {
     const button = (label, text, to, off) =>
       h(
         "button",
@@ -188,7 +195,11 @@ export class AnalysisView {
       h("output", { class: "line-counter" }, t("analysis.line", { k, n: line.length })),
       button(t("analysis.lineForward"), "▶", k + 1, k >= line.length),
       k < line.length
-        ? h("span", { class: "line-next" }, t("analysis.next", { move: line[k] }))
+        ? h(
+            "span",
+            { class: "line-next" },
+            t("analysis.next", { move: describeMove(line[k], boards[k], boards[k + 1]) }),
+          )
         : null,
     );
   }
@@ -212,13 +223,32 @@ export function accuracyText(accuracy) {
   return num(accuracy, { style: "percent", maximumFractionDigits: 0 });
 }
 
-/** The player's moves against the fewest any win needs ("at most" when that is a bound). */
-export function movesText(p) {
+// A run "came close" with at least this share of the cards on the foundations.
+const CLOSE = 0.75;
+
+/**
+ * The player's moves, against the fewest any win needs only where that tells them something:
+ * the figure is exact (never Squadron's upper bound) and they won or came close (not after a
+ * resignation at move 5). `cards`: their foundation cards at the end; `total`: a win's.
+ */
+export function movesText(p, cards, total) {
   const fewest = p.fewest_moves ?? {};
-  if (fewest.value === null || fewest.value === undefined)
-    return t("analysis.noWinKnown", { n: p.moves });
-  const key = fewest.exact ? "analysis.movesAgainst" : "analysis.movesAgainstAtMost";
-  return t(key, { n: p.moves, fewest: fewest.value });
+  const known = fewest.exact && fewest.value !== null && fewest.value !== undefined;
+  const close = cards !== null && cards !== undefined && total > 0 && cards >= total * CLOSE;
+  if (!known || !close) return num(p.moves);
+  return t("analysis.movesAgainst", { n: p.moves, fewest: fewest.value });
+}
+
+/**
+ * What a run with no turning point says: lost from the deal, undecided, won, or still
+ * winnable when the player stopped (a resignation on a board that could still be won).
+ */
+export function verdictKey(verdicts, cards, total) {
+  if (verdicts[0] === "lost") return "lostFromStart";
+  if (verdicts.includes("unknown")) return "undecided";
+  if (verdicts.at(-1) === "won" && cards !== null && cards !== undefined && cards < total)
+    return "stillWinnable";
+  return "noTurning";
 }
 
 function slowestView(p, steps) {
@@ -228,7 +258,7 @@ function slowestView(p, steps) {
     const ms = times[index - 1] ?? 0;
     const seconds = num(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     const step = steps[index];
-    const action = step ? actionText(step.action) : "?";
+    const action = step ? stepWords(steps, index) : "?";
     const time = raceTime(step?.at_ms ?? 0);
     return h(
       "li",

@@ -398,12 +398,19 @@ PLAYER_ROUTES = [
         "`bad_name` (`field` `name`); 401",
     ),
     (
+        '`PATCH /api/me` with `{"bot": true}`',
+        '200 the profile, `"bot": true`: the account is a bot for good (docs/bots.md); 409 '
+        "`rated_before` once it has raced rated, 409 `not_registered` for an anonymous "
+        "player; 422 `bad_message` (`field` `bot`) for anything but true",
+    ),
+    (
         "`GET /api/players/{player_id or username}`",
         '200 the profile `{"player_id", "name", "registered", "username", "member_since", '
         '"ratings": {GAME: {"rating", "races", "provisional"}}, "stats": {"GAME:STEP": '
         '{"races", "wins", "win_rate", "streak", "best_streak", "best_ms", "median_ms"}}, '
-        '"daily_streak", "marked"}` (`daily_streak`: see [the daily deal](#the-daily-deal); '
-        "`marked`: marked by fair play's moderators, docs/fair-play.md); "
+        '"daily_streak", "marked", "bot"}` (`daily_streak`: see [the daily deal](#the-daily-deal); '
+        "`marked`: marked by fair play's moderators, docs/fair-play.md; `bot`: a bot, "
+        "docs/bots.md); "
         "404 `player_not_found`",
     ),
     (
@@ -442,7 +449,8 @@ PLAYER_ROUTES = [
         "player); the decisions, newest first. See docs/fair-play.md",
     ),
     (
-        "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`)",
+        "`GET /api/leaderboards/{game}[?limit=N][&offset=K]` (or `&around=me`; `&bots=1`: "
+        "the bots' own board, docs/bots.md)",
         '200 `{"players": [{"rank", "player_id", "name", "rating", "races"}]}`: registered, '
         "non-provisional players by rating, `limit` 1-100 (50); `around=me` a page with the "
         "signed-in player in its middle (empty when not on the board; 401 without a "

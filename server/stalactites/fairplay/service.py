@@ -4,7 +4,7 @@ reports, moderators and their decisions (see ``docs/fair-play.md``).
 :meth:`FairPlay.assess_room` is an effect of the results log (:mod:`stalactites.results`),
 run before the others, so that a run held is never put on a board: the daily board, the
 ghosts' index and the rating leaderboard each ask :meth:`FairPlay.hidden` or
-:meth:`FairPlay.off_boards` first.  The assessment itself (the exact verdict of every
+:meth:`FairPlay.board_of` first.  The assessment itself (the exact verdict of every
 position the player stood on, and the signals) runs in a solver worker, never on the event
 loop.  A decision that changes what the boards show tells :attr:`FairPlay.boards_changed`'s
 listeners, which put runs back on the boards or take them off.
@@ -40,12 +40,23 @@ from .record import (
 )
 from .signals import Signals
 
-__all__ = ["ASSESSMENT", "BoardsChanged", "FairPlay", "FairPlayError", "audit", "set_moderator"]
+__all__ = [
+    "ASSESSMENT",
+    "BoardsChanged",
+    "FairPlay",
+    "FairPlayError",
+    "Pool",
+    "audit",
+    "set_moderator",
+]
 
 log = logging.getLogger(__name__)
 
 ASSESSMENT = Kind("fairplay", priority=1, share=0.5)  # after analyses and hints, half the pool
 WRITE_TRIES = 20  # compare-and-set attempts on one player's record before giving up
+
+Pool = Literal["", "bots", "marked"]
+"""Who races whom (:meth:`FairPlay.pool_of`): humans, bots, marked players."""
 
 BoardsChanged = Callable[[str, FairRecord], Awaitable[None]]
 """Set the boards from the player's record (player id, record): told when a change alters
@@ -118,17 +129,44 @@ class FairPlay:
     # the boards' questions
 
     async def hidden(self, player_id: str, room_id: str) -> bool:
-        """Whether the player's run in this room is kept off every public board."""
+        """Whether the player's run in this room is kept off every public board (a bot's
+        stands on none of the humans')."""
+        if await self.is_bot(player_id):
+            return True
         return (await self.record_of(player_id)).hidden(room_id)
 
-    async def off_boards(self, player_id: str) -> bool:
-        """Whether the player is kept off the rating leaderboards: marked, or a run of theirs
-        under review (its rating counts in theirs)."""
+    async def board_of(self, player_id: str) -> str | None:
+        """Which of a game's rating leaderboards the player stands on: none when marked or a
+        run of theirs is under review (its rating counts in theirs), the bots' own for a
+        bot, else the game's (:data:`stalactites.players.recording.BoardOf`)."""
         record = await self.record_of(player_id)
-        return record.marked or bool(record.under_review())
+        if record.marked or record.under_review():
+            return None
+        return "bots" if await self.is_bot(player_id) else ""
 
     async def marked(self, player_id: str) -> bool:
         return await self.store.has("marked", player_id)
+
+    async def is_bot(self, player_id: str) -> bool:
+        return await self.store.has("bots", player_id)
+
+    async def pool_of(self, player_id: str) -> Pool:
+        """Who the player races in quick races and rated races: bots race bots, marked
+        players race marked players, everyone else each other."""
+        if await self.marked(player_id):
+            return "marked"
+        return "bots" if await self.is_bot(player_id) else ""
+
+    async def declare_bot(self, player_id: str, rated_races: int) -> None:
+        """The player is a bot from now on (for good); refused (``rated_before``) once they
+        have raced rated: their rating was made among humans."""
+        if await self.is_bot(player_id):
+            return
+        if rated_races:
+            raise FairPlayError(
+                "rated_before", "an account that has raced rated cannot become a bot", 409
+            )
+        await self.store.put("bots", player_id, self.clock.now_ms())
 
     # assessment (an effect of the results log)
 

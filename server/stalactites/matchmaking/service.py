@@ -76,7 +76,8 @@ def ends_by(settings: RoomSettings, made_ms: int) -> int:
 
 
 def _queue_of(settings: RoomSettings) -> str:
-    return queue_name(settings.game, settings.step if settings.game == "stalactites" else None)
+    step = settings.step if settings.game == "stalactites" else None
+    return queue_name(settings.game, step, settings.pool)
 
 
 class Waiter(Protocol):
@@ -124,37 +125,45 @@ class Matchmaker:
         waiting socket here), so that a quick race's room waits for no solver."""
         self.deals.fill(*LOBBY_DEFAULT)
 
-    async def _watch(self, game: str, step: str | None) -> _Watch:
+    async def _watch(self, game: str, step: str | None, pool: str = "") -> _Watch:
         step = (step or "choice") if game == "stalactites" else None
-        queue = queue_name(game, step)
+        queue = queue_name(game, step, pool)
         watch = self._watches.get(queue)
         if watch is None:
-            watch = self._watches[queue] = _Watch(self, queue, game, step)
+            watch = self._watches[queue] = _Watch(self, queue, game, step, pool)
             await watch.start()
         return watch
 
     async def join(
-        self, waiter: Waiter, player: PlayerRecord, game: str, step: str | None, ghost: bool
+        self,
+        waiter: Waiter,
+        player: PlayerRecord,
+        game: str,
+        step: str | None,
+        ghost: bool,
+        pool: str = "",
     ) -> int | None:
         """Queue the waiter's player (its lease added to the player's entry): when they joined;
         None if the waiter got its ``matched`` frame at once (a race another tab of theirs was
         matched into and that has not finished, or a ghost race).  :class:`QueueRefused` when
         the player waits in another queue or races in a quick race (see the module)."""
-        watch = await self._watch(game, step)
+        watch = await self._watch(game, step, pool)
         if await self._still_racing(watch, waiter):
             return None
         address = address_key(waiter.address)
         rating = rating_of(player, game)
         entry = QueueEntry(player.player_id, player.name, rating, self.now(), address)
-        if ghost and await watch.ghost(player.player_id, [waiter], queued=False):
+        if ghost and not pool and await watch.ghost(player.player_id, [waiter], queued=False):
             return None
         return await watch.add(waiter, entry)
 
-    async def ghost_now(self, waiter: Waiter, game: str, step: str | None) -> bool:
+    async def ghost_now(self, waiter: Waiter, game: str, step: str | None, pool: str = "") -> bool:
         """A player already queued asks for a ghost at once: True if their sockets have the
         ``matched`` frame of one; else they stay queued, their place (and time) kept."""
         assert waiter.player_id is not None
-        watch = await self._watch(game, step)
+        if pool:  # bots and marked players race no humans' ghosts
+            return False
+        watch = await self._watch(game, step, pool)
         return await watch.ghost_instead(waiter.player_id)
 
     async def ghost_ready(self, player_id: str, game: str, step: str | None) -> bool:
@@ -166,9 +175,9 @@ class Matchmaker:
         step = (step or "choice") if game == "stalactites" else None
         return await self.fallback.has_run(player_id, game, step)
 
-    async def waiting(self, game: str, step: str | None) -> int:
+    async def waiting(self, game: str, step: str | None, pool: str = "") -> int:
         """How many wait in the queue now."""
-        watch = await self._watch(game, step)
+        watch = await self._watch(game, step, pool)
         return (await self.store.status(watch.queue, "", self.now())).waiting
 
     async def _still_racing(self, watch: _Watch, waiter: Waiter) -> bool:
@@ -225,9 +234,9 @@ class Matchmaker:
         except Exception:  # its players' marks run out with its time limit instead
             log.exception("room %s: its quick race's players were not freed", room_id)
 
-    async def leave(self, waiter: Waiter, game: str, step: str | None) -> bool:
+    async def leave(self, waiter: Waiter, game: str, step: str | None, pool: str = "") -> bool:
         """Take the waiter out (its player's entry goes with their last socket)."""
-        queue = queue_name(game, (step or "choice") if game == "stalactites" else None)
+        queue = queue_name(game, (step or "choice") if game == "stalactites" else None, pool)
         watch = self._watches.get(queue)
         return False if watch is None else await watch.remove(waiter)
 
@@ -235,7 +244,7 @@ class Matchmaker:
         return self.clock.now_ms()
 
     async def make_room(
-        self, game: str, step: str | None, pairing: Pairing
+        self, game: str, step: str | None, pairing: Pairing, pool: str = ""
     ) -> tuple[dict[str, str], QuickRoom]:
         """The pairing's room, rated, on a certified deal, a seat per player: each player's
         ``matched`` frame (JSON) by player id, and the room."""
@@ -250,7 +259,7 @@ class Matchmaker:
         )
         settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
         room_id = await self.rooms.open(
-            settings.model_copy(update={"quick": True, "private": True})
+            settings.model_copy(update={"quick": True, "private": True, "pool": pool})
         )
         seats = await asyncio.gather(  # at once: each join is atomic in the store
             *(self.rooms.join(room_id, entry.name, entry.player_id) for entry in pairing.players)
@@ -292,8 +301,11 @@ class Matchmaker:
 class _Watch:
     """One queue's waiting sockets in this process, and its pairing step."""
 
-    def __init__(self, maker: Matchmaker, queue: str, game: str, step: str | None) -> None:
+    def __init__(
+        self, maker: Matchmaker, queue: str, game: str, step: str | None, pool: str = ""
+    ) -> None:
         self.maker, self.queue, self.game, self.step = maker, queue, game, step
+        self.pool = pool
         self.waiters: dict[str, dict[str, Waiter]] = {}  # player id -> connection id -> waiter
         self.entries: dict[str, QueueEntry] = {}  # as the store keeps them
         self._poke = asyncio.Event()
@@ -388,7 +400,7 @@ class _Watch:
 
     async def _settle(self, pairing: Pairing) -> None:
         try:
-            frames, room = await self.maker.make_room(self.game, self.step, pairing)
+            frames, room = await self.maker.make_room(self.game, self.step, pairing, self.pool)
         except Exception:
             log.exception("queue %s: the room of pairing %s failed", self.queue, pairing.match_id)
             await self.maker.store.release(self.queue, pairing)  # its sockets queue them again

@@ -51,8 +51,9 @@ from .ratings import REPEAT_WINDOW_MS, displayed, provisional, rate_race, repeat
 
 __all__ = [
     "REPEAT_LOOKBACK",
-    "OffBoards",
-    "never_off",
+    "BoardOf",
+    "board_key",
+    "humans_board",
     "board_shown",
     "claim",
     "record_race",
@@ -63,18 +64,24 @@ __all__ = [
 
 REPEAT_LOOKBACK = 100  # history entries read per player to find the opponents met lately
 
-OffBoards = Callable[[str], Awaitable[bool]]
-"""Whether a player is kept off the leaderboards whatever their rating (fair play: a run
-under review, or marked; :mod:`stalactites.fairplay`)."""
+BoardOf = Callable[[str], Awaitable[str | None]]
+"""Which of a game's leaderboards a player stands on (fair play, :mod:`stalactites.fairplay`):
+``""`` the game's, ``"bots"`` the bots' own (:func:`board_key`), None none (a run under
+review, or marked)."""
 
 
-async def never_off(player_id: str) -> bool:
-    """Nobody is kept off (a player service on its own, as in tests and tools)."""
-    return False
+async def humans_board(player_id: str) -> str | None:
+    """Everyone on the game's board (a player service on its own, as in tests and tools)."""
+    return ""
+
+
+def board_key(game: str, board: str) -> str:
+    """The store's name of one of a game's boards: ``stalactites``, ``stalactites/bots``."""
+    return f"{game}/{board}" if board else game
 
 
 async def record_race(
-    store: PlayerStore, result: RaceResult, off_boards: OffBoards = never_off
+    store: PlayerStore, result: RaceResult, board_of: BoardOf = humans_board
 ) -> Outcome:
     """Apply a finished race (see the module's text); its outcome, the stored one."""
     outcome, recorded = await _claim(store, result)
@@ -86,7 +93,7 @@ async def record_race(
             continue
         applied = await store.apply_race(seat.player_id, player_race(outcome, seat))
         if applied is not Applied.NO_PLAYER:
-            await sync_boards(store, seat.player_id, (result.game,), off_boards)
+            await sync_boards(store, seat.player_id, (result.game,), board_of)
     await store.finish_race(result.room_id)
     return outcome
 
@@ -110,29 +117,31 @@ async def _claim(store: PlayerStore, result: RaceResult) -> tuple[Outcome, bool]
 
 
 async def resume_pending(
-    store: PlayerStore, limit: int = 100, off_boards: OffBoards = never_off
+    store: PlayerStore, limit: int = 100, board_of: BoardOf = humans_board
 ) -> int:
     """Finish recording races a process left halfway; how many were looked at."""
     pending = await store.pending(limit)
     for _room_id, result_json in pending:
-        await record_race(store, RaceResult.from_json(result_json), off_boards)
+        await record_race(store, RaceResult.from_json(result_json), board_of)
     return len(pending)
 
 
 async def sync_boards(
-    store: PlayerStore, player_id: str, games: tuple[str, ...], off_boards: OffBoards = never_off
+    store: PlayerStore, player_id: str, games: tuple[str, ...], board_of: BoardOf = humans_board
 ) -> None:
-    """Set the player's lines on these games' boards from their record as it is now (off
-    them while ``off_boards`` says so)."""
+    """Set the player's lines on these games' boards from their record as it is now, on the
+    board ``board_of`` says (off the others)."""
     record = await store.load_player(player_id)
     if record is None:
         return
-    off = await off_boards(player_id)
+    board = await board_of(player_id)
     for game in games:
-        ordinal = None if off else _board_ordinal(record, game)
-        await store.sync_board(
-            player_id, game, record.board_version, ordinal, board_shown(record, game)
-        )
+        ordinal = None if board is None else _board_ordinal(record, game)
+        shown, version = board_shown(record, game), record.board_version
+        await store.sync_board(player_id, game, version, None if board else ordinal, shown)
+        if board != "":  # (a bot's own board; a player off every board, off it too)
+            bots = board_key(game, "bots")
+            await store.sync_board(player_id, bots, version, ordinal, shown)
 
 
 def board_shown(record: PlayerRecord, game: str) -> str:

@@ -133,7 +133,7 @@ class PlayerService:
         self._session_ms = session_ms
         self._pages: RecentPages[BoardEntry] = RecentPages(clock, board_page_ttl_ms)
         self.deletions: list[Callable[[str], None]] = []  # told of each player deleted here
-        self.off_boards: recording.OffBoards = recording.never_off  # fair play's (set later)
+        self.board_of: recording.BoardOf = recording.humans_board  # fair play's (set later)
 
     # identity and sessions
 
@@ -298,18 +298,21 @@ class PlayerService:
         races = [history_entry(mark, stored) for mark, stored in page if stored]
         return HistoryPage(races, encode_cursor(page[-1][0]) if more and page else None)
 
-    async def leaderboard(self, game: str, limit: int = 50, offset: int = 0) -> list[BoardEntry]:
-        """The game's registered, non-provisional players by rating, from place ``offset + 1``."""
+    async def leaderboard(
+        self, game: str, limit: int = 50, offset: int = 0, board: str = ""
+    ) -> list[BoardEntry]:
+        """The game's registered, non-provisional players by rating, from place ``offset + 1``
+        (``board`` "bots": the bots' own board)."""
         if game not in GAMES:
             raise BadGame(f"not a game: {game!r}")
         _check_limit(limit)
         if not isinstance(offset, int) or not 0 <= offset <= OFFSET_MAX:
             raise BadLimit(f"an offset is 0-{OFFSET_MAX}, not {offset!r}")
-        key, generation = (game, offset, limit), self._pages.generation
+        key, generation = (recording.board_key(game, board), offset, limit), self._pages.generation
         kept = self._pages.get(key)  # read here less than a second ago (.pages)
         if kept is not None:
             return kept
-        lines = await self.store.board_page(game, offset, limit)  # (no deleted player's:
+        lines = await self.store.board_page(key[0], offset, limit)  # (no deleted player's:
         if any(line.name is None for line in lines):  # a deletion takes its lines off first,
             lines = await self._filled(game, lines)  # see .deletion)
         self._pages.put(key, lines, generation)
@@ -331,16 +334,16 @@ class PlayerService:
         return filled
 
     async def leaderboard_around(
-        self, game: str, player_id: str, limit: int = 11
+        self, game: str, player_id: str, limit: int = 11, board: str = ""
     ) -> list[BoardEntry]:
         """A page of the board with the player in its middle (empty if not on the board)."""
         if game not in GAMES:
             raise BadGame(f"not a game: {game!r}")
         _check_limit(limit)
-        rank = await self.store.board_rank(game, player_id)
+        rank = await self.store.board_rank(recording.board_key(game, board), player_id)
         if rank is None:
             return []
-        return await self.leaderboard(game, limit, max(0, rank - limit // 2))
+        return await self.leaderboard(game, limit, max(0, rank - limit // 2), board)
 
     async def names_of(self, player_ids: list[str]) -> dict[str, str]:
         """Each player's name now, "deleted player" for one deleted."""
@@ -355,13 +358,13 @@ class PlayerService:
     async def record_race(self, result: RaceResult) -> Outcome:
         """Apply a finished race to its players, exactly once (see :mod:`.recording`)."""
         try:
-            return await recording.record_race(self.store, result, self.off_boards)
+            return await recording.record_race(self.store, result, self.board_of)
         finally:
             self._pages.changed()
 
     async def sync_boards(self, player_id: str, games: tuple[str, ...] = tuple(GAMES)) -> None:
         """Set the player's leaderboard lines from their record and fair play's say now."""
-        await recording.sync_boards(self.store, player_id, games, self.off_boards)
+        await recording.sync_boards(self.store, player_id, games, self.board_of)
         self._pages.changed()
 
     async def refund_opponents(self, marked_id: str) -> dict[str, int]:
@@ -378,7 +381,7 @@ class PlayerService:
 
     async def resume_pending(self) -> int:
         try:
-            return await recording.resume_pending(self.store, off_boards=self.off_boards)
+            return await recording.resume_pending(self.store, board_of=self.board_of)
         finally:
             self._pages.changed()
 

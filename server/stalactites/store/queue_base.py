@@ -59,9 +59,10 @@ QueueBell = Callable[[str], None]
 subscription was made again, every socket should look)."""
 
 
-def queue_name(game: str, step: str | None) -> str:
-    """One queue per game and step: ``stalactites:choice``, ``squadron:-``."""
-    return f"{game}:{step or '-'}"
+def queue_name(game: str, step: str | None, pool: str = "") -> str:
+    """One queue per game and step, ``stalactites:choice``, ``squadron:-``, and pool of
+    players (:meth:`stalactites.fairplay.FairPlay.pool_of`): ``stalactites:choice:bots``."""
+    return f"{game}:{step or '-'}" + (f":{pool}" if pool else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,8 +130,8 @@ class Process:
         self.fairplay = FairPlay(
             self.fairplay_store, self.rooms, self.solver, clock, config.fairplay_holds
         )
-        self.players.off_boards = self.fairplay.off_boards
-        self.races.marked = self.fairplay.marked
+        self.players.board_of = self.fairplay.board_of
+        self.races.pool_of = self.fairplay.pool_of
         self.ghosts.hidden = self.fairplay.hidden
         self.daily.board_of = self._daily_board
         self.fairplay.boards_changed.append(self._fair_boards)

@@ -68,6 +68,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         self.process = process
         self.player: PlayerRecord | None = None
         self.queue: QueueFrame | None = None  # what the socket waits for
+        self.pool = ""  # who the player races (fair play: bots, marked players apart)
         self.ghost_ready = False  # a recorded run is there to race (looked at when queued...
         self._ghost_looked_ms = 0  # ...and again every GHOST_LOOK_MS while there is none)
         self._looking: asyncio.Task[None] | None = None
@@ -116,14 +117,19 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
             return self.error("already_queued", "this socket is queued already; leave first")
         assert self.player is not None
         self.queue = frame
-        self.ghost_ready = await maker.ghost_ready(self.player.player_id, frame.game, frame.step)
+        self.pool = await self.process.fairplay.pool_of(self.player.player_id)
+        self.ghost_ready = not self.pool and await maker.ghost_ready(
+            self.player.player_id, frame.game, frame.step
+        )
         self._ghost_looked_ms = maker.now()
         try:
-            joined = await maker.join(self, self.player, frame.game, frame.step, frame.ghost)
+            joined = await maker.join(
+                self, self.player, frame.game, frame.step, frame.ghost, self.pool
+            )
         except QueueRefused as refusal:
             return self.refused(refusal)
         if joined is not None and self.queue is frame:
-            waiting = await maker.waiting(frame.game, frame.step)
+            waiting = await maker.waiting(frame.game, frame.step, self.pool)
             self.queued(max(maker.now() - joined, 0), waiting)
 
     async def _ghost_instead(self, frame: QueueFrame) -> None:
@@ -131,12 +137,13 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         the time waited kept."""
         maker = self.process.matchmaker
         try:
-            if await maker.ghost_now(self, frame.game, frame.step) or self.queue is None:
+            if await maker.ghost_now(self, frame.game, frame.step, self.pool) or self.queue is None:
                 return
         except QueueRefused as refusal:
             return self.refused(refusal)
         self.ghost_ready = False  # none could be raced just now
-        status = await maker.store.status(_queue_of(frame), self.player_id or "", maker.now())
+        queue = _queue_of(frame, self.pool)
+        status = await maker.store.status(queue, self.player_id or "", maker.now())
         joined = maker.now() if status.joined_ms is None else status.joined_ms
         self.queued(max(maker.now() - joined, 0), status.waiting)
 
@@ -164,7 +171,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         """While no run is there to race, look again now and then (a race recorded meanwhile
         may have made one): the next ``queued`` frame says so."""
         maker, now = self.process.matchmaker, self.process.matchmaker.now()
-        if self.ghost_ready or self._looking is not None or self.player is None:
+        if self.ghost_ready or self._looking is not None or self.player is None or self.pool:
             return
         if now - self._ghost_looked_ms < GHOST_LOOK_MS:
             return
@@ -195,11 +202,12 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         frame, self.queue = self.queue, None
         if frame is not None:
             with contextlib.suppress(Exception):
-                await self.process.matchmaker.leave(self, frame.game, frame.step)
+                await self.process.matchmaker.leave(self, frame.game, frame.step, self.pool)
 
 
-def _queue_of(frame: QueueFrame) -> str:
-    return queue_name(frame.game, (frame.step or "choice") if frame.game == "stalactites" else None)
+def _queue_of(frame: QueueFrame, pool: str = "") -> str:
+    step = (frame.step or "choice") if frame.game == "stalactites" else None
+    return queue_name(frame.game, step, pool)
 
 
 def _same_queue(one: QueueFrame, other: QueueFrame) -> bool:

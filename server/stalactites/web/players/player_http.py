@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ...fairplay.service import FairPlayError
 from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
 from ...players.service import DAY_MS, NewSession, Profile
 from ...store.players_base import PlayerRecord
@@ -178,16 +179,42 @@ async def delete_me(request: Request) -> Response:
 
 
 async def rename(request: Request) -> Response:
-    """``{"name"}``: the signed-in player's new display name, once a day; 200 the profile."""
+    """``{"name"}``: the signed-in player's new display name, once a day; ``{"bot": true}``:
+    the account is a bot from now on (never once it has raced rated); 200 the profile."""
     player = await _signed_in(request, changing=True)
     if isinstance(player, JSONResponse):
         return player
     body = await _object(request)
     if isinstance(body, JSONResponse):
         return body
-    players = process_of(request).players
-    await players.rename(player.player_id, body.get("name"))
+    process = process_of(request)
+    players = process.players
+    if "bot" in body:
+        refused = await _declare_bot(request, player, body["bot"])
+        if refused is not None:
+            return refused
+    if "name" in body or "bot" not in body:
+        await players.rename(player.player_id, body.get("name"))
     return JSONResponse(await _profile(request, await players.profile(player.player_id)))
+
+
+async def _declare_bot(request: Request, player: PlayerRecord, bot: object) -> JSONResponse | None:
+    """The account declared a bot, or the refusal."""
+    if bot is not True:
+        body = {"code": "bad_message", "message": "bot: true (a bot stays one)", "field": "bot"}
+        return JSONResponse(body, status_code=422)
+    if not player.registered:
+        body = {
+            "code": "not_registered",
+            "message": "register the account first: bots are accounts",
+        }
+        return JSONResponse(body, status_code=409)
+    rated = sum(rating.races for rating in player.ratings.values())
+    try:
+        await process_of(request).fairplay.declare_bot(player.player_id, rated)
+    except FairPlayError as error:
+        return JSONResponse({"code": error.code, "message": error.message}, error.status)
+    return None
 
 
 async def profile(request: Request) -> Response:
@@ -221,15 +248,17 @@ async def leaderboard(request: Request) -> Response:
     query, players = request.query_params, process_of(request).players
     game = request.path_params["game"]
     limit = _whole(query.get("limit", "50"), "limit")
+    board = "bots" if query.get("bots") in ("1", "true") else ""  # the bots' own board
     if "around" in query:
         if query["around"] != "me":
             raise BadLimit("around: only 'me'")
         player = await _signed_in(request, changing=False)
         if isinstance(player, JSONResponse):
             return player
-        lines = await players.leaderboard_around(game, player.player_id, limit)
+        lines = await players.leaderboard_around(game, player.player_id, limit, board)
     else:
-        lines = await players.leaderboard(game, limit, _whole(query.get("offset", "0"), "offset"))
+        offset = _whole(query.get("offset", "0"), "offset")
+        lines = await players.leaderboard(game, limit, offset, board)
     return JSONResponse({"players": [line._asdict() for line in lines]})
 
 
@@ -251,6 +280,7 @@ async def _profile(request: Request, found: Profile) -> dict[str, Any]:
     data["stats"] = {key: _plain(stats) for key, stats in found.stats.items()}
     data["daily_streak"] = await process_of(request).daily.streak(found.player_id)
     data["marked"] = await process_of(request).fairplay.marked(found.player_id)
+    data["bot"] = await process_of(request).fairplay.is_bot(found.player_id)
     for stats in data["stats"].values():
         stats["win_rate"] = round(stats["wins"] / stats["races"], 4) if stats["races"] else None
     return data

@@ -51,15 +51,15 @@ Recorded = Callable[[RaceResult], Awaitable[None]]
 """Told of each race once it is recorded on its players (the ghosts' index)."""
 
 
-async def _unmarked(player_id: str) -> bool:
-    return False
+async def _human(player_id: str) -> str:
+    return ""
 
 
 class RaceRecorder:
     def __init__(self, players: PlayerService, rooms: RoomService, clock: Clock) -> None:
         self.players, self.rooms, self.clock = players, rooms, clock
         self._recorded: list[Recorded] = []
-        self.marked: Callable[[str], Awaitable[bool]] = _unmarked  # fair play's (set later)
+        self.pool_of: Callable[[str], Awaitable[str]] = _human  # fair play's (set later)
 
     def on_recorded(self, listener: Recorded) -> None:
         self._recorded.append(listener)
@@ -71,8 +71,8 @@ class RaceRecorder:
         result = race_result(row, settings, standings, now, steps)
         if result is None:
             return standings
-        if result.rated and await self._with_marked(standings):
-            result = dataclasses.replace(result, rated=False)  # a marked player races unrated
+        if result.rated and not await self._one_pool(standings):
+            result = dataclasses.replace(result, rated=False)
         outcome = await self.players.claim_race(result)
         lines = []
         for line in standings:
@@ -83,11 +83,13 @@ class RaceRecorder:
             lines.append(line)
         return lines
 
-    async def _with_marked(self, standings: list[Standing]) -> bool:
-        """Whether a player marked by fair play's moderators is in the race: it is not
-        rated, for anyone (nobody gains or loses against them)."""
+    async def _one_pool(self, standings: list[Standing]) -> bool:
+        """Whether the race may be rated as fair play sees its players: all humans, or all
+        bots (on their own board); never with a player marked by the moderators, and never
+        bots against humans (nobody gains or loses against them)."""
         ids = [line.player_id for line in standings if is_persistent(line.player_id)]
-        return any(await asyncio.gather(*(self.marked(pid) for pid in ids)))
+        pools = set(await asyncio.gather(*(self.pool_of(pid) for pid in ids)))
+        return pools <= {""} or pools == {"bots"}
 
     async def steps(
         self, row: RoomRow, settings: RoomSettings, standings: list[Standing]
