@@ -396,7 +396,7 @@ export default {
   "analysis.kept": "To zachowałoby szansę na wygraną",
   "analysis.noTurning": "Szansa na wygraną nigdy nie została zmarnowana.",
   "analysis.stillWinnable":
-    "Wygrana wciąż była możliwa, gdy {name} przestał(a) grać: żaden ruch jej nie zmarnował.",
+    "{name}: gra skończona, gdy wygrana wciąż była możliwa; żaden ruch jej nie zmarnował.",
   "analysis.lostFromStart": "Tego rozdania nie dało się wygrać od początku.",
   "analysis.undecided": "Komputer nie rozstrzygnął każdego układu tej gry.",
   "analysis.line": "wygrywająca linia: ruch {k} z {n}",
