@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from server_kit import InProcessServer, http, new_room, player, start_race, winning_line
+from players_kit import anonymous, api, recorded
+from server_kit import Client, InProcessServer, http, new_room, player, start_race, winning_line
 from stalactites.engine import Stalactites
 from stalactites.solver import Verdict, solve
 
@@ -58,3 +59,29 @@ async def test_a_hint_needs_the_seats_own_token(server: InProcessServer) -> None
     assert (status, body["code"]) == (401, "unauthorized")
     status, body = await http("POST", f"{server.url}/api/rooms/{room_id}/hint", {"tok": "x"})
     assert (status, body["code"]) == (422, "bad_message")
+
+
+async def test_a_practice_run_that_took_hints_says_so_in_its_results_history_and_record(
+    any_server: InProcessServer,
+) -> None:
+    base = any_server.url
+    ann = await anonymous(base)
+    room_id = await new_room(base, deal=DEAL, step="ones", seats=1, countdown_s=0)
+    status, seat_body, _ = await api(
+        "POST", f"{base}/api/rooms/{room_id}/players", {}, ann["token"]
+    )
+    assert status == 201, seat_body
+    client = await Client.open(any_server.ws_url(room_id))
+    await client.hello(seat_body["token"])
+    await start_race(client)
+    for number in range(2):
+        status, body = await hint_of(any_server, room_id, seat_body["token"])
+        assert status == 200, body
+        assert (await client.move(f"h{number}", body["move"]))["type"] == "accepted"
+    await client.send(type="resign")
+    [line] = (await client.expect("results"))["standings"]
+    assert line["hints"] == 2
+    [race] = await recorded(base, ann["player_id"])
+    assert race["hints"] == 2
+    _, record = await http("GET", f"{base}/api/rooms/{room_id}/record")
+    assert record["players"][0]["hints"] == 2

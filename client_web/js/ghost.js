@@ -4,8 +4,8 @@
 import { errorText, raceGhost } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { ensurePlayer } from "./session.js";
-import { saveRoomSeat } from "./storage.js";
+import { ensurePlayer, me } from "./session.js";
+import { roomSeat, saveRoomSeat } from "./storage.js";
 
 /** A racer's name, marked as a ghost's ("ghost of NAME") when the seat replays a run. */
 export function racerName(p) {
@@ -45,9 +45,16 @@ export function raceRunButton(roomId, playerId) {
   );
 }
 
-/** The button for a results row, or null: not a ghost's line, not yours, a certified deal. */
-export function runAction(room, you) {
+/**
+ * The button for a results row, or null: not a ghost's line, not yours, a certified deal.
+ * Yours: the seat `you` (when the page knows it), the seat this browser holds in the room, or
+ * the signed-in player's own id (the server refuses a player's own run).
+ */
+export function runAction(room, you = null) {
   if (!room?.certified || room.status !== "finished") return () => null;
+  const yours = new Set([you, roomSeat(room.room_id)?.player_id, me()?.player_id]);
+  yours.delete(null);
+  yours.delete(undefined);
   return (row) =>
-    row.ghost_of || row.player_id === you ? null : raceRunButton(room.room_id, row.player_id);
+    row.ghost_of || yours.has(row.player_id) ? null : raceRunButton(room.room_id, row.player_id);
 }

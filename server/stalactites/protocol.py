@@ -393,6 +393,10 @@ class Standing(Frame):
     ghost_of: str | None = Field(
         default=None, description="a ghost's line: whose recorded run it replayed"
     )
+    hints: int = Field(
+        default=0,
+        description="hints the player took (solo practice only: a race that counts gives none)",
+    )
     rated: bool = Field(default=False, description="the race changed this player's rating")
     rating_before: int | None = Field(
         default=None, description="the player's shown rating before the race (rated races)"

@@ -72,6 +72,7 @@ class RaceResult:
     players: tuple[RacePlayer, ...]
     tournament: RoundOf | None = None  # a tournament round's race
     ghost: dict[str, Any] | None = None  # a ghost race: whose ghost (name, original time...)
+    hints: int = 0  # hints taken (solo practice: its one player's)
 
     def check(self) -> RaceResult:
         """Itself, or :class:`BadRace` saying what is wrong."""
@@ -100,6 +101,8 @@ class RaceResult:
             extras["tournament"] = asdict(self.tournament)
         if self.ghost is not None:
             extras["ghost"] = self.ghost
+        if self.hints:
+            extras["hints"] = self.hints
         return extras
 
     def to_json(self) -> str:
@@ -172,6 +175,7 @@ class Outcome:
             tuple(players),
             None if of is None else RoundOf(**of),
             more.get("ghost"),
+            int(more.get("hints", 0)),
         )
         return cls(result, before, after)
 
@@ -208,6 +212,7 @@ class HistoryEntry:
     tournament: dict[str, Any] | None = None  # a round: {"tournament_id", "name", "round"}
     ghost: dict[str, Any] | None = None  # a ghost race: name, room_id, player_id, status,
     # elapsed_ms (the original run's time)
+    hints: int | None = None  # hints taken in a solo practice (None: none)
     refund: int | None = None  # rating points given back: the race was against a player
     # fair play's moderators marked since (stalactites.players.refunds)
 
@@ -262,6 +267,7 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         _shown(after) if after else None,
         more.get("tournament"),
         more.get("ghost"),
+        more.get("hints"),
         more.get("refund"),
     )
 

@@ -96,7 +96,10 @@ async def room_hint(rooms: RoomService, room_id: str, token: str) -> str | None:
     pool = rooms.solver
     kind, seat = hint_kind(rooms.config, pool.workers), f"{room_id}/{player_id}"
     try:
-        return await pool.run(hint_move, settings.model_dump_json(), actions, kind=kind, owner=seat)
+        move = await pool.run(hint_move, settings.model_dump_json(), actions, kind=kind, owner=seat)
     except SolverBusy as busy:
         message = f"{BUSY[busy.reason]}; try again in {max(1, math.ceil(busy.retry_after_s))} s"
         raise HintRefused(429, "rate_limited", message, busy.retry_after_s) from None
+    if move is not None:  # a run that took hints says so (its results, history and replay)
+        await rooms.store.count_hint(room_id, player_id)
+    return move

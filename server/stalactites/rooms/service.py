@@ -411,6 +411,13 @@ class RoomService:
             ]
         )
         standings = label_standings(final.standings, settings.ghost)
+        if settings.seats == 1 and settings.counts is None:  # solo practice: hints said
+            standings = [
+                line.model_copy(
+                    update={"hints": await self.store.hints_given(row.room_id, line.player_id)}
+                )
+                for line in standings
+            ]
         if self.rater is not None:
             standings = await self.rater(row, settings, standings, self.now())
         withheld = settings.deal_withheld(self.now())  # a daily deal's, during its day

@@ -465,6 +465,14 @@ class Store(Protocol):
         (None: no such room, or not finished).  Atomic: one rematch however many propose."""
         ...
 
+    async def count_hint(self, room_id: str, player_id: str) -> int:
+        """Count a hint given to the player in the room; how many so far (0: no such room)."""
+        ...
+
+    async def hints_given(self, room_id: str, player_id: str) -> int:
+        """How many hints the player was given in the room."""
+        ...
+
     async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
         """Keep a finished room's analysis beside its record, unless one is kept already (the
         first writer wins); the analysis kept, or None when the room is gone."""

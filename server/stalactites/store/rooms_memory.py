@@ -85,6 +85,7 @@ class _Room:
     ttl_ms: int = 0  # forgotten this long after its last change
     analysis: str | None = None  # the analysis, once made (see keep_analysis)
     board_verdicts: dict[str, str] = field(default_factory=dict)  # see keep_board_verdict
+    hints: dict[str, int] = field(default_factory=dict)  # hints given, by player
 
     def spectators(self, now_ms: int) -> int:
         return sum(1 for until in self.watchers.values() if until > now_ms)
@@ -452,6 +453,17 @@ class MemoryStore:
     async def unsubscribe(self, room_id: str, bell: Bell) -> None:
         if self._bells.get(room_id) == bell:
             del self._bells[room_id]
+
+    async def count_hint(self, room_id: str, player_id: str) -> int:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return 0
+        room.hints[player_id] = room.hints.get(player_id, 0) + 1
+        return room.hints[player_id]
+
+    async def hints_given(self, room_id: str, player_id: str) -> int:
+        room = self._rooms.get(room_id)
+        return 0 if room is None else room.hints.get(player_id, 0)
 
     async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
         room = self._rooms.get(room_id)

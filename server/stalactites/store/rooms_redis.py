@@ -96,6 +96,7 @@ class RedisStore:
         self._keep = self._script("keep", True)
         self._keep_analysis = self._script("analysis", True)
         self._board_verdict = self._script("board_verdict", True)
+        self._hint = self._script("hint")
         self._rematch = self._script("rematch", True)
         # Plain PUBLISH reaches the subscribers of every node of a cluster: one subscription,
         # at any master (the next one after a failure), hears every room's bell.
@@ -448,6 +449,13 @@ class RedisStore:
         """The bells' subscription was lost and made again: every lease renewed at once (Redis
         may have lost them too, a restart, say; one found lost rings its bell again)."""
         self._bell_leases.renew_soon()
+
+    async def count_hint(self, room_id: str, player_id: str) -> int:
+        return int(await self._hint([self.keys(room_id).room], [player_id]))
+
+    async def hints_given(self, room_id: str, player_id: str) -> int:
+        key = self.keys(room_id).room
+        return int(await self._pipe.call_at(key, "HGET", key, f"hints:{player_id}") or 0)
 
     async def keep_analysis(self, room_id: str, analysis_json: str) -> str | None:
         keys = self.keys(room_id)

@@ -170,6 +170,7 @@ def race_result(
         for line in standings
     )
     ghost = None if settings.ghost is None else settings.ghost.history()
+    hints = sum(line.hints for line in standings)
     return RaceResult(
         row.room_id,
         settings.game,
@@ -179,4 +180,5 @@ def race_result(
         players,
         settings.round_of,
         ghost,
+        hints,
     )
