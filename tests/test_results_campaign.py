@@ -449,11 +449,13 @@ class Campaign:
             found.count(races - count, f"{player_id}'s rating's races")
 
     def audit_daily(self, store: redis.Redis, races: list[Race], whole: bool, found: Audit) -> None:
-        """Each official attempt on its day's board once; no practice attempt there."""
+        """Each official attempt on its day's boards once (the registered players' or, for an
+        anonymous player, the guests'); no practice attempt there."""
         official = [race for race in races if race.kind == "daily"]
         for date in {race.date for race in official}:
             day = f"{PREFIX}{{daily:stalactites:{date}}}"
-            entries = [json.loads(text) for text in store.hvals(f"{day}:entries")]
+            kept = [*store.hvals(f"{day}:entries"), *store.hvals(f"{day}:guest-entries")]
+            entries = [json.loads(text) for text in kept]
             board = Counter((entry["player_id"], entry["room_id"]) for entry in entries)
             on_day = [race for race in official if race.date == date]
             for race in on_day:
@@ -462,7 +464,8 @@ class Campaign:
             if whole:
                 for (_, room_id), count in board.items():
                     found.count(count, f"attempt {room_id} on {date}'s board")
-                found.count(int(store.zcard(f"{day}:board")) - len(on_day), f"{date}'s board")
+                placed = int(store.zcard(f"{day}:board")) + int(store.zcard(f"{day}:guests"))
+                found.count(placed - len(on_day), f"{date}'s boards")
 
     def audit_tournament(self, shown: dict[str, Any], found: Audit) -> None:
         """Each round once, finished; each entrant's standing the sum of their rounds."""

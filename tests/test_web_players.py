@@ -97,6 +97,8 @@ def register(page: Page, username: str) -> None:
 
 
 def sign_in(page: Page, username: str, password: str = PASSWORD) -> None:
+    # A guest's sign-in form is open from the start; another account's is behind its summary.
+    expect(page.locator("details.sign-in summary")).to_be_visible()
     if page.locator("details.sign-in[open]").count() == 0:
         page.locator("details.sign-in summary").click()
     form = page.locator("form.account-sign-in")

@@ -1,13 +1,17 @@
 // Your account, on your own profile: register (username and password) so the player you are
 // can sign in on another device, sign in to an account, sign out (here or everywhere), and
-// delete the account. The forms are built by the profile's render; each action then asks
-// the profile to draw itself afresh (`changed`).
+// delete the account. A guest sees the sign-in form open, first: a returning player must not
+// look for it under the register form. Signing out leaves this browser a new guest, and says
+// so. The forms are built by the profile's render; each action then asks the profile to draw
+// itself afresh (`changed`).
 
 import { errorText } from "./api.js";
 import { h, toast } from "./dom.js";
 import { dateTime, t } from "./i18n.js";
 import { field, formError, formValues, textInput } from "./forms.js";
 import { deleteAccount, register, rename, signIn, signOut } from "./session.js";
+
+let signedOut = false; // this tab signed out: the guest it became is told so until it signs in
 
 /** The account panel for your own profile. */
 export function accountView(profile, changed) {
@@ -22,19 +26,23 @@ export function accountView(profile, changed) {
         h("button", { class: "btn", onclick: () => leave(true, changed) }, t("account.signOutAll")),
       ),
     );
-  } else {
+  }
+  const signInPart = h(
+    "details",
+    { class: "sign-in", open: !profile.registered },
+    h("summary", {}, t(profile.registered ? "account.otherAccount" : "account.haveAccount")),
+    credentialsForm("sign-in", t("account.signIn"), signIn, changed),
+  );
+  if (!profile.registered) {
     parts.push(
+      signedOut ? h("p", { class: "signed-out-note", role: "status" }, t("account.nowGuest")) : null,
+      signInPart,
+      h("h3", { class: "register-title" }, t("account.newAccount")),
       h("p", {}, t("account.anonymousText")),
       credentialsForm("register", t("account.register"), register, changed),
     );
-  }
+  } else parts.push(signInPart);
   parts.push(
-    h(
-      "details",
-      { class: "sign-in" },
-      h("summary", {}, t(profile.registered ? "account.otherAccount" : "account.haveAccount")),
-      credentialsForm("sign-in", t("account.signIn"), signIn, changed),
-    ),
     h(
       "details",
       { class: "danger" },
@@ -86,6 +94,7 @@ function credentialsForm(kind, label, act, changed) {
     const { username } = formValues(form);
     try {
       await act(username, form.elements.password.value);
+      signedOut = false;
       toast(t(kind === "register" ? "account.registered" : "account.signedIn"), "good");
       changed();
     } catch (error) {
@@ -132,7 +141,9 @@ function credentialsForm(kind, label, act, changed) {
 async function leave(everywhere, changed) {
   try {
     await signOut(everywhere);
-    toast(t(everywhere ? "account.signedOutAll" : "account.signedOut"), "good");
+    signedOut = true;
+    // The browser is a new guest now: say so, and the redrawn panel offers the sign-in.
+    toast(t(everywhere ? "account.signedOutAll" : "account.signedOut"), "good", 8000);
   } catch (error) {
     toast(errorText(error), "error");
   }

@@ -58,6 +58,9 @@ const KNOWN_CODES = new Set([
   "own_run",
   "not_certified",
   "not_finished",
+  "forbidden",
+  "own_report",
+  "no_appeal",
 ]);
 const FIELDS = new Set([
   "deal",

@@ -7,6 +7,7 @@ import { errorText, getRoom } from "./api.js";
 import { dailyArchive, dailyBoard, dailyToday } from "./daily_api.js";
 import { h, replace, tableScroll } from "./dom.js";
 import { raceRunButton } from "./ghost.js";
+import { reportButton } from "./fairplayview.js";
 import { elapsedText, num, t } from "./i18n.js";
 import { dailyButtons, playToday } from "./lobbydaily.js";
 import { me } from "./session.js";
@@ -101,7 +102,13 @@ function boardTable(entries, links) {
       "tr",
       { dataset: { player: entry.player_id } },
       h("td", {}, num(i + 1)),
-      h("td", {}, h("a", { href: `#/player/${entry.player_id}` }, entry.name)),
+      h(
+        "td",
+        { class: "daily-who" },
+        h("a", { href: `#/player/${entry.player_id}` }, entry.name),
+        " ",
+        reportButton({ playerId: entry.player_id, name: entry.name, roomId: entry.room_id }),
+      ),
       h("td", {}, resultCell(entry)),
       h("td", {}, elapsedText(entry.elapsed_ms)),
       h("td", {}, num(entry.foundation_cards)),

@@ -1,6 +1,8 @@
 // A game's leaderboard (#/leaderboard/GAME): registered players with a rating no longer
-// provisional, by rating, paged; "around me" shows the page with you in its middle. One
-// state, one scheduled render, patched in place.
+// provisional, by rating, paged; "around me" shows the page with you in its middle. Above
+// it, where you stand: your rating and, while it is provisional, your rated races so far out
+// of the 10 the board asks (an empty board says more then). One state, one scheduled render,
+// patched in place.
 
 import { errorText } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -11,6 +13,7 @@ import { gameName } from "./widgets.js";
 
 const GAMES = ["stalactites", "squadron"];
 const PAGE = 20;
+const NEEDED = 10; // rated races before a rating leaves provisional (the server's PROVISIONAL_RACES)
 
 export class LeaderboardPage {
   constructor(app, game) {
@@ -67,6 +70,7 @@ export class LeaderboardPage {
       h("h1", {}, t("leaders.title", { game: gameName(s.game) })),
       tabs,
       h("p", { class: "muted" }, t("leaders.who")),
+      standingView(me(), s.game),
       this.body(),
       this.pager(),
     );
@@ -122,6 +126,7 @@ export class LeaderboardPage {
     );
   }
 
+  /** The pager: up, down, around me. */
   pager() {
     const s = this.s;
     const full = (s.lines?.length ?? 0) >= PAGE;
@@ -159,4 +164,21 @@ export class LeaderboardPage {
         : h("span", { class: "muted" }, t("leaders.registerToJoin")),
     );
   }
+}
+
+/** Where the player stands in this game, or null for no player yet. */
+export function standingView(player, game) {
+  if (!player) return null;
+  const rating = player.ratings?.[game];
+  const races = rating?.races ?? 0;
+  let text;
+  if (!rating || races === 0) text = t("leaders.mineNone", { needed: NEEDED });
+  else if (rating.provisional || races < NEEDED) {
+    const params = { rating: num(rating.rating), n: races, needed: NEEDED };
+    text = t("leaders.mineProvisional", { ...params, left: Math.max(1, NEEDED - races) });
+  } else {
+    const params = { rating: num(rating.rating), n: races };
+    text = t(player.registered ? "leaders.mineOn" : "leaders.mineUnregistered", params);
+  }
+  return h("p", { class: "where-i-stand", dataset: { races: String(races) } }, text);
 }

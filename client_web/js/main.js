@@ -13,6 +13,7 @@
 //   #/leaderboard/GAME a game's leaderboard
 //   #/daily/GAME       the daily deal: today's leaderboard and the archive
 //   #/daily/GAME/DATE  a past day's leaderboard: each run's replay and "Race this run"
+//   #/mod              the moderators' page: fair play's open cases and the audit log
 // And the language: the one saved, else the browser's; its catalogue alone is fetched before
 // the first page is drawn, and the header's switch fetches another and draws the page again.
 
@@ -62,6 +63,7 @@ const ROUTES = [
   [/^#\/rules\/(stalactites|squadron)$/, lazy(() => import("./rules.js"), "RulesPage")],
   [/^#\/learn$/, lazy(() => import("./learn.js"), "LearnPage")],
   [/^#\/help$/, lazy(() => import("./help.js"), "HelpPage")],
+  [/^#\/mod$/, lazy(() => import("./modpage.js"), "ModPage")],
   [/^#\/me$/, () => profilePage(null)],
   [/^#\/player\/([^/]+)$/, profilePage],
   [

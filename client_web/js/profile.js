@@ -10,6 +10,7 @@ import { dateTime, elapsedText, num, ordinal, t } from "./i18n.js";
 import { accountView } from "./account.js";
 import { chartTable, chartView } from "./ratingchart.js";
 import { raceRunButton } from "./ghost.js";
+import { fairNotices, myFairPlay, reportButton, underReviewTag } from "./fairplayview.js";
 import { patch, scheduled } from "./render.js";
 import { ensurePlayer, me, onPlayer, profileOf, racesOf, seen } from "./session.js";
 import { gameName, ratingChange, statusText, stepText } from "./widgets.js";
@@ -47,7 +48,10 @@ export class ProfilePage {
       const profile = await profileOf(who);
       seen(profile);
       const chart = await racesOf(profile.player_id, null, CHART_RACES);
-      this.update((s) => Object.assign(s, { profile, chart: chart.races, cursors: [null] }));
+      // Your own standing in fair play: runs under review, a mark, the appeal.
+      const self = this.own || me()?.player_id === profile.player_id;
+      const fair = self ? await myFairPlay() : null;
+      this.update((s) => Object.assign(s, { profile, fair, chart: chart.races, cursors: [null] }));
       await this.page(0);
     } catch (error) {
       this.update((s) => (s.error = errorText(error)));
@@ -77,6 +81,7 @@ export class ProfilePage {
     patch(
       this.root,
       headView(profile, mine),
+      fairNotices(profile, mine ? this.s.fair : null, () => this.changed()),
       h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), ratingsView(this.s)),
       h("section", { class: "panel" }, h("h2", {}, t("profile.stats")), statsView(profile)),
       h("section", { class: "panel" }, h("h2", {}, t("profile.races")), this.racesView()),
@@ -127,6 +132,7 @@ function headView(profile, mine) {
         ? h("span", { class: "tag daily-streak" }, t("daily.streak", { n: profile.daily_streak }))
         : null,
     ),
+    mine ? null : reportButton({ playerId: profile.player_id, name: profile.name }),
   );
 }
 
@@ -297,7 +303,7 @@ function racesTable(races, profile, own) {
               {},
               r.place ? t("profile.placeOf", { place: ordinal(r.place), n: r.players }) : "—",
             ),
-            h("td", {}, statusText(r.status)),
+            h("td", {}, statusText(r.status), underReviewTag(r)),
             h("td", {}, elapsedText(r.elapsed_ms)),
             h("td", {}, num(r.foundation_cards ?? 0)),
             h(

@@ -20,11 +20,13 @@ import {
   badSeatView,
   countdownView,
   endScreenView,
+  soFarView,
   waitingRoomView,
 } from "./raceviews.js";
 import { gameName, racersPanel, settingsText } from "./widgets.js";
 import { commitmentLine } from "./fairness.js";
 import { runAction } from "./ghost.js";
+import { withReport } from "./fairplayview.js";
 
 const ARRIVAL_MS = 600;
 const REFUSAL_MS = 800;
@@ -94,6 +96,11 @@ export function renderRace(els, s, { view, does, now }) {
   const guide = s.seat.guide ? guideStep(s.board.state) : null;
   drawGuide(els, guide, me(s)?.status);
   drawBoard(els, s, { ...view, hint: hintPiles(s, guide) }, now);
+  // The guided first game is a lesson, not a race: no clock, no room settings (a 30-minute
+  // limit), no racers' panel (a racer called "Learner"), no Resign (unless stuck: actionsOf).
+  const guided = Boolean(s.seat.guide);
+  for (const el of [els.clock, els.side, els.settings, els.commitment])
+    if (el.hidden !== guided) el.hidden = guided;
   const side = sideView(s);
   drawPart(drawn, "side", JSON.stringify(side), () => patch(els.side, sideContent(side)));
   const actions = actionsOf(s);
@@ -215,6 +222,9 @@ function actionsOf(s) {
     solo: s.room?.seats === 1,
     hinting: s.hinting,
     finished: status === "finished",
+    // The guided game offers Resign only to a player left with no move.
+    resign: !s.seat.guide || s.board.status === "lost",
+    over: status === "racing" && isOver(me(s)),
   };
 }
 
@@ -240,6 +250,14 @@ function overlayContent(s, does, now) {
     const left = room.starts_at ? Math.max(0, Math.ceil((room.starts_at - now) / 1000)) : "";
     return countdownView(String(left));
   }
+  if (room.status === "racing" && isOver(me(s)) && !s.hideEnd) {
+    return soFarView({
+      players: s.players,
+      game: room.game,
+      you: s.you,
+      onHide: () => does.showEnd(false),
+    });
+  }
   if (room.status !== "finished" || s.hideEnd) return null;
   return endScreenView({
     standings: s.standings ?? s.players,
@@ -251,9 +269,18 @@ function overlayContent(s, does, now) {
     reveal: s.revealed,
     chosen: room.deal_chosen,
     onHide: () => does.showEnd(false),
-    action: s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
+    action: withReport(
+      s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
+      s.roomId,
+      s.you,
+    ),
     rematch: rematchView(s),
   });
+}
+
+/** Whether a racer's own race is over (won, resigned, stuck for good, out of time). */
+function isOver(p) {
+  return Boolean(p?.status) && !["playing", "waiting", "ready", "not ready"].includes(p.status);
 }
 
 /** When the overlay's seconds next change: the countdown's, the next round's after a round. */

@@ -117,6 +117,7 @@ export function applySpectators(s, count) {
 export function applyResults(s, f) {
   s.standings = f.standings ?? [];
   if (s.room) s.room.status = "finished";
+  s.hideEnd = false; // the results so far may have been put away: the end screen shows
   setNote(s, null);
   for (const row of s.standings) if (row.player_id) mergePlayer(s.players, row);
 }

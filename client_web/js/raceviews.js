@@ -43,7 +43,7 @@ export function actionsView(view, does) {
     const busy = Boolean(view.hinting);
     buttons.push(button(t("race.hint"), { class: "btn", onclick: does.hint, disabled: busy }));
   }
-  if (view.playing) {
+  if (view.playing && view.resign !== false) {
     buttons.push(button(t("race.resign"), { class: "btn btn-quiet", onclick: does.resign }));
   }
   buttons.push(
@@ -53,8 +53,9 @@ export function actionsView(view, does) {
       "aria-label": t("race.showKeys"),
     }),
   );
-  if (view.finished) {
-    buttons.push(h("button", { class: "btn", onclick: does.results }, t("race.results")));
+  if (view.finished || view.over) {
+    const text = t(view.finished ? "race.results" : "race.resultsSoFar");
+    buttons.push(h("button", { class: "btn results-button", onclick: does.results }, text));
   }
   return buttons;
 }
@@ -135,6 +136,27 @@ export function endScreenView(end) {
       replay,
       back,
       h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),
+    ),
+  ];
+}
+
+/**
+ * A racer whose own race is over while others still race: the results so far (the places
+ * given, and each rival's cards as they go), and the way to their board or the lobby. The
+ * analysis and the replay open when every racer has finished (the end screen takes over).
+ */
+export function soFarView({ players, game, you, onHide }) {
+  const mine = players.find((p) => p.player_id === you);
+  const headline = mine?.status === "won" ? "race.soFarWon" : "race.soFarOver";
+  return [
+    h("h2", {}, t(headline)),
+    h("p", { class: "so-far-note", role: "status" }, t("race.soFarNote")),
+    tableScroll(resultsTable(players, { game, you }), t("race.resultsSoFar")),
+    h(
+      "div",
+      { class: "end-actions" },
+      h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),
+      h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
     ),
   ];
 }

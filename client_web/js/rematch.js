@@ -28,12 +28,10 @@ export function rematchView(s) {
     const propose = () => rematch(s, null);
     return h("button", { class: "btn btn-primary rematch", onclick: propose }, t("rematch.propose"));
   }
-  const by = s.players.find((p) => p.player_id === offer.by);
-  const mine = offer.by === s.you;
   return h(
     "div",
     { class: "rematch-offer", role: "status" },
-    h("span", {}, mine ? t("rematch.youOffered") : t("rematch.offered", { name: by?.name ?? "?" })),
+    h("span", {}, offerText(s, offer)),
     " ",
     h(
       "button",
@@ -41,6 +39,14 @@ export function rematchView(s) {
       t("rematch.join"),
     ),
   );
+}
+
+/** Who offered the rematch: you, a racer by name, or (a room opened again after the offer,
+ * whose view gives the rematch's room and not its proposer) simply that one is open. */
+function offerText(s, offer) {
+  if (offer.by && offer.by === s.you) return t("rematch.youOffered");
+  const by = offer.by ? s.players.find((p) => p.player_id === offer.by) : null;
+  return by?.name ? t("rematch.offered", { name: by.name }) : t("rematch.open");
 }
 
 /** A daily attempt's end: official or practice (once the server has said), the replay's

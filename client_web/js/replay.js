@@ -17,6 +17,8 @@ import { AnalysisView } from "./analysisview.js";
 import { replayBoard, runsOf, scrollToCurrent } from "./replayviews.js";
 import { resultsTable, settingsText } from "./widgets.js";
 import { runAction } from "./ghost.js";
+import { withReport } from "./fairplayview.js";
+import { ensurePlayer } from "./session.js";
 
 export class ReplayPage {
   constructor(app, roomId) {
@@ -42,7 +44,12 @@ export class ReplayPage {
 
   async load() {
     let data;
-    const room = await getRoom(this.roomId).catch(() => null);
+    // Who is looking (for "Report" on the others' results rows, never their own).
+    const [room, viewer] = await Promise.all([
+      getRoom(this.roomId).catch(() => null),
+      ensurePlayer().catch(() => null),
+    ]);
+    this.you = viewer?.player_id;
     // A daily deal's attempt keeps its deal, record and replay secret until its day is over:
     // say so, without asking for the record the server would refuse.
     const later = room?.daily && !room.deal ? t("replay.dailyLater") : null;
@@ -121,7 +128,10 @@ export class ReplayPage {
               { class: "panel replay-results" },
               h("h2", {}, t("race.results")),
               tableScroll(
-                resultsTable(standings, { game: this.game, action: runAction(this.room) }),
+                resultsTable(standings, {
+                  game: this.game,
+                  action: withReport(runAction(this.room), this.roomId, this.you),
+                }),
                 t("race.results"),
               ),
             )
