@@ -149,7 +149,8 @@ export function openReport({ playerId, name, roomId }) {
 /** A history entry of your own under review: its tag (nobody else's view says so). */
 export function underReviewTag(entry) {
   if (!entry?.under_review) return null;
-  return [" ", h("span", { class: "tag tag-review", title: t("fairplay.reviewHint") }, t("fairplay.review"))];
+  const hint = t("fairplay.reviewHint");
+  return [" ", h("span", { class: "tag tag-review", title: hint }, t("fairplay.review"))];
 }
 
 /**

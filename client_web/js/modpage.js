@@ -27,7 +27,7 @@ const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
-  for (const child of children) if (child) el.append(child);
+  for (const child of children) if (child != null) el.append(child); // nodes, or text
   return el;
 }
 
@@ -60,7 +60,8 @@ export class ModPage {
   }
 
   async load() {
-    replace(this.root, h("h1", {}, t("mod.title")), h("p", { class: "muted" }, t("common.loading")));
+    const loading = h("p", { class: "muted" }, t("common.loading"));
+    replace(this.root, h("h1", {}, t("mod.title")), loading);
     let cases;
     try {
       cases = (await quietly("GET", "/api/mod/cases")).cases ?? [];
@@ -142,7 +143,9 @@ export class ModPage {
       h(
         "ul",
         { class: "mod-reasons", "aria-label": t("mod.reasons") },
-        (kase.reasons ?? []).map((code) => h("li", { dataset: { reason: code } }, reasonText(code))),
+        (kase.reasons ?? []).map((code) =>
+          h("li", { dataset: { reason: code } }, reasonText(code)),
+        ),
       ),
       standingText(kase.standing),
       h("h4", {}, t("mod.runs")),
@@ -221,7 +224,11 @@ export class ModPage {
       const daily = error instanceof ApiError && error.code === "not_finished";
       replace(
         body,
-        h("p", { class: "delay-note mod-plot-note" }, daily ? t("mod.dailyLater") : errorText(error)),
+        h(
+          "p",
+          { class: "delay-note mod-plot-note" },
+          daily ? t("mod.dailyLater") : errorText(error),
+        ),
       );
       section.dataset.drawn = "false";
     }
@@ -255,13 +262,24 @@ export class ModPage {
         { class: "field", for: id },
         h("span", { class: "field-label" }, t("mod.reasonLabel")),
       ),
-      h("textarea", { id, name: "reason", rows: "2", required: true, maxlength: String(REASON_MAX) }),
+      h("textarea", {
+        id,
+        name: "reason",
+        rows: "2",
+        required: true,
+        maxlength: String(REASON_MAX),
+      }),
       h("p", { class: "form-error mod-decision-status", role: "status" }),
       h(
         "div",
         { class: "dialog-actions" },
-        h("button", { type: "submit", name: "action", value: "mark", class: "btn mod-mark" }, t("mod.mark")),
-        h("button", { type: "submit", name: "action", value: "clear", class: "btn mod-clear" }, t("mod.clear")),
+        ["mark", "clear"].map((action) =>
+          h(
+            "button",
+            { type: "submit", name: "action", value: action, class: `btn mod-${action}` },
+            t(`mod.${action}`),
+          ),
+        ),
       ),
     );
   }
@@ -269,7 +287,12 @@ export class ModPage {
   auditView(entries) {
     const title = h("h2", { id: "mod-audit-title" }, t("mod.audit"));
     const section = (...content) =>
-      h("section", { class: "panel mod-audit", "aria-labelledby": "mod-audit-title" }, title, content);
+      h(
+        "section",
+        { class: "panel mod-audit", "aria-labelledby": "mod-audit-title" },
+        title,
+        content,
+      );
     if (entries === null) return section(h("p", { class: "muted" }, t("mod.noAudit")));
     if (!entries.length) return section(h("p", { class: "muted" }, t("mod.auditEmpty")));
     const who = (id) =>
@@ -397,7 +420,9 @@ function signalsTable(runs, page) {
           h(
             "td",
             {},
-            s.gap_cv == null ? "—" : num(s.gap_cv, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+            s.gap_cv == null
+              ? "—"
+              : num(s.gap_cv, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
           ),
           h("td", {}, seconds(s.fastest_stretch_ms)),
           h("td", {}, share(s.accuracy, s.kept, s.decided)),
@@ -410,8 +435,10 @@ function signalsTable(runs, page) {
               {
                 type: "button",
                 class: "btn btn-small mod-show-plots",
-                onclick: (event) =>
-                  page.showPlots(run, event.currentTarget.closest(".mod-case").dataset.player, event.currentTarget),
+                onclick: (event) => {
+                  const button = event.currentTarget;
+                  page.showPlots(run, button.closest(".mod-case").dataset.player, button);
+                },
               },
               t("mod.showPlots"),
             ),
@@ -448,7 +475,11 @@ function reportsView(reports) {
             report.room_id
               ? [
                   " · ",
-                  h("a", { href: `#/replay/${encodeURIComponent(report.room_id)}` }, t("mod.theRace")),
+                  h(
+                    "a",
+                    { href: `#/replay/${encodeURIComponent(report.room_id)}` },
+                    t("mod.theRace"),
+                  ),
                 ]
               : null,
           ),
@@ -467,7 +498,15 @@ function decisionsView(decisions) {
       "ul",
       { class: "mod-earlier" },
       decisions.map((d) =>
-        h("li", {}, t("mod.earlierItem", { action: actionText(d.action), date: dateTime(d.at_ms), reason: d.reason })),
+        h(
+          "li",
+          {},
+          t("mod.earlierItem", {
+            action: actionText(d.action),
+            date: dateTime(d.at_ms),
+            reason: d.reason,
+          }),
+        ),
       ),
     ),
   ];
@@ -494,12 +533,23 @@ function stripView(times, width) {
     h("h5", {}, t("mod.strip")),
     svg(
       "svg",
-      { class: "mod-plot", width, height: box.height + 6, viewBox: `0 0 ${width} ${box.height + 6}`, role: "img", "aria-label": label },
+      {
+        class: "mod-plot",
+        width,
+        height: box.height + 6,
+        viewBox: `0 0 ${width} ${box.height + 6}`,
+        role: "img",
+        "aria-label": label,
+      },
       ...ticks.map((tick) =>
         svg("line", { class: "chart-grid", x1: AXIS, x2: width, y1: tick.y + 3, y2: tick.y + 3 }),
       ),
       ...ticks.map((tick) =>
-        svg("text", { class: "chart-tick", x: AXIS - 4, y: tick.y + 7, "text-anchor": "end" }, document.createTextNode(seconds(tick.ms))),
+        svg(
+          "text",
+          { class: "chart-tick", x: AXIS - 4, y: tick.y + 7, "text-anchor": "end" },
+          seconds(tick.ms),
+        ),
       ),
       ...bars.map((bar, i) =>
         svg(
@@ -511,12 +561,18 @@ function stripView(times, width) {
             width: bar.w,
             height: Math.max(2, bar.h),
           },
-          svg("title", {}, document.createTextNode(t("mod.barTitle", { n: i + 1, time: seconds(bar.ms) }))),
+          svg("title", {}, t("mod.barTitle", { n: i + 1, time: seconds(bar.ms) })),
         ),
       ),
       svg("line", { class: "gap-bound", x1: AXIS, x2: width, y1: line + 3, y2: line + 3 }),
     ),
-    h("figcaption", { class: "muted" }, label, " ", t("mod.boundKey", { time: seconds(MOVE_INPUT_MS) })),
+    h(
+      "figcaption",
+      { class: "muted" },
+      label,
+      " ",
+      t("mod.boundKey", { time: seconds(MOVE_INPUT_MS) }),
+    ),
   );
 }
 
@@ -537,12 +593,19 @@ function accuracyView(verdicts, width) {
     h("h5", {}, t("mod.accuracyPlot")),
     svg(
       "svg",
-      { class: "mod-plot", width, height: 28, viewBox: `0 0 ${width} 28`, role: "img", "aria-label": label },
+      {
+        class: "mod-plot",
+        width,
+        height: 28,
+        viewBox: `0 0 ${width} 28`,
+        role: "img",
+        "aria-label": label,
+      },
       ...cells.map((cell, i) =>
         svg(
           "rect",
           { class: `pos-cell pos-${cell.kind}`, x: cell.x + AXIS, y: 2, width: cell.w, height: 24 },
-          svg("title", {}, document.createTextNode(t("mod.cellTitle", { n: i + 1, what: t(`mod.pos.${cell.kind}`) }))),
+          svg("title", {}, t("mod.cellTitle", { n: i + 1, what: t(`mod.pos.${cell.kind}`) })),
         ),
       ),
     ),
