@@ -124,6 +124,7 @@ function headView(profile, mine) {
       "p",
       {},
       kind,
+      profile.bot ? h("span", { class: "tag tag-bot" }, t("profile.bot")) : null,
       mine ? h("span", { class: "tag" }, t("racers.you")) : null,
       " ",
       h("span", { class: "muted" }, t("profile.since", { date: dateTime(profile.member_since) })),
@@ -303,7 +304,13 @@ function racesTable(races, profile, own) {
               {},
               r.place ? t("profile.placeOf", { place: ordinal(r.place), n: r.players }) : "—",
             ),
-            h("td", {}, statusText(r.status), underReviewTag(r)),
+            h(
+              "td",
+              {},
+              statusText(r.status),
+              underReviewTag(r),
+              r.hints ? h("span", { class: "muted" }, " · ", t("profile.hints", { n: r.hints })) : null,
+            ),
             h("td", {}, elapsedText(r.elapsed_ms)),
             h("td", {}, num(r.foundation_cards ?? 0)),
             h(
@@ -312,6 +319,9 @@ function racesTable(races, profile, own) {
               r.rated
                 ? ratingChange(r.rating_before, r.rating_after)
                 : h("span", { class: "muted" }, t("profile.unrated")),
+              r.refund
+                ? h("span", { class: "refund muted" }, " ", t("profile.refund", { n: r.refund }))
+                : null,
             ),
             h(
               "td",

@@ -590,6 +590,9 @@ export default {
   "profile.races": "Wyścigi",
   "profile.noRaces": "Jeszcze żadnych wyścigów.",
   "profile.registered": "konto {username}",
+  "profile.bot": "BOT",
+  "profile.hints": "wskazówki: {n}",
+  "profile.refund": "(+{n} zwrócone: rywal oznaczony za nieuczciwą grę)",
   "profile.anonymous": "jeszcze bez konta",
   "profile.since": "gra od {date}",
   "profile.ratedRaces": {
