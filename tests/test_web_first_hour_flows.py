@@ -225,8 +225,7 @@ def test_expected_refusals_are_shown_and_log_no_console_error(
     form.locator("input[name=name]").fill("Zoe Again")
     form.get_by_role("button").click()
     expect(form.locator(".form-error")).to_contain_text("You may change your name again on")
-    page.locator("details.sign-in summary").click()
-    sign_in = page.locator("form.account-sign-in")
+    sign_in = page.locator("form.account-sign-in")  # a guest's sign-in form is open already
     sign_in.locator("input[name=username]").fill("nobody_at_all")
     sign_in.locator("input[name=password]").fill("not the password")
     sign_in.get_by_role("button").click()
