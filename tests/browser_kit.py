@@ -84,6 +84,8 @@ SHOTS = ROOT / "test-output"
 DEAL = "ms:1"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 STEP = "ones"
+LANGUAGES = ["en", "pl", "kk"]  # the client's languages, each with a browser locale
+LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 
 
 # The server and the browser.

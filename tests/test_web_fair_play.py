@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser_kit import Console, check_page, shot
+from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from daily_kit import attempt, board_until, resign_attempt
@@ -31,7 +31,6 @@ SIZES: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 768},
     "phone": {"width": 390, "height": 844},
 }
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 T = TypeVar("T")
 
 

@@ -25,6 +25,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from browser_kit import (
+    LANGUAGES,
+    LOCALES,
     Console,
     click_move,
     join_room,
@@ -40,8 +42,6 @@ from browser_kit import console as console
 from browser_kit import server_url as server_url
 from tournament_kit import start_now
 
-LANGUAGES = ["en", "pl", "kk"]
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 PHONES = [(360, 740), (390, 844), (430, 932)]
 DESKTOP = (1366, 768)
 # Names as long as the server takes (24 characters), with words longer than a phone's column.

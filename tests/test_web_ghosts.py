@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_kit import Console, check_page, shot
+from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -25,7 +25,6 @@ from ghosts_kit import SourceRun, source_run
 T = TypeVar("T")
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 
 
 def in_thread(work: Coroutine[Any, Any, T]) -> T:

@@ -19,6 +19,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from browser_kit import (
+    LANGUAGES,
+    LOCALES,
     Console,
     _solved,
     board_of,
@@ -34,8 +36,6 @@ from browser_kit import console as console
 from browser_kit import server_url as server_url
 from stalactites.engine.stalactites import Stalactites
 
-LANGUAGES = ["en", "pl", "kk"]
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 GUIDED_DEAL = "ms:6"  # client_web/js/guide.js

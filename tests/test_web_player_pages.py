@@ -17,14 +17,13 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 
-from browser_kit import Console, check_page, post, shot
+from browser_kit import LOCALES, Console, check_page, post, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
 from players_kit import anonymous, api, race_rated, recorded
 from server_kit import Client
 
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 SIZES = {"1366": {"width": 1366, "height": 768}, "390": {"width": 390, "height": 844}}
 T = TypeVar("T")
 

@@ -24,14 +24,13 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browser_kit import Console, board_of, check_page, click_move, first_moves, post, shot
+from browser_kit import LOCALES, Console, board_of, check_page, click_move, first_moves, post, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
 from players_kit import anonymous, api, race_rated, recorded
 from stalactites.rooms.rating import NO_PLAY_MOVES
 
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"

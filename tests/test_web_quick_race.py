@@ -18,13 +18,12 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from browser_kit import Console, check_page, shot
+from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
 from ghosts_kit import SourceRun, raced_run
 
-LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
 
 
