@@ -51,7 +51,7 @@ async def test_a_rematch_is_offered_live_and_starts_when_its_players_are_ready(
     assert (await ann.expect("rematch"))["room_id"] == body["room_id"]
     _, view = await http("GET", f"{any_server.url}/api/rooms/{body['room_id']}")
     _, old = await http("GET", f"{any_server.url}/api/rooms/{room_id}")
-    assert old["rematch"] == body["room_id"]
+    assert (old["rematch"], old["rematch_by"]) == (body["room_id"], ann.you)  # (reopened: named)
     same = ("game", "step", "seats", "time_limit_s", "undo", "countdown_s", "certified")
     assert {k: view[k] for k in same} == {k: old[k] for k in same}
     assert view["private"] is True and view["status"] == "waiting"

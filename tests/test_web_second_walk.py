@@ -3,7 +3,7 @@ against one server for the module.
 
 - A racer whose race is over while a rival still races sees the results so far (and can put
   them away and bring them back); the end screen takes over when the race is over.
-- A finished room opened again says a rematch is open, not "? offers a rematch".
+- A finished room opened again still names who offered the rematch, not "? offers".
 - "Race this run" is never offered on one's own run (the replay page's results too).
 - The guided first game shows no clock, no Resign and no racer called "Learner".
 - A resigned, still winnable board says the win was still there; the moves are in words and
@@ -118,12 +118,12 @@ def test_a_finished_racer_sees_the_results_so_far_and_no_race_of_their_own_run(
     expect(ada.locator(f'.overlay-card tr[data-player="{you}"] .race-run')).to_have_count(0)
     expect(ada.locator(f'.overlay-card tr[data-player="{rival}"] .race-run')).to_have_count(1)
 
-    # Bo proposes a rematch: Ada is told by name; the room opened again says one is open.
+    # Bo proposes a rematch: Ada is told by name, and again once the room is opened again.
     bo.locator(".overlay-card .rematch").click()
     expect(bo).to_have_url(re.compile(r"#/room/(?!" + room + ")"))
     expect(ada.locator(".rematch-offer")).to_contain_text("Bo offers a rematch.")
     ada.reload()
-    expect(ada.locator(".rematch-offer")).to_contain_text("A rematch is open.")
+    expect(ada.locator(".rematch-offer")).to_contain_text("Bo offers a rematch.")
     expect(ada.locator(".rematch-offer")).not_to_contain_text("?")
 
     # The replay page's results: no "Race this run" on Ada's own run, one on Bo's.

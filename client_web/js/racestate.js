@@ -87,7 +87,9 @@ export function applyWelcome(s, f) {
   s.players = [...(s.room?.players ?? [])];
   s.board.confirm(f.state, f.legal, null);
   if (s.room?.status === "finished" && !s.standings) s.standings = s.room.standings ?? null;
-  if (s.room?.rematch && !s.rematch) s.rematch = { room_id: s.room.rematch, by: null };
+  if (s.room?.rematch && !s.rematch) {
+    s.rematch = { room_id: s.room.rematch, by: s.room.rematch_by ?? null };
+  }
 }
 
 export function applyCountdown(s, f) {

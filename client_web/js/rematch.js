@@ -41,8 +41,8 @@ export function rematchView(s) {
   );
 }
 
-/** Who offered the rematch: you, a racer by name, or (a room opened again after the offer,
- * whose view gives the rematch's room and not its proposer) simply that one is open. */
+/** Who offered the rematch: you, or a racer by name (the live event's `by`, or the view's
+ * `rematch_by` for a room opened again after the offer); else simply that one is open. */
 function offerText(s, offer) {
   if (offer.by && offer.by === s.you) return t("rematch.youOffered");
   const by = offer.by ? s.players.find((p) => p.player_id === offer.by) : null;

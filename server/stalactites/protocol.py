@@ -356,6 +356,9 @@ class RoomView(Frame):
     rematch: str | None = Field(
         default=None, description="the rematch room's id, once a seated player proposed one"
     )
+    rematch_by: str | None = Field(
+        default=None, description="the player id of whoever proposed the rematch first"
+    )
     status: RoomStatus
     players: list[PlayerView]
     starts_at: int | None = Field(description="unix ms, once the countdown has begun")

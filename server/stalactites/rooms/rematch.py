@@ -62,7 +62,7 @@ async def propose_rematch(rooms: RoomService, room_id: str, token: str) -> str:
         return row.rematch
     made = await open_rematch(rooms, row, await rooms.settings(room_id))
     event = room_events.rematch_event(made, player_id)
-    stored = await rooms.store.rematch(room_id, made, event)
+    stored = await rooms.store.rematch(room_id, made, event, player_id)
     if stored is None:
         raise RoomError("room_not_found", f"no room {room_id!r}")
     return stored

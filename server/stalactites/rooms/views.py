@@ -159,6 +159,7 @@ def room_view(
         private=settings.private,
         daily=None if settings.daily is None else settings.daily.split("|")[1],
         rematch=row.rematch,
+        rematch_by=row.rematch_by,
         status=row.status,  # type: ignore[arg-type]
         players=[
             unnamed(label_view(player_view(row.status, player), settings.ghost), deleted, settings)

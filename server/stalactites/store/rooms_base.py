@@ -164,6 +164,7 @@ class RoomRow:
     spectators: int = 0  # spectators connected now (live leases)
     created_ms: int = 0
     rematch: str | None = None  # the rematch room's id, once a seated player has proposed it
+    rematch_by: str | None = None  # the player id of who proposed it
     listed: bool = True  # False: a private room (see NewRoom)
     rematch_of: str | None = None  # a rematch's room: the finished room's id (RematchRoom)
 
@@ -459,9 +460,12 @@ class Store(Protocol):
         """Stop ringing ``bell`` (a later subscription's bell is left alone)."""
         ...
 
-    async def rematch(self, room_id: str, new_room_id: str, event_json: str) -> str | None:
-        """Make ``new_room_id`` the finished room's rematch and append ``event_json`` (the
-        ``rematch`` event), unless it has one already: the one rematch room's id either way
+    async def rematch(
+        self, room_id: str, new_room_id: str, event_json: str, by: str = ""
+    ) -> str | None:
+        """Make ``new_room_id`` the finished room's rematch, proposed ``by`` a player, and
+        append ``event_json`` (the ``rematch`` event), unless it has one already: the one
+        rematch room's id either way
         (None: no such room, or not finished).  Atomic: one rematch however many propose."""
         ...
 

@@ -82,6 +82,7 @@ class _Room:
     rematch_of: str | None = None  # a rematch's room: the finished room's id
     listed: bool = True  # False: a private room
     rematch: str | None = None  # the rematch room's id (see Store.rematch)
+    rematch_by: str | None = None  # who proposed it
     ttl_ms: int = 0  # forgotten this long after its last change
     analysis: str | None = None  # the analysis, once made (see keep_analysis)
     board_verdicts: dict[str, str] = field(default_factory=dict)  # see keep_board_verdict
@@ -187,6 +188,7 @@ class MemoryStore:
             spectators=room.spectators(now_ms),
             created_ms=room.created_ms,
             rematch=room.rematch,
+            rematch_by=room.rematch_by,
             rematch_of=room.rematch_of,
             listed=room.listed and not room.reserved,
         )
@@ -437,12 +439,14 @@ class MemoryStore:
     async def count_rooms(self, now_ms: int) -> dict[str, int]:
         return {name: len(self._listed(name)) for name in ROOM_LISTS}
 
-    async def rematch(self, room_id: str, new_room_id: str, event_json: str) -> str | None:
+    async def rematch(
+        self, room_id: str, new_room_id: str, event_json: str, by: str = ""
+    ) -> str | None:
         room = self._get(room_id)
         if room is None or room.status != "finished":
             return None
         if room.rematch is None:
-            room.rematch = new_room_id
+            room.rematch, room.rematch_by = new_room_id, by or None
             self._append(room, [event_json])
             self._changed(room)
         return room.rematch

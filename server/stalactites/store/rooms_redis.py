@@ -476,10 +476,12 @@ class RedisStore:
     async def read_board_verdict(self, room_id: str, position: str) -> str | None:
         return await self.keep_board_verdict(room_id, position, "")
 
-    async def rematch(self, room_id: str, new_room_id: str, event_json: str) -> str | None:
+    async def rematch(
+        self, room_id: str, new_room_id: str, event_json: str, by: str = ""
+    ) -> str | None:
         keys = self.keys(room_id)
         answer = await self._rematch(
-            [keys.room, keys.events], [keys.bell, self._cap, new_room_id, event_json]
+            [keys.room, keys.events], [keys.bell, self._cap, new_room_id, event_json, by]
         )
         return str(answer) if answer else None
 

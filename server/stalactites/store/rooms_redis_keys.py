@@ -139,6 +139,7 @@ def room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: 
         spectators=watchers,
         created_ms=int(data.get("created", 0)),
         rematch=data.get("rematch"),
+        rematch_by=data.get("rematch_by") or None,
         listed="unlisted" not in data and "reserved" not in data,
         rematch_of=data.get("rematch_of"),
     )
