@@ -17,7 +17,7 @@ from typing import Any
 
 import redis
 
-from server_kit import Client
+from server_kit import Client, lasting_moves
 from stalactites.players import Passwords, PlayerService, RacePlayer, RaceResult
 from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.store.players_base import PlayerStore
@@ -214,13 +214,13 @@ async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, 
         await asyncio.sleep(0.02)
 
 
-async def play_a_little(client: Client, legal: list[str]) -> None:
-    """Play ``NO_PLAY_MOVES`` legal moves (each the first legal one), so that a resignation
-    after them is real play and the race stays rated (``rooms/rating.py``)."""
-    for number in range(NO_PLAY_MOVES):
-        answer = await client.move(f"warm-up-{number}", legal[0])
+async def play_a_little(client: Client, started: dict[str, Any]) -> None:
+    """Play ``NO_PLAY_MOVES`` moves from the ``started`` frame's board, each leaving a move
+    to play, so that a resignation after them is real play and the race stays rated
+    (``rooms/rating.py``)."""
+    for number, move in enumerate(lasting_moves(started["state"], NO_PLAY_MOVES)):
+        answer = await client.move(f"warm-up-{number}", move)
         assert answer["type"] == "accepted", answer
-        legal = answer["legal"]
 
 
 async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> None:
@@ -242,7 +242,7 @@ async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> N
         for client in clients:
             await client.send(type="ready")
         for client in clients:
-            await play_a_little(client, (await client.expect("started"))["legal"])
+            await play_a_little(client, await client.expect("started"))
         first = clients[number % len(clients)]
         for client in (first, *[c for c in clients if c is not first]):
             await client.send(type="resign")

@@ -357,6 +357,8 @@ class Client:
             return None if closed.rcvd is None else closed.rcvd.code
 
     async def close(self) -> None:
+        if self in OPEN_CLIENTS:  # (closed here: not again, on another test's loop, later)
+            OPEN_CLIENTS.remove(self)
         await self.ws.close()
 
 

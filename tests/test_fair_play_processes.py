@@ -9,11 +9,14 @@ import asyncio
 import json
 import time
 
+import pytest
 import redis
 
 from daily_kit import attempt
 from players_kit import anonymous, api, recorded
 from server_kit import REDIS_URL, Client, ProcessServer
+
+pytestmark = pytest.mark.usefixtures("close_clients")
 
 HOLDING = {
     "STALACTITES_FAIRPLAY_HOLDS": "1",

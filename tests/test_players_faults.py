@@ -71,7 +71,7 @@ async def test_a_rated_race_whose_finishing_process_died_is_rated_once(
         for client in clients:
             await client.send(type="ready")
         for client in clients:  # real play: the race stays rated
-            await play_a_little(client, (await client.expect("started"))["legal"])
+            await play_a_little(client, await client.expect("started"))
         await clients[0].send(type="resign")
         await clients[1].expect("finished", player_id=ann["player_id"], status="resigned")
         gate.marker = b"resigned"  # Bob's resignation is stored, then the first process

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from players_kit import api, recorded
-from server_kit import REDIS_URL, InProcessServer, ManualClock, make_config
+from server_kit import REDIS_URL, InProcessServer, ManualClock, lasting_moves, make_config
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
 from stalactites.players.service import NewSession
@@ -47,9 +47,10 @@ async def rated_race(process: Process, time_limit_s: int = 60) -> tuple[str, lis
         await process.rooms.ready(room_id, someone.player_id)
     assert (await process.rooms.load(room_id)).status == "racing"
     for someone in players:  # real play (rooms/rating.py): the race stays rated
-        for number in range(NO_PLAY_MOVES):
-            legal = (await process.rooms.welcome(room_id, someone.player_id, None)).legal
-            frame = MoveFrame(type="move", id=f"m{number}", move=legal[0])
+        board = (await process.rooms.welcome(room_id, someone.player_id, None)).state
+        assert board is not None
+        for number, move in enumerate(lasting_moves(board.model_dump(), NO_PLAY_MOVES)):
+            frame = MoveFrame(type="move", id=f"m{number}", move=move)
             assert (await process.play.act(room_id, someone.player_id, frame)).type == "accepted"
     return room_id, players
 

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from players_kit import anonymous, api
-from server_kit import Client, InProcessServer, ManualClock, spectator
+from server_kit import Client, InProcessServer, ManualClock, lasting_moves, spectator
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
 
 async def rated_race(server: Any) -> tuple[str, list[Client], list[str]]:
-    """A rated two-seat room of two anonymous players, racing; the first legal moves."""
+    """A rated two-seat room of two anonymous players, racing; three moves from its board,
+    each leaving a move to play."""
     status, room, _ = await api(
         "POST", f"{server.url}/api/rooms", {"rated": True, "countdown_s": 0, "time_limit_s": 600}
     )
@@ -31,8 +32,8 @@ async def rated_race(server: Any) -> tuple[str, list[Client], list[str]]:
         clients.append(client)
     for client in clients:
         await client.send(type="ready")
-    legal = [(await client.expect("started"))["legal"] for client in clients][0]
-    return room_id, clients, legal
+    boards = [(await client.expect("started"))["state"] for client in clients]
+    return room_id, clients, lasting_moves(boards[0], 3)
 
 
 def boards(client: Client) -> list[dict[str, Any]]:
@@ -42,17 +43,16 @@ def boards(client: Client) -> list[dict[str, Any]]:
 async def test_a_racers_board_is_shown_only_once_they_have_finished(
     any_server: InProcessServer, clock: ManualClock
 ) -> None:
-    room_id, (ann, bob), legal = await rated_race(any_server)
+    room_id, (ann, bob), moves = await rated_race(any_server)
     watcher = await spectator(any_server, room_id)
     welcome = watcher.frames[0]
     assert welcome["room"]["boards_held"] is True
     assert welcome["boards"] == {} and welcome["board_verdicts"] == {}
     played = []
     for index in range(3):
-        answer = await ann.move(f"a{index}", legal[0])
+        answer = await ann.move(f"a{index}", moves[index])
         assert answer["type"] == "accepted", answer
-        played.append(legal[0])
-        legal = answer["legal"]
+        played.append(moves[index])
         progress = await watcher.expect("progress", player_id=ann.you)  # progress: live
         assert progress["moves"] == index + 1
     clock.advance(60)  # far past any delay: still nothing of Ann's board

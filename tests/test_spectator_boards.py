@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server_kit import REDIS_URL, ManualClock
+from server_kit import REDIS_URL, ManualClock, lasting_moves
 from stalactites.config import ServerConfig
 from stalactites.protocol import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
@@ -79,11 +79,13 @@ async def race(
 
 
 async def moves(rooms: RoomService, room_id: str, player: str, count: int) -> list[ActionRow]:
-    """``count`` moves of the player's, each its first legal one; the action stream's rows."""
+    """``count`` moves of the player's, each leaving a move to play (the first legal one each
+    time can lose the game); the action stream's rows."""
     play = Play(rooms)
-    for n in range(count):
-        legal = (await rooms.welcome(room_id, player, None)).legal
-        frame = MoveFrame(type="move", id=f"{player}-{n}", move=legal[0])
+    board = (await rooms.welcome(room_id, player, None)).state
+    assert board is not None
+    for n, move in enumerate(lasting_moves(board.model_dump(), count)):
+        frame = MoveFrame(type="move", id=f"{player}-{n}", move=move)
         assert (await play.act(room_id, player, frame)).type == "accepted"
     return await rooms.store.read_actions(room_id)
 
