@@ -51,8 +51,10 @@ class Viewer:
         return [text.split('"move":"')[1].split('"')[0] for text in self.boards]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def solver() -> Iterator[SolverPool]:
+    """A pool of the test's own: one kept for the module serves each test's event loop in
+    turn, and a fresh-clone run once hung in this module's third test with it."""
     pool = SolverPool(1)
     yield pool
     pool.close()
