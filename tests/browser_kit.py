@@ -27,8 +27,7 @@ import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from server_kit import end_process, free_port
-from stalactites.engine.cards import Card
+from server_kit import board_game, end_process, free_port
 from stalactites.engine.stalactites import Stalactites
 from stalactites.solver import Verdict, solve
 
@@ -251,12 +250,12 @@ def first_moves(board: dict[str, list[str]], count: int) -> list[str]:
 
 def _dealt(board: dict[str, list[str]], step: str) -> Stalactites:
     """The game of a Stalactites deal known only by its layout as dealt (as a page shows it)."""
-    game = Stalactites(DEAL, step=step)
-    game.tableau = [[Card.parse(code) for code in board[f"t{i + 1}"]] for i in range(8)]
-    game.foundations = [[Card.parse(board[f"f{i + 1}"][0])] for i in range(4)]
-    game.bases = [int(pile[0].rank) for pile in game.foundations]
-    game.cells = [None, None]
-    return game
+    dealt = {
+        "tableau": [board[f"t{i + 1}"] for i in range(8)],
+        "foundations": [board[f"f{i + 1}"][:1] for i in range(4)],
+        "cells": [None, None],
+    }
+    return board_game(dealt, step)
 
 
 def _solved(game: Stalactites) -> list[str]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar
 
+import redis
 import uvicorn
 from pydantic import TypeAdapter
 from websockets.asyncio.client import ClientConnection, connect
@@ -443,12 +444,10 @@ def winning_line(deal: str, step: str = "ones") -> list[str]:
     return [str(move) for move in solution.moves]
 
 
-def lasting_moves(board: Mapping[str, Any], count: int) -> list[str]:
-    """``count`` moves from a Stalactites race's opening ``board`` (``started``'s ``state``,
-    which hides the deal) after each of which a move is left: the first legal move each time
-    can fill both cells and lose the game before the player means to stop."""
-    assert board["game"] == "stalactites", board["game"]
-    game = Stalactites("ms:1", board["step"] or "choice")  # any deal: its cards are replaced
+def board_game(board: Mapping[str, Any], step: str | None = None) -> Stalactites:
+    """The Stalactites game on a board known only by its cards (a protocol ``Board``: the
+    ``started`` frame's ``state``, which hides the deal), by ``step`` or the board's own."""
+    game = Stalactites("ms:1", step or board.get("step") or "choice")  # its cards replaced
 
     def cards(pile: list[str]) -> list[Card]:
         return [Card.parse(card) for card in pile]
@@ -457,6 +456,27 @@ def lasting_moves(board: Mapping[str, Any], count: int) -> list[str]:
     game.foundations = [cards(pile) for pile in board["foundations"]]
     game.bases = [int(pile[0].rank) for pile in game.foundations]
     game.cells = [None if card is None else Card.parse(card) for card in board["cells"]]
+    return game
+
+
+def stored_solution(prefix: str, room_id: str, step: str | None = None) -> list[str]:
+    """A certified room's winning line (by ``step``, else its first), from its settings in
+    Redis: tests read the store; no client sees the line before the results."""
+    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    try:
+        settings = json.loads(client.hget(f"{prefix}{{room:{room_id}}}:room", "settings"))
+    finally:
+        client.close()
+    lines = settings["solution"]
+    return list(lines[step] if step else next(iter(lines.values())))
+
+
+def lasting_moves(board: Mapping[str, Any], count: int) -> list[str]:
+    """``count`` moves from a Stalactites race's opening ``board`` (``started``'s ``state``)
+    after each of which a move is left: the first legal move each time can fill both cells
+    and lose the game before the player means to stop."""
+    assert board["game"] == "stalactites", board["game"]
+    game = board_game(board)
 
     def search(left: int) -> bool:
         if left == 0:

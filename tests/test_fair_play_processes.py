@@ -14,7 +14,7 @@ import redis
 
 from daily_kit import attempt
 from players_kit import anonymous, api, recorded
-from server_kit import REDIS_URL, Client, ProcessServer
+from server_kit import REDIS_URL, Client, ProcessServer, stored_solution
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -23,15 +23,6 @@ HOLDING = {
     "STALACTITES_RESULTS_CLAIM_S": "1",
     "STALACTITES_DAILY_SECRET": "fair-play-processes",
 }
-
-
-def _solution(prefix: str, room_id: str) -> list[str]:
-    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
-    try:
-        settings = json.loads(client.hget(f"{prefix}{{room:{room_id}}}:room", "settings"))
-    finally:
-        client.close()
-    return list(next(iter(settings["solution"].values())))
 
 
 def _held(prefix: str, player_id: str, room_id: str) -> bool:
@@ -57,7 +48,7 @@ async def test_a_process_killed_after_the_hold_leaves_the_run_held_and_on_no_boa
     await client.hello(made["token"])
     await client.send(type="ready")
     await client.expect("started")
-    for number, move in enumerate(_solution(redis_prefix, made["room_id"])):
+    for number, move in enumerate(stored_solution(redis_prefix, made["room_id"])):
         await client.send(type="move", id=f"m{number}", move=move)  # as fast as it can
     deadline = time.monotonic() + 30
     while not _held(redis_prefix, bot["player_id"], made["room_id"]):

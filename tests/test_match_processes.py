@@ -6,17 +6,15 @@ process killed with players queued takes them out of the queue once their leases
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import Counter
 from typing import Any
 
 import pytest
-import redis
 
 from match_kit import MatchClient, queued_player, race_client
 from players_kit import anonymous, recorded
-from server_kit import REDIS_URL, ProcessServer, lasting_moves
+from server_kit import REDIS_URL, ProcessServer, lasting_moves, stored_solution
 from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.store.queue_base import queue_name
 from stalactites.store.queue_redis import RedisQueueStore
@@ -74,7 +72,7 @@ async def test_a_race_matched_across_processes_plays_to_the_end_and_is_rated(
     for number, move in enumerate(lasting_moves(opening, NO_PLAY_MOVES)):
         answer = await bob_room.move(f"b{number}", move)  # real play: the race is rated
         assert answer["type"] == "accepted", answer
-    line = _solution(redis_prefix, room_id)
+    line = stored_solution(redis_prefix, room_id, "ones")
     for index, move in enumerate(line):
         assert (await ann_room.move(f"m{index}", move))["type"] == "accepted"
     await bob_room.send(type="resign")
@@ -83,17 +81,6 @@ async def test_a_race_matched_across_processes_plays_to_the_end_and_is_rated(
     assert places == {ann_room.you: (1, True), bob_room.you: (2, True)}
     [entry] = await recorded(second.url, ann.session["player_id"])
     assert entry["room_id"] == room_id and entry["rated"] and entry["place"] == 1
-
-
-def _solution(prefix: str, room_id: str) -> list[str]:
-    """The certified deal's winning line under ``ones``, from the room's stored settings (the
-    test reads the store; no client sees it before the results)."""
-    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
-    try:
-        settings = json.loads(client.hget(f"{prefix}{{room:{room_id}}}:room", "settings"))
-    finally:
-        client.close()
-    return list(settings["solution"]["ones"])
 
 
 async def test_a_killed_process_takes_its_queued_players_out_of_the_queue(

@@ -13,7 +13,15 @@ import hmac
 
 from ..solver import pick
 
-__all__ = ["DAILY_GAMES", "DAY_MS", "certified_daily", "daily_seed", "day_number", "today"]
+__all__ = [
+    "DAILY_GAMES",
+    "DAY_MS",
+    "certified_daily",
+    "daily_seed",
+    "date_of",
+    "day_number",
+    "today",
+]
 
 DAILY_GAMES: dict[str, str | None] = {"stalactites": "choice", "squadron": None}
 """The games with a daily deal, and the step policy of each (None: the game has none)."""
@@ -29,6 +37,11 @@ def today(now_ms: int) -> str:
 def day_number(date: str) -> int:
     """Days from 1970-01-01 to ``date`` (ISO)."""
     return (datetime.date.fromisoformat(date) - datetime.date(1970, 1, 1)).days
+
+
+def date_of(day: int) -> str:
+    """The ISO date of a day number (:func:`day_number`'s inverse)."""
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=day)).isoformat()
 
 
 def daily_seed(secret: bytes, game: str, date: str) -> int:

@@ -12,7 +12,6 @@ goes on the day's leaderboard (:meth:`DailyService.record_room`).
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import hmac
 import json
@@ -28,7 +27,7 @@ from ..rooms.errors import RoomError
 from ..rooms.service import new_room_id
 from ..store import DailyStore
 from ..store.daily_base import Board, DailyEntry, DailyPage, streak_of
-from .deal import DAILY_GAMES, DAY_MS, certified_daily, daily_seed, day_number, today
+from .deal import DAILY_GAMES, DAY_MS, certified_daily, daily_seed, date_of, day_number, today
 
 __all__ = ["Attempt", "BoardOf", "DailyService", "Today"]
 
@@ -42,7 +41,6 @@ async def _ranked(player_id: str, room_id: str) -> Board | None:
 
 
 TIME_LIMIT_S = 900
-EPOCH = datetime.date(1970, 1, 1)  # day numbers count from here
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +164,7 @@ class DailyService:
     async def take_off(self, player_id: str) -> None:
         """Take the player's attempts off every day's boards (fair play: marked)."""
         for day in await self.store.player_days(player_id):
-            date = (EPOCH + datetime.timedelta(days=day)).isoformat()
+            date = date_of(day)
             for game in DAILY_GAMES:
                 await self.store.remove(game, date, player_id)
 

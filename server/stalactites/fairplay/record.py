@@ -165,7 +165,7 @@ def decided(record: FairRecord, decision: Decision) -> FairRecord:
         for run in record.runs
     ]
     patterns = [r for r in (record.case.reasons if record.case else []) if ":" not in r]
-    looked_at = sorted({*record.looked_at, *patterns} - {"reported"})
+    looked_at = sorted({*record.looked_at, *patterns} - {"reported", "appeal"})
     return record.model_copy(
         update={
             "runs": runs,

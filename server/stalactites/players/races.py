@@ -247,10 +247,9 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         shown = [None if r is None else displayed(Rating(r[0], r[1])) for r in change]
         return HistoryEntry(**{**data, "rating_before": shown[0], "rating_after": shown[1]})
     finished_at, room_id = mark.split(":", 1)
-    game, place, players, status, elapsed_ms, cards, rest = stored.split("|", 6)
-    head, before, after, deal = rest.rsplit("|", 3)  # head: STEP, or STEP|EXTRAS (JSON)
-    step, *extras = head.split("|", 1)
-    more = json.loads(extras[0]) if extras else {}
+    (game, place, players, status, elapsed_ms, cards, step), more, (before, after, deal) = (
+        _entry_parts(stored)
+    )
     return HistoryEntry(
         room_id,
         game,
@@ -275,13 +274,19 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
 def with_refund(stored: str, points: int) -> str:
     """A compact history entry (as :func:`history_entry` reads it) saying that ``points``
     of its rating loss were given back."""
-    game, place, players, status, elapsed_ms, cards, rest = stored.split("|", 6)
-    head, before, after, deal = rest.rsplit("|", 3)
-    step, *extras = head.split("|", 1)
-    more = {**(json.loads(extras[0]) if extras else {}), "refund": points}
-    text = json.dumps(more, separators=(",", ":"))
-    fields = [game, place, players, status, elapsed_ms, cards, step, text, before, after, deal]
-    return "|".join(fields)
+    head, more, tail = _entry_parts(stored)
+    text = json.dumps({**more, "refund": points}, separators=(",", ":"), ensure_ascii=False)
+    return "|".join([*head, text, *tail])
+
+
+def _entry_parts(stored: str) -> tuple[list[str], dict[str, Any], list[str]]:
+    """A compact entry's parts: ``GAME|PLACE|PLAYERS|STATUS|ELAPSED_MS|CARDS|STEP``, its
+    extras (a JSON object after the step, if any) and ``ORDINAL_BEFORE|ORDINAL_AFTER|DEAL``
+    (read from the end: the extras may hold any character)."""
+    *head, rest = stored.split("|", 6)
+    middle, before, after, deal = rest.rsplit("|", 3)
+    step, *extras = middle.split("|", 1)
+    return [*head, step], json.loads(extras[0]) if extras else {}, [before, after, deal]
 
 
 def _shown(ordinal: str) -> int:
