@@ -61,6 +61,7 @@ class ServerConfig:
     # Finished races' results and rooms' deadlines, from the store (stalactites.results).
     results_poll_s: float = 1.0  # how often each process looks for due rooms and unread results
     fairplay_holds: bool = True  # a run beyond human reach is held off the boards (tests: off)
+    friends_lease_s: float = 45.0  # a web client tab's presence lasts this long unless renewed
     results_claim_s: float = 15.0  # results taken by a process this long ago and not recorded:
     # another process takes them (its process died, or its recording keeps failing)
     # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
@@ -131,6 +132,7 @@ class ServerConfig:
         "STALACTITES_PLAYERS_RESUME_S": "players_resume_s",
         "STALACTITES_RESULTS_POLL_S": "results_poll_s",
         "STALACTITES_FAIRPLAY_HOLDS": "fairplay_holds",
+        "STALACTITES_FRIENDS_LEASE_S": "friends_lease_s",
         "STALACTITES_RESULTS_CLAIM_S": "results_claim_s",
         "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",
         "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",

@@ -249,24 +249,8 @@ class Matchmaker:
         """The pairing's room, rated, on a certified deal, a seat per player: each player's
         ``matched`` frame (JSON) by player id, and the room."""
         made_ms = self.now()
-        chosen = await self.deals.take(game, step)
-        body = CreateRoom(
-            game=game,  # type: ignore[arg-type]
-            step=step,  # type: ignore[arg-type]
-            seats=len(pairing.players),
-            rated=True,
-            countdown_s=QUICK_COUNTDOWN_S,
-        )
-        settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
-        room_id = await self.rooms.open(
-            settings.model_copy(update={"quick": True, "private": True, "pool": pool})
-        )
-        seats = await asyncio.gather(  # at once: each join is atomic in the store
-            *(self.rooms.join(room_id, entry.name, entry.player_id) for entry in pairing.players)
-        )
-        tokens = {
-            entry.player_id: token for entry, (_, token) in zip(pairing.players, seats, strict=True)
-        }
+        seated = [(entry.player_id, entry.name) for entry in pairing.players]
+        room_id, tokens, settings = await self.open_race(game, step, seated, True, pool)
         players = [
             MatchedPlayer(player_id=e.player_id, name=e.name, rating=e.rating)
             for e in pairing.players
@@ -279,6 +263,40 @@ class Matchmaker:
             for player_id, token in tokens.items()
         }
         return frames, QuickRoom(room_id, made_ms, ends_by(settings, made_ms))
+
+    async def open_race(
+        self,
+        game: str,
+        step: str | None,
+        players: list[tuple[str, str]],
+        rated: bool,
+        pool: str = "",
+        time_limit_s: int | None = None,
+    ) -> tuple[str, dict[str, str], RoomSettings]:
+        """A private quick room on a certified deal with a seat for each ``(player_id,
+        name)``, each ready once connected (a pairing's, a challenge's): the room's id, each
+        seat's token by player id, and its settings."""
+        chosen = await self.deals.take(game, step)
+        limit = {} if time_limit_s is None else {"time_limit_s": time_limit_s}
+        body = CreateRoom(
+            game=game,  # type: ignore[arg-type]
+            step=step,  # type: ignore[arg-type]
+            seats=len(players),
+            rated=rated,
+            countdown_s=QUICK_COUNTDOWN_S,
+            **limit,  # type: ignore[arg-type]
+        )
+        settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
+        room_id = await self.rooms.open(
+            settings.model_copy(update={"quick": True, "private": True, "pool": pool})
+        )
+        seats = await asyncio.gather(  # at once: each join is atomic in the store
+            *(self.rooms.join(room_id, name, player_id) for player_id, name in players)
+        )
+        tokens = {
+            player_id: token for (player_id, _), (_, token) in zip(players, seats, strict=True)
+        }
+        return room_id, tokens, settings
 
     async def quick_started(self, room_id: str) -> None:
         """A quick race has begun (the rooms service's ``on_quick_start``): every seat not

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from .daily_base import DailyStore
 from .fairplay_base import FairPlayStore
+from .friends_base import FriendsStore
 from .ghosts_base import GhostStore, IndexedRun
 from .players_base import PlayerStore
 from .queue_base import QueueStore
@@ -56,6 +57,7 @@ __all__ = [
     "Entry",
     "EventBatch",
     "FairPlayStore",
+    "FriendsStore",
     "Finish",
     "FinishResult",
     "GhostStore",
@@ -80,6 +82,7 @@ __all__ = [
     "TournamentStore",
     "open_daily_store",
     "open_fairplay_store",
+    "open_friends_store",
     "open_ghost_store",
     "open_player_store",
     "open_queue_store",
@@ -176,6 +179,19 @@ def open_fairplay_store(url: str, prefix: str = "sr:", cluster: bool = False) ->
         from .fairplay_redis import RedisFairPlayStore
 
         return RedisFairPlayStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_friends_store(url: str, prefix: str = "sr:", cluster: bool = False) -> FriendsStore:
+    """The friends' store on the rooms' URL and key prefix (see :mod:`.friends_base`)."""
+    if url.startswith("memory://"):
+        from .friends_memory import MemoryFriendsStore
+
+        return MemoryFriendsStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .friends_redis import RedisFriendsStore
+
+        return RedisFriendsStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 

@@ -22,6 +22,7 @@ from ..rooms import RoomError
 from .body_cap import BodyCap
 from .daily.daily_http import daily_routes
 from .fairplay import fairplay_routes
+from .friends.friends_http import friends_routes
 from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
@@ -60,6 +61,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *tournament_routes(),
         *player_routes(),
         *fairplay_routes(),
+        *friends_routes(),
         *daily_routes(),
         WebSocketRoute("/ws/match", match_socket),
     ]

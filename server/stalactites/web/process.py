@@ -18,7 +18,7 @@ import os
 import platform
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -29,6 +29,8 @@ from ..config import ServerConfig
 from ..daily import DailyService
 from ..fairplay.record import FairRecord
 from ..fairplay.service import FairPlay
+from ..friends import Friends
+from ..friends.daily_notes import daily_beaten
 from ..ghosts import GhostReplay, GhostService
 from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
@@ -40,6 +42,7 @@ from ..rooms.views import DeletedPlayers
 from ..store import (
     open_daily_store,
     open_fairplay_store,
+    open_friends_store,
     open_ghost_store,
     open_player_store,
     open_queue_store,
@@ -52,6 +55,7 @@ from ..workers import SolverPool
 from .alarms import Alarms
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream, Subscriber
+from .friends.tabs import Tabs
 from .limits import AddressBuckets, Limits
 from .metrics import Metrics
 from .players.race_recording import RaceRecorder
@@ -84,6 +88,7 @@ class Process:
         # Rooms.
         url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
         self.store = open_store(url, prefix, config.max_events, cluster, clock.now_ms)
+        self.store.results.wait_for_aof(config.durable_finish)
         self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
         self.rooms = RoomService(self.store, config, clock, self.solver)
         self.analyses = Analyses(self.rooms, self.solver)
@@ -151,11 +156,28 @@ class Process:
             clock,
             GhostRaces(self.ghosts, self.players),
         )
+        # Friends (friends/): follows, presence, challenges, notifications; their channel's
+        # frames handed to this process's open tabs.
+        lease_ms = int(config.friends_lease_s * 1000)
+        self.friends_store = open_friends_store(url, prefix, cluster)
+        self.friends = Friends(
+            self.friends_store,
+            self.player_store,
+            self.matchmaker,
+            self.fairplay.pool_of,
+            clock,
+            lease_ms,
+        )
+        self.tabs = Tabs(self.friends, lease_ms)
+        self.recorder.add("friends", self._friends_room)
+        self.players.deletions.append(self._forget_friend)
+        self.rooms.add_finish_listener(self._race_over)
         self.sign_in_limits = SignInLimits(
             AddressBuckets(config.signin_address_rate, config.signin_address_burst),
             AddressBuckets(config.signin_username_rate, config.signin_username_burst),
         )
         self._upkeep: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self._resume: asyncio.Task[None] | None = None
         self._ghosts: asyncio.Task[None] | None = None
         self._recording: asyncio.Task[None] | None = None
@@ -183,6 +205,48 @@ class Process:
             if run.held and not run.under_review:
                 await self.daily.record_room(run.room_id)
 
+    async def _friends_room(self, room_id: str) -> None:
+        """A recorded race's effects on friends: recent opponents; a daily attempt's
+        ``daily_beaten`` notes (see :mod:`stalactites.friends.daily_notes`)."""
+        await self.friends.follows.record_room(self.rooms, room_id)
+        await daily_beaten(self.friends, self.daily, self.rooms, room_id)
+
+    async def racer_arrived(self, room_id: str, player_id: str) -> None:
+        """A racer's socket joined their room: they are racing (for their followers) until
+        the race ends, unless it is over."""
+        if not is_persistent(player_id):
+            return
+        row = await self.rooms.current(room_id)
+        if row.status == "finished":
+            return
+        settings = await self.rooms.settings(room_id)
+        until = (
+            row.ends_at
+            or self.clock.now_ms() + (settings.countdown_s + settings.time_limit_s + 60) * 1000
+        )
+        await self.friends.presence.racing(player_id, room_id, not settings.private, until)
+
+    def _forget_friend(self, player_id: str) -> None:
+        """A player deleted here: their lists, settings and notifications go too."""
+        self._spawn(self.friends_store.forget(player_id), f"forget:{player_id}")
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _race_over(self, room_id: str) -> None:
+        """A race ended here (the rooms' finish listener): its racers are no longer racing."""
+        self._spawn(self._not_racing(room_id), f"not-racing:{room_id}")
+
+    async def _not_racing(self, room_id: str) -> None:
+        try:
+            for seat in (await self.rooms.load(room_id)).players:
+                if is_persistent(seat.player_id):
+                    await self.friends.presence.racing(seat.player_id, None, False, 0)
+        except Exception:  # (their racing runs out with the race's time instead)
+            log.exception("room %s: its racers' presence was not updated", room_id)
+
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         def started() -> None:  # the boards of the players here, before their first moves
             players = {sub.player_id for sub in stream.subscribers if sub.player_id is not None}
@@ -208,6 +272,7 @@ class Process:
         self.solver.warm()
         self.scheduler.start()
         self.matchmaker.start()
+        self.tabs.start()
 
     async def close(self) -> None:
         """Stop the background work and close the stores (tournaments first: they use rooms)."""
@@ -219,6 +284,9 @@ class Process:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        await self.tabs.stop()
+        for task in list(self._background):
+            task.cancel()
         await self.matchmaker.close()
         await self.queue_store.close()
         await self.room_fanout.close()
@@ -229,6 +297,7 @@ class Process:
         await self.ghost_store.close()
         await self.daily_store.close()
         await self.fairplay_store.close()
+        await self.friends_store.close()
         await self.store.close()
         self.solver.close()
 

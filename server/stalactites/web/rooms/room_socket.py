@@ -181,6 +181,8 @@ class RoomConnection(Connection[ClientFrame, Hello]):
         self.stream = await self.process.room_fanout.join(self.room_id, self)
         await self.touch()
         await self._announce_presence()
+        with contextlib.suppress(Exception):  # (friends' presence: never keeps a racer out)
+            await self.process.racer_arrived(self.room_id, self.player_id)
         if (await self.process.rooms.settings(self.room_id)).quick:  # connected is ready
             with contextlib.suppress(RoomError):
                 await self.process.rooms.ready(self.room_id, self.player_id)

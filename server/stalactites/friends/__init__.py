@@ -1,0 +1,41 @@
+"""Friends: following and blocking, presence, challenges and notifications (see
+``docs/friends.md``), across processes through the friends' store.
+
+:class:`Friends` holds the four parts: :class:`~.follows.Follows`,
+:class:`~.presence.Presence`, :class:`~.challenges.Challenges`, :class:`~.notes.Notes`.
+"""
+
+from __future__ import annotations
+
+from ..clock import Clock
+from ..matchmaking import Matchmaker
+from ..store.friends_base import FriendsStore
+from ..store.players_base import PlayerStore
+from .challenges import Challenges, PoolOf
+from .follows import Follows, FriendsError
+from .notes import Notes
+from .presence import Presence
+
+__all__ = ["Friends", "FriendsError"]
+
+
+class Friends:
+    def __init__(
+        self,
+        store: FriendsStore,
+        players: PlayerStore,
+        matchmaker: Matchmaker,
+        pool_of: PoolOf,
+        clock: Clock,
+        lease_ms: int,
+    ) -> None:
+        self.store = store
+        self.notes = Notes(store, clock)
+        self.follows = Follows(store, players, self.notes, clock)
+        self.presence = Presence(store, players, self.notes, clock, lease_ms)
+        self.challenges = Challenges(store, self.follows, self.notes, matchmaker, pool_of, clock)
+
+    async def set_hidden(self, player_id: str, hidden: bool) -> None:
+        """Hide the player's presence (followers see them offline), or show it again."""
+        await self.store.set_hidden(player_id, hidden)
+        await self.presence.changed(player_id)
