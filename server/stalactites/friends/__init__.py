@@ -31,7 +31,7 @@ class Friends:
     ) -> None:
         self.store = store
         self.notes = Notes(store, clock)
-        self.follows = Follows(store, players, self.notes, clock)
+        self.follows = Follows(store, players, self.notes, clock, matchmaker.store.block_pair)
         self.presence = Presence(store, players, self.notes, clock, lease_ms)
         self.challenges = Challenges(store, self.follows, self.notes, matchmaker, pool_of, clock)
 

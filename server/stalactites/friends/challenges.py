@@ -135,7 +135,7 @@ class Challenges:
         accepted = view.model_copy(update={"status": "accepted"})
         if not await self.store.settle(challenge_id, "open", accepted.model_dump_json()):
             self._open(await self.load(challenge_id))  # (changed meanwhile: refused)
-        await self.store.release_pair(view.from_id, view.to_id, challenge_id)
+        await self.store.closed(view.from_id, view.to_id, challenge_id)
         room_id, tokens, _ = await self.matchmaker.open_race(
             view.game,
             view.step,
@@ -164,7 +164,7 @@ class Challenges:
         changed = view.model_copy(update={"status": status})
         if not await self.store.settle(challenge_id, "open", changed.model_dump_json()):
             self._open(await self.load(challenge_id))
-        await self.store.release_pair(view.from_id, view.to_id, challenge_id)
+        await self.store.closed(view.from_id, view.to_id, challenge_id)
         await self._tell(
             changed, receiver_too=not await self.follows.blocks(view.to_id, view.from_id)
         )

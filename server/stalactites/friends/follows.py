@@ -11,6 +11,7 @@ long as its session).
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..clock import Clock
@@ -44,11 +45,23 @@ class Listed:
     since_ms: int
 
 
+BlockPair = Callable[[str, str, bool], Awaitable[None]]
+
+
 class Follows:
+    """``block_pair(one, other, blocked)`` keeps the two apart in quick races' pairing (the
+    queue's store)."""
+
     def __init__(
-        self, store: FriendsStore, players: PlayerStore, notes: Notes, clock: Clock
+        self,
+        store: FriendsStore,
+        players: PlayerStore,
+        notes: Notes,
+        clock: Clock,
+        block_pair: BlockPair,
     ) -> None:
         self.store, self.players, self.notes, self.clock = store, players, notes, clock
+        self.block_pair = block_pair
 
     async def registered(self, player_id: str) -> PlayerRecord:
         """A registered player's record; else ``player_not_found`` (404)."""
@@ -95,6 +108,7 @@ class Follows:
         if await self.store.count(blocker.player_id, "blocked") >= BLOCKED_MAX:
             raise FriendsError("too_many", f"you block {BLOCKED_MAX} players already")
         await self.store.add(blocker.player_id, "blocked", player_id, self.clock.now_ms())
+        await self.block_pair(blocker.player_id, player_id, True)
         await self.store.remove(blocker.player_id, "followers", player_id)
         await self.unfollow(blocker.player_id, player_id)
         return True
@@ -103,6 +117,8 @@ class Follows:
         """Unblock; a follow the blocked player kept on their list counts again."""
         if not await self.store.remove(blocker, "blocked", player_id):
             return False
+        if not await self.blocks(player_id, blocker):
+            await self.block_pair(blocker, player_id, False)
         still = await self.store.contains(player_id, "following", [blocker])
         if still[0]:
             await self.store.add(blocker, "followers", player_id, self.clock.now_ms())

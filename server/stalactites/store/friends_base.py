@@ -107,8 +107,9 @@ class FriendsStore(Protocol):
         """Replace the document if its status is ``status`` still; whether it was replaced."""
         ...
 
-    async def release_pair(self, from_id: str, to_id: str, challenge_id: str) -> None:
-        """Free the pair's lock if this challenge holds it."""
+    async def closed(self, from_id: str, to_id: str, challenge_id: str) -> None:
+        """The challenge is no longer open: off both players' lists, and the pair's lock
+        freed if it holds it."""
         ...
 
     async def challenges_of(self, player_id: str, now_ms: int) -> list[str]:

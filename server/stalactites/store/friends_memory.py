@@ -152,7 +152,9 @@ class MemoryFriendsStore:
         self._challenges[challenge_id] = document
         return True
 
-    async def release_pair(self, from_id: str, to_id: str, challenge_id: str) -> None:
+    async def closed(self, from_id: str, to_id: str, challenge_id: str) -> None:
+        self._sent.get(from_id, {}).pop(challenge_id, None)
+        self._received.get(to_id, {}).pop(challenge_id, None)
         held = self._pairs.get((from_id, to_id))
         if held is not None and held[0] == challenge_id:
             del self._pairs[(from_id, to_id)]

@@ -5,7 +5,7 @@ Keys (``P`` the prefix), a player's in one slot:
 * ``P{fr:ID}:following`` ``:followers`` ``:blocked`` ``:opponents`` sorted sets (id: ms);
 * ``P{fr:ID}:hidden`` ("1": presence hidden); ``P{fr:ID}:tabs`` sorted set (tab: lease end),
   expiring with its newest lease; ``P{fr:ID}:racing`` the room raced in, expiring;
-* ``P{fr:FROM}:to:TO`` the pair's open challenge's id, expiring with it;
+* ``P{fr:FROM}:to:TO`` the pair's open challenge, ``ID|EXPIRES_MS``, expiring with it;
   ``P{fr:ID}:sent`` and ``:received`` sorted sets (challenge: expiry);
 * ``P{fr:ID}:notes`` hash (id: document), ``:note_order`` sorted set (id: ms), ``:read``;
 * ``P{presence}:online`` sorted set (player: newest lease end), one for all players;
@@ -46,6 +46,7 @@ class RedisFriendsStore:
         self._tab_on = Script(self._pipe, lua("friends/tab_on"))
         self._tab_off = Script(self._pipe, lua("friends/tab_off"))
         self._settle = Script(self._pipe, lua("friends/settle"))
+        self._open = Script(self._pipe, lua("friends/open"))
         self._note = Script(self._pipe, lua("friends/note"), repeatable=True)
 
     def _key(self, player_id: str, what: str) -> str:
@@ -165,13 +166,9 @@ class RedisFriendsStore:
         expires_ms: int,
     ) -> str | None:
         pair = self._key(from_id, f"to:{to_id}")
-        if not await self._call(pair, "SET", pair, challenge_id, "NX", "PXAT", expires_ms):
-            held = await self._call(pair, "GET", pair)
-            if held is not None:
-                return str(held)
-            return await self.open_challenge(  # (expired between the two calls)
-                challenge_id, from_id, to_id, document, now_ms, expires_ms
-            )
+        held = await self._open([pair], [challenge_id, now_ms, expires_ms])
+        if held is not None:
+            return str(held)
         key = self._challenge(challenge_id)
         await self._call(key, "SET", key, document, "PXAT", now_ms + CHALLENGE_KEPT_MS)
         for who, side in ((from_id, "sent"), (to_id, "received")):
@@ -188,9 +185,12 @@ class RedisFriendsStore:
     async def settle(self, challenge_id: str, status: str, document: str) -> bool:
         return bool(await self._settle([self._challenge(challenge_id)], [status, document]))
 
-    async def release_pair(self, from_id: str, to_id: str, challenge_id: str) -> None:
+    async def closed(self, from_id: str, to_id: str, challenge_id: str) -> None:
+        for who, side in ((from_id, "sent"), (to_id, "received")):
+            listed = self._key(who, side)
+            await self._call(listed, "ZREM", listed, challenge_id)
         pair = self._key(from_id, f"to:{to_id}")
-        if await self._call(pair, "GET", pair) == challenge_id:
+        if str(await self._call(pair, "GET", pair)).startswith(f"{challenge_id}|"):
             await self._call(pair, "DEL", pair)
 
     async def challenges_of(self, player_id: str, now_ms: int) -> list[str]:

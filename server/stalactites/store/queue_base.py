@@ -166,6 +166,7 @@ def pairings(
     widening: Widening,
     size: int,
     recent: Callable[[str, str], bool] = _never,
+    blocked: Callable[[str, str], bool] = _never,
 ) -> list[tuple[QueueEntry, ...]]:
     """The rooms one pairing step makes: the longest waiter first, with the ``size - 1`` others
     nearest in rating whose difference the longer waiter's window allows; then the next one
@@ -173,7 +174,8 @@ def pairings(
     player's own puppets must not feed them), and two players who were matched lately
     (``recent``, within :data:`RECENT_PAIR_MS`) are paired again only when nobody else is
     free for the waiter: no one waits who is neither of its address nor lately matched with
-    it, however far in rating.  (``queue/pair.lua`` does the same in Redis.)"""
+    it, however far in rating.  Two players of whom one blocks the other (``blocked``) are
+    never paired.  (``queue/pair.lua`` does the same in Redis.)"""
     order = sorted(entries, key=lambda entry: (entry.joined_ms, entry.player_id))
     placed: set[str] = set()
     rooms: list[tuple[QueueEntry, ...]] = []
@@ -186,6 +188,7 @@ def pairings(
             if other.player_id not in placed
             and other.player_id != first.player_id
             and not _same_address(first, other)
+            and not blocked(first.player_id, other.player_id)
         ]
         avoid = any(not recent(first.player_id, other.player_id) for other in free)
         window = widening.window(now_ms - first.joined_ms)
@@ -198,7 +201,11 @@ def pairings(
         for *_, other in near:
             if len(room) == size:
                 break
-            if all(_apart(member, other, avoid, recent) for member in room):
+            if all(
+                _apart(member, other, avoid, recent)
+                and not blocked(member.player_id, other.player_id)
+                for member in room
+            ):
                 room.append(other)
         if len(room) == size:
             placed.update(entry.player_id for entry in room)
@@ -277,6 +284,11 @@ class QueueStore(Protocol):
         ``room.made_ms``, and ring the queue's bell with each player's id.  A pairing no
         longer pending (given up, or forgotten as too old in Redis) tells no one: its players
         may be queued again, and are never told of two rooms."""
+        ...
+
+    async def block_pair(self, one: str, other: str, blocked: bool) -> None:
+        """One of the two players blocks the other (``blocked``), or no longer: such a pair is
+        never paired (whichever blocked whom)."""
         ...
 
     async def race_over(self, queue: str, room_id: str, player_ids: Sequence[str]) -> None:

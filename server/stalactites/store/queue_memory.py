@@ -57,6 +57,7 @@ class MemoryQueueStore:
         self._pending: dict[str, _Pending] = {}  # match id -> the pairing
         self._racing: dict[str, tuple[str, int]] = {}  # player id -> room id, until (ms)
         self._recent: dict[str, int] = {}  # pair_key -> matched at (ms)
+        self._blocked: set[str] = set()  # pair_key of two players one of whom blocks the other
         self._now = now_ms
         self._ids = itertools.count(1)
 
@@ -167,7 +168,7 @@ class MemoryQueueStore:
             del self._waiting[player_id]  # a racing player is not queued (never so here)
         mine = [one.entry for one in self._waiting.values() if one.queue == queue]
         made = []
-        for room in pairings(mine, now_ms, widening, size, self._lately):
+        for room in pairings(mine, now_ms, widening, size, self._lately, self._blocks):
             pairing = Pairing(f"m{next(self._ids)}", room)
             for entry in room:
                 del self._waiting[entry.player_id]
@@ -177,6 +178,15 @@ class MemoryQueueStore:
 
     def _lately(self, one: str, other: str) -> bool:
         return pair_key(one, other) in self._recent
+
+    def _blocks(self, one: str, other: str) -> bool:
+        return pair_key(one, other) in self._blocked
+
+    async def block_pair(self, one: str, other: str, blocked: bool) -> None:
+        if blocked:
+            self._blocked.add(pair_key(one, other))
+        else:
+            self._blocked.discard(pair_key(one, other))
 
     async def settle(
         self, queue: str, match_id: str, frames: dict[str, str], room: QuickRoom | None = None

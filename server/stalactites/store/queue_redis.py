@@ -15,6 +15,8 @@ hash tag ``{queue}`` (one Cluster slot), so that one script sees a player wherev
   (its time limit passed: a race whose end no process saw frees its players then);
 * ``P{queue}:recent`` sorted set: ``A|B`` (two player ids, in order) -> when they were last
   matched, for :data:`~.queue_base.RECENT_PAIR_MS`;
+* ``P{queue}:blocked`` set: ``A|B`` for two players one of whom blocks the other (never
+  paired);
 * ``P{queue}:result:NAME:PLAYER_ID``: the player's ``matched`` frame of queue NAME, for a
   minute (or until the race is over).
 
@@ -50,6 +52,7 @@ from .queue_base import (
     QueueStatus,
     QuickRoom,
     Widening,
+    pair_key,
 )
 from .resp import Address, Pipe, Script
 from .scripts import lua
@@ -147,7 +150,7 @@ class RedisQueueStore:
 
     async def pair(self, queue: str, now_ms: int, widening: Widening, size: int) -> list[Pairing]:
         keys = [self._key(name) for name in ("entries", "pending", "seq", "paired")]
-        keys += [*self._racing(), self._key("recent")]
+        keys += [*self._racing(), self._key("recent"), self._key("blocked")]
         anyone_ms = int(widening.anyone_after_s * 1000)
         args = [now_ms, widening.base, widening.per_s, anyone_ms, size, PENDING_MS, queue]
         args.append(RECENT_PAIR_MS)
@@ -160,6 +163,10 @@ class RedisQueueStore:
             )
             made.append(Pairing(str(match_id), entries))
         return made
+
+    async def block_pair(self, one: str, other: str, blocked: bool) -> None:
+        key = self._key("blocked")
+        await self._pipe.call_at(key, "SADD" if blocked else "SREM", key, pair_key(one, other))
 
     async def settle(
         self, queue: str, match_id: str, frames: dict[str, str], room: QuickRoom | None = None

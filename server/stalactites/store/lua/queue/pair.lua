@@ -1,6 +1,7 @@
 -- The pairing step of one queue: drop entries whose leases all ran out, then pair the longest
 -- waiter with the ARGV[5] - 1 others nearest in rating that its window allows, never two of
--- one address, and two matched within ARGV[8] ms only when nobody else is free for the waiter;
+-- one address nor two of whom one blocks the other, and two matched within ARGV[8] ms only
+-- when nobody else is free for the waiter;
 -- and so on (the same rule as stalactites.store.queue_base.pairings).  Players racing are not
 -- paired.  Paired entries leave the queue, each pairing is kept pending until settled
 -- (pendings older than ARGV[6] ms are forgotten).
@@ -8,7 +9,8 @@
 -- (match id -> {"t": made at, "q": queue, "p": players}), KEYS[3] the match id counter, KEYS[4]
 -- the paired players hash (player id -> their pending match id), KEYS[5] the racing hash
 -- (player id -> room id), KEYS[6] the racing ends (sorted set: player id -> unix ms), KEYS[7]
--- the recent pairs (sorted set: "A|B", the ids in order -> matched at, unix ms)
+-- the recent pairs (sorted set: "A|B", the ids in order -> matched at, unix ms), KEYS[8] the
+-- blocked pairs (set: "A|B" where one blocks the other: never paired)
 -- ARGV[1] now (unix ms), ARGV[2] the window at once, ARGV[3] its widening per second,
 -- ARGV[4] the wait (ms) after which anyone is near enough, ARGV[5] players per room,
 -- ARGV[6] how long a pending pairing is kept (ms), ARGV[7] the queue, ARGV[8] how long a pair
@@ -54,8 +56,12 @@ local function recent(a, b)
   local key = a.id < b.id and (a.id .. '|' .. b.id) or (b.id .. '|' .. a.id)
   return redis.call('ZSCORE', KEYS[7], key) ~= false
 end
+local function blocked(a, b)
+  local key = a.id < b.id and (a.id .. '|' .. b.id) or (b.id .. '|' .. a.id)
+  return redis.call('SISMEMBER', KEYS[8], key) == 1
+end
 local function apart(a, b, avoid)
-  if same_address(a, b) then return false end
+  if same_address(a, b) or blocked(a, b) then return false end
   return not (avoid and recent(a, b))
 end
 table.sort(list, older)
@@ -67,7 +73,8 @@ for _, first in ipairs(list) do
     if waited >= anyone then window = math.huge end
     local near, avoid = {}, false
     for _, other in ipairs(list) do
-      if not placed[other.id] and other.id ~= first.id and not same_address(first, other) then
+      if not placed[other.id] and other.id ~= first.id and not same_address(first, other)
+          and not blocked(first, other) then
         if not avoid and not recent(first, other) then avoid = true end
         local gap = math.abs(other.r - first.r)
         if gap <= window then near[#near + 1] = {gap, other} end
