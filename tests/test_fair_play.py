@@ -236,7 +236,7 @@ async def test_an_operator_grants_and_revokes_the_role_from_the_command_line(
     assert memory.returncode == 2 and "REDIS_URL" in memory.stderr
 
 
-async def test_marking_a_player_gives_their_opponents_losses_back_once(
+async def test_marking_a_player_gives_their_opponents_losses_back_once_and_tells_them(
     any_server: InProcessServer,
 ) -> None:
     base = any_server.url
@@ -247,6 +247,8 @@ async def test_marking_a_player_gives_their_opponents_losses_back_once(
     loser, cheat = (ann, bob) if race["place"] == 2 else (bob, ann)
     [race] = await recorded(base, loser["player_id"])
     assert race["rated"] and race["place"] == 2 and race["refund"] is None
+    report = {"player_id": cheat["player_id"], "reason": "cheating", "room_id": race["room_id"]}
+    assert (await api("POST", f"{base}/api/reports", report, loser["token"]))[0] == 201
     async with fair_store(any_server) as store:
         await set_moderator(store, mod["player_id"], True, 0)
     decide = f"{base}/api/mod/players/{cheat['player_id']}"
@@ -260,6 +262,10 @@ async def test_marking_a_player_gives_their_opponents_losses_back_once(
     assert abs(rating - (race["rating_after"] + race["refund"])) <= 1  # given once
     [won] = await recorded(base, cheat["player_id"])
     assert won["refund"] is None
+    _, inbox, _ = await api("GET", f"{base}/api/me/notifications", None, loser["token"])
+    told = {note["kind"]: note["data"] for note in inbox["notifications"]}
+    assert told["report_acted"]["player_id"] == cheat["player_id"]  # the reporter, once
+    assert told["refund"]["points"] == race["refund"] and len(inbox["notifications"]) == 2
     await race_rated(base, [loser, cheat], 1)  # from now on the marked player races unrated
     newest = (await recorded(base, cheat["player_id"], 2))[0]
     assert len(await recorded(base, cheat["player_id"], 2)) == 2 and newest["rated"] is False

@@ -200,6 +200,7 @@ class Process:
             given = await self.players.refund_opponents(player_id)
             if given:
                 log.info("player %s marked: %s given back", player_id, given)
+            await self._tell_marked(player_id, record, given)
             return
         for run in record.runs:
             if run.held and not run.under_review:
@@ -246,6 +247,21 @@ class Process:
                     await self.friends.presence.racing(seat.player_id, None, False, 0)
         except Exception:  # (their racing runs out with the race's time instead)
             log.exception("room %s: its racers' presence was not updated", room_id)
+
+    async def _tell_marked(
+        self, player_id: str, record: FairRecord, given: dict[str, int]
+    ) -> None:
+        """A player marked: each of their reporters is told their report was acted on, each
+        opponent given rating back is told how much (once each: the notes' ids)."""
+        found = await self.player_store.load_player(player_id)
+        about = {"player_id": player_id, "name": found.name if found is not None else ""}
+        notes = self.friends.notes
+        for report in record.reports:
+            note_id = f"report:{report.report_id}"
+            await notes.add(report.reporter_id, note_id, "report_acted", about)
+        for opponent, points in given.items():
+            refund = about | {"points": points}
+            await notes.add(opponent, f"refund:{player_id}", "refund", refund)
 
     def _room_hooks(self, stream: Stream[RoomHooks]) -> RoomHooks:
         def started() -> None:  # the boards of the players here, before their first moves
