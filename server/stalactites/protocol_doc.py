@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from . import daily_protocol_doc, match_protocol_doc, tournament_protocol_doc
 from . import protocol as p
 from .analysis import models as analysis
+from .friends import protocol_doc as friends_protocol_doc
 from .ghosts.runs import RaceRun
 from .rooms.rematch import ProposeRematch
 from .rooms.settings import AskHint, CreateRoom, TakeSeat
@@ -601,6 +602,7 @@ def render() -> str:
     lines += _errors()
     lines.append(tournament_protocol_doc.render(_section, _table))
     lines.append(match_protocol_doc.render(_section, _table))
+    lines.append(friends_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"
 
 
