@@ -6,13 +6,16 @@ import asyncio
 import re
 import urllib.request
 
-SAMPLE = re.compile(r'^([a-z_]+)(?:\{([a-z_]+)="((?:[^"\\]|\\.)*)"\})? (-?[0-9.e+-]+|\+Inf)$')
+LABEL = r'[a-z_]+="(?:[^"\\]|\\.)*"'
+SAMPLE = re.compile(rf"^([a-z_]+)(?:\{{({LABEL}(?:,{LABEL})*)\}})? (-?[0-9.e+-]+|\+Inf)$")
+ONE_LABEL = re.compile(r'^[a-z_]+="((?:[^"\\]|\\.)*)"$')
 
 Samples = dict[tuple[str, str | None], float]
 
 
 def parse(text: str) -> Samples:
-    """Every sample as ``{(name, label value or None): value}``; each line must be a comment
+    """Every sample as ``{(name, label value or None): value}`` (with several labels, their
+    text as written: ``a="x",b="y"``); each line must be a comment
     or one sample (the exposition's format), and every sample's family declared by TYPE."""
     samples: Samples = {}
     families: set[str] = set()
@@ -24,7 +27,9 @@ def parse(text: str) -> Samples:
             continue
         match = SAMPLE.match(line)
         assert match is not None, f"not a sample: {line!r}"
-        name, _, label, value = match.groups()
+        name, labels, value = match.groups()
+        one = ONE_LABEL.match(labels or "")
+        label = one.group(1) if one else labels
         family = re.sub(r"_(bucket|sum|count)$", "", name)
         assert name in families or family in families, f"undeclared: {line!r}"
         samples[(name, label)] = float(value)

@@ -64,6 +64,8 @@ class ServerConfig:
     friends_lease_s: float = 45.0  # a web client tab's presence lasts this long unless renewed
     results_claim_s: float = 15.0  # results taken by a process this long ago and not recorded:
     # another process takes them (its process died, or its recording keeps failing)
+    durable_finish: bool = True  # a race's finish waits for Redis's append-only file (WAITAOF,
+    # Redis 7.2 and later; store/results_durable.py); older Redis: not waited for
     # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
     address_connections: int = 256  # open connections (HTTP and websockets) from one address
     address_spectators: int = 64  # open spectator sockets from one address
@@ -134,6 +136,7 @@ class ServerConfig:
         "STALACTITES_FAIRPLAY_HOLDS": "fairplay_holds",
         "STALACTITES_FRIENDS_LEASE_S": "friends_lease_s",
         "STALACTITES_RESULTS_CLAIM_S": "results_claim_s",
+        "STALACTITES_DURABLE_FINISH": "durable_finish",
         "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",
         "STALACTITES_ADDRESS_SPECTATORS": "address_spectators",
         "STALACTITES_HEAD_TIMEOUT_S": "head_timeout_s",

@@ -24,7 +24,8 @@ DESCRIPTION = (
     "Stalactites Race: race each other at patience on the identical deal. "
     "serve runs the race server and web client; play is a game in the terminal; "
     "deal, moves, replay, solve and pick print JSON; verify checks a finished room's record; "
-    "analyse analyses it; mod grants the moderator's role."
+    "analyse analyses it; mod grants the moderator's role; backup and restore copy the "
+    "Redis store to a file and back."
 )
 GAME_NAMES = ("stalactites", "squadron")
 STEPS = ("ones", "twos")
@@ -140,6 +141,7 @@ def build_parser() -> Parser:
     play.set_defaults(run=cmd_play)
     add_serve(commands)
     from .analyse import add_analyse  # these import this module
+    from .backup import add_backup
     from .mod import add_mod
     from .solving import add_commands as add_solver_commands
     from .verify import add_verify
@@ -148,6 +150,7 @@ def build_parser() -> Parser:
     add_verify(commands)
     add_analyse(commands)
     add_mod(commands)
+    add_backup(commands)
     return parser
 
 

@@ -199,16 +199,21 @@ class Address:
         return replace(self, name=name)
 
 
-def reply_parser() -> Any:
-    """A hiredis reader of replies (strings decoded; error replies as :class:`ReplyError`)."""
+def reply_parser(raw: bool = False) -> Any:
+    """A hiredis reader of replies (strings decoded, or bytes if ``raw``; error replies as
+    :class:`ReplyError`)."""
+    if raw:
+        return hiredis.Reader(replyError=ReplyError)
     return hiredis.Reader(encoding="utf-8", errors="replace", replyError=ReplyError)
 
 
 class Pipe:
-    """One connection, shared: ``await pipe.call("EVALSHA", ...)`` from anywhere."""
+    """One connection, shared: ``await pipe.call("EVALSHA", ...)`` from anywhere; ``raw``:
+    its replies' strings are bytes (``DUMP``'s payloads), not text."""
 
-    def __init__(self, address: Address, stall_s: float = STALL_S) -> None:
+    def __init__(self, address: Address, stall_s: float = STALL_S, raw: bool = False) -> None:
         self.address = address
+        self.raw = raw
         self._stall_s = stall_s
         self._writer: asyncio.Transport | None = None  # the connection that calls may use
         self._reading: _Replies | None = None
@@ -256,7 +261,7 @@ class Pipe:
             answer = await asyncio.wait_for(self.call("PING"), self._stall_s)
         except (TimeoutError, OSError, ReplyError):
             return False
-        return bool(answer == "PONG")
+        return answer in ("PONG", b"PONG")
 
     def call_at(self, key: str, *args: Any) -> Awaitable[Any]:
         """:meth:`call` (what a :class:`Script` runs through: the reply's future itself when
@@ -374,7 +379,7 @@ class _Replies(asyncio.Protocol):
 
     def __init__(self, pipe: Pipe) -> None:
         self._pipe = pipe
-        self._parser = reply_parser()
+        self._parser = reply_parser(pipe.raw)
         self._transport: asyncio.Transport | None = None
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 

@@ -80,3 +80,8 @@ class ResultsLog(Protocol):
         """Up to ``count`` rooms whose deadline has come, each put off ``lease_ms`` (taken:
         another process looks at it again only if this one has not written it by then)."""
         ...
+
+    def wait_for_aof(self, on: bool) -> None:
+        """Whether a race's finish returns only once it is in Redis's append-only file
+        (``WAITAOF``, where the server has it: :mod:`.results_durable`); in memory, nothing."""
+        ...

@@ -62,6 +62,9 @@ class MemoryResults:
         elif how is not Due.EARLIER or there is None or at_ms < there:
             self._due[room_id] = at_ms
 
+    def wait_for_aof(self, on: bool) -> None:
+        """Nothing to wait for: nothing is written to a file."""
+
     async def take_due(self, now_ms: int, lease_ms: int, count: int) -> list[str]:
         due = sorted((at, room_id) for room_id, at in self._due.items() if at <= now_ms)
         taken = [room_id for _, room_id in due[:count]]

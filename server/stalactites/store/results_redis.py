@@ -8,6 +8,9 @@ Cluster, a room's shard being CRC-32 of its id modulo the shards):
   origin); an entry is deleted once acknowledged, so the stream holds the backlog only.
 * ``P{results:K}:due`` sorted set: room id scored by its next deadline (unix ms).
 
+``P{results:K}:aof`` counts the waits for the append-only file (:mod:`.results_durable`): the
+write each wait sends first.
+
 On one Redis server the finish script (``rooms/finish.lua``) appends to the log and writes the
 room's recheck in the same atomic step.  On a Cluster no script can reach a room's keys and a
 shard's (other slots): the store appends right after the finish (``results/finished.lua``), and
@@ -24,6 +27,7 @@ from typing import Any
 from .cluster import ClusterPipe
 from .resp import Pipe, ReplyError, Script
 from .results_base import Backlog, Due, Entry
+from .results_durable import AofWait
 from .scripts import lua
 
 __all__ = ["GROUP", "RedisResults"]
@@ -45,6 +49,42 @@ class RedisResults:
         self._finished = Script(pipe, lua("results/finished"), repeatable=False)
         self._recorded = Script(pipe, lua("results/recorded"), repeatable=True)
         self._take_due = Script(pipe, lua("results/take_due"), repeatable=False)
+        self._aof: dict[str, AofWait] | None = None  # by shard's log key: None, no waits
+        self._aof_pipe: Pipe | ClusterPipe | None = None
+
+    def wait_for_aof(self, on: bool) -> None:
+        if not on:
+            self._aof = None
+            return
+        if self._aof_pipe is None:  # a connection of its own (see results_durable)
+            pipe = self._pipe
+            if isinstance(pipe, ClusterPipe):
+                self._aof_pipe = ClusterPipe(pipe.nodes()[0])
+            else:
+                name = f"{pipe.address.name or 'stalactites'}-aof"
+                self._aof_pipe = Pipe(pipe.address.named(name))
+        self._aof = {
+            log: AofWait(self._aof_pipe, log.removesuffix(":log") + ":aof")
+            for log, _ in self._shards
+        }
+
+    async def durable(self, room_id: str) -> None:
+        """Return once the room's finish (and its results log entry) is in Redis's append-only
+        file, when waits are on; on a Cluster, the node of the room's results shard."""
+        if self._aof is not None:
+            await self._aof[self.keys(room_id)[0]].wait()
+
+    @property
+    def aof_available(self) -> bool | None:
+        """Whether Redis waits for its append-only file (None: waits off, or not asked yet)."""
+        if self._aof is None:
+            return None
+        known = {wait.available for wait in self._aof.values()} - {None}
+        return None if not known else all(known)
+
+    async def close(self) -> None:
+        if self._aof_pipe is not None:
+            await self._aof_pipe.close()
 
     def keys(self, room_id: str) -> tuple[str, str]:
         """The room's shard: its log and its deadlines."""

@@ -129,6 +129,7 @@ class RedisStore:
     async def close(self) -> None:
         await self._bell_leases.close()
         await self._doorbells.close()
+        await self.results.close()
         await self._pipe.close()
 
     async def create_room(self, room: NewRoom, ttl_ms: int) -> None:
@@ -297,6 +298,7 @@ class RedisStore:
             if not self.results.atomic:
                 await self.results.finished(finish.room_id, recheck_at)
             await self._index.finished(finish.room_id)
+            await self.results.durable(finish.room_id)
         return answer
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:

@@ -25,20 +25,37 @@ Names (per process, but for the room lists):
   one local connection.
 * ``stalactites_pubsub_reconnects_total{channel}``: lost doorbell subscriptions made
   again (``rooms``, ``tournaments``); each one resyncs every room or tournament served.
+* ``stalactites_build_info{version,python,store}``: 1, labelled with what runs.
+* ``stalactites_match_waiting{queue}``: players waiting in each quick-race queue (the
+  service's, as the store holds them: aggregate with ``max``).
+* ``stalactites_solver_waiting{kind}``, ``stalactites_solver_running{kind}``: this process's
+  solver calls waiting for a worker and running, by kind (fair play's assessments are
+  ``fairplay``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import bisect
+import functools
+import importlib.metadata
+import platform
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..config import ServerConfig
+from ..fairplay.service import ASSESSMENT, Pool
+from ..match_protocol import QueueFrame
+from ..rooms.analyses import ANALYSIS
+from ..rooms.hints import hint_kind
 from ..store import Backlog
+from ..store.queue_base import queue_name
+from ..workers import WORK
 
 if TYPE_CHECKING:
     from .process import Process
@@ -48,7 +65,9 @@ __all__ = [
     "FanoutLag",
     "Histogram",
     "Metrics",
+    "Queues",
     "ResultsFigures",
+    "build_info",
     "metrics_endpoint",
 ]
 
@@ -142,8 +161,10 @@ class Metrics:
         reconnects: Mapping[str, int],
         listed: Mapping[str, int],
         results: ResultsFigures,
+        more: Sequence[str] = (),
     ) -> str:
-        """The exposition, with the gauges and reconnect counts read at scrape time."""
+        """The exposition, with the gauges and reconnect counts read at scrape time (and
+        ``more`` lines: :func:`build_info`, :class:`Queues`)."""
         out: list[str] = []
         _family(out, "stalactites_connections", "gauge", "open websockets by role")
         out += _labelled("stalactites_connections", "role", _with_zeros(connections, ROLES))
@@ -166,6 +187,7 @@ class Metrics:
         name = "stalactites_pubsub_reconnects_total"
         _family(out, name, "counter", "doorbell subscriptions lost and made again")
         out += _labelled(name, "channel", reconnects)
+        out += more
         return "\n".join(out) + "\n"
 
 
@@ -198,6 +220,81 @@ class ResultsFigures:
             _family(out, f"stalactites_{name}", kind, text)
             out.append(f"stalactites_{name} {value}")
         return out
+
+
+@functools.cache
+def build_info(store: str) -> list[str]:
+    """``stalactites_build_info``: this package's version, Python's, and the store's kind
+    (``memory``, ``redis``, ``cluster``), as labels of a constant 1."""
+    try:
+        version = importlib.metadata.version("stalactites-race")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout not installed
+        version = "unknown"
+    out: list[str] = []
+    name = "stalactites_build_info"
+    _family(out, name, "gauge", "what runs: version, python, store (always 1)")
+    labels = {"version": version, "python": platform.python_version(), "store": store}
+    text = ",".join(f'{key}="{_escape(value)}"' for key, value in labels.items())
+    out.append(f"{name}{{{text}}} 1")
+    return out
+
+
+def store_kind(config: ServerConfig) -> str:
+    if config.store_url.startswith("memory://"):
+        return "memory"
+    return "cluster" if config.redis_cluster else "redis"
+
+
+def queue_names() -> list[str]:
+    """Every quick-race queue: each game and step a ``queue`` frame may ask, each pool."""
+    games = get_args(QueueFrame.model_fields["game"].annotation)
+    steps = get_args(get_args(QueueFrame.model_fields["step"].annotation)[0])
+    by_game = {game: steps if game == "stalactites" else (None,) for game in games}
+    return [
+        queue_name(game, step, pool)
+        for game, game_steps in by_game.items()
+        for step in game_steps
+        for pool in get_args(Pool)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Queues:
+    """The queues and backlogs read at each scrape besides the results log's: who waits in
+    each quick-race queue (the service's), and this process's solver calls by kind."""
+
+    waiting: Mapping[str, int]
+    solver_waiting: Mapping[str, int]
+    solver_running: Mapping[str, int]
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        families = (
+            ("match_waiting", "queue", "players waiting in each quick-race queue (service)",
+             self.waiting),
+            ("solver_waiting", "kind", "solver calls waiting for a worker here, by kind",
+             self.solver_waiting),
+            ("solver_running", "kind", "solver calls running in this process's workers",
+             self.solver_running),
+        )  # fmt: skip
+        for name, label, text, values in families:
+            _family(out, f"stalactites_{name}", "gauge", text)
+            out += _labelled(f"stalactites_{name}", label, values)
+        return out
+
+
+async def read_queues(process: Process) -> Queues:
+    """:class:`Queues` now: one store call a queue (a script over the waiting entries)."""
+    now, store = process.clock.now_ms(), process.queue_store
+    names = queue_names()
+    found = await asyncio.gather(*(store.status(name, "", now) for name in names))
+    solver = process.solver
+    kinds = (WORK, ANALYSIS, hint_kind(process.config, solver.workers), ASSESSMENT)
+    return Queues(
+        {name: status.waiting for name, status in zip(names, found, strict=True)},
+        {kind.name: solver.waiting(kind.name) for kind in kinds},
+        {kind.name: solver.running(kind.name) for kind in kinds},
+    )
 
 
 def _family(out: list[str], name: str, kind: str, text: str) -> None:
@@ -237,7 +334,8 @@ async def metrics_endpoint(request: Request) -> Response:
         recorder.failures,
         process.sweep.advanced,
     )
+    more = build_info(store_kind(process.config)) + (await read_queues(process)).lines()
     text = process.metrics.render(
-        process.connections(), process.room_statuses(), reconnects, listed, results
+        process.connections(), process.room_statuses(), reconnects, listed, results, more
     )
     return Response(text, media_type=CONTENT_TYPE)
