@@ -92,6 +92,7 @@ def register(page: Page, username: str) -> None:
     form.locator("input[name=username]").fill(username)
     form.locator("input[name=password]").fill(PASSWORD)
     form.get_by_role("button").click()
+    page.locator("dialog.recovery-codes .codes-saved").click()  # its recovery codes, shown once
     expect(page.locator(".profile-head")).to_contain_text(f"account {username}")
 
 

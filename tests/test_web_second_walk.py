@@ -186,6 +186,7 @@ def test_a_guest_finds_sign_in_and_is_told_signing_out_makes_a_new_guest(
     form.locator("input[name=username]").fill(f"ev_{uuid.uuid4().hex[:8]}")
     form.locator("input[name=password]").fill(PASSWORD)
     form.get_by_role("button").click()
+    page.locator("dialog.recovery-codes .codes-saved").click()  # its recovery codes, shown once
     expect(page.locator(".profile-head")).to_contain_text("account ev_")
     page.get_by_role("button", name="Sign out", exact=True).click()
     expect(page.locator(".signed-out-note")).to_have_text(

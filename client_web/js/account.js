@@ -1,14 +1,17 @@
 // Your account, on your own profile: register (username and password) so the player you are
-// can sign in on another device, sign in to an account, sign out (here or everywhere), and
+// can sign in on another device, sign in to an account (or, the password forgotten, with a
+// recovery code), sign out (here or everywhere), new recovery codes, export your data, and
 // delete the account. A guest sees the sign-in form open, first: a returning player must not
-// look for it under the register form. Signing out leaves this browser a new guest, and says
-// so. The forms are built by the profile's render; each action then asks the profile to draw
-// itself afresh (`changed`).
+// look for it under the register form. Registering shows the account's recovery codes once
+// (recovery.js). Signing out leaves this browser a new guest, and says so. The forms are
+// built by the profile's render; each action then asks the profile to draw itself afresh
+// (`changed`).
 
 import { errorText } from "./api.js";
 import { h, toast } from "./dom.js";
 import { dateTime, t } from "./i18n.js";
 import { field, formError, formValues, textInput } from "./forms.js";
+import { codesPart, dataPart, recoverPart, showCodes } from "./recovery.js";
 import { deleteAccount, register, rename, signIn, signOut } from "./session.js";
 
 let signedOut = false; // this tab signed out: the guest it became is told so until it signs in
@@ -33,16 +36,22 @@ export function accountView(profile, changed) {
     h("summary", {}, t(profile.registered ? "account.otherAccount" : "account.haveAccount")),
     credentialsForm("sign-in", t("account.signIn"), signIn, changed),
   );
+  const recovered = () => {
+    signedOut = false;
+    changed();
+  };
   if (!profile.registered) {
     parts.push(
       signedOut ? h("p", { class: "signed-out-note", role: "status" }, t("account.nowGuest")) : null,
       signInPart,
+      recoverPart(recovered),
       h("h3", { class: "register-title" }, t("account.newAccount")),
       h("p", {}, t("account.anonymousText")),
       credentialsForm("register", t("account.register"), register, changed),
     );
-  } else parts.push(signInPart);
+  } else parts.push(signInPart, codesPart(profile));
   parts.push(
+    dataPart(profile),
     h(
       "details",
       { class: "danger" },
@@ -93,10 +102,11 @@ function credentialsForm(kind, label, act, changed) {
     const form = event.currentTarget;
     const { username } = formValues(form);
     try {
-      await act(username, form.elements.password.value);
+      const codes = await act(username, form.elements.password.value);
       signedOut = false;
       toast(t(kind === "register" ? "account.registered" : "account.signedIn"), "good");
       changed();
+      if (kind === "register") await showCodes(codes, username);
     } catch (error) {
       formError(form, errorText(error));
     }

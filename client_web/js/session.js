@@ -4,7 +4,7 @@
 // before a session exists), and on a first visit gets a new anonymous player
 // (POST /api/session {}). Signing in, registering and renaming ask `quietly`: their refusals
 // (a wrong password, a name taken, a second rename the same day) are shown in the form, and
-// logged as no error in the console.
+// logged as no error in the console; so are a recovery code's and a new set's.
 // Pages read `me()` and listen with `onPlayer(fn)`; the header is one such listener.
 
 import { api, quietly } from "./api.js";
@@ -60,9 +60,31 @@ export async function signIn(username, password) {
   return refreshMe();
 }
 
+/** Register this player; its recovery codes, which the server shows this once. */
 export async function register(username, password) {
-  return set(await quietly("POST", "/api/accounts", { username, password }));
+  const { recovery_codes: codes, ...profile } = await quietly("POST", "/api/accounts", {
+    username,
+    password,
+  });
+  set(profile);
+  return codes ?? [];
 }
+
+/** Sign in with a recovery code, setting a new password (every other session ends). */
+export async function recover(username, code, password) {
+  await quietly("POST", "/api/recover", { username, code, password });
+  return refreshMe();
+}
+
+/** A new set of recovery codes in place of the old (the current password first). */
+export async function newRecoveryCodes(password) {
+  return (await quietly("POST", "/api/me/recovery-codes", { password })).recovery_codes;
+}
+
+export const recoveryCodesLeft = async () => (await api("GET", "/api/me/recovery-codes")).left;
+
+/** Everything the server keeps of you (GET /api/me/export), as a document. */
+export const exportData = () => quietly("GET", "/api/me/export");
 
 /** Sign out (everywhere: every session of the player); then the browser is a newcomer. */
 export async function signOut(everywhere = false) {

@@ -384,12 +384,39 @@ PLAYER_ROUTES = [
     ),
     (
         '`POST /api/accounts` with `{"username", "password"}`, signed in',
-        "201 the player's profile, now registered; 409 `username_taken`, "
+        '201 the player\'s profile, now registered, with `"recovery_codes"`: its ten '
+        "one-time recovery codes, shown this once; 409 `username_taken`, "
         "`already_registered`; 422 `bad_username` / `bad_password` naming the `field`, "
         "`bad_message`; 429 `rate_limited` with `Retry-After` (registrations per address); 401",
     ),
+    (
+        '`POST /api/recover` with `{"username", "code", "password"}`',
+        "200 a new session, as a sign-in's: the recovery code used up, the password the new "
+        "one, every other session of the account ended; 401 `wrong_recovery_code` (a wrong "
+        "code, one used already and an unknown username alike); 422 `bad_recovery_code` "
+        "(`field` `code`: not the form of a code), `bad_password`, `bad_message`; 429 "
+        "`rate_limited` with `Retry-After` (the sign-in limits)",
+    ),
+    (
+        '`GET /api/me/recovery-codes`; `POST` it with `{"password"}` (the current one)',
+        '200 `{"left"}`: the account\'s unused codes; a new set of ten in place of the old, '
+        '201 `{"recovery_codes"}`, shown this once: 401 `bad_credentials` for a wrong '
+        "password, 409 `not_registered` for an anonymous player, 429 `rate_limited` (the "
+        "sign-in limits); 401 without a session",
+    ),
     ("`GET /api/me`", "200 the signed-in player's profile; 401 `unauthorized`"),
-    ("`DELETE /api/me`", "204: the account deleted (its races stay on others' histories); 401"),
+    (
+        "`GET /api/me/export`",
+        "200 the signed-in player's own data, a JSON file (`Content-Disposition: attachment`): "
+        '`{"schema": "stalactites-export/1", "exported_at", "profile", "account", "ratings", '
+        '"races", "reports_made", "fair_play"}`, every field in docs/players.md; 429 '
+        "`rate_limited` (10 at once, then one a minute per address); 401",
+    ),
+    (
+        "`DELETE /api/me`",
+        "204: the account deleted with its sessions, recovery codes and the reports it made "
+        "(its races stay on others' histories); 401",
+    ),
     (
         '`PATCH /api/me` with `{"name"}`',
         "200 the profile with its new display name (1-20 visible characters), once a day: "

@@ -16,12 +16,15 @@ from .errors import (
     BadName,
     BadPassword,
     BadRace,
+    BadRecoveryCode,
     BadUsername,
     NameTaken,
+    NotRegistered,
     PlayerError,
     PlayerNotFound,
     RenameTooSoon,
     UsernameTaken,
+    WrongRecoveryCode,
 )
 from .names import DELETED_NAME, skeleton
 from .passwords import Passwords
@@ -41,6 +44,7 @@ __all__ = [
     "BadName",
     "BadPassword",
     "BadRace",
+    "BadRecoveryCode",
     "BadUsername",
     "BoardEntry",
     "HistoryEntry",
@@ -56,8 +60,10 @@ __all__ = [
     "RaceResult",
     "RatingView",
     "NameTaken",
+    "NotRegistered",
     "RenameTooSoon",
     "UsernameTaken",
+    "WrongRecoveryCode",
     "displayed",
     "skeleton",
 ]

@@ -10,10 +10,13 @@
     │   ├── BadCursor             bad_cursor
     │   ├── BadLimit              bad_limit
     │   ├── BadGame               bad_game
-    │   └── BadRace               bad_race
+    │   ├── BadRace               bad_race
+    │   └── BadRecoveryCode       bad_recovery_code (not even the form of a recovery code)
     ├── UsernameTaken             username_taken
     ├── AlreadyRegistered         already_registered
     ├── BadCredentials            bad_credentials (a wrong password and an unknown username alike)
+    ├── WrongRecoveryCode         wrong_recovery_code (a wrong or used code, an unknown username)
+    ├── NotRegistered             not_registered (recovery codes are for accounts)
     ├── RenameTooSoon             rename_too_soon (``retry_at_ms`` says when)
     ├── NameTaken                 name_taken (a name given before, or confusable with one)
     └── PlayerNotFound            player_not_found
@@ -35,12 +38,15 @@ __all__ = [
     "BadName",
     "BadPassword",
     "BadRace",
+    "BadRecoveryCode",
     "BadUsername",
     "NameTaken",
+    "NotRegistered",
     "PlayerError",
     "PlayerNotFound",
     "RenameTooSoon",
     "UsernameTaken",
+    "WrongRecoveryCode",
 ]
 
 
@@ -91,6 +97,11 @@ class BadRace(BadInput):
     field = "result"
 
 
+class BadRecoveryCode(BadInput):
+    code = "bad_recovery_code"
+    field = "code"
+
+
 class UsernameTaken(PlayerError):
     code = "username_taken"
 
@@ -101,6 +112,14 @@ class AlreadyRegistered(PlayerError):
 
 class BadCredentials(PlayerError):
     code = "bad_credentials"
+
+
+class WrongRecoveryCode(PlayerError):
+    code = "wrong_recovery_code"
+
+
+class NotRegistered(PlayerError):
+    code = "not_registered"
 
 
 class RenameTooSoon(PlayerError):

@@ -5,7 +5,7 @@ No HTTP here: the web layer turns each method's answer into a response and each
 at a time (:mod:`.hashing`), so a sign-in never holds the event loop.  An anonymous player
 expires ``anonymous_idle_ms`` after its last session's use (touched at most once an hour),
 until its first race or its registration keeps it for good.  See :mod:`.recording` for
-:meth:`record_race`.
+:meth:`record_race`, :mod:`.recovery` for recovery codes.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..clock import Clock
@@ -58,6 +58,7 @@ from .races import (
     history_entry,
 )
 from .ratings import displayed, provisional
+from .recovery import Recovery
 from .sessions import ANONYMOUS_IDLE_DAYS, SESSION_DAYS, new_token, parse_token, token_hash
 
 __all__ = [
@@ -128,6 +129,7 @@ class PlayerService:
         self._clock = clock
         self._passwords = passwords or Passwords()
         self.hashing = Hashing(hashing_at_once)  # this process's password work, queued
+        self.recovery = Recovery(store, self.hashing, self._passwords)
         self._idle_ms = anonymous_idle_ms
         self._rename_every_ms = rename_every_ms
         self._session_ms = session_ms
@@ -152,8 +154,11 @@ class PlayerService:
         await self.store.create_player(record, skeleton(name))
         return await self._new_session(player_id, name)
 
-    async def register(self, player_id: str, username: object, password: object) -> PlayerRecord:
-        """Make the (anonymous) player an account, keeping its ratings and history."""
+    async def register(
+        self, player_id: str, username: object, password: object, codes: Sequence[str] = ()
+    ) -> PlayerRecord:
+        """Make the (anonymous) player an account, keeping its ratings and history, with
+        these recovery ``codes`` (:func:`.recovery.new_codes`), in one step."""
         name, secret = check_username(username), check_password(password)
         record = await self._player(player_id)
         if record.registered:
@@ -165,7 +170,9 @@ class PlayerService:
         if owner != player_id:
             raise UsernameTaken(f"{name!r} is taken")
         hashed = await self.hashing.run(self._passwords.hash, secret)
-        answer = await self.store.register(player_id, name, hashed)
+        answer = await self.store.register(
+            player_id, name, hashed, await self.recovery.hashed(codes) if codes else None
+        )
         if answer != "registered":
             await self.store.release_username(key, player_id)
             if answer == "already_registered":
@@ -178,13 +185,7 @@ class PlayerService:
     async def sign_in(self, username: object, password: object) -> NewSession:
         """A new session of the account; :class:`BadCredentials` (after the same work) for a
         wrong password, an unknown username or one that is not even well-formed."""
-        record = None
-        if is_username(username):
-            key = username_key(username)
-            owner = await self.store.find_username(key)
-            record = await self.store.load_player(owner or NOBODY)  # the same reads either way
-            if record is not None and username_key(record.username or "") != key:
-                record = None
+        record = await self._account(username)
         secret = password[:PASSWORD_MAX] if isinstance(password, str) else ""
         stored = record.password_hash if record else None
         verdict = await self.hashing.run(self._passwords.verify, stored, secret)
@@ -192,6 +193,14 @@ class PlayerService:
             raise BadCredentials("wrong username or password")
         if verdict.rehashed is not None:
             await self.store.set_password_hash(record.player_id, verdict.rehashed)
+        return await self._new_session(record.player_id, record.name)
+
+    async def recover(self, username: object, code: object, password: object) -> NewSession:
+        """A recovery code of the account used (:mod:`.recovery`): its password is
+        ``password`` now, every session of it ended, and a new session is its only one."""
+        record = await self._account(username)
+        await self.recovery.use(record, code, password)
+        assert record is not None  # (else refused)
         return await self._new_session(record.player_id, record.name)
 
     async def resolve(self, token: object) -> PlayerRecord | None:
@@ -395,6 +404,17 @@ class PlayerService:
         ):
             raise PlayerNotFound(player_id)
         return NewSession(player_id, name, token)
+
+    async def _account(self, username: object) -> PlayerRecord | None:
+        """The account of the username (None: none), after the same reads either way."""
+        if not is_username(username):
+            return None
+        key = username_key(username)
+        owner = await self.store.find_username(key)
+        record = await self.store.load_player(owner or NOBODY)
+        if record is not None and username_key(record.username or "") != key:
+            return None
+        return record
 
     async def _player(self, player_id: str) -> PlayerRecord:
         if PLAYER_ID.fullmatch(player_id) is None:  # (from a URL: not even looked up)

@@ -21,11 +21,13 @@ now are kept for good.  A name it held before a rename keeps the expiry it had.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 __all__ = [
     "DELETED_VERSION",
+    "REPORTS_MADE_KEPT",
     "Applied",
     "BoardLine",
     "Claim",
@@ -42,6 +44,7 @@ __all__ = [
 ]
 
 DELETED_VERSION = 1 << 50  # a deleted player's leaderboard version: nothing may put it back
+REPORTS_MADE_KEPT = 1000  # reports a player made, kept for their export (the newest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,14 +226,50 @@ class PlayerStore(Protocol):
         ...
 
     async def release_username(self, key: str, player_id: str) -> None: ...
-    async def register(self, player_id: str, username: str, password_hash: str) -> str:
-        """``registered`` (and the player kept for good), ``already_registered`` or
-        ``no_player``."""
+    async def register(
+        self,
+        player_id: str,
+        username: str,
+        password_hash: str,
+        codes: Mapping[str, str] | None = None,
+    ) -> str:
+        """``registered`` (and the player kept for good, with the hashes of its recovery
+        ``codes`` by name, in the same step), ``already_registered`` or ``no_player``."""
         ...
 
     async def set_password_hash(self, player_id: str, password_hash: str) -> None: ...
+
+    # recovery codes (see stalactites.players.recovery), an account's, by name
+    async def set_recovery_codes(self, player_id: str, codes: Mapping[str, str]) -> bool:
+        """The account's codes' hashes are these, the old set gone; False for no account."""
+        ...
+
+    async def recovery_code(self, player_id: str, name: str) -> str | None:
+        """The hash of the account's unused code of that name."""
+        ...
+
+    async def use_recovery_code(
+        self, player_id: str, name: str, code_hash: str, password_hash: str
+    ) -> bool:
+        """If the code's hash is still ``code_hash``: the code gone, the password's hash
+        ``password_hash``, every session ended, all at once; whether it was."""
+        ...
+
+    async def recovery_codes_left(self, player_id: str) -> int: ...
+
+    # reports a player made (fair play keeps them on the reported player's record)
+    async def add_report_made(self, player_id: str, report: str, at_ms: int) -> None:
+        """Remember a report the player made (JSON), the newest ``REPORTS_MADE_KEPT``; it
+        expires with an expiring player."""
+        ...
+
+    async def reports_made(self, player_id: str) -> list[str]:
+        """The reports the player made, oldest first."""
+        ...
+
     async def delete_player(self, player_id: str) -> PlayerRecord | None:
-        """Its record, sessions, history and statistics gone at once; the record it had."""
+        """Its record, sessions, history, statistics, recovery codes and reports made gone
+        at once; the record it had."""
         ...
 
     # sessions (by the token's hash)

@@ -9,10 +9,12 @@ theirs (a session's use, a new session, a rename, a new player).
 from __future__ import annotations
 
 import bisect
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from .expiry import Expiry
 from .players_base import (
+    REPORTS_MADE_KEPT,
     Applied,
     BoardLine,
     Claim,
@@ -37,6 +39,8 @@ class _Player:
     history: dict[str, str] = field(default_factory=dict)  # room id -> stored entry
     wins: dict[str, list[int]] = field(default_factory=dict)  # "GAME:STEP" -> winning times
     claim: str = ""  # an expiring player's: the skeleton of its name, claimed as it expires
+    codes: dict[str, str] = field(default_factory=dict)  # recovery code's name -> its hash
+    reports: list[str] = field(default_factory=list)  # reports made, oldest first
 
 
 class MemoryPlayerStore:
@@ -144,7 +148,13 @@ class MemoryPlayerStore:
         if self._usernames.get(key) == player_id:
             del self._usernames[key]
 
-    async def register(self, player_id: str, username: str, password_hash: str) -> str:
+    async def register(
+        self,
+        player_id: str,
+        username: str,
+        password_hash: str,
+        codes: Mapping[str, str] | None = None,
+    ) -> str:
         player = self._players.get(player_id)
         if player is None:
             return "no_player"
@@ -154,12 +164,47 @@ class MemoryPlayerStore:
         player.record = replace(
             player.record, username=username, password_hash=password_hash, board_version=version
         )
+        player.codes = dict(codes or {})
         self._keep(player)
         return "registered"
 
     async def set_password_hash(self, player_id: str, password_hash: str) -> None:
         if (player := self._players.get(player_id)) is not None:
             player.record = replace(player.record, password_hash=password_hash)
+
+    async def set_recovery_codes(self, player_id: str, codes: Mapping[str, str]) -> bool:
+        player = self._players.get(player_id)
+        if player is None or player.record.username is None:
+            return False
+        player.codes = dict(codes)
+        return True
+
+    async def recovery_code(self, player_id: str, name: str) -> str | None:
+        player = self._players.get(player_id)
+        return None if player is None else player.codes.get(name)
+
+    async def use_recovery_code(
+        self, player_id: str, name: str, code_hash: str, password_hash: str
+    ) -> bool:
+        player = self._players.get(player_id)
+        if player is None or player.codes.get(name) != code_hash:
+            return False
+        del player.codes[name]
+        player.record = replace(player.record, password_hash=password_hash)
+        player.sessions.clear()
+        return True
+
+    async def recovery_codes_left(self, player_id: str) -> int:
+        player = self._players.get(player_id)
+        return 0 if player is None else len(player.codes)
+
+    async def add_report_made(self, player_id: str, report: str, at_ms: int) -> None:
+        if (player := self._players.get(player_id)) is not None:
+            player.reports = [*player.reports, report][-REPORTS_MADE_KEPT:]
+
+    async def reports_made(self, player_id: str) -> list[str]:
+        player = self._players.get(player_id)
+        return [] if player is None else list(player.reports)
 
     async def delete_player(self, player_id: str) -> PlayerRecord | None:
         player = self._players.pop(player_id, None)

@@ -13,6 +13,10 @@ one Redis Cluster slot):
   moved on by ``touch.lua`` and ``claim_ttl.lua``; ``PERSIST`` once kept, by ``apply.lua``
   or ``register.lua`` and then ``claim_ttl.lua``).
 * ``P{player:ID}:sessions`` hash: SHA-256 of a session token -> its expiry (unix ms).
+* ``P{player:ID}:recovery`` hash: an account's unused recovery codes, a code's name (its
+  first group) -> its argon2id hash (:mod:`stalactites.players.recovery`).
+* ``P{player:ID}:reports`` sorted set: the reports the player made (JSON) by when (unix ms),
+  the newest ``REPORTS_MADE_KEPT``; it expires with an expiring player.
 * ``P{player:ID}:races`` sorted set, all scored 0: the history's marks
   ``FINISHED_AT(13 digits):ROOM_ID``, so that lexical order is time order and a cursor is exact.
 * ``P{player:ID}:history`` hash: room id -> the entry ``GAME|PLACE|PLAYERS|STATUS|
@@ -50,10 +54,12 @@ expire, after which the name may be given again.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from .cluster import ClusterPipe
 from .players_base import (
+    REPORTS_MADE_KEPT,
     Applied,
     BoardLine,
     Claim,
@@ -70,6 +76,7 @@ from .scripts import lua
 __all__ = ["PlayerKeys", "RedisPlayerStore"]
 
 _SCRIPTS = (
+    "add_report",
     "add_session",
     "apply",
     "board",
@@ -86,16 +93,18 @@ _SCRIPTS = (
     "outcome",
     "register",
     "release_claim",
+    "recovery_codes",
     "rename",
     "replace_outcome",
     "touch",
+    "use_recovery",
 )
 
 
 class PlayerKeys:
     """The names of one player's keys."""
 
-    __slots__ = ("history", "player", "races", "sessions", "tag")
+    __slots__ = ("history", "player", "races", "recovery", "reports", "sessions", "tag")
 
     def __init__(self, prefix: str, player_id: str) -> None:
         self.tag = f"{prefix}{{player:{player_id}}}"
@@ -103,6 +112,8 @@ class PlayerKeys:
         self.sessions = f"{self.tag}:sessions"
         self.races = f"{self.tag}:races"
         self.history = f"{self.tag}:history"
+        self.recovery = f"{self.tag}:recovery"
+        self.reports = f"{self.tag}:reports"
 
     def wins(self, stats_key: str) -> str:
         return f"{self.tag}:wins:{stats_key}"
@@ -142,7 +153,9 @@ class RedisPlayerStore:
 
     async def touch_player(self, player_id: str, now_ms: int, idle_ms: int) -> None:
         keys = self.keys(player_id)
-        claim = await self._run["touch"]([keys.player, keys.sessions], [now_ms + idle_ms, idle_ms])
+        claim = await self._run["touch"](
+            [keys.player, keys.sessions, keys.reports], [now_ms + idle_ms, idle_ms]
+        )
         if claim:
             await self._claim_ttl(str(claim), player_id, idle_ms)
 
@@ -213,10 +226,17 @@ class RedisPlayerStore:
     async def release_username(self, key: str, player_id: str) -> None:
         await self._run["release_claim"]([self._username(key)], [player_id])
 
-    async def register(self, player_id: str, username: str, password_hash: str) -> str:
+    async def register(
+        self,
+        player_id: str,
+        username: str,
+        password_hash: str,
+        codes: Mapping[str, str] | None = None,
+    ) -> str:
         keys = self.keys(player_id)
         answer, claim = await self._run["register"](
-            [keys.player, keys.sessions], [username, password_hash]
+            [keys.player, keys.sessions, keys.recovery, keys.reports],
+            [username, password_hash, *_pairs(codes or {})],
         )
         if claim:  # kept for good: its name's claim too
             await self.keep_name(str(claim), player_id)
@@ -227,13 +247,47 @@ class RedisPlayerStore:
         if await self._call(key, "EXISTS", key):
             await self._call(key, "HSET", key, "password", password_hash)
 
+    async def set_recovery_codes(self, player_id: str, codes: Mapping[str, str]) -> bool:
+        keys = self.keys(player_id)
+        done = await self._run["recovery_codes"]([keys.player, keys.recovery], _pairs(codes))
+        return bool(done)
+
+    async def recovery_code(self, player_id: str, name: str) -> str | None:
+        key = self.keys(player_id).recovery
+        found: str | None = await self._call(key, "HGET", key, name)
+        return found
+
+    async def use_recovery_code(
+        self, player_id: str, name: str, code_hash: str, password_hash: str
+    ) -> bool:
+        keys = self.keys(player_id)
+        used = await self._run["use_recovery"](
+            [keys.player, keys.sessions, keys.recovery], [name, code_hash, password_hash]
+        )
+        return bool(used)
+
+    async def recovery_codes_left(self, player_id: str) -> int:
+        key = self.keys(player_id).recovery
+        return int(await self._call(key, "HLEN", key))
+
+    async def add_report_made(self, player_id: str, report: str, at_ms: int) -> None:
+        keys = self.keys(player_id)
+        await self._run["add_report"](
+            [keys.player, keys.reports], [report, at_ms, REPORTS_MADE_KEPT]
+        )
+
+    async def reports_made(self, player_id: str) -> list[str]:
+        key = self.keys(player_id).reports
+        return list(await self._call(key, "ZRANGE", key, 0, -1))
+
     async def delete_player(self, player_id: str) -> PlayerRecord | None:
         record = await self.load_player(player_id)
         if record is None:
             return None
         keys = self.keys(player_id)
         wins = [keys.wins(key) for key in record.stats]
-        every = [keys.player, keys.sessions, keys.races, keys.history, *wins]
+        mine = [keys.sessions, keys.races, keys.history, keys.recovery, keys.reports]
+        every = [keys.player, *mine, *wins]
         flat = await self._run["delete"](every, [])
         return record if flat else None
 
@@ -303,7 +357,14 @@ class RedisPlayerStore:
         rated = race.before is not None and race.after is not None
         before, after = race.before or Rating(), race.after or Rating()
         answer, claim = await self._run["apply"](
-            [keys.player, keys.races, keys.history, keys.wins(stats_key), keys.sessions],
+            [
+                keys.player,
+                keys.races,
+                keys.history,
+                keys.wins(stats_key),
+                keys.sessions,
+                keys.reports,
+            ],
             [
                 race.room_id,
                 history_mark(race.finished_at, race.room_id),
@@ -362,6 +423,11 @@ class RedisPlayerStore:
 
     async def close(self) -> None:
         await self._pipe.close()
+
+
+def _pairs(codes: Mapping[str, str]) -> list[str]:
+    """A mapping as a script's arguments: key, value, key, value..."""
+    return [part for pair in codes.items() for part in pair]
 
 
 def _rating(value: str) -> Rating:

@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...fairplay.record import FairRecord, ReportReason
 from ...fairplay.service import FairPlayError
+from ...players.export import remember_report
 from ...rooms.seats import is_persistent
 from ...store.players_base import PlayerRecord
 from ..limits import AddressBuckets, limited, retry_after_header
@@ -169,6 +170,11 @@ async def report(request: Request) -> Response:
     report_id, new = await process.fairplay.report(
         reporter.player_id, body.player_id, body.reason, body.text, body.room_id
     )
+    if new:  # the reporter's own copy, for their export
+        filed = {"report_id": report_id, **body.model_dump()}
+        await remember_report(
+            process.player_store, reporter.player_id, filed, process.clock.now_ms()
+        )
     return JSONResponse({"report_id": report_id}, status_code=201 if new else 200)
 
 

@@ -5,13 +5,15 @@ nothing; a body that is not a JSON object (or is nested too deeply to read) is 4
 ``bad_message``.  New anonymous players and registrations are limited per client address,
 sign-in attempts (``POST /api/session`` with a username) per address, per username from one
 address and per username, in this process (:mod:`.player_limits`): over a limit, 429
-``rate_limited`` with ``Retry-After``.  Sessions: :mod:`.session_http`.
+``rate_limited`` with ``Retry-After``; a recovery code's use and a new set of codes take
+from the sign-in limits too.  Sessions: :mod:`.session_http`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from typing import Any
 
 from starlette.requests import Request
@@ -20,11 +22,13 @@ from starlette.routing import BaseRoute, Route
 
 from ...fairplay.service import FairPlayError
 from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
+from ...players.export import player_export
+from ...players.recovery import new_codes
 from ...players.service import DAY_MS, NewSession, Profile
 from ...store.players_base import PlayerRecord
 from ..limits import client_address, limited, retry_after_header
 from ..process import process_of
-from .player_limits import NEW_PLAYERS, REGISTRATIONS, player_limits
+from .player_limits import EXPORTS, NEW_PLAYERS, REGISTRATIONS, player_limits
 from .session_http import forget_cookie, request_token, session_player, set_cookie, unauthorized
 
 __all__ = ["player_error", "player_routes"]
@@ -33,6 +37,8 @@ STATUS = {
     "username_taken": 409,
     "already_registered": 409,
     "bad_credentials": 401,
+    "wrong_recovery_code": 401,
+    "not_registered": 409,
     "rename_too_soon": 429,
     "name_taken": 409,
     "player_not_found": 404,
@@ -48,6 +54,10 @@ def player_routes() -> list[BaseRoute]:
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me", delete_me, methods=["DELETE"]),
         Route("/api/me", rename, methods=["PATCH"]),
+        Route("/api/me/export", export_me, methods=["GET"]),
+        Route("/api/me/recovery-codes", codes_left, methods=["GET"]),
+        Route("/api/me/recovery-codes", renew_codes, methods=["POST"]),
+        Route("/api/recover", recover, methods=["POST"]),
         Route("/api/players/{who}", profile, methods=["GET"]),
         Route("/api/players/{player_id}/races", races, methods=["GET"]),
         Route("/api/leaderboards/{game}", leaderboard, methods=["GET"]),
@@ -154,10 +164,79 @@ async def register(request: Request) -> Response:
     over = limited(request, player_limits(request).registrations, REGISTRATIONS)
     if over is not None:
         return over
-    players = process_of(request).players
-    await players.register(player.player_id, body.get("username"), body.get("password"))
+    players, codes = process_of(request).players, new_codes()
+    await players.register(player.player_id, body.get("username"), body.get("password"), codes)
     found = await players.profile(player.player_id)
-    return JSONResponse(await _profile(request, found), status_code=201)
+    answer = await _profile(request, found) | {"recovery_codes": codes}  # shown this once
+    return JSONResponse(answer, status_code=201)
+
+
+async def recover(request: Request) -> Response:
+    """``{"username", "code", "password"}``: a recovery code used, the password new, every
+    other session ended; 200 the new session, as a sign-in's."""
+    refused = await session_player(request, changing=True)
+    if isinstance(refused, JSONResponse):
+        return refused
+    body = await _object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    over = player_limits(request).sign_in.refused(client_address(request), body.get("username"))
+    if over is not None:
+        return over
+    players = process_of(request).players
+    made = await players.recover(body.get("username"), body.get("code"), body.get("password"))
+    return _session_answer(request, made, 200)
+
+
+async def codes_left(request: Request) -> Response:
+    player = await _signed_in(request, changing=False)
+    if isinstance(player, JSONResponse):
+        return player
+    return JSONResponse({"left": await process_of(request).players.recovery.left(player.player_id)})
+
+
+async def renew_codes(request: Request) -> Response:
+    """``{"password"}`` (the current one): a new set of recovery codes in place of the old;
+    201 ``{"recovery_codes"}``, shown this once."""
+    player = await _signed_in(request, changing=True)
+    if isinstance(player, JSONResponse):
+        return player
+    body = await _object(request)
+    if isinstance(body, JSONResponse):
+        return body
+    over = player_limits(request).sign_in.refused(client_address(request), player.username)
+    if over is not None:
+        return over
+    codes = await process_of(request).players.recovery.renew(player, body.get("password"))
+    return JSONResponse({"recovery_codes": codes}, status_code=201)
+
+
+async def export_me(request: Request) -> Response:
+    """The signed-in player's own data, a JSON file to keep (:mod:`...players.export`)."""
+    player = await _signed_in(request, changing=False)
+    if isinstance(player, JSONResponse):
+        return player
+    over = limited(request, player_limits(request).exports, EXPORTS)
+    if over is not None:
+        return over
+    process, player_id = process_of(request), player.player_id
+    fair = await process.fairplay.record_of(player_id)
+    document = await player_export(
+        process.players,
+        player_id,
+        profile=await _profile(request, await process.players.profile(player_id)),
+        fair_play={
+            "under_review": fair.under_review(),
+            "marked": fair.marked,
+            "appeal": fair.appeal,
+        },
+        moves_of=process.rooms.store.read_log,
+        secret_deals=process.daily.secret_deals,
+        now_ms=process.clock.now_ms(),
+    )
+    day = time.strftime("%Y-%m-%d", time.gmtime(document["exported_at"] / 1000))
+    name = f"stalactites-{player_id}-{day}.json"
+    return JSONResponse(document, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 async def me(request: Request) -> Response:

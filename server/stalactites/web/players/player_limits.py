@@ -1,5 +1,6 @@
 """The players' limits per client address in one process: new anonymous players,
-registrations and sign-in attempts (:mod:`.sign_in_limits`).
+registrations, sign-in attempts (:mod:`.sign_in_limits`, which recovery codes share) and
+exports of one's own data.
 
 Each is a token bucket per address (:class:`~..limits.AddressBuckets`); over one, HTTP 429
 ``rate_limited`` with ``Retry-After``.  A process's set is made from its settings at the
@@ -17,15 +18,19 @@ from ..limits import AddressBuckets
 from ..process import Process, process_of
 from .sign_in_limits import SignInLimits
 
-__all__ = ["NEW_PLAYERS", "REGISTRATIONS", "PlayerLimits", "player_limits"]
+__all__ = ["EXPORTS", "NEW_PLAYERS", "REGISTRATIONS", "PlayerLimits", "player_limits"]
 
 NEW_PLAYERS = "new players"  # what the per-address limits count (their 429's message)
 REGISTRATIONS = "registrations"
+EXPORTS = "exports"
+EXPORTS_BURST = 10  # a player's data read whole: 10 at once, then one a minute per address
+EXPORTS_RATE = 1 / 60
 
 
 class PlayerLimits:
     """One process's: ``new_players`` (``POST /api/session`` without credentials),
-    ``registrations`` (``POST /api/accounts``) and ``sign_in`` per address."""
+    ``registrations`` (``POST /api/accounts``), ``sign_in`` (and recovery codes' uses and
+    renewals) and ``exports`` (``GET /api/me/export``) per address."""
 
     def __init__(self, process: Process) -> None:
         config, held = process.config, process.sign_in_limits
@@ -37,6 +42,7 @@ class PlayerLimits:
             config.signin_username_total_rate, config.signin_username_total_burst
         )
         self.sign_in = SignInLimits(held.address, held.username, total)
+        self.exports = AddressBuckets(EXPORTS_RATE, EXPORTS_BURST)
 
 
 _MADE: weakref.WeakKeyDictionary[Process, PlayerLimits] = weakref.WeakKeyDictionary()

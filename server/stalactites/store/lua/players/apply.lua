@@ -3,7 +3,8 @@
 -- unless the history holds the race already.
 -- KEYS[1] the player's hash, KEYS[2] the history order (sorted set of marks, all scored 0),
 -- KEYS[3] the history (room id -> [entry, before, after]), KEYS[4] this game and step's
--- winning times (sorted set: room id scored by elapsed ms), KEYS[5] the player's sessions
+-- winning times (sorted set: room id scored by elapsed ms), KEYS[5] the player's sessions,
+-- KEYS[6] the reports the player made (kept for good with it)
 -- ARGV[1] room id, ARGV[2] its mark (FINISHED_AT:ROOM_ID), ARGV[3] the entry (its fields
 -- before the ratings, '|' between them),
 -- ARGV[4] the game, ARGV[5] "GAME:STEP", ARGV[6] won (1/0), ARGV[7] elapsed ms,
@@ -62,5 +63,5 @@ if streak > best_streak then best_streak = streak end
 redis.call('HSET', KEYS[1], field, races .. '|' .. wins .. '|' .. streak .. '|' .. best_streak .. '|' .. best .. '|' .. median)
 redis.call('ZADD', KEYS[2], 0, ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[3] .. '|' .. change .. '|' .. ARGV[13])
-local claim = kept_for_good(KEYS[1], KEYS[5])
+local claim = kept_for_good(KEYS[1], KEYS[5], KEYS[6])
 return {'applied', claim}
