@@ -2,7 +2,7 @@
 
 Keys (``P`` the prefix):
 
-* ``P{fair:PLAYER_ID}`` hash: ``record`` (JSON), ``version``; written by ``fairplay/write``.
+* ``P{fair:PLAYER_ID}`` hash: ``record`` (JSON), ``version``; written by ``record_write``.
 * ``P{fair}:NAME`` sorted sets, the shared lists (``cases``, ``marked``, ``moderators``,
   ``bots``); ``P{fair}:audit`` list, newest first.
 
@@ -26,7 +26,7 @@ class RedisFairPlayStore:
         address = Address.parse(url).named("stalactites-fairplay")
         self._pipe: Pipe | ClusterPipe = ClusterPipe(address) if cluster else Pipe(address)
         self._prefix = prefix
-        self._write = Script(self._pipe, lua("fairplay/write"))
+        self._write = Script(self._pipe, lua("record_write"))
 
     def _record(self, player_id: str) -> str:
         return f"{self._prefix}{{fair:{player_id}}}"

@@ -1,4 +1,5 @@
--- Store a player's fair-play record if its version is still the one it was computed from.
+-- Store a document (a player's fair-play record, an arena) if its version is still the one it
+-- was computed from.
 -- KEYS[1] the record's hash (fields record, version)
 -- ARGV[1] the record (JSON), ARGV[2] the version it was computed from
 -- Returns 1 if stored, 0 if another change came first.
