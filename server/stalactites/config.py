@@ -62,6 +62,8 @@ class ServerConfig:
     results_poll_s: float = 1.0  # how often each process looks for due rooms and unread results
     fairplay_holds: bool = True  # a run beyond human reach is held off the boards (tests: off)
     friends_lease_s: float = 45.0  # a web client tab's presence lasts this long unless renewed
+    arena_schedule: str = "stalactites/choice@60/50,squadron@1440/60"  # arenas made by the
+    # server itself: GAME[/STEP]@EVERY/DURATION in minutes (stalactites.arenas.schedule)
     results_claim_s: float = 15.0  # results taken by a process this long ago and not recorded:
     # another process takes them (its process died, or its recording keeps failing)
     durable_finish: bool = True  # a race's finish waits for Redis's append-only file (WAITAOF,
@@ -135,6 +137,7 @@ class ServerConfig:
         "STALACTITES_RESULTS_POLL_S": "results_poll_s",
         "STALACTITES_FAIRPLAY_HOLDS": "fairplay_holds",
         "STALACTITES_FRIENDS_LEASE_S": "friends_lease_s",
+        "STALACTITES_ARENA_SCHEDULE": "arena_schedule",
         "STALACTITES_RESULTS_CLAIM_S": "results_claim_s",
         "STALACTITES_DURABLE_FINISH": "durable_finish",
         "STALACTITES_ADDRESS_CONNECTIONS": "address_connections",

@@ -272,10 +272,11 @@ class Matchmaker:
         rated: bool,
         pool: str = "",
         time_limit_s: int | None = None,
+        arena: str | None = None,
     ) -> tuple[str, dict[str, str], RoomSettings]:
         """A private quick room on a certified deal with a seat for each ``(player_id,
-        name)``, each ready once connected (a pairing's, a challenge's): the room's id, each
-        seat's token by player id, and its settings."""
+        name)``, each ready once connected (a pairing's, a challenge's, an arena's): the
+        room's id, each seat's token by player id, and its settings."""
         chosen = await self.deals.take(game, step)
         limit = {} if time_limit_s is None else {"time_limit_s": time_limit_s}
         body = CreateRoom(
@@ -288,7 +289,9 @@ class Matchmaker:
         )
         settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
         room_id = await self.rooms.open(
-            settings.model_copy(update={"quick": True, "private": True, "pool": pool})
+            settings.model_copy(
+                update={"quick": True, "private": True, "pool": pool, "arena": arena}
+            )
         )
         seats = await asyncio.gather(  # at once: each join is atomic in the store
             *(self.rooms.join(room_id, name, player_id) for player_id, name in players)

@@ -183,6 +183,8 @@ class RoomSettings(BaseModel):
     # as it starts: stalactites.daily); rooms made before: "...|official" or "...|practice"
     quick: bool = False  # a quick race (the matchmaker's): see stalactites.matchmaking
     pool: str = ""  # a quick race's pool: "" humans, "bots", "marked" (stalactites.fairplay)
+    arena: str | None = Field(default=None, exclude_if=lambda value: value is None)  # an
+    # arena's race: which arena (stalactites.arenas)
     # A kept room's archived settings: its lines' digest, the lines dropped (found again by
     # stalactites.rooms.solutions); never written for a room that has its lines.
     solution_digest: str | None = Field(default=None, exclude_if=lambda value: value is None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from .arenas_base import ArenaStore
 from .daily_base import DailyStore
 from .fairplay_base import FairPlayStore
 from .friends_base import FriendsStore
@@ -48,6 +49,7 @@ from .tournaments_base import TournamentStore
 from .tournaments_memory import MemoryTournamentStore
 
 __all__ = [
+    "ArenaStore",
     "RECHECK_MS",
     "Backlog",
     "Commit",
@@ -80,6 +82,7 @@ __all__ = [
     "Store",
     "StoreError",
     "TournamentStore",
+    "open_arena_store",
     "open_daily_store",
     "open_fairplay_store",
     "open_friends_store",
@@ -179,6 +182,19 @@ def open_fairplay_store(url: str, prefix: str = "sr:", cluster: bool = False) ->
         from .fairplay_redis import RedisFairPlayStore
 
         return RedisFairPlayStore(url, prefix, cluster=cluster)
+    raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
+
+
+def open_arena_store(url: str, prefix: str = "sr:", cluster: bool = False) -> ArenaStore:
+    """The arenas' store on the rooms' URL and key prefix (see :mod:`.arenas_base`)."""
+    if url.startswith("memory://"):
+        from .arenas_memory import MemoryArenaStore
+
+        return MemoryArenaStore()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        from .arenas_redis import RedisArenaStore
+
+        return RedisArenaStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 

@@ -19,6 +19,7 @@ from ..clock import Clock, SystemClock
 from ..config import ServerConfig
 from ..players import PlayerError
 from ..rooms import RoomError
+from .arenas.arena_http import arena_routes
 from .body_cap import BodyCap
 from .daily.daily_http import daily_routes
 from .fairplay import fairplay_routes
@@ -62,6 +63,7 @@ def _routes(config: ServerConfig) -> list[BaseRoute]:
         *player_routes(),
         *fairplay_routes(),
         *friends_routes(),
+        *arena_routes(),
         *daily_routes(),
         WebSocketRoute("/ws/match", match_socket),
     ]

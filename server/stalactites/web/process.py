@@ -24,6 +24,8 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from ..arenas import Arenas
+from ..arenas.schedule import Schedule, parse
 from ..clock import Clock
 from ..config import ServerConfig
 from ..daily import DailyService
@@ -40,6 +42,7 @@ from ..rooms.analyses import Analyses
 from ..rooms.seats import is_persistent
 from ..rooms.views import DeletedPlayers
 from ..store import (
+    open_arena_store,
     open_daily_store,
     open_fairplay_store,
     open_friends_store,
@@ -53,6 +56,7 @@ from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
 from .alarms import Alarms
+from .arenas.feeds import Feeds
 from .connection import CLOSE_RESTART, Connection
 from .fanout import Fanout, Stream, Subscriber
 from .friends.tabs import Tabs
@@ -169,6 +173,20 @@ class Process:
             lease_ms,
         )
         self.tabs = Tabs(self.friends, lease_ms)
+        # Arenas (arenas/): paired, seated and scored by any process; their races scored as
+        # an effect of the results log; the standing schedule made once.
+        self.arena_store = open_arena_store(url, prefix, cluster)
+        self.arenas = Arenas(
+            self.arena_store,
+            self.rooms,
+            self.matchmaker,
+            clock,
+            self.friends_store.publish,
+            self.fairplay.hidden,
+        )
+        self.arena_feeds = Feeds(self.arenas, self._marked)
+        self.arena_schedule = Schedule(self.arenas, parse(config.arena_schedule))
+        self.recorder.add("arena", self.arenas.record_room)
         self.recorder.add("friends", self._friends_room)
         self.players.deletions.append(self._forget_friend)
         self.rooms.add_finish_listener(self._race_over)
@@ -205,6 +223,11 @@ class Process:
         for run in record.runs:
             if run.held and not run.under_review:
                 await self.daily.record_room(run.room_id)
+
+    async def _marked(self, player_ids: list[str]) -> set[str]:
+        """Which of these players are marked (their arena points are removed)."""
+        marked = await self.fairplay_store.members("marked", 0, 100_000)
+        return {player_id for player_id, _ in marked} & set(player_ids)
 
     async def _friends_room(self, room_id: str) -> None:
         """A recorded race's effects on friends: recent opponents; a daily attempt's
@@ -248,9 +271,7 @@ class Process:
         except Exception:  # (their racing runs out with the race's time instead)
             log.exception("room %s: its racers' presence was not updated", room_id)
 
-    async def _tell_marked(
-        self, player_id: str, record: FairRecord, given: dict[str, int]
-    ) -> None:
+    async def _tell_marked(self, player_id: str, record: FairRecord, given: dict[str, int]) -> None:
         """A player marked: each of their reporters is told their report was acted on, each
         opponent given rating back is told how much (once each: the notes' ids)."""
         found = await self.player_store.load_player(player_id)
@@ -289,6 +310,8 @@ class Process:
         self.scheduler.start()
         self.matchmaker.start()
         self.tabs.start()
+        self.arena_feeds.start()
+        self.arena_schedule.start()
 
     async def close(self) -> None:
         """Stop the background work and close the stores (tournaments first: they use rooms)."""
@@ -301,6 +324,8 @@ class Process:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.tabs.stop()
+        await self.arena_feeds.stop()
+        await self.arena_schedule.stop()
         for task in list(self._background):
             task.cancel()
         await self.matchmaker.close()
@@ -314,6 +339,7 @@ class Process:
         await self.daily_store.close()
         await self.fairplay_store.close()
         await self.friends_store.close()
+        await self.arena_store.close()
         await self.store.close()
         self.solver.close()
 

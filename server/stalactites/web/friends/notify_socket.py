@@ -41,6 +41,7 @@ class NotifyConnection(Connection[NotifyClientFrame, MatchHello]):
         super().__init__(websocket, process.config, process.config.send_queue, "notify socket")
         self.process = process
         self.opened = False
+        self.topic = ""  # every frame of the player's channel but arenas'
 
     @property
     def role(self) -> str:

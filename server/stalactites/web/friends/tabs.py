@@ -1,6 +1,7 @@
-"""This process's open notification sockets, by player: the frames published to a player are
-handed to each of their tabs here; the tabs' presence leases are renewed, and leases left by
-dead processes swept, while the process runs."""
+"""This process's sockets that hear their player's channel, by player: the notification
+sockets (a tab each) and the arena sockets.  The frames published to a player are handed to
+each of their sockets of the frame's topic here; the tabs' presence leases are renewed, and
+leases left by dead processes swept, while the process runs."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ RENEWED_AT_ONCE = 64
 
 class Tab(Protocol):
     connection_id: str
+    topic: str  # "" a notification socket; "arena:ID" an arena socket (its frames only)
 
     def send_text(self, text: str) -> None: ...
     def kick(self) -> None: ...
@@ -37,14 +39,16 @@ class Tabs:
     def start(self) -> None:
         self._task = asyncio.create_task(self._upkeep(), name="friends-upkeep")
 
-    async def open(self, player_id: str, tab: Tab) -> None:
-        """A tab's socket said hello: its player's frames reach it, and the player is online."""
+    async def open(self, player_id: str, tab: Tab, presence: bool = True) -> None:
+        """A socket said hello: its player's frames of its topic reach it; a tab's
+        (``presence``) makes the player online."""
         tabs = self.by_player.setdefault(player_id, {})
         first = not tabs
         tabs[tab.connection_id] = tab
         if first:
             await self.friends.store.listen(player_id)
-        await self.friends.presence.tab_on(player_id, tab.connection_id)
+        if presence:
+            await self.friends.presence.tab_on(player_id, tab.connection_id)
 
     async def close(self, player_id: str, tab: Tab) -> None:
         tabs = self.by_player.get(player_id, {})
@@ -53,11 +57,18 @@ class Tabs:
         if not tabs:
             del self.by_player[player_id]
             await self.friends.store.unlisten(player_id)
-        await self.friends.presence.tab_off(player_id, tab.connection_id)
+        if not tab.topic:
+            await self.friends.presence.tab_off(player_id, tab.connection_id)
 
     def deliver(self, player_id: str, frame: str) -> None:
+        """Hand a frame to the player's sockets of its topic: ``TOPIC|FRAME`` (an arena's)
+        or a plain frame (the notification sockets')."""
+        topic = ""
+        if frame.startswith("arena:"):
+            topic, frame = frame.split("|", 1)
         for tab in list(self.by_player.get(player_id, {}).values()):
-            tab.send_text(frame)
+            if tab.topic == topic:
+                tab.send_text(frame)
 
     def resubscribed(self) -> None:
         """Frames may have been lost: every tab reconnects and reads what is true now."""
@@ -88,7 +99,12 @@ class Tabs:
 
     async def _renew(self) -> None:
         """Renew every tab's lease, ``RENEWED_AT_ONCE`` calls to the store together."""
-        held = [(player, tab) for player, tabs in self.by_player.items() for tab in tabs]
+        held = [
+            (player, tab_id)
+            for player, tabs in self.by_player.items()
+            for tab_id, tab in tabs.items()
+            if not tab.topic
+        ]
         for start in range(0, len(held), RENEWED_AT_ONCE):
             some = held[start : start + RENEWED_AT_ONCE]
             await asyncio.gather(

@@ -1,0 +1,275 @@
+"""Arenas: a tournament to drop into for a fixed time, paired again the moment a race ends
+(see ``docs/tournaments.md``, "Arenas").
+
+Each arena is one document in the store changed by compare and set
+(:mod:`.state` computes every change), so any process may pair, seat and score.  A pairing
+step (:meth:`Arenas.pair_now`) runs whenever an entrant becomes free here (joined, back from a
+pause, their race scored) and once a second for every running arena; the rooms of its
+pairings are made by the process that made them (a pairing whose room is not made within
+:data:`PENDING_MS` is undone).  Races are scored as an effect of the results log
+(:meth:`Arenas.record_room`: once however often it runs), then the next pairing is made at
+once.  An entrant's arena sockets hold a lease on their presence in the arena: one with none
+is not paired, and is paused when their race ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+
+from ..clock import Clock
+from ..matchmaking import Matchmaker
+from ..matchmaking.service import rating_of
+from ..protocol import Standing
+from ..rooms import RoomError, RoomService
+from ..store.arenas_base import ArenaStore
+from ..store.players_base import PlayerRecord
+from . import state
+from .state import Arena, ArenaSettings, Outcome
+
+__all__ = ["ARENA_PREFIX", "ArenaError", "Arenas", "PENDING_MS"]
+
+log = logging.getLogger(__name__)
+
+ARENA_PREFIX = "a-"  # an arena's rooms' settings name it; its ids start so
+PENDING_MS = 15_000  # a pairing whose room is not made by then is undone
+KEPT_MS = 7 * 86_400_000  # an arena is kept a week after its end
+RUNNING_MS = (180 + 30 + 1) * 60_000  # an arena started longer ago than this is over
+WRITE_ATTEMPTS = 50
+
+Publish = Callable[[str, str], Awaitable[None]]  # (player_id, frame): to their arena sockets
+Hidden = Callable[[str, str], Awaitable[bool]]  # (player_id, room_id): fair play holds the run
+
+
+class ArenaError(Exception):
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Arenas:
+    def __init__(
+        self,
+        store: ArenaStore,
+        rooms: RoomService,
+        matchmaker: Matchmaker,
+        clock: Clock,
+        publish: Publish,
+        held: Hidden,
+    ) -> None:
+        self.store, self.rooms, self.matchmaker, self.clock = store, rooms, matchmaker, clock
+        self.publish, self.held = publish, held
+        self.rooms_made = 0  # by this process (for /metrics)
+
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    # Reading and changing.
+
+    async def load(self, arena_id: str) -> Arena:
+        document, _ = await self.store.read(arena_id)
+        if document is None:
+            raise ArenaError("not_found", f"no arena {arena_id!r}", 404)
+        return Arena.model_validate_json(document)
+
+    async def change(
+        self, arena_id: str, compute: Callable[[Arena], Arena | None]
+    ) -> tuple[Arena, Arena | None]:
+        """Apply a change by compare and set: the arena read, and what it became (None: the
+        change changed nothing)."""
+        for _ in range(WRITE_ATTEMPTS):
+            document, version = await self.store.read(arena_id)
+            if document is None:
+                raise ArenaError("not_found", f"no arena {arena_id!r}", 404)
+            arena = Arena.model_validate_json(document)
+            after = compute(arena)
+            if after is None:
+                return arena, None
+            if await self.store.write(arena_id, after.model_dump_json(), version):
+                return arena, after
+        raise ArenaError("busy", "the arena is busy; try again", 503)
+
+    # Organisers.
+
+    async def create(
+        self, settings: ArenaSettings, arena_id: str | None = None
+    ) -> tuple[Arena, str] | None:
+        """A new arena and its admin token; with ``arena_id`` (a schedule's), None if it was
+        made already."""
+        arena = Arena(
+            arena_id=arena_id or ARENA_PREFIX + secrets.token_urlsafe(8), settings=settings
+        )
+        token = secrets.token_urlsafe(24)
+        ttl = settings.ends_ms + KEPT_MS - self.now()
+        made = await self.store.create(
+            arena.arena_id, arena.model_dump_json(), _hash(token), settings.starts_ms, ttl
+        )
+        return (arena, token) if made else None
+
+    async def check_admin(self, arena_id: str, token: str) -> None:
+        found = await self.store.admin_hash(arena_id)
+        if found is None or not hmac.compare_digest(found, _hash(token)):
+            raise ArenaError("unauthorized", "this is not the arena's admin token", 403)
+
+    async def listed(self, status: str, limit: int = 50) -> list[Arena]:
+        """Arenas ``scheduled`` (the soonest first), ``running`` or ``finished`` (the
+        latest first)."""
+        now = self.now()
+        if status == "scheduled":
+            ids = await self.store.starting(now + 1, now + KEPT_MS, limit)
+        elif status == "running":  # (the longest arena, and its last race's time after)
+            ids = await self.store.starting(now - RUNNING_MS, now + 1, 500)
+        else:
+            ids = await self.store.starting(now - KEPT_MS, now + 1, 500)
+            ids.reverse()
+        found = []
+        for arena_id in ids:
+            try:
+                arena = await self.load(arena_id)
+            except ArenaError:
+                continue
+            ended = now >= arena.settings.ends_ms
+            if status == "scheduled" or (status == "finished") == ended:
+                found.append(arena)
+            if len(found) >= limit:
+                break
+        return found
+
+    # Entrants.
+
+    async def enter(self, arena_id: str, player: PlayerRecord) -> Arena:
+        """Enter the player (or bring them back from a pause)."""
+        arena = await self.load(arena_id)
+        settings, now = arena.settings, self.now()
+        if now >= settings.closes_ms:
+            raise ArenaError("closed", "the arena takes no more entrants")
+        rating = rating_of(player, settings.game)
+        if player.player_id not in arena.entrants:
+            low, high = settings.min_rating, settings.max_rating
+            if (low is not None and rating < low) or (high is not None and rating > high):
+                raise ArenaError("rating_band", f"the arena is for ratings {low}-{high}")
+        _, after = await self.change(
+            arena_id, lambda a: state.join(a, player.player_id, player.name, rating, now)
+        )
+        await self.pair_now(arena_id)
+        return after or arena
+
+    async def pause(self, arena_id: str, player_id: str, paused: bool) -> Arena:
+        arena = await self.load(arena_id)
+        if player_id not in arena.entrants:
+            raise ArenaError("not_entered", "you are not in this arena", 404)
+        now = self.now()
+        before, after = await self.change(
+            arena_id, lambda a: state.set_paused(a, player_id, paused, now)
+        )
+        if not paused:
+            await self.pair_now(arena_id)
+        return after or before
+
+    # Pairing.
+
+    async def pair_now(self, arena_id: str) -> None:
+        """Pair the arena's free entrants with an arena socket open (anywhere), and make
+        their rooms; pairings whose rooms were never made are undone first."""
+        now = self.now()
+        present = await self.store.present(arena_id, now)
+        ids = [secrets.token_hex(4) for _ in range(64)]
+
+        def compute(arena: Arena) -> Arena | None:
+            changed = arena
+            for match_id, pending in arena.pending.items():
+                if pending.made_ms < now - PENDING_MS:
+                    changed = state.unseat(changed, match_id, now) or changed
+            paired = state.pair(changed, now, ids, present)
+            if paired is None:
+                return None if changed is arena else changed
+            return paired[0]
+
+        before, after = await self.change(arena_id, compute)
+        if after is None:
+            return
+        for match_id, pending in after.pending.items():
+            if match_id not in before.pending:
+                await self._make_room(after, match_id, pending.players)
+
+    async def _make_room(self, arena: Arena, match_id: str, players: list[str]) -> None:
+        settings = arena.settings
+        seated = [(player_id, arena.entrants[player_id].name) for player_id in players]
+        try:
+            room_id, tokens, _ = await self.matchmaker.open_race(
+                settings.game,
+                settings.step,
+                seated,
+                settings.rated,
+                "",
+                settings.time_limit_s,
+                arena=arena.arena_id,
+            )
+        except Exception:
+            log.exception("arena %s: a room was not made; its pairing is undone", arena.arena_id)
+            await self.change(arena.arena_id, lambda a: state.unseat(a, match_id, self.now()))
+            return
+        await self.change(arena.arena_id, lambda a: state.seat(a, match_id, room_id, tokens))
+        self.rooms_made += 1
+        for player_id, token in tokens.items():
+            frame = {
+                "type": "paired",
+                "arena_id": arena.arena_id,
+                "room_id": room_id,
+                "token": token,
+            }
+            await self.publish(player_id, f"arena:{arena.arena_id}|{json.dumps(frame)}")
+
+    # Scoring.
+
+    async def record_room(self, room_id: str) -> None:
+        """Score a finished arena race, once (an effect of the results log), then pair its
+        racers again."""
+        try:
+            settings = await self.rooms.settings(room_id)
+        except RoomError:
+            return
+        if settings.arena is None:
+            return
+        row = await self.rooms.load(room_id)
+        if row.results_json is None:
+            return
+        lines = [Standing.model_validate(data) for data in json.loads(row.results_json)]
+        arena = await self.load(settings.arena)
+        ratings = {
+            line.player_id: arena.entrants[line.player_id].rating
+            for line in lines
+            if line.player_id in arena.entrants
+        }
+        outcomes = []
+        for line in lines:
+            others = [
+                ratings[o.player_id]
+                for o in lines
+                if o.player_id != line.player_id and o.player_id in ratings
+            ]
+            outcomes.append(
+                Outcome(
+                    player_id=line.player_id,
+                    place=line.place,
+                    won=line.place == 1 and line.status != "resigned",
+                    cleared=line.status == "won",
+                    resigned_early=line.status == "resigned"
+                    and line.elapsed_ms < state.QUICK_LOSS_MS,
+                    held=await self.held(line.player_id, room_id),
+                    opponents_rating=sum(others),
+                    opponents=len(others),
+                )
+            )
+        now = self.now()
+        present = await self.store.present(settings.arena, now)
+        await self.change(settings.arena, lambda a: state.score(a, room_id, outcomes, now, present))
+        await self.pair_now(settings.arena)

@@ -1,0 +1,300 @@
+"""An arena's state, one document, and the pure changes to it: joining, pausing, pairing,
+seating, scoring (see ``docs/tournaments.md``, "Arenas").
+
+Every change is a function of the state read: the store writes its result only if nobody
+wrote in between (else it is read and computed again), so a change made twice changes
+nothing more (a race is scored once: its room is kept among ``scored``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "PLACE_POINTS",
+    "QUICK_LOSS_MS",
+    "Arena",
+    "ArenaSettings",
+    "Entrant",
+    "Outcome",
+    "Pending",
+    "ending",
+    "free_entrants",
+    "join",
+    "pair",
+    "performance",
+    "score",
+    "seat",
+    "set_paused",
+    "standings",
+    "unseat",
+]
+
+PLACE_POINTS = {2: (2, 1), 3: (3, 2, 1), 4: (4, 3, 2, 1)}  # by the race's seats, 1st place first
+QUICK_LOSS_MS = 10_000  # a race resigned within this much play scores 0 and breaks the streak
+STREAK_FIRE = 2  # wins in a row after which each win counts double
+PERFORMANCE_SPREAD = 400  # a linear performance rating: opponents' mean ± 400 × (W - L) / N
+LAST_OPPONENTS = 1  # the opponents of an entrant's last race, avoided while others are free
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ArenaSettings(_Model):
+    """What an organiser (or the schedule) chose; fixed once made."""
+
+    name: str
+    game: Literal["stalactites", "squadron"]
+    step: Literal["choice", "ones", "twos"] | None = None
+    duration_min: int = Field(ge=10, le=180)
+    time_limit_s: int = Field(ge=60, le=1800)
+    seats: int = Field(default=2, ge=2, le=4)
+    rated: bool = True
+    min_rating: int | None = None
+    max_rating: int | None = None
+    starts_ms: int
+    recurring: str | None = None  # the schedule's line that made it
+
+    @property
+    def ends_ms(self) -> int:
+        return self.starts_ms + self.duration_min * 60_000
+
+    @property
+    def closes_ms(self) -> int:
+        """Entrants are taken until a minute before the end."""
+        return self.ends_ms - 60_000
+
+
+class Entrant(_Model):
+    player_id: str
+    name: str
+    rating: int
+    joined_ms: int
+    score: int = 0
+    races: int = 0
+    wins: int = 0
+    streak: int = 0  # wins in a row, up to the newest race
+    fire: bool = False  # the streak doubles the next win
+    opponents_rating: int = 0  # the sum of opponents' ratings over the races counted
+    losses: int = 0
+    paused: bool = False
+    free_since: int | None = None  # waiting for a race (None: racing or paused)
+    room_id: str | None = None  # the race now (or a pending pairing's "pending:ID")
+    token: str | None = None  # the seat's token in it
+    last: list[str] = Field(default_factory=list)  # the last race's opponents
+    held: int = 0  # races not scored: fair play holds the run
+
+
+class Pending(_Model):
+    """A pairing made, its room not made yet (its maker may die: it is undone after a while)."""
+
+    players: list[str]
+    made_ms: int
+
+
+class Arena(_Model):
+    arena_id: str
+    settings: ArenaSettings
+    entrants: dict[str, Entrant] = Field(default_factory=dict)
+    pending: dict[str, Pending] = Field(default_factory=dict)
+    scored: list[str] = Field(default_factory=list)  # rooms scored, for exactly once
+    rooms: int = 0  # races made
+    version: int = 0  # raised by every change the standings show
+
+
+class Outcome(_Model):
+    """One racer's part of a finished arena race, as scoring needs it."""
+
+    player_id: str
+    place: int
+    won: bool  # first place, not resigned
+    cleared: bool  # cleared the deal
+    resigned_early: bool  # resigned within QUICK_LOSS_MS of play
+    held: bool  # fair play holds the run: scores nothing
+    opponents_rating: int  # the sum of the opponents' ratings
+    opponents: int
+
+
+def join(arena: Arena, player_id: str, name: str, rating: int, now: int) -> Arena | None:
+    """The arena with the player entered (or back from a pause); None if nothing changes."""
+    found = arena.entrants.get(player_id)
+    if found is not None and not found.paused:
+        return None
+    entrant = found or Entrant(player_id=player_id, name=name, rating=rating, joined_ms=now)
+    entrant = entrant.model_copy(
+        update={"paused": False, "free_since": now if entrant.room_id is None else None}
+    )
+    return _with(arena, {player_id: entrant})
+
+
+def set_paused(arena: Arena, player_id: str, paused: bool, now: int) -> Arena | None:
+    found = arena.entrants.get(player_id)
+    if found is None or found.paused == paused:
+        return None
+    free = None if paused or found.room_id is not None else now
+    return _with(
+        arena, {player_id: found.model_copy(update={"paused": paused, "free_since": free})}
+    )
+
+
+def free_entrants(arena: Arena) -> list[Entrant]:
+    return [e for e in arena.entrants.values() if e.free_since is not None and not e.paused]
+
+
+def pair(
+    arena: Arena, now: int, match_ids: list[str], present: set[str]
+) -> tuple[Arena, list[list[str]]] | None:
+    """Pair the free entrants who are ``present`` (an arena socket open), a room of
+    ``seats`` each: by score first, then rating; never with an opponent of their last race
+    while anyone else is free.  Entrants are taken in order; each room's others are the
+    nearest (by score, rating) not avoided.  None: nobody to pair (or the arena is not
+    running)."""
+    settings = arena.settings
+    if not settings.starts_ms <= now < settings.ends_ms:
+        return None
+    free = sorted(
+        (e for e in free_entrants(arena) if e.player_id in present),
+        key=lambda e: (-e.score, -e.rating, e.joined_ms),
+    )
+    size = settings.seats
+    rooms: list[list[str]] = []
+    placed: set[str] = set()
+    for first in free:
+        if first.player_id in placed:
+            continue
+        others = [e for e in free if e.player_id not in placed and e.player_id != first.player_id]
+        fresh = [
+            e for e in others if e.player_id not in first.last and first.player_id not in e.last
+        ]
+        chosen = (fresh if len(fresh) >= size - 1 else others)[: size - 1]
+        if len(chosen) < size - 1:
+            break
+        room = [first.player_id, *(e.player_id for e in chosen)]
+        placed.update(room)
+        rooms.append(room)
+    if not rooms:
+        return None
+    changed: dict[str, Entrant] = {}
+    pending = dict(arena.pending)
+    for room, match_id in zip(rooms, match_ids, strict=False):
+        pending[match_id] = Pending(players=room, made_ms=now)
+        for player_id in room:
+            changed[player_id] = arena.entrants[player_id].model_copy(
+                update={"free_since": None, "room_id": f"pending:{match_id}"}
+            )
+    made = [room for room, _ in zip(rooms, match_ids, strict=False)]
+    return _with(arena, changed, pending=pending), made
+
+
+def seat(arena: Arena, match_id: str, room_id: str, tokens: dict[str, str]) -> Arena | None:
+    """A pending pairing's room is made: its players race there."""
+    found = arena.pending.get(match_id)
+    if found is None:
+        return None
+    pending = {key: value for key, value in arena.pending.items() if key != match_id}
+    changed = {
+        player_id: arena.entrants[player_id].model_copy(
+            update={"room_id": room_id, "token": tokens[player_id]}
+        )
+        for player_id in found.players
+    }
+    return _with(arena, changed, pending=pending, rooms=arena.rooms + 1)
+
+
+def unseat(arena: Arena, match_id: str, now: int) -> Arena | None:
+    """Undo a pending pairing (its room was not made): its players are free again."""
+    found = arena.pending.get(match_id)
+    if found is None:
+        return None
+    pending = {key: value for key, value in arena.pending.items() if key != match_id}
+    changed = {
+        player_id: arena.entrants[player_id].model_copy(
+            update={
+                "room_id": None,
+                "free_since": None if arena.entrants[player_id].paused else now,
+            }
+        )
+        for player_id in found.players
+    }
+    return _with(arena, changed, pending=pending)
+
+
+def score(
+    arena: Arena, room_id: str, outcomes: list[Outcome], now: int, connected: set[str]
+) -> Arena | None:
+    """Score a finished race once: points by place (:data:`PLACE_POINTS`: first place always,
+    another place only if its racer cleared the deal, else it is a loss, 0), a win doubled
+    while the streak is on fire (after :data:`STREAK_FIRE` wins in a row), 0 for a race
+    resigned within :data:`QUICK_LOSS_MS` of play (a loss: the streak broken) and for a run
+    fair play holds.  Its racers are free again, but those
+    not ``connected`` (paused: they left)."""
+    if room_id in arena.scored:
+        return None
+    table = PLACE_POINTS[max(len(outcomes), 2)]
+    changed: dict[str, Entrant] = {}
+    for outcome in outcomes:
+        entrant = arena.entrants.get(outcome.player_id)
+        if entrant is None:
+            continue
+        points = 0 if outcome.place > len(table) else table[outcome.place - 1]
+        if not outcome.won and not outcome.cleared:
+            points = 0  # a loss
+        won = outcome.won and not outcome.resigned_early
+        if outcome.resigned_early:
+            points = 0
+        if won and entrant.fire:
+            points *= 2
+        if outcome.held:
+            points = 0
+        streak = entrant.streak + 1 if won else 0
+        paused = entrant.paused or outcome.player_id not in connected
+        changed[outcome.player_id] = entrant.model_copy(
+            update={
+                "score": entrant.score + points,
+                "races": entrant.races + 1,
+                "wins": entrant.wins + (1 if won else 0),
+                "losses": entrant.losses + (0 if won else 1),
+                "streak": streak,
+                "fire": streak >= STREAK_FIRE,
+                "opponents_rating": entrant.opponents_rating + outcome.opponents_rating,
+                "paused": paused,
+                "free_since": None if paused else now,
+                "room_id": None,
+                "token": None,
+                "last": [o.player_id for o in outcomes if o.player_id != outcome.player_id],
+                "held": entrant.held + (1 if outcome.held else 0),
+            }
+        )
+    scored = [*arena.scored, room_id][-10_000:]
+    return _with(arena, changed, scored=scored)
+
+
+def ending(arena: Arena, now: int) -> bool:
+    """Whether the arena is over: its time is up and no race of it is under way."""
+    if now < arena.settings.ends_ms:
+        return False
+    return not arena.pending and all(e.room_id is None for e in arena.entrants.values())
+
+
+def performance(entrant: Entrant) -> int | None:
+    """The linear performance rating over the races counted (None: none)."""
+    if not entrant.races:
+        return None
+    mean = entrant.opponents_rating / entrant.races
+    return round(mean + PERFORMANCE_SPREAD * (entrant.wins - entrant.losses) / entrant.races)
+
+
+def standings(arena: Arena, hidden: set[str] | frozenset[str] = frozenset()) -> list[Entrant]:
+    """Entrants by score, then wins, then who joined first; ``hidden`` (marked players:
+    their points removed) left out."""
+    shown = [e for e in arena.entrants.values() if e.player_id not in hidden]
+    return sorted(shown, key=lambda e: (-e.score, -e.wins, e.joined_ms, e.player_id))
+
+
+def _with(arena: Arena, entrants: dict[str, Entrant], **more: object) -> Arena:
+    return arena.model_copy(
+        update={"entrants": {**arena.entrants, **entrants}, "version": arena.version + 1, **more}
+    )
