@@ -90,6 +90,14 @@ def test_a_quick_resignation_scores_nothing_and_breaks_the_streak() -> None:
     assert arena.entrants["p1"].score == 1
 
 
+def test_an_entrant_gone_when_their_race_ends_is_paused() -> None:
+    arena = _arena(2)
+    outcomes = [_outcome("p0", 1), _outcome("p1", 2)]
+    arena = state.score(arena, "r1", outcomes, START + 5_000, {"p1"}) or arena
+    assert arena.entrants["p0"].paused and arena.entrants["p0"].free_since is None
+    assert not arena.entrants["p1"].paused and arena.entrants["p1"].free_since == START + 5_000
+
+
 def test_a_held_run_scores_nothing_and_a_race_is_scored_once() -> None:
     arena = _arena(2)
     outcomes = [_outcome("p0", 1, held=True), _outcome("p1", 2)]
@@ -118,6 +126,14 @@ def test_pairing_is_by_score_and_avoids_the_last_opponent_while_others_are_free(
     two = _race(two, "r1", [_outcome("p0", 1), _outcome("p1", 2)])
     paired = state.pair(two, START + 20, ["m5"], {"p0", "p1"})
     assert paired is not None and sorted(paired[1][0]) == ["p0", "p1"]  # nobody else: again
+    arena = _arena(4)  # two of four free, each other's last opponents, the others racing
+    arena = state.pair(arena, START + 10, ["m1", "m2"], everyone)[0]  # type: ignore[index]
+    arena = state.seat(arena, "m1", "r1", {"p2": "t2", "p3": "t3"}) or arena
+    arena = state.seat(arena, "m2", "r2", {"p0": "t0", "p1": "t1"}) or arena
+    arena = _race(arena, "r2", [_outcome("p0", 1), _outcome("p1", 2)])
+    assert state.pair(arena, START + 6_000, ["m3"], everyone) is None  # a moment: p2, p3 race
+    later = state.pair(arena, START + 5_000 + state.REMATCH_WAIT_MS, ["m3"], everyone)
+    assert later is not None and sorted(later[1][0]) == ["p0", "p1"]
 
 
 def test_only_entrants_present_and_not_paused_are_paired() -> None:

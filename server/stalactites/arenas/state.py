@@ -36,7 +36,8 @@ PLACE_POINTS = {2: (2, 1), 3: (3, 2, 1), 4: (4, 3, 2, 1)}  # by the race's seats
 QUICK_LOSS_MS = 10_000  # a race resigned within this much play scores 0 and breaks the streak
 STREAK_FIRE = 2  # wins in a row after which each win counts double
 PERFORMANCE_SPREAD = 400  # a linear performance rating: opponents' mean ± 400 × (W - L) / N
-LAST_OPPONENTS = 1  # the opponents of an entrant's last race, avoided while others are free
+REMATCH_WAIT_MS = 3_000  # an entrant with only their last opponents free waits this long
+# for another (while anyone races) before racing them again
 
 
 class _Model(BaseModel):
@@ -149,7 +150,8 @@ def pair(
 ) -> tuple[Arena, list[list[str]]] | None:
     """Pair the free entrants who are ``present`` (an arena socket open), a room of
     ``seats`` each: by score first, then rating; never with an opponent of their last race
-    while anyone else is free.  Entrants are taken in order; each room's others are the
+    while anyone else is free, and not before :data:`REMATCH_WAIT_MS` while anyone else
+    races (who may come free).  Entrants are taken in order; each room's others are the
     nearest (by score, rating) not avoided.  None: nobody to pair (or the arena is not
     running)."""
     settings = arena.settings
@@ -159,6 +161,7 @@ def pair(
         (e for e in free_entrants(arena) if e.player_id in present),
         key=lambda e: (-e.score, -e.rating, e.joined_ms),
     )
+    racing = any(e.room_id is not None for e in arena.entrants.values())
     size = settings.seats
     rooms: list[list[str]] = []
     placed: set[str] = set()
@@ -169,6 +172,9 @@ def pair(
         fresh = [
             e for e in others if e.player_id not in first.last and first.player_id not in e.last
         ]
+        waited = now - (first.free_since or now)
+        if len(fresh) < size - 1 and racing and waited < REMATCH_WAIT_MS:
+            continue  # (someone racing may come free: wait a moment for a new opponent)
         chosen = (fresh if len(fresh) >= size - 1 else others)[: size - 1]
         if len(chosen) < size - 1:
             break
