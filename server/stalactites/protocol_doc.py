@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from . import daily_protocol_doc, match_protocol_doc, tournament_protocol_doc
 from . import protocol as p
 from .analysis import models as analysis
+from .arenas import protocol_doc as arenas_protocol_doc
 from .friends import protocol_doc as friends_protocol_doc
 from .ghosts.runs import RaceRun
 from .rooms.rematch import ProposeRematch
@@ -630,6 +631,7 @@ def render() -> str:
     lines.append(tournament_protocol_doc.render(_section, _table))
     lines.append(match_protocol_doc.render(_section, _table))
     lines.append(friends_protocol_doc.render(_section, _table))
+    lines.append(arenas_protocol_doc.render(_section, _table))
     return "\n".join(lines).rstrip() + "\n"
 
 
