@@ -105,6 +105,11 @@ async def test_presence_lasts_while_a_tab_is_open_and_can_be_hidden(
     assert [(f["player_id"], f["status"]) for f in welcome["online"]] == [
         (bob["player_id"], "online")
     ]
+    cat = await registered(any_server.url, "cat")
+    cat_tab, _ = await tab(any_server.url, cat)
+    await follow(any_server.url, ann, cat)  # online already: the new follower told at once
+    assert (await presence_of(ann_tab, cat["player_id"], "online"))["name"] == cat["name"]
+    await cat_tab.close()
     bob_two, _ = await tab(any_server.url, bob)
     await bob_one.close()  # another tab is open still: online
     url = f"{any_server.url}/api/me/presence"

@@ -51,14 +51,16 @@ export class Connection {
    * path: e.g. "/ws/rooms/ab12"; hello(): the hello frame to send on each connect (the
    * connection adds `last_seq`); onFrame(frame), for frames not seen before; onState(state,
    * detail). `url` and `WebSocket` may be given (the tests pass a fake one); by default the
-   * path is on this page's own server and the socket is the browser's.
+   * path is on this page's own server and the socket is the browser's. `pingMs`: how often
+   * to ping (a quiet socket, such as the notifications', may ping less).
    */
-  constructor(path, { hello, onFrame, onState, url, WebSocket: Socket }) {
+  constructor(path, { hello, onFrame, onState, url, WebSocket: Socket, pingMs }) {
     this.url = url ?? socketUrl(path);
     this.Socket = Socket ?? globalThis.WebSocket;
     this.hello = hello;
     this.onFrame = onFrame;
     this.onState = onState ?? (() => {});
+    this.pingMs = pingMs ?? PING_EVERY_MS;
     this.seq = new SeqTracker();
     this.ws = null;
     this.attempt = 0;
@@ -91,7 +93,7 @@ export class Connection {
     this.lastHeard = Date.now();
     ws.send(JSON.stringify(this.seq.hello(this.hello())));
     clearInterval(this.pinger);
-    this.pinger = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);
+    this.pinger = setInterval(() => this.heartbeat(ws), this.pingMs);
     this.setState("open");
   }
 

@@ -28,6 +28,9 @@ import {
   t,
 } from "./i18n.js";
 import { ensurePlayer, headlineRating, me, onPlayer } from "./session.js";
+import { startChallenges } from "./challenges.js";
+import { drawFriendsHeader, startFriendsHeader } from "./friendsheader.js";
+import { startNotify } from "./notify.js";
 import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
 
 const app = document.getElementById("app");
@@ -150,6 +153,7 @@ async function useLanguage(lang) {
   setLanguage(lang);
   drawHeader();
   drawMe(me());
+  drawFriendsHeader();
 }
 
 document.getElementById("lang").addEventListener("change", async (event) => {
@@ -161,3 +165,8 @@ await useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigato
 window.addEventListener("hashchange", route);
 route();
 ensurePlayer().then(() => onPlayer(drawMe));
+// Friends (docs/friends.md): the header's online list and inbox, and challenges on any page,
+// from one notification socket per tab.
+startFriendsHeader(document.getElementById("friends"));
+startChallenges();
+startNotify();

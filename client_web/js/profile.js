@@ -1,7 +1,8 @@
 // A player's profile (#/player/ID, and #/me for your own): name, ratings per game with a
 // chart of their history, statistics per game and step, and the races, paged, with links to
-// their replays. Your own profile also holds your account (account.js). One state, one
-// scheduled render, patched in place.
+// their replays. Your own profile also holds your account (account.js). Friends' parts
+// (friendsview.js): Follow, Challenge and Block on another's; your friends on your own. One
+// state, one scheduled render, patched in place.
 
 import { errorText } from "./api.js";
 import { ratingRows, ratingSeries } from "./chart.js";
@@ -11,6 +12,7 @@ import { accountView } from "./account.js";
 import { chartTable, chartView } from "./ratingchart.js";
 import { raceRunButton } from "./ghost.js";
 import { fairNotices, myFairPlay, reportButton, underReviewTag } from "./fairplayview.js";
+import { ownFriendsView, profileButtons } from "./friendsview.js";
 import { patch, scheduled } from "./render.js";
 import { ensurePlayer, me, onPlayer, profileOf, racesOf, seen } from "./session.js";
 import { gameName, ratingChange, statusText, stepText } from "./widgets.js";
@@ -85,6 +87,7 @@ export class ProfilePage {
       h("section", { class: "panel" }, h("h2", {}, t("profile.ratings")), ratingsView(this.s)),
       h("section", { class: "panel" }, h("h2", {}, t("profile.stats")), statsView(profile)),
       h("section", { class: "panel" }, h("h2", {}, t("profile.races")), this.racesView()),
+      this.own ? ownFriendsView(profile) : null,
       this.own ? accountView(profile, () => this.changed()) : null,
     );
   }
@@ -133,6 +136,7 @@ function headView(profile, mine) {
         ? h("span", { class: "tag daily-streak" }, t("daily.streak", { n: profile.daily_streak }))
         : null,
     ),
+    mine ? null : profileButtons(profile),
     mine ? null : reportButton({ playerId: profile.player_id, name: profile.name }),
   );
 }

@@ -27,6 +27,7 @@ import { gameName, racersPanel, settingsText } from "./widgets.js";
 import { commitmentLine } from "./fairness.js";
 import { runAction } from "./ghost.js";
 import { withReport } from "./fairplayview.js";
+import { withFriends } from "./friendsview.js";
 
 const ARRIVAL_MS = 600;
 const REFUSAL_MS = 800;
@@ -269,13 +270,21 @@ function overlayContent(s, does, now) {
     reveal: s.revealed,
     chosen: room.deal_chosen,
     onHide: () => does.showEnd(false),
-    action: withReport(
-      s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
-      s.roomId,
-      s.you,
+    action: friendsAction(
+      withReport(
+        s.seat.tournament ? null : runAction({ ...room, room_id: s.roomId }, s.you),
+        s.roomId,
+        s.you,
+      ),
+      s,
     ),
     rematch: rematchView(s),
   });
+}
+
+/** Follow and "Challenge again" on the results, but for a tournament's round or a daily deal. */
+function friendsAction(action, s) {
+  return s.seat.tournament || s.room.daily ? action : withFriends(action, s.room, s.you);
 }
 
 /** Whether a racer's own race is over (won, resigned, stuck for good, out of time). */

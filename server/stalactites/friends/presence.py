@@ -70,6 +70,15 @@ class Presence:
                 statuses.append(("online", None))
         return statuses
 
+    async def show(self, player_id: str, follower: str) -> None:
+        """Tell a new follower's tabs whether the player is online now."""
+        record = await self.players.load_player(player_id)
+        if record is None:
+            return
+        ((status, room_id),) = await self.status([player_id])
+        friend = Friend(player_id=player_id, name=record.name, status=status, room_id=room_id)
+        await self.notes.send(follower, PresenceFrame(type="presence", friend=friend))
+
     async def changed(self, player_id: str) -> None:
         """Send the player's status to each of their followers online now."""
         record = await self.players.load_player(player_id)

@@ -132,7 +132,7 @@ async def relation(request: Request, player: PlayerRecord) -> Response:
 
 
 async def follow(request: Request, player: PlayerRecord) -> Response:
-    await process_of(request).friends.follows.follow(player, request.path_params["player_id"])
+    await process_of(request).friends.follow(player, request.path_params["player_id"])
     return JSONResponse({"following": True})
 
 
