@@ -26,10 +26,10 @@ from ..matchmaking import Matchmaker
 from ..matchmaking.service import rating_of
 from ..protocol import Standing
 from ..rooms import RoomError, RoomService
-from ..store.arenas_base import ArenaStore
+from ..store.arenas_base import ArenaChange, ArenaParts, ArenaStore
 from ..store.players_base import PlayerRecord
 from . import state
-from .state import Arena, ArenaSettings, Outcome
+from .state import Arena, ArenaSettings, Entrant, Outcome, Pending
 
 __all__ = ["ARENA_PREFIX", "ArenaError", "Arenas", "PENDING_MS"]
 
@@ -74,26 +74,43 @@ class Arenas:
 
     # Reading and changing.
 
-    async def load(self, arena_id: str) -> Arena:
-        document, _ = await self.store.read(arena_id)
-        if document is None:
+    async def load(self, arena_id: str, entrants: list[str] | None = None) -> Arena:
+        """The arena with the entrants asked for (None: every one)."""
+        return (await self._view(arena_id, entrants))[0]
+
+    async def _view(
+        self, arena_id: str, entrants: list[str] | None, room_id: str | None = None
+    ) -> tuple[Arena, ArenaParts]:
+        parts = await self.store.read(arena_id, entrants, room_id)
+        if parts is None:
             raise ArenaError("not_found", f"no arena {arena_id!r}", 404)
-        return Arena.model_validate_json(document)
+        arena = Arena(
+            arena_id=arena_id,
+            settings=ArenaSettings.model_validate_json(parts.header),
+            entrants={p: Entrant.model_validate_json(d) for p, d in parts.entrants.items()},
+            pending={m: Pending.model_validate_json(d) for m, d in parts.pending.items()},
+            scored=[room_id] if parts.scored and room_id is not None else [],
+            rooms=parts.rooms,
+            version=parts.version,
+        )
+        return arena, parts
 
     async def change(
-        self, arena_id: str, compute: Callable[[Arena], Arena | None]
+        self,
+        arena_id: str,
+        entrants: Callable[[], Awaitable[list[str]]],
+        compute: Callable[[Arena], Arena | None],
+        room_id: str | None = None,
     ) -> tuple[Arena, Arena | None]:
-        """Apply a change by compare and set: the arena read, and what it became (None: the
-        change changed nothing)."""
+        """Apply a change by compare and set on what it was computed from: the entrants
+        ``entrants()`` names (read again at each attempt), the pending pairings, whether
+        ``room_id`` is scored.  The arena read, and what it became (None: nothing changed)."""
         for _ in range(WRITE_ATTEMPTS):
-            document, version = await self.store.read(arena_id)
-            if document is None:
-                raise ArenaError("not_found", f"no arena {arena_id!r}", 404)
-            arena = Arena.model_validate_json(document)
+            arena, parts = await self._view(arena_id, await entrants(), room_id)
             after = compute(arena)
             if after is None:
                 return arena, None
-            if await self.store.write(arena_id, after.model_dump_json(), version):
+            if await self.store.apply(arena_id, _diff(parts, arena, after)):
                 return arena, after
         raise ArenaError("busy", "the arena is busy; try again", 503)
 
@@ -110,7 +127,7 @@ class Arenas:
         token = secrets.token_urlsafe(24)
         ttl = settings.ends_ms + KEPT_MS - self.now()
         made = await self.store.create(
-            arena.arena_id, arena.model_dump_json(), _hash(token), settings.starts_ms, ttl
+            arena.arena_id, settings.model_dump_json(), _hash(token), settings.starts_ms, ttl
         )
         return (arena, token) if made else None
 
@@ -157,7 +174,9 @@ class Arenas:
             if (low is not None and rating < low) or (high is not None and rating > high):
                 raise ArenaError("rating_band", f"the arena is for ratings {low}-{high}")
         _, after = await self.change(
-            arena_id, lambda a: state.join(a, player.player_id, player.name, rating, now)
+            arena_id,
+            _only(player.player_id),
+            lambda a: state.join(a, player.player_id, player.name, rating, now),
         )
         await self.pair_now(arena_id)
         return after or arena
@@ -168,7 +187,7 @@ class Arenas:
             raise ArenaError("not_entered", "you are not in this arena", 404)
         now = self.now()
         before, after = await self.change(
-            arena_id, lambda a: state.set_paused(a, player_id, paused, now)
+            arena_id, _only(player_id), lambda a: state.set_paused(a, player_id, paused, now)
         )
         if not paused:
             await self.pair_now(arena_id)
@@ -182,18 +201,33 @@ class Arenas:
         now = self.now()
         present = await self.store.present(arena_id, now)
         ids = [secrets.token_hex(4) for _ in range(64)]
+        read: dict[str, set[str]] = {}
+
+        async def entrants() -> list[str]:
+            free = await self.store.free(arena_id)
+            read["free"] = set(free)
+            pending = (await self.store.read(arena_id, []) or _NO_PARTS).pending
+            stale = [
+                player
+                for document in pending.values()
+                for player in Pending.model_validate_json(document).players
+            ]
+            return [*free, *stale]
 
         def compute(arena: Arena) -> Arena | None:
             changed = arena
             for match_id, pending in arena.pending.items():
-                if pending.made_ms < now - PENDING_MS:
+                if pending.made_ms < now - PENDING_MS and all(
+                    p in arena.entrants for p in pending.players
+                ):
                     changed = state.unseat(changed, match_id, now) or changed
-            paired = state.pair(changed, now, ids, present)
+            racing = bool(present - read.get("free", set()))  # (present, not free: racing)
+            paired = state.pair(changed, now, ids, present, racing)
             if paired is None:
                 return None if changed is arena else changed
             return paired[0]
 
-        before, after = await self.change(arena_id, compute)
+        before, after = await self.change(arena_id, entrants, compute)
         if after is None:
             return
         for match_id, pending in after.pending.items():
@@ -215,9 +249,13 @@ class Arenas:
             )
         except Exception:
             log.exception("arena %s: a room was not made; its pairing is undone", arena.arena_id)
-            await self.change(arena.arena_id, lambda a: state.unseat(a, match_id, self.now()))
+            await self.change(
+                arena.arena_id, _some(players), lambda a: state.unseat(a, match_id, self.now())
+            )
             return
-        await self.change(arena.arena_id, lambda a: state.seat(a, match_id, room_id, tokens))
+        await self.change(
+            arena.arena_id, _some(players), lambda a: state.seat(a, match_id, room_id, tokens)
+        )
         self.rooms_made += 1
         for player_id, token in tokens.items():
             frame = {
@@ -243,7 +281,8 @@ class Arenas:
         if row.results_json is None:
             return
         lines = [Standing.model_validate(data) for data in json.loads(row.results_json)]
-        arena = await self.load(settings.arena)
+        racers = [line.player_id for line in lines]
+        arena = await self.load(settings.arena, racers)
         ratings = {
             line.player_id: arena.entrants[line.player_id].rating
             for line in lines
@@ -271,5 +310,48 @@ class Arenas:
             )
         now = self.now()
         present = await self.store.present(settings.arena, now)
-        await self.change(settings.arena, lambda a: state.score(a, room_id, outcomes, now, present))
+        await self.change(
+            settings.arena,
+            _some(racers),
+            lambda a: state.score(a, room_id, outcomes, now, present),
+            room_id,
+        )
         await self.pair_now(settings.arena)
+
+
+_NO_PARTS = ArenaParts("", 0, 0, {}, {}, False)
+
+
+def _some(player_ids: list[str]) -> Callable[[], Awaitable[list[str]]]:
+    async def named() -> list[str]:
+        return player_ids
+
+    return named
+
+
+def _only(player_id: str) -> Callable[[], Awaitable[list[str]]]:
+    return _some([player_id])
+
+
+def _diff(parts: ArenaParts, before: Arena, after: Arena) -> ArenaChange:
+    """What ``after`` changed of ``before`` (read as ``parts``), for the store to apply."""
+    change = ArenaChange()
+    for player_id, entrant in after.entrants.items():
+        old = before.entrants.get(player_id)
+        if old == entrant:
+            continue
+        change.entrants[player_id] = (parts.entrants.get(player_id), entrant.model_dump_json())
+        if entrant.free_since is not None and (old is None or old.free_since != entrant.free_since):
+            change.free[player_id] = entrant.free_since
+        elif entrant.free_since is None and old is not None and old.free_since is not None:
+            change.busy.append(player_id)
+    change.pending = {
+        match: pending.model_dump_json()
+        for match, pending in after.pending.items()
+        if match not in before.pending
+    }
+    change.settled = [match for match in before.pending if match not in after.pending]
+    new_scored = [room for room in after.scored if room not in before.scored]
+    change.scored = new_scored[0] if new_scored else None
+    change.rooms = after.rooms - before.rooms
+    return change

@@ -1,9 +1,10 @@
 """An arena's state, one document, and the pure changes to it: joining, pausing, pairing,
 seating, scoring (see ``docs/tournaments.md``, "Arenas").
 
-Every change is a function of the state read: the store writes its result only if nobody
-wrote in between (else it is read and computed again), so a change made twice changes
-nothing more (a race is scored once: its room is kept among ``scored``).
+Every change is a function of the state read, often a part of it (the entrants it touches):
+the store writes what changed only if what it was computed from is unchanged (else it is
+read and computed again), so a change made twice changes nothing more (a race is scored once:
+the store keeps the rooms scored).
 """
 
 from __future__ import annotations
@@ -146,14 +147,18 @@ def free_entrants(arena: Arena) -> list[Entrant]:
 
 
 def pair(
-    arena: Arena, now: int, match_ids: list[str], present: set[str]
+    arena: Arena,
+    now: int,
+    match_ids: list[str],
+    present: set[str],
+    racing: bool | None = None,
 ) -> tuple[Arena, list[list[str]]] | None:
     """Pair the free entrants who are ``present`` (an arena socket open), a room of
     ``seats`` each: by score first, then rating; never with an opponent of their last race
     while anyone else is free, and not before :data:`REMATCH_WAIT_MS` while anyone else
-    races (who may come free).  Entrants are taken in order; each room's others are the
-    nearest (by score, rating) not avoided.  None: nobody to pair (or the arena is not
-    running)."""
+    races (``racing``; None: looked for among ``arena``'s entrants), who may come free.
+    Entrants are taken in order; each room's others are the nearest (by score, rating) not
+    avoided.  None: nobody to pair (or the arena is not running)."""
     settings = arena.settings
     if not settings.starts_ms <= now < settings.ends_ms:
         return None
@@ -161,7 +166,8 @@ def pair(
         (e for e in free_entrants(arena) if e.player_id in present),
         key=lambda e: (-e.score, -e.rating, e.joined_ms),
     )
-    racing = any(e.room_id is not None for e in arena.entrants.values())
+    if racing is None:  # (``arena`` holds every entrant: look)
+        racing = any(e.room_id is not None for e in arena.entrants.values())
     size = settings.seats
     rooms: list[list[str]] = []
     placed: set[str] = set()
@@ -274,8 +280,7 @@ def score(
                 "held": entrant.held + (1 if outcome.held else 0),
             }
         )
-    scored = [*arena.scored, room_id][-10_000:]
-    return _with(arena, changed, scored=scored)
+    return _with(arena, changed, scored=[*arena.scored, room_id])
 
 
 def ending(arena: Arena, now: int) -> bool:

@@ -2,53 +2,107 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from .arenas_base import ArenaChange, ArenaParts
+
 __all__ = ["MemoryArenaStore"]
+
+
+@dataclass
+class _Arena:
+    header: str
+    admin: str
+    starts_ms: int
+    version: int = 1
+    rooms: int = 0
+    entrants: dict[str, str] = field(default_factory=dict)
+    free: dict[str, int] = field(default_factory=dict)
+    pending: dict[str, str] = field(default_factory=dict)
+    scored: set[str] = field(default_factory=set)
+    seen: dict[str, int] = field(default_factory=dict)
 
 
 class MemoryArenaStore:
     def __init__(self) -> None:
-        self._arenas: dict[str, tuple[str, int, str, int]] = {}  # id: (doc, version, admin, start)
-        self._seen: dict[str, dict[str, int]] = {}  # arena: player: lease until
+        self._arenas: dict[str, _Arena] = {}
 
     async def create(
-        self, arena_id: str, document: str, admin_hash: str, starts_ms: int, ttl_ms: int
+        self, arena_id: str, header: str, admin_hash: str, starts_ms: int, ttl_ms: int
     ) -> bool:
         if arena_id in self._arenas:
             return False
-        self._arenas[arena_id] = (document, 1, admin_hash, starts_ms)
+        self._arenas[arena_id] = _Arena(header, admin_hash, starts_ms)
         return True
 
-    async def read(self, arena_id: str) -> tuple[str | None, int]:
+    async def read(
+        self, arena_id: str, entrants: list[str] | None, room_id: str | None = None
+    ) -> ArenaParts | None:
         found = self._arenas.get(arena_id)
-        return (None, 0) if found is None else (found[0], found[1])
+        if found is None:
+            return None
+        wanted = found.entrants if entrants is None else entrants
+        return ArenaParts(
+            found.header,
+            found.version,
+            found.rooms,
+            {p: found.entrants[p] for p in wanted if p in found.entrants},
+            dict(found.pending),
+            room_id is not None and room_id in found.scored,
+        )
 
-    async def write(self, arena_id: str, document: str, version: int) -> bool:
+    async def free(self, arena_id: str) -> list[str]:
         found = self._arenas.get(arena_id)
-        if found is None or found[1] != version:
+        return [] if found is None else sorted(found.free, key=lambda p: found.free[p])
+
+    async def apply(self, arena_id: str, change: ArenaChange) -> bool:
+        found = self._arenas.get(arena_id)
+        if found is None:
             return False
-        self._arenas[arena_id] = (document, version + 1, found[2], found[3])
+        if any(found.entrants.get(p) != was for p, (was, _) in change.entrants.items()):
+            return False
+        if any(match not in found.pending for match in change.settled):
+            return False
+        if change.scored is not None and change.scored in found.scored:
+            return False
+        for player_id, (_, now) in change.entrants.items():
+            found.entrants[player_id] = now
+        found.free.update(change.free)
+        for player_id in change.busy:
+            found.free.pop(player_id, None)
+        found.pending.update(change.pending)
+        for match in change.settled:
+            del found.pending[match]
+        if change.scored is not None:
+            found.scored.add(change.scored)
+        found.rooms += change.rooms
+        found.version += 1
         return True
 
     async def admin_hash(self, arena_id: str) -> str | None:
         found = self._arenas.get(arena_id)
-        return None if found is None else found[2]
+        return None if found is None else found.admin
 
     async def starting(self, from_ms: int, until_ms: int, limit: int) -> list[str]:
         found = sorted(
-            (start, arena_id)
-            for arena_id, (_, _, _, start) in self._arenas.items()
-            if from_ms <= start < until_ms
+            (arena.starts_ms, arena_id)
+            for arena_id, arena in self._arenas.items()
+            if from_ms <= arena.starts_ms < until_ms
         )
         return [arena_id for _, arena_id in found[:limit]]
 
     async def seen(self, arena_id: str, player_id: str, until_ms: int) -> None:
-        self._seen.setdefault(arena_id, {})[player_id] = until_ms
+        if arena_id in self._arenas:
+            self._arenas[arena_id].seen[player_id] = until_ms
 
     async def gone(self, arena_id: str, player_id: str) -> None:
-        self._seen.get(arena_id, {}).pop(player_id, None)
+        if arena_id in self._arenas:
+            self._arenas[arena_id].seen.pop(player_id, None)
 
     async def present(self, arena_id: str, now_ms: int) -> set[str]:
-        return {p for p, until in self._seen.get(arena_id, {}).items() if until > now_ms}
+        found = self._arenas.get(arena_id)
+        seen = {} if found is None else found.seen
+        return {p for p, until in seen.items() if until > now_ms}
 
     async def close(self) -> None:
         pass
