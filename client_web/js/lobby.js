@@ -1,5 +1,5 @@
 // The lobby: a quick race first (quickrace.js); create a room, share it, find waiting and
-// live rooms, enter a tournament.
+// live rooms, enter a tournament or an arena (lobbyarenas.js).
 // The forms are made once; the room lists are the page's state, asked for every few seconds
 // and drawn by one scheduled render, in place.
 
@@ -31,6 +31,7 @@ import { settingsText } from "./widgets.js";
 import { friendPanel, todayCard } from "./lobbydaily.js";
 import { startsAt, startsAtField } from "./tournamentstart.js";
 import { fetchTournaments, TOURNAMENT_LISTS, tournamentList } from "./lobbytournaments.js";
+import { ArenasPanel } from "./lobbyarenas.js";
 
 const REFRESH_MS = 5000;
 const GAMES = () => [
@@ -53,6 +54,7 @@ export class LobbyPage {
     this.waiting = h("div", { class: "room-list", "aria-live": "polite" });
     this.live = h("div", { class: "room-list", "aria-live": "polite" });
     this.tournamentLists = h("div", { class: "room-list tournament-lists", "aria-live": "polite" });
+    this.arenas = new ArenasPanel();
     replace(
       app,
       h(
@@ -71,6 +73,7 @@ export class LobbyPage {
         guideOffered() ? learnPanel(false) : null,
         h("section", { class: "panel" }, h("h2", {}, t("lobby.waiting")), this.waiting),
         h("section", { class: "panel" }, h("h2", {}, t("lobby.racing")), this.live),
+        this.arenas.el,
         h(
           "section",
           { class: "panel panel-tournaments" },
@@ -86,6 +89,7 @@ export class LobbyPage {
 
   destroy() {
     clearInterval(this.timer);
+    this.arenas.stop();
     this.renderer.stop();
     this.stopPlayer();
   }

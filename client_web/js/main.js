@@ -4,6 +4,7 @@
 //   #/room/ID          race (or the join form when this browser has no seat there)
 //   #/watch/ID         spectator view
 //   #/tournament/ID    tournament page
+//   #/arena/ID         arena page (arena.js; the arena socket lives for the tab: arenasocket.js)
 //   #/replay/ID        replay viewer
 //   #/rules/GAME       the rules of stalactites or squadron, with pictures
 //   #/learn            a guided first game of Stalactites
@@ -31,7 +32,9 @@ import { ensurePlayer, headlineRating, me, onPlayer } from "./session.js";
 import { startChallenges } from "./challenges.js";
 import { drawFriendsHeader, startFriendsHeader } from "./friendsheader.js";
 import { startNotify } from "./notify.js";
+import { startModLink } from "./modlink.js";
 import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
+import { startArenas } from "./arenasocket.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -62,6 +65,7 @@ const ROUTES = [
   [/^#\/room\/([^/]+)$/, roomPage],
   [/^#\/watch\/([^/]+)$/, lazy(() => import("./spectate.js"), "SpectatorPage")],
   [/^#\/tournament\/([^/]+)$/, lazy(() => import("./tournament.js"), "TournamentPage")],
+  [/^#\/arena\/([^/]+)$/, lazy(() => import("./arena.js"), "ArenaPage")],
   [/^#\/replay\/([^/]+)$/, lazy(() => import("./replay.js"), "ReplayPage")],
   [/^#\/rules\/(stalactites|squadron)$/, lazy(() => import("./rules.js"), "RulesPage")],
   [/^#\/learn$/, lazy(() => import("./learn.js"), "LearnPage")],
@@ -165,6 +169,9 @@ await useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigato
 window.addEventListener("hashchange", route);
 route();
 ensurePlayer().then(() => onPlayer(drawMe));
+startModLink(document.getElementById("mod-link")); // moderators only: asked once a player
+// Arenas: the socket of the arena this tab entered, opened again after a reload.
+startArenas();
 // Friends (docs/friends.md): the header's online list and inbox, and challenges on any page,
 // from one notification socket per tab.
 startFriendsHeader(document.getElementById("friends"));

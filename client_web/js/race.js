@@ -20,6 +20,9 @@ import { celebrate } from "./motion.js";
 import { safeToFoundation } from "./foundations.js";
 import * as race from "./racestate.js";
 import { TournamentFollow } from "./tournamentfollow.js";
+import { bots } from "./bots.js";
+import { arenaOfRoom } from "./arenas.js";
+import { arenaMemory, onArena } from "./arenasocket.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
 
@@ -63,6 +66,11 @@ export class RacePage {
       const changed = (tm) => this.update((s) => (s.tournament = tm));
       this.follow = new TournamentFollow(seat.tournament, roomId, seat, changed);
     }
+    // An arena's race: its end says the next race starts by itself (arenasocket.js goes there).
+    const arena = arenaOfRoom(seat, arenaMemory(), roomId);
+    if (arena) {
+      this.stopArena = onArena((state) => this.update((s) => (s.arena = { ...state, id: arena })));
+    }
     syncClock();
     this.ticker = setInterval(() => this.tick(), 200);
   }
@@ -76,6 +84,7 @@ export class RacePage {
     this.controls.destroy();
     this.conn.close();
     this.follow?.close();
+    this.stopArena?.();
     showConnection("closed");
   }
 
@@ -124,7 +133,10 @@ export class RacePage {
       accepted: () => this.accepted(f),
       rejected: () => this.rejected(f),
       synced: () => this.synced(f),
-      player: () => this.update((s) => race.applyPlayer(s, f.player)),
+      player: () => {
+        this.update((s) => race.applyPlayer(s, f.player));
+        this.askBots();
+      },
       spectators: () => this.update((s) => race.applySpectators(s, f.count)),
       presence: () => this.update((s) => race.applyPlayer(s, presenceOf(f))),
       progress: () => this.update((s) => race.applyPlayer(s, f)),
@@ -139,6 +151,7 @@ export class RacePage {
 
   welcome(f) {
     this.update((s) => race.applyWelcome(s, f));
+    this.askBots();
     if (this.s.room?.status === "finished") this.reveal(this.s.room);
     if (this.s.room?.status !== "waiting") this.dailyKind();
     if (this.s.seat.guide && this.s.room?.status === "waiting" && !this.s.readySent) this.ready();
@@ -225,6 +238,12 @@ export class RacePage {
     this.update((s) => race.applyResults(s, f));
     if (f.standings?.some((row) => row.rated)) refreshMe().catch(() => {}); // the new rating
     this.dailyKind();
+  }
+
+  /** Which racers are declared bots (bots.js): drawn again when one is found. */
+  askBots() {
+    const ids = this.s.players.map((p) => p.player_id);
+    bots.ask(ids).then((found) => found.length && this.renderer.schedule());
   }
 
   /** A daily deal's attempt, once begun: official (the day's first of the player's to start,

@@ -28,6 +28,8 @@ import { commitmentLine } from "./fairness.js";
 import { runAction } from "./ghost.js";
 import { withReport } from "./fairplayview.js";
 import { withFriends } from "./friendsview.js";
+import { bots } from "./bots.js";
+import { nextRaceKey } from "./arenas.js";
 
 const ARRIVAL_MS = 600;
 const REFUSAL_MS = 800;
@@ -190,8 +192,8 @@ function recent(mark, ms, now) {
 function sideView(s) {
   // This page knows its own connection better than the room view it was sent.
   const mine = me(s);
-  const players = s.players.map((p) =>
-    p === mine ? { ...p, connected: s.connOpen ?? p.connected } : p,
+  const players = bots.mark(
+    s.players.map((p) => (p === mine ? { ...p, connected: s.connOpen ?? p.connected } : p)),
   );
   return {
     players,
@@ -240,7 +242,7 @@ function overlayContent(s, does, now) {
     return waitingRoomView({
       roomId: s.roomId,
       seats: room.seats ?? s.players.length,
-      players: s.players,
+      players: bots.mark(s.players),
       you: s.you,
       ready: me(s)?.ready || s.readySent,
       onReady: does.ready,
@@ -253,15 +255,16 @@ function overlayContent(s, does, now) {
   }
   if (room.status === "racing" && isOver(me(s)) && !s.hideEnd) {
     return soFarView({
-      players: s.players,
+      players: bots.mark(s.players),
       game: room.game,
       you: s.you,
       onHide: () => does.showEnd(false),
+      arena: arenaNext(s),
     });
   }
   if (room.status !== "finished" || s.hideEnd) return null;
   return endScreenView({
-    standings: s.standings ?? s.players,
+    standings: bots.mark(s.standings ?? s.players),
     game: room.game,
     you: s.you,
     roomId: s.roomId,
@@ -279,7 +282,13 @@ function overlayContent(s, does, now) {
       s,
     ),
     rematch: rematchView(s),
+    arena: arenaNext(s),
   });
+}
+
+/** An arena's race: the arena's id and what the end says of the next race (else null). */
+function arenaNext(s) {
+  return s.arena ? { id: s.arena.id, note: nextRaceKey(s.arena) } : null;
 }
 
 /** Follow and "Challenge again" on the results, but for a tournament's round or a daily deal. */

@@ -3,7 +3,7 @@
 
 import { h, tableScroll, toast } from "./dom.js";
 import { clockText, ordinal, t } from "./i18n.js";
-import { resultsTable } from "./widgets.js";
+import { botTag, resultsTable } from "./widgets.js";
 import { racerName } from "./ghost.js";
 import { standingsTable } from "./tournamentviews.js";
 import { revealView } from "./fairness.js";
@@ -68,6 +68,7 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady, q
       "li",
       {},
       racerName(p),
+      botTag(p),
       p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
       h(
         "span",
@@ -110,14 +111,16 @@ export function countdownView(seconds) {
 /** Places, results and times, with the replay link and the way back. */
 export function endScreenView(end) {
   const { standings, game, you, roomId, tournament, tour, reveal, chosen, onHide } = end;
-  const { action = null, rematch = null } = end;
+  const { action = null, rematch = null, arena = null } = end;
   const mine = standings.find((r) => r.player_id === you);
   // A resigned racer is placed by their cards too, but "You finished 1st" would read as a win.
   const finished = mine?.status === "resigned" ? "race.youResignedPlaced" : "race.youFinished";
   const headline = mine?.place ? t(finished, { place: ordinal(mine.place) }) : t("race.over");
   const back = tournament
     ? h("a", { class: "btn", href: `#/tournament/${tournament}` }, t("race.backTournament"))
-    : h("a", { class: "btn", href: "#/" }, t("common.backLobby"));
+    : arena
+      ? arenaBack(arena)
+      : h("a", { class: "btn", href: "#/" }, t("common.backLobby"));
   const replay = h(
     "a",
     { class: "btn btn-primary replay-link", href: `#/replay/${roomId}` },
@@ -127,6 +130,7 @@ export function endScreenView(end) {
     h("h2", {}, headline),
     tableScroll(resultsTable(standings, { game, you, action }), t("race.results")),
     tour ? tournamentAfterRound(tour.data, you, tour.now) : null,
+    arena ? arenaNote(arena) : null,
     revealView(reveal),
     chosen ? h("p", { class: "deal-chosen" }, t("settings.chosenDeal")) : null,
     h(
@@ -145,20 +149,31 @@ export function endScreenView(end) {
  * given, and each rival's cards as they go), and the way to their board or the lobby. The
  * analysis and the replay open when every racer has finished (the end screen takes over).
  */
-export function soFarView({ players, game, you, onHide }) {
+export function soFarView({ players, game, you, onHide, arena = null }) {
   const mine = players.find((p) => p.player_id === you);
   const headline = mine?.status === "won" ? "race.soFarWon" : "race.soFarOver";
   return [
     h("h2", {}, t(headline)),
     h("p", { class: "so-far-note", role: "status" }, t("race.soFarNote")),
     tableScroll(resultsTable(players, { game, you }), t("race.resultsSoFar")),
+    arena ? arenaNote(arena) : null,
     h(
       "div",
       { class: "end-actions" },
       h("button", { class: "btn btn-quiet", onclick: onHide }, t("race.lookBoard")),
-      h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
+      arena ? arenaBack(arena) : h("a", { class: "btn", href: "#/" }, t("common.backLobby")),
     ),
   ];
+}
+
+/** An arena's race: the way back to its page, and what comes next (by itself). */
+function arenaBack(arena) {
+  const href = `#/arena/${encodeURIComponent(arena.id)}`;
+  return h("a", { class: "btn arena-back", href }, t("arenas.back"));
+}
+
+function arenaNote(arena) {
+  return h("p", { class: "arena-next", role: "status" }, t(arena.note));
 }
 
 /** After a tournament round: when the next one starts (its board opens by itself), or that

@@ -17,7 +17,7 @@ import { saveRoomSeat } from "./storage.js";
 
 /** The rematch part of the end screen (`s`: the race state). */
 export function rematchView(s) {
-  if (s.seat.tournament || !s.you) return null;
+  if (s.seat.tournament || s.seat.arena || !s.you) return null; // (an arena pairs by itself)
   if (s.room?.daily) return dailyEndView(s);
   if (s.players.some((p) => p.ghost_of)) {
     const again = quickHash(s.room?.game, s.room?.step);

@@ -5,6 +5,8 @@
 // Beside each board, whether it can still be won: the server judges the delayed board alone
 // (`board_verdicts` in the welcome, `verdict` in each board frame, then `board_verdict` once
 // a board is judged, always about the last board sent for that player).
+// A declared bot's name has its BOT tag (bots.js), and the results a Report beside each racer
+// for a spectator with a session.
 
 import { serverNow, syncClock } from "./clock.js";
 import { renderBoard } from "./board.js";
@@ -16,6 +18,9 @@ import { clockText, t } from "./i18n.js";
 import { patch, scheduled, setData, setText } from "./render.js";
 import { gameName, mergePlayer, racersPanel, resultsTable, settingsText } from "./widgets.js";
 import { checkReveal, commitmentLine, revealView } from "./fairness.js";
+import { withReport } from "./fairplayview.js";
+import { me } from "./session.js";
+import { bots } from "./bots.js";
 
 export class SpectatorPage {
   constructor(app, roomId) {
@@ -65,7 +70,10 @@ export class SpectatorPage {
       board: () => board(this.s, f),
       board_verdict: () => verdict(this.s, f),
       spectators: () => this.s.room && (this.s.room.spectators = f.count),
-      player: () => progress(this.s, { ...f.player }),
+      player: () => {
+        progress(this.s, { ...f.player });
+        this.askBots();
+      },
       progress: () => progress(this.s, f),
       progress_batch: () => f.events.forEach((e) => progress(this.s, e)),
       presence: () => progress(this.s, { player_id: f.player_id, connected: f.connected }),
@@ -88,6 +96,14 @@ export class SpectatorPage {
       s.standings = s.players;
       this.reveal(s.room);
     }
+    this.askBots();
+  }
+
+  /** Which racers are declared bots (bots.js): their lines drawn again when one is found. */
+  askBots() {
+    const ids = this.s.players.map((p) => p.player_id);
+    const redraw = (found) => this.update((s) => found.forEach((id) => touch(s, id)));
+    bots.ask(ids).then((found) => found.length && redraw(found));
   }
 
   reveal(f) {
@@ -203,7 +219,7 @@ function boardCard(s, player, sig) {
   return h(
     "article",
     { class: "spectated", dataset: { player: player.player_id }, key: player.player_id, sig },
-    racersPanel([player], { game: s.room?.game }),
+    racersPanel(bots.mark([player]), { game: s.room?.game }),
     state ? verdictMark(verdict) : null,
     state
       ? renderBoard(state, { compact: true })
@@ -237,10 +253,12 @@ function verdictMark(value) {
   );
 }
 
+/** The results, with Report beside each racer's line for a spectator with a session. */
 function resultsView(s) {
+  const action = me() ? withReport(null, s.roomId) : null;
   return [
     h("h2", {}, t("race.results")),
-    resultsTable(s.standings, { game: s.room.game }),
+    resultsTable(bots.mark(s.standings), { game: s.room.game, action }),
     revealView(s.revealed),
     h(
       "a",

@@ -94,6 +94,7 @@ function racerLine(p, status, you) {
     "div",
     { class: "racer-line" },
     racerName(p),
+    botTag(p),
     p.player_id === you ? h("span", { class: "tag" }, t("racers.you")) : null,
     p.connected === false
       ? h("span", { class: "tag tag-off", title: t("racers.disconnected") }, t("racers.offline"))
@@ -105,6 +106,12 @@ function racerLine(p, status, you) {
       statusText(status),
     ),
   );
+}
+
+/** "BOT" beside a racer whose account is a declared bot (`bot: true`: bots.js marks them). */
+export function botTag(p) {
+  if (!p?.bot) return null;
+  return h("span", { class: "tag tag-bot", title: t("racers.botHint") }, t("profile.bot"));
 }
 
 /** A rating's change: "1000 → 1012 (+12)"; null when the race was not rated. */
@@ -164,7 +171,7 @@ export function resultsTable(standings, { game, you = null, action = null } = {}
             key: r.player_id,
           },
           cell("place", r.place ? ordinal(r.place) : "—"),
-          cell("name", racerName(r)),
+          cell("name", [racerName(r), r.bot ? " " : null, botTag(r)]),
           cell("result", statusText(r.status)),
           cell("cards", [t("results.of", { n: r.foundation_cards ?? 0, total }), tieBreak(r)]),
           cell("time", elapsedText(r.elapsed_ms)),

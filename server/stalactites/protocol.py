@@ -328,6 +328,9 @@ class RoomView(Frame):
         description="a quick race, made by the matchmaker (`/ws/match`): a seat is ready once "
         "connected, and a seat not connected within 10 s of the match is out",
     )
+    arena: str | None = Field(
+        default=None, description="an arena's race: the arena's id (`/api/arenas/{id}`)"
+    )
     deal_chosen: bool = Field(
         description="the room's creator (or a tournament's organiser) chose the deal, and may "
         "have studied it: the server did not deal it (always the opposite of certified). Such a "

@@ -152,6 +152,7 @@ def room_view(
         rated=settings.rated,
         tournament=_round_of(settings),
         quick=settings.quick,
+        arena=settings.arena,
         deal_chosen=settings.deal_chosen,
         spectator_delay_s=settings.delay_s,
         boards_held=settings.counts is not None,
