@@ -197,7 +197,7 @@ def summary_of(arena: Arena, now: int) -> ArenaSummary:
         starts_ms=s.starts_ms,
         ends_ms=s.ends_ms,
         status=status_of(arena, now),
-        entrants=len(arena.entrants),
+        entrants=max(arena.count, len(arena.entrants)),
         recurring=s.recurring,
     )
 

@@ -92,6 +92,8 @@ class Arenas:
             scored=[room_id] if parts.scored and room_id is not None else [],
             rooms=parts.rooms,
             version=parts.version,
+            count=parts.count,
+            complete=entrants is None,
         )
         return arena, parts
 
@@ -150,7 +152,7 @@ class Arenas:
         found = []
         for arena_id in ids:
             try:
-                arena = await self.load(arena_id)
+                arena = await self.load(arena_id, [])  # (its header and counts only)
             except ArenaError:
                 continue
             ended = now >= arena.settings.ends_ms
@@ -164,7 +166,7 @@ class Arenas:
 
     async def enter(self, arena_id: str, player: PlayerRecord) -> Arena:
         """Enter the player (or bring them back from a pause)."""
-        arena = await self.load(arena_id)
+        arena = await self.load(arena_id, [player.player_id])
         settings, now = arena.settings, self.now()
         if now >= settings.closes_ms:
             raise ArenaError("closed", "the arena takes no more entrants")
@@ -182,7 +184,7 @@ class Arenas:
         return after or arena
 
     async def pause(self, arena_id: str, player_id: str, paused: bool) -> Arena:
-        arena = await self.load(arena_id)
+        arena = await self.load(arena_id, [player_id])
         if player_id not in arena.entrants:
             raise ArenaError("not_entered", "you are not in this arena", 404)
         now = self.now()

@@ -105,6 +105,8 @@ class Arena(_Model):
     scored: list[str] = Field(default_factory=list)  # rooms scored, for exactly once
     rooms: int = 0  # races made
     version: int = 0  # raised by every change the standings show
+    count: int = 0  # entrants in all (``entrants`` may hold only some of them)
+    complete: bool = True  # ``entrants`` holds every entrant
 
 
 class Outcome(_Model):
@@ -284,9 +286,12 @@ def score(
 
 
 def ending(arena: Arena, now: int) -> bool:
-    """Whether the arena is over: its time is up and no race of it is under way."""
+    """Whether the arena is over: its time is up and no race of it is under way (with only
+    some of its entrants at hand: its time is up)."""
     if now < arena.settings.ends_ms:
         return False
+    if not arena.complete:
+        return True
     return not arena.pending and all(e.room_id is None for e in arena.entrants.values())
 
 

@@ -41,6 +41,7 @@ class ArenaParts:
     entrants: dict[str, str]  # those asked for: id: document
     pending: dict[str, str]
     scored: bool  # the race asked about is scored already
+    count: int = 0  # entrants in all
 
 
 class ArenaStore(Protocol):

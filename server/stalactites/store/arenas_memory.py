@@ -49,6 +49,7 @@ class MemoryArenaStore:
             {p: found.entrants[p] for p in wanted if p in found.entrants},
             dict(found.pending),
             room_id is not None and room_id in found.scored,
+            len(found.entrants),
         )
 
     async def free(self, arena_id: str) -> list[str]:

@@ -65,6 +65,7 @@ class RedisArenaStore:
             return None
         found: dict[str, str] = {}
         listed = self._key(arena_id, ":e")
+        count = int(await self._call(listed, "HLEN", listed))
         if entrants is None:
             flat = await self._call(listed, "HGETALL", listed)
             found = {str(flat[i]): str(flat[i + 1]) for i in range(0, len(flat), 2)}
@@ -78,7 +79,9 @@ class RedisArenaStore:
         if room_id is not None:
             scored_key = self._key(arena_id, ":scored")
             scored = bool(await self._call(scored_key, "SISMEMBER", scored_key, room_id))
-        return ArenaParts(str(header), int(version or 0), int(rooms or 0), found, pending, scored)
+        return ArenaParts(
+            str(header), int(version or 0), int(rooms or 0), found, pending, scored, count
+        )
 
     async def free(self, arena_id: str) -> list[str]:
         key = self._key(arena_id, ":free")

@@ -28,6 +28,9 @@ Names (per process, but for the room lists):
 * ``stalactites_build_info{version,python,store}``: 1, labelled with what runs.
 * ``stalactites_match_waiting{queue}``: players waiting in each quick-race queue (the
   service's, as the store holds them: aggregate with ``max``).
+* ``stalactites_arena_free{arena}``, ``stalactites_arena_pending{arena}``: each running
+  arena's entrants waiting for a race and pairings whose rooms are being made (the
+  service's); ``stalactites_players_online``: players with a tab of the web client open;
 * ``stalactites_solver_waiting{kind}``, ``stalactites_solver_running{kind}``: this process's
   solver calls waiting for a worker and running, by kind (fair play's assessments are
   ``fairplay``).
@@ -266,6 +269,9 @@ class Queues:
     waiting: Mapping[str, int]
     solver_waiting: Mapping[str, int]
     solver_running: Mapping[str, int]
+    arena_free: Mapping[str, int]  # by running arena: entrants waiting for a race
+    arena_pending: Mapping[str, int]  # by running arena: pairings whose rooms are being made
+    online: int  # players with a tab of the web client open (the service's)
 
     def lines(self) -> list[str]:
         out: list[str] = []
@@ -276,10 +282,16 @@ class Queues:
              self.solver_waiting),
             ("solver_running", "kind", "solver calls running in this process's workers",
              self.solver_running),
+            ("arena_free", "arena", "entrants free and waiting for a race, by running arena",
+             self.arena_free),
+            ("arena_pending", "arena", "arena pairings whose rooms are being made",
+             self.arena_pending),
         )  # fmt: skip
         for name, label, text, values in families:
             _family(out, f"stalactites_{name}", "gauge", text)
             out += _labelled(f"stalactites_{name}", label, values)
+        _family(out, "stalactites_players_online", "gauge", "players with a tab open (service)")
+        out.append(f"stalactites_players_online {self.online}")
         return out
 
 
@@ -290,10 +302,15 @@ async def read_queues(process: Process) -> Queues:
     found = await asyncio.gather(*(store.status(name, "", now) for name in names))
     solver = process.solver
     kinds = (WORK, ANALYSIS, hint_kind(process.config, solver.workers), ASSESSMENT)
+    arenas = await process.arenas.listed("running", 100)
+    free = await asyncio.gather(*(process.arena_store.free(a.arena_id) for a in arenas))
     return Queues(
         {name: status.waiting for name, status in zip(names, found, strict=True)},
         {kind.name: solver.waiting(kind.name) for kind in kinds},
         {kind.name: solver.running(kind.name) for kind in kinds},
+        {arena.arena_id: len(ids) for arena, ids in zip(arenas, free, strict=True)},
+        {arena.arena_id: len(arena.pending) for arena in arenas},
+        await process.friends_store.online_count(now),
     )
 
 
