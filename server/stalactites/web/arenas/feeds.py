@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 FEED_S = 1.0  # standings at most this often
 LEASE_MS = 45_000  # an arena socket's lease on its entrant's presence, renewed each feed
 TOP = 10
+_NO_LINE, _YOU = '"you":null', '"you":'  # (the only "you" in a standings frame)
 
 
 class Marked(Protocol):
@@ -40,6 +41,7 @@ class Feeds:
         self.marked = marked
         self.watchers: dict[str, set[Watcher]] = {}
         self._versions: dict[str, int] = {}
+        self._renewed: dict[str, int] = {}  # when each arena's leases here were renewed
         self._ended: set[str] = set()
         self._task: asyncio.Task[None] | None = None
         self.standings_sent = 0  # frames (for /metrics)
@@ -92,9 +94,12 @@ class Feeds:
         if not watchers:
             return
         now = self.arenas.now()
-        for watcher in list(watchers):
-            if watcher.player_id is not None:
-                await self.arenas.store.seen(arena_id, watcher.player_id, now + LEASE_MS)
+        if now - self._renewed.get(arena_id, 0) >= LEASE_MS // 3:
+            self._renewed[arena_id] = now
+            players = {w.player_id for w in watchers if w.player_id is not None}
+            await asyncio.gather(
+                *(self.arenas.store.seen(arena_id, p, now + LEASE_MS) for p in players)
+            )
         arena = await self.arenas.load(arena_id)
         if self._versions.get(arena_id) == arena.version and arena_id in self._ended:
             return
@@ -119,16 +124,20 @@ class Feeds:
             if entrant.room_id is not None and not entrant.room_id.startswith("pending:"):
                 top_race = entrant.room_id
         status = status_of(arena, self.arenas.now())
+        frame = ArenaStandings(
+            type="standings",
+            status=status,
+            top=lines[:TOP],
+            you=None,
+            entrants=len(lines),
+            top_race=top_race,
+        ).model_dump_json()  # once: each watcher's own line spliced in
         for watcher in list(watchers):
-            frame = ArenaStandings(
-                type="standings",
-                status=status,
-                top=lines[:TOP],
-                you=by_player.get(watcher.player_id or ""),
-                entrants=len(lines),
-                top_race=top_race,
+            line = by_player.get(watcher.player_id or "")
+            own = (
+                frame if line is None else frame.replace(_NO_LINE, _YOU + line.model_dump_json(), 1)
             )
-            watcher.send_text(frame.model_dump_json())
+            watcher.send_text(own)
             self.standings_sent += 1
 
     async def tell_ended(self, arena: Arena, watchers: set[Watcher]) -> None:
