@@ -14,7 +14,7 @@ from daily_kit import attempt, resign_attempt
 from friends_kit import NotifyClient, follow, presence_of, registered, tab
 from players_kit import anonymous, api, recorded
 from server_kit import REDIS_URL, Client, InProcessServer, ManualClock
-from stalactites.store import open_queue_store
+from stalactites.store import open_friends_store, open_queue_store
 from stalactites.store.queue_base import QueueEntry, Widening
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -356,3 +356,18 @@ async def test_a_followed_player_who_beats_your_daily_time_is_told_to_you(
     assert "deal" not in note["data"]
     [kept] = (await _get(any_server, "/api/me/notifications", ann))["notifications"]
     assert kept["note_id"] == note["note_id"]
+
+
+@pytest.mark.parametrize("store", ["memory", "redis"])
+async def test_a_renewal_never_brings_back_a_tab_closed_meanwhile(
+    store: str, redis_prefix: str
+) -> None:
+    friends = open_friends_store("memory://" if store == "memory" else REDIS_URL, redis_prefix)
+    try:
+        assert await friends.tab_on("p.ann", "tab1", 60_000, 1_000)  # came online
+        assert await friends.tab_off("p.ann", "tab1", 2_000)  # went offline
+        assert not await friends.tab_on("p.ann", "tab1", 70_000, 3_000, renew=True)
+        assert await friends.presence(["p.ann"], 4_000) == [None]
+        assert await friends.tab_on("p.ann", "tab2", 80_000, 5_000)  # a new tab: online again
+    finally:
+        await friends.close()

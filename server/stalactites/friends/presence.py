@@ -10,6 +10,8 @@ followers, so a player is offline within a lease (and a sweep) of their last tab
 
 from __future__ import annotations
 
+import asyncio
+
 from ..clock import Clock
 from ..store.friends_base import FriendsStore
 from ..store.players_base import PlayerStore
@@ -36,10 +38,11 @@ class Presence:
         self.lease_ms = lease_ms
         self.changes = 0  # presence changes sent on from this process (for /metrics)
 
-    async def tab_on(self, player_id: str, tab: str) -> None:
-        """A tab opened (or renews its lease); its followers told if the player came online."""
+    async def tab_on(self, player_id: str, tab: str, renew: bool = False) -> None:
+        """A tab opened (or renews its lease: only while it holds one); its followers told
+        if the player came online."""
         now = self.clock.now_ms()
-        if await self.store.tab_on(player_id, tab, now + self.lease_ms, now):
+        if await self.store.tab_on(player_id, tab, now + self.lease_ms, now, renew):
             await self.changed(player_id)
 
     async def tab_off(self, player_id: str, tab: str) -> None:
@@ -60,9 +63,11 @@ class Presence:
     async def status(self, player_ids: list[str]) -> list[tuple[PresenceStatus, str | None]]:
         """Each player's status and the room to watch (hidden players are offline)."""
         found = await self.store.presence(player_ids, self.clock.now_ms())
+        here = [one for one, room in zip(player_ids, found, strict=True) if room is not None]
+        hidden = dict(zip(here, await asyncio.gather(*map(self.store.hidden, here)), strict=True))
         statuses: list[tuple[PresenceStatus, str | None]] = []
         for player_id, room in zip(player_ids, found, strict=True):
-            if room is None or await self.store.hidden(player_id):
+            if room is None or hidden[player_id]:
                 statuses.append(("offline", None))
             elif room:
                 statuses.append(("racing", None if room == UNLISTED else room))
@@ -95,9 +100,13 @@ class Presence:
             friend=Friend(player_id=player_id, name=record.name, status=status, room_id=room_id),
         ).model_dump_json()
         here = await self.store.presence(followers, self.clock.now_ms())
-        for follower, room in zip(followers, here, strict=True):
-            if room is not None:
-                await self.store.publish(follower, frame)
+        await asyncio.gather(
+            *(
+                self.store.publish(follower, frame)
+                for follower, room in zip(followers, here, strict=True)
+                if room is not None
+            )
+        )
         self.changes += 1
 
     async def online_followed(self, player_id: str) -> list[Friend]:
@@ -106,13 +115,15 @@ class Presence:
         followed = [
             one for one, _ in await self.store.members(player_id, "following", 0, FOLLOWING_MAX)
         ]
-        friends = []
-        for other, (status, room_id) in zip(followed, await self.status(followed), strict=True):
-            if status == "offline" or (await self.store.contains(other, "blocked", [player_id]))[0]:
-                continue
-            record = await self.players.load_player(other)
-            if record is not None:
-                friends.append(
-                    Friend(player_id=other, name=record.name, status=status, room_id=room_id)
-                )
-        return friends
+        pairs = zip(followed, await self.status(followed), strict=True)
+        online = [(other, status, room) for other, (status, room) in pairs if status != "offline"]
+        blocking = await asyncio.gather(
+            *(self.store.contains(other, "blocked", [player_id]) for other, _, _ in online)
+        )
+        shown = [one for one, (blocks,) in zip(online, blocking, strict=True) if not blocks]
+        records = await asyncio.gather(*(self.players.load_player(one) for one, _, _ in shown))
+        return [
+            Friend(player_id=other, name=record.name, status=status, room_id=room_id)
+            for (other, status, room_id), record in zip(shown, records, strict=True)
+            if record is not None
+        ]

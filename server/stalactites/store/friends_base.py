@@ -64,8 +64,11 @@ class FriendsStore(Protocol):
     async def set_hidden(self, player_id: str, hidden: bool) -> None: ...
 
     # Presence.
-    async def tab_on(self, player_id: str, tab: str, until_ms: int, now_ms: int) -> bool:
-        """Hold (or renew) a tab's lease; whether the player was offline before."""
+    async def tab_on(
+        self, player_id: str, tab: str, until_ms: int, now_ms: int, renew: bool = False
+    ) -> bool:
+        """Hold a tab's lease (``renew``: only one held still, never a tab closed meanwhile);
+        whether the player was offline before."""
         ...
 
     async def tab_off(self, player_id: str, tab: str, now_ms: int) -> bool:

@@ -82,8 +82,12 @@ class MemoryFriendsStore:
             del tabs[tab]
         return tabs
 
-    async def tab_on(self, player_id: str, tab: str, until_ms: int, now_ms: int) -> bool:
+    async def tab_on(
+        self, player_id: str, tab: str, until_ms: int, now_ms: int, renew: bool = False
+    ) -> bool:
         tabs = self._live_tabs(player_id, now_ms)
+        if renew and tab not in tabs:
+            return False
         was_offline = not tabs
         tabs[tab] = until_ms
         self._online[player_id] = max(self._online.get(player_id, 0), until_ms)

@@ -106,10 +106,15 @@ class RedisFriendsStore:
         await (self._call(key, "SET", key, "1") if hidden else self._call(key, "DEL", key))
 
     # Presence.
-    async def tab_on(self, player_id: str, tab: str, until_ms: int, now_ms: int) -> bool:
-        was_offline = await self._tab_on([self._key(player_id, "tabs")], [tab, until_ms, now_ms])
+    async def tab_on(
+        self, player_id: str, tab: str, until_ms: int, now_ms: int, renew: bool = False
+    ) -> bool:
+        args = [tab, until_ms, now_ms, "1" if renew else "0"]
+        held = int(await self._tab_on([self._key(player_id, "tabs")], args))
+        if held < 0:
+            return False  # (a renewal of a tab closed meanwhile: not held again)
         await self._call(self._online, "ZADD", self._online, "GT", until_ms, player_id)
-        return bool(was_offline)
+        return held == 1
 
     async def tab_off(self, player_id: str, tab: str, now_ms: int) -> bool:
         if not await self._tab_off([self._key(player_id, "tabs")], [tab, now_ms]):
@@ -128,17 +133,18 @@ class RedisFriendsStore:
             return []
         leases = await self._call(self._online, "ZMSCORE", self._online, *player_ids)
         online = [lease is not None and float(lease) > now_ms for lease in leases]
-        rooms = await asyncio.gather(
-            *(
-                self._call(self._key(one, "racing"), "GET", self._key(one, "racing"))
-                for one, here in zip(player_ids, online, strict=True)
-                if here
-            )
-        )
-        found: list[str | None] = []
-        for here in online:
-            found.append(str(rooms.pop(0) or "") if here else None)
-        return found
+        here = [self._key(one, "racing") for one, on in zip(player_ids, online, strict=True) if on]
+        rooms = iter(await self._rooms(here))
+        return [str(next(rooms) or "") if on else None for on in online]
+
+    async def _rooms(self, keys: list[str]) -> list[Any]:
+        """The values at ``keys``: one ``MGET`` on one node; in a cluster, where the keys'
+        slots differ, a ``GET`` each."""
+        if not keys:
+            return []
+        if isinstance(self._pipe, ClusterPipe):
+            return list(await asyncio.gather(*(self._call(key, "GET", key) for key in keys)))
+        return list(await self._call(keys[0], "MGET", *keys))
 
     async def expired(self, now_ms: int, limit: int) -> list[str]:
         key = self._online

@@ -91,6 +91,10 @@ class ArenaConnection(Connection[ArenaClientFrame, ArenaHello]):
             await self.process.arenas.pair_now(self.arena_id)
         return True
 
+    def offer(self, text: str) -> None:
+        """A frame of the player's channel for this arena (a pairing)."""
+        self.send_text(text)
+
     async def handle(self, frame: ArenaClientFrame) -> None:
         if isinstance(frame, ArenaPing):
             self.send(ArenaPong(type="pong"))

@@ -42,6 +42,7 @@ class NotifyConnection(Connection[NotifyClientFrame, MatchHello]):
         self.process = process
         self.opened = False
         self.topic = ""  # every frame of the player's channel but arenas'
+        self._early: list[str] | None = None  # frames heard before the welcome went out
 
     @property
     def role(self) -> str:
@@ -55,19 +56,29 @@ class NotifyConnection(Connection[NotifyClientFrame, MatchHello]):
         self.player_id = player.player_id
         bind(player_id=player.player_id)
         friends = self.process.friends
+        self._early = []  # (listening before the welcome is read: nothing missed between)
         await self.process.tabs.open(player.player_id, self)
         self.opened = True
-        self.send(
-            NotifyWelcome(
-                type="welcome",
-                player_id=player.player_id,
-                name=player.name,
-                online=await friends.presence.online_followed(player.player_id),
-                unread=await friends.notes.unread(player.player_id),
-                challenges=await friends.challenges.of(player.player_id),
-            )
+        welcome = NotifyWelcome(
+            type="welcome",
+            player_id=player.player_id,
+            name=player.name,
+            online=await friends.presence.online_followed(player.player_id),
+            unread=await friends.notes.unread(player.player_id),
+            challenges=await friends.challenges.of(player.player_id),
         )
+        early, self._early = self._early, None
+        self.send(welcome)
+        for frame in early:  # (after the welcome, which the client starts its state from)
+            self.send_text(frame)
         return True
+
+    def offer(self, text: str) -> None:
+        """A frame of the player's channel: held until the welcome is sent."""
+        if self._early is not None:
+            self._early.append(text)
+        else:
+            self.send_text(text)
 
     async def handle(self, frame: NotifyClientFrame) -> None:
         if isinstance(frame, MatchPing):

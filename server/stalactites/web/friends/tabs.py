@@ -24,7 +24,7 @@ class Tab(Protocol):
     connection_id: str
     topic: str  # "" a notification socket; "arena:ID" an arena socket (its frames only)
 
-    def send_text(self, text: str) -> None: ...
+    def offer(self, text: str) -> None: ...
     def kick(self) -> None: ...
 
 
@@ -68,7 +68,7 @@ class Tabs:
             topic, frame = frame.split("|", 1)
         for tab in list(self.by_player.get(player_id, {}).values()):
             if tab.topic == topic:
-                tab.send_text(frame)
+                tab.offer(frame)
 
     def resubscribed(self) -> None:
         """Frames may have been lost: every tab reconnects and reads what is true now."""
@@ -108,7 +108,7 @@ class Tabs:
         for start in range(0, len(held), RENEWED_AT_ONCE):
             some = held[start : start + RENEWED_AT_ONCE]
             await asyncio.gather(
-                *(self.friends.presence.tab_on(player, tab) for player, tab in some),
+                *(self.friends.presence.tab_on(player, tab, renew=True) for player, tab in some),
                 return_exceptions=True,
             )
 
