@@ -90,12 +90,21 @@ def test_a_quick_resignation_scores_nothing_and_breaks_the_streak() -> None:
     assert arena.entrants["p1"].score == 1
 
 
-def test_an_entrant_gone_when_their_race_ends_is_paused() -> None:
-    arena = _arena(2)
-    outcomes = [_outcome("p0", 1), _outcome("p1", 2)]
-    arena = state.score(arena, "r1", outcomes, START + 5_000, {"p1"}) or arena
-    assert arena.entrants["p0"].paused and arena.entrants["p0"].free_since is None
-    assert not arena.entrants["p1"].paused and arena.entrants["p1"].free_since == START + 5_000
+def test_a_race_over_frees_its_racers_at_once_and_the_end_waits_for_its_points() -> None:
+    paired = state.pair(_arena(2), START + 10, ["m1"], {"p0", "p1"})
+    assert paired is not None
+    arena = state.seat(paired[0], "m1", "r1", {"p0": "t0", "p1": "t1"}) or paired[0]
+    over = state.race_over(arena, "r1", ["p0", "p1"], START + 5_000, {"p1"})
+    assert over is not None
+    gone, here = over.entrants["p0"], over.entrants["p1"]
+    assert gone.paused and gone.free_since is None  # no socket left: paused
+    assert not here.paused and here.free_since == START + 5_000 and here.last == ["p0"]
+    assert state.race_over(over, "r1", ["p0", "p1"], START + 6_000, {"p1"}) is None  # once
+    end = START + 3_600_000
+    assert not state.ending(over, end)  # its points are still to come
+    scored = _race(over, "r1", [_outcome("p0", 1), _outcome("p1", 2)])
+    assert scored.entrants["p0"].score == 2 and state.ending(scored, end)
+    assert scored.entrants["p1"].free_since == START + 5_000  # (freed at the end, not again)
 
 
 def test_a_held_run_scores_nothing_and_a_race_is_scored_once() -> None:

@@ -1,15 +1,17 @@
 """Arenas: a tournament to drop into for a fixed time, paired again the moment a race ends
 (see ``docs/tournaments.md``, "Arenas").
 
-Each arena is one document in the store changed by compare and set
-(:mod:`.state` computes every change), so any process may pair, seat and score.  A pairing
-step (:meth:`Arenas.pair_now`) runs whenever an entrant becomes free here (joined, back from a
-pause, their race scored) and once a second for every running arena; the rooms of its
-pairings are made by the process that made them (a pairing whose room is not made within
-:data:`PENDING_MS` is undone).  Races are scored as an effect of the results log
-(:meth:`Arenas.record_room`: once however often it runs), then the next pairing is made at
-once.  An entrant's arena sockets hold a lease on their presence in the arena: one with none
-is not paired, and is paused when their race ends.
+An arena is stored in parts changed by compare and set (:mod:`.state` computes every change
+over the entrants it touches), so any process may pair, seat and score.  A pairing step
+(:meth:`Arenas.pair_now`) runs whenever an entrant becomes free here (entered, back from a
+pause, their race over) and once a second for every running arena; the rooms of its pairings
+are made by the process that made them (a pairing whose room is not made within
+:data:`PENDING_MS` is undone).  A race's end frees its racers at once, and pairs them again,
+on the process that ended it (:meth:`Arenas.race_over`); its points come as an effect of the
+results log (:meth:`Arenas.record_room`: once however often it runs, after fair play has
+looked at its runs), which frees its racers too if its end did not.  An entrant's arena
+sockets hold a lease on their presence: one with none is not paired, and is paused when
+their race ends.
 """
 
 from __future__ import annotations
@@ -267,6 +269,27 @@ class Arenas:
                 "token": token,
             }
             await self.publish(player_id, f"arena:{arena.arena_id}|{json.dumps(frame)}")
+
+    # Races ending.
+
+    async def race_over(self, room_id: str) -> None:
+        """An arena race has ended here (the rooms' finish listener): its racers are free
+        and paired again at once, their points to follow (:meth:`record_room`)."""
+        try:
+            settings = await self.rooms.settings(room_id)
+        except RoomError:
+            return
+        if settings.arena is None:
+            return
+        players = [seat.player_id for seat in (await self.rooms.load(room_id)).players]
+        now = self.now()
+        present = await self.store.present(settings.arena, now)
+        await self.change(
+            settings.arena,
+            _some(players),
+            lambda a: state.race_over(a, room_id, players, now, present),
+        )
+        await self.pair_now(settings.arena)
 
     # Scoring.
 

@@ -26,6 +26,7 @@ __all__ = [
     "join",
     "pair",
     "performance",
+    "race_over",
     "score",
     "seat",
     "set_paused",
@@ -88,6 +89,7 @@ class Entrant(_Model):
     token: str | None = None  # the seat's token in it
     last: list[str] = Field(default_factory=list)  # the last race's opponents
     held: int = 0  # races not scored: fair play holds the run
+    unscored: list[str] = Field(default_factory=list)  # races over, their points to come
 
 
 class Pending(_Model):
@@ -236,6 +238,31 @@ def unseat(arena: Arena, match_id: str, now: int) -> Arena | None:
     return _with(arena, changed, pending=pending)
 
 
+def race_over(
+    arena: Arena, room_id: str, players: list[str], now: int, connected: set[str]
+) -> Arena | None:
+    """A race of the arena has ended: its racers (those in it still) are free again at once,
+    but those not ``connected`` (paused: they left), each with its others as their last
+    opponents; its points count once it is scored (:func:`score`).  None: done already."""
+    changed: dict[str, Entrant] = {}
+    for player_id in players:
+        entrant = arena.entrants.get(player_id)
+        if entrant is None or entrant.room_id != room_id:
+            continue
+        paused = entrant.paused or player_id not in connected
+        changed[player_id] = entrant.model_copy(
+            update={
+                "paused": paused,
+                "free_since": None if paused else now,
+                "room_id": None,
+                "token": None,
+                "last": [other for other in players if other != player_id],
+                "unscored": [*entrant.unscored, room_id],
+            }
+        )
+    return _with(arena, changed) if changed else None
+
+
 def score(
     arena: Arena, room_id: str, outcomes: list[Outcome], now: int, connected: set[str]
 ) -> Arena | None:
@@ -243,10 +270,12 @@ def score(
     another place only if its racer cleared the deal, else it is a loss, 0), a win doubled
     while the streak is on fire (after :data:`STREAK_FIRE` wins in a row), 0 for a race
     resigned within :data:`QUICK_LOSS_MS` of play (a loss: the streak broken) and for a run
-    fair play holds.  Its racers are free again, but those
-    not ``connected`` (paused: they left)."""
+    fair play holds.  Its racers are freed first if its end did not free them
+    (:func:`race_over`)."""
     if room_id in arena.scored:
         return None
+    players = [outcome.player_id for outcome in outcomes]
+    arena = race_over(arena, room_id, players, now, connected) or arena
     table = PLACE_POINTS[max(len(outcomes), 2)]
     changed: dict[str, Entrant] = {}
     for outcome in outcomes:
@@ -264,7 +293,6 @@ def score(
         if outcome.held:
             points = 0
         streak = entrant.streak + 1 if won else 0
-        paused = entrant.paused or outcome.player_id not in connected
         changed[outcome.player_id] = entrant.model_copy(
             update={
                 "score": entrant.score + points,
@@ -274,12 +302,8 @@ def score(
                 "streak": streak,
                 "fire": streak >= STREAK_FIRE,
                 "opponents_rating": entrant.opponents_rating + outcome.opponents_rating,
-                "paused": paused,
-                "free_since": None if paused else now,
-                "room_id": None,
-                "token": None,
-                "last": [o.player_id for o in outcomes if o.player_id != outcome.player_id],
                 "held": entrant.held + (1 if outcome.held else 0),
+                "unscored": [room for room in entrant.unscored if room != room_id],
             }
         )
     return _with(arena, changed, scored=[*arena.scored, room_id])
@@ -292,7 +316,9 @@ def ending(arena: Arena, now: int) -> bool:
         return False
     if not arena.complete:
         return True
-    return not arena.pending and all(e.room_id is None for e in arena.entrants.values())
+    return not arena.pending and all(
+        e.room_id is None and not e.unscored for e in arena.entrants.values()
+    )
 
 
 def performance(entrant: Entrant) -> int | None:

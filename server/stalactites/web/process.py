@@ -187,6 +187,7 @@ class Process:
         self.arena_feeds = Feeds(self.arenas, self._marked)
         self.arena_schedule = Schedule(self.arenas, parse(config.arena_schedule))
         self.recorder.add("arena", self.arenas.record_room)
+        self.rooms.add_finish_listener(self._arena_race_over)
         self.recorder.add("friends", self._friends_room)
         self.players.deletions.append(self._forget_friend)
         self.rooms.add_finish_listener(self._race_over)
@@ -258,6 +259,16 @@ class Process:
         task = asyncio.create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def _arena_race_over(self, room_id: str) -> None:
+        """A race ended here: if it was an arena's, its racers are paired again at once."""
+        self._spawn(self._arena_freed(room_id), f"arena-race-over:{room_id}")
+
+    async def _arena_freed(self, room_id: str) -> None:
+        try:
+            await self.arenas.race_over(room_id)
+        except Exception:  # (its scoring frees its racers instead)
+            log.exception("room %s: its arena's racers were not freed at its end", room_id)
 
     def _race_over(self, room_id: str) -> None:
         """A race ended here (the rooms' finish listener): its racers are no longer racing."""
