@@ -16,6 +16,7 @@ their race ends.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -42,6 +43,9 @@ PENDING_MS = 15_000  # a pairing whose room is not made by then is undone
 KEPT_MS = 7 * 86_400_000  # an arena is kept a week after its end
 RUNNING_MS = (180 + 30 + 1) * 60_000  # an arena started longer ago than this is over
 WRITE_ATTEMPTS = 50
+PASSES = 20  # pairing passes one call runs at most
+LOCK_MS = 2_000  # the pairing lock's lease
+LOCK_TRIES, LOCK_WAIT_S = 4, 0.05  # a call finding the lock taken tries again this often
 
 Publish = Callable[[str, str], Awaitable[None]]  # (player_id, frame): to their arena sockets
 Hidden = Callable[[str, str], Awaitable[bool]]  # (player_id, room_id): fair play holds the run
@@ -70,6 +74,9 @@ class Arenas:
         self.store, self.rooms, self.matchmaker, self.clock = store, rooms, matchmaker, clock
         self.publish, self.held = publish, held
         self.rooms_made = 0  # by this process (for /metrics)
+        self._owner = secrets.token_hex(6)  # this process, as the pairing lock names it
+        self._pairing: set[str] = set()  # arenas a pass is pairing here now
+        self._again: set[str] = set()  # ...and asked for once more meanwhile
 
     def now(self) -> int:
         return self.clock.now_ms()
@@ -200,8 +207,34 @@ class Arenas:
     # Pairing.
 
     async def pair_now(self, arena_id: str) -> None:
+        """Pair the arena's free entrants now, one pass at a time here and across processes
+        (the arena's pairing lock): a call while a pass runs here asks for one more; a pass
+        that made pairings is followed by another (more may have come free meanwhile)."""
+        if arena_id in self._pairing:
+            self._again.add(arena_id)
+            return
+        self._pairing.add(arena_id)
+        try:
+            for attempt in range(PASSES):
+                self._again.discard(arena_id)
+                if not await self.store.lock(arena_id, self._owner, LOCK_MS):
+                    if attempt >= LOCK_TRIES:
+                        return  # (the process pairing it will see these entrants, or the
+                    await asyncio.sleep(LOCK_WAIT_S)  # next second's pass here will)
+                    continue
+                try:
+                    made = await self._pair_pass(arena_id)
+                finally:
+                    await self.store.unlock(arena_id, self._owner)
+                if not made and arena_id not in self._again:
+                    return
+        finally:
+            self._pairing.discard(arena_id)
+
+    async def _pair_pass(self, arena_id: str) -> int:
         """Pair the arena's free entrants with an arena socket open (anywhere), and make
-        their rooms; pairings whose rooms were never made are undone first."""
+        their rooms; pairings whose rooms were never made are undone first.  How many
+        pairings it made."""
         now = self.now()
         present = await self.store.present(arena_id, now)
         ids = [secrets.token_hex(4) for _ in range(64)]
@@ -233,10 +266,14 @@ class Arenas:
 
         before, after = await self.change(arena_id, entrants, compute)
         if after is None:
-            return
-        for match_id, pending in after.pending.items():
-            if match_id not in before.pending:
-                await self._make_room(after, match_id, pending.players)
+            return 0
+        made = [
+            (match_id, pending.players)
+            for match_id, pending in after.pending.items()
+            if match_id not in before.pending
+        ]
+        await asyncio.gather(*(self._make_room(after, m, players) for m, players in made))
+        return len(made)
 
     async def _make_room(self, arena: Arena, match_id: str, players: list[str]) -> None:
         settings = arena.settings

@@ -72,6 +72,15 @@ class ArenaStore(Protocol):
         """Arenas starting in ``[from_ms, until_ms)``, the earliest first."""
         ...
 
+    async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
+        """Take the arena's pairing lock for ``ms`` unless another owner holds it: one
+        process pairs an arena at a time (two at once would only undo each other's work)."""
+        ...
+
+    async def unlock(self, arena_id: str, owner: str) -> None:
+        """Give the pairing lock back if ``owner`` holds it."""
+        ...
+
     async def seen(self, arena_id: str, player_id: str, until_ms: int) -> None:
         """The player has an arena socket open until ``until_ms`` (a lease, renewed)."""
         ...

@@ -26,6 +26,7 @@ class _Arena:
 class MemoryArenaStore:
     def __init__(self) -> None:
         self._arenas: dict[str, _Arena] = {}
+        self._locks: dict[str, str] = {}  # (one process: a lock is never left behind)
 
     async def create(
         self, arena_id: str, header: str, admin_hash: str, starts_ms: int, ttl_ms: int
@@ -91,6 +92,13 @@ class MemoryArenaStore:
             if from_ms <= arena.starts_ms < until_ms
         )
         return [arena_id for _, arena_id in found[:limit]]
+
+    async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
+        return self._locks.setdefault(arena_id, owner) == owner
+
+    async def unlock(self, arena_id: str, owner: str) -> None:
+        if self._locks.get(arena_id) == owner:
+            del self._locks[arena_id]
 
     async def seen(self, arena_id: str, player_id: str, until_ms: int) -> None:
         if arena_id in self._arenas:

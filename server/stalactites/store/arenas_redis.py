@@ -7,7 +7,7 @@ Keys (``P`` the prefix), an arena's in one slot, expiring a week after it ends:
 * ``P{arena:ID}:e`` hash: entrant id -> their document; ``:free`` sorted set: the free
   entrants, by since when; ``:pending`` hash: match id -> a pairing whose room is being
   made; ``:scored`` set: the races scored; ``:seen`` sorted set: entrant id -> the lease of
-  their arena sockets;
+  their arena sockets; ``:pairing`` the pairing lock (the process pairing it, 2 s);
 * ``P{arenas}:index`` sorted set: arena id -> its start (unix ms), trimmed of arenas that
   started over a week ago.
 
@@ -111,6 +111,15 @@ class RedisArenaStore:
             key, "ZRANGE", key, from_ms, f"({until_ms}", "BYSCORE", "LIMIT", 0, limit
         )
         return [str(arena_id) for arena_id in found]
+
+    async def lock(self, arena_id: str, owner: str, ms: int) -> bool:
+        key = self._key(arena_id, ":pairing")
+        return bool(await self._call(key, "SET", key, owner, "NX", "PX", ms))
+
+    async def unlock(self, arena_id: str, owner: str) -> None:
+        key = self._key(arena_id, ":pairing")
+        if await self._call(key, "GET", key) == owner:  # (its own: it ran past its time)
+            await self._call(key, "DEL", key)
 
     async def seen(self, arena_id: str, player_id: str, until_ms: int) -> None:
         key = self._key(arena_id, ":seen")
