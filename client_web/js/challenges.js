@@ -5,7 +5,7 @@
 // quick race's is): in the tab that accepted, and in the tab that sent it; another tab of the
 // challenger's gets a link to it. Declined, cancelled or expired: a toast says so.
 
-import { h, replace, toast } from "./dom.js";
+import { h, replace, showModal, toast } from "./dom.js";
 import { serverNow } from "./clock.js";
 import { field, select } from "./forms.js";
 import {
@@ -232,15 +232,7 @@ export function openChallenge({ playerId, name, preset = {} }) {
     }
   }
 
-  const leave = () => dialog.close();
-  window.addEventListener("hashchange", leave, { once: true });
-  dialog.addEventListener("close", () => {
-    window.removeEventListener("hashchange", leave);
-    dialog.remove();
-  });
-  document.body.append(dialog);
-  dialog.showModal();
-  return dialog;
+  return showModal(dialog);
 }
 
 /** Send a challenge (its card shows at once: the frame that follows changes nothing). */

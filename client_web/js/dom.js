@@ -90,3 +90,17 @@ export function tableScroll(table, label) {
   const props = { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label };
   return h("div", props, table);
 }
+
+/** Show a modal dialog: closed by leaving the page, taken out of the document once closed.
+ * The dialog, for its caller to close. */
+export function showModal(dialog) {
+  const leave = () => dialog.close();
+  window.addEventListener("hashchange", leave, { once: true });
+  dialog.addEventListener("close", () => {
+    window.removeEventListener("hashchange", leave);
+    dialog.remove();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  return dialog;
+}

@@ -5,7 +5,7 @@
 // words for their code.
 
 import { ApiError, errorText, quietly } from "./api.js";
-import { h, replace, toast } from "./dom.js";
+import { h, replace, showModal, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { ensurePlayer, me } from "./session.js";
 
@@ -135,15 +135,7 @@ export function openReport({ playerId, name, roomId }) {
     }
   }
 
-  const leave = () => dialog.close();
-  window.addEventListener("hashchange", leave, { once: true });
-  dialog.addEventListener("close", () => {
-    window.removeEventListener("hashchange", leave);
-    dialog.remove();
-  });
-  document.body.append(dialog);
-  dialog.showModal();
-  return dialog;
+  return showModal(dialog);
 }
 
 /** A history entry of your own under review: its tag (nobody else's view says so). */
