@@ -14,6 +14,7 @@ players in the same pool (bots race bots, see docs/fair-play.md).
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 
@@ -26,6 +27,8 @@ from .notes import Notes
 from .protocol import ChallengeBody, ChallengeFrame, ChallengeStatus, ChallengeView
 
 __all__ = ["CHALLENGE_S", "OPEN_MAX", "Challenges"]
+
+log = logging.getLogger(__name__)
 
 CHALLENGE_S = 60  # an open challenge expires after this long
 OPEN_MAX = 5  # open challenges one player may have sent
@@ -136,14 +139,23 @@ class Challenges:
         if not await self.store.settle(challenge_id, "open", accepted.model_dump_json()):
             self._open(await self.load(challenge_id))  # (changed meanwhile: refused)
         await self.store.closed(view.from_id, view.to_id, challenge_id)
-        room_id, tokens, _ = await self.matchmaker.open_race(
-            view.game,
-            view.step,
-            [(view.from_id, view.from_name), (view.to_id, view.to_name)],
-            view.rated,
-            await self.pool_of(view.from_id) if view.rated else "",
-            view.time_limit_s,
-        )
+        try:
+            room_id, tokens, _ = await self.matchmaker.open_race(
+                view.game,
+                view.step,
+                [(view.from_id, view.from_name), (view.to_id, view.to_name)],
+                view.rated,
+                await self.pool_of(view.from_id) if view.rated else "",
+                view.time_limit_s,
+            )
+        except Exception:  # (no room: the challenge is over, both told; it may be sent again)
+            log.exception("challenge %s: its room was not made", challenge_id)
+            dropped = view.model_copy(update={"status": "cancelled"})
+            await self.store.settle(challenge_id, "accepted", dropped.model_dump_json())
+            await self._tell(dropped, receiver_too=True)
+            raise FriendsError(
+                "no_room", "the race could not be made; challenge again", 503
+            ) from None
         raced = accepted.model_copy(update={"room_id": room_id})
         await self.store.settle(challenge_id, "accepted", raced.model_dump_json())
         for player_id, token in tokens.items():

@@ -97,7 +97,8 @@ ROUTES = [
         '200 `{"challenge", "room_id", "token"}`: the race\'s private room, both players '
         "seated; your seat's token.  However many accept at once, on any process, one room is "
         "made: the others are 409 `not_open`.  404 `not_found` (not yours to accept); 409 "
-        "`not_open` (declined, cancelled, accepted or expired: the message says which)",
+        "`not_open` (declined, cancelled, accepted or expired: the message says which); 503 "
+        "`no_room` (the race could not be made: the challenge is cancelled, both told)",
     ),
     (
         "`POST /api/challenges/{id}/decline` (the one challenged), `/cancel` (the challenger)",
