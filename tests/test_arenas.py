@@ -11,7 +11,7 @@ import pytest
 
 from arena_kit import ArenaClient
 from friends_kit import registered
-from players_kit import anonymous, api
+from players_kit import anonymous, api, recorded
 from server_kit import Client, InProcessServer, ManualClock
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -109,6 +109,8 @@ async def test_entrants_are_paired_again_as_each_race_ends_and_a_paused_one_is_l
     await _race(any_server, first, clock)
     second = [await client.expect("paired", timeout=15) for client in sockets]
     assert second[0]["room_id"] == second[1]["room_id"] != first[0]["room_id"]
+    [race] = await recorded(any_server.url, ann["player_id"])
+    assert race["arena"] == arena_id  # the arena's race in its history
     lines = (await _standings_after(sockets[0], 1))["top"]
     assert sorted(line["races"] for line in lines) == [1, 1]
     # Both resigned past 10 s: neither won, neither cleared the deal: both lost, 0 points.

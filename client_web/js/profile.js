@@ -173,8 +173,12 @@ function ratingsView(s) {
   );
 }
 
-/** Where a race was: a tournament's round (a link to the tournament), else nothing. */
+/** Where a race was: a tournament's round or an arena (a link to it), else nothing. */
 function roundOf(race) {
+  if (race.arena) {
+    const href = `#/arena/${encodeURIComponent(race.arena)}`;
+    return h("div", { class: "muted history-round" }, h("a", { href }, t("profile.arenaRace")));
+  }
   const round = race.tournament;
   if (!round) return null;
   return h(

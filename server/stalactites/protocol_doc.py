@@ -446,12 +446,13 @@ PLAYER_ROUTES = [
         "`GET /api/players/{player_id}/races[?limit=N][&before=CURSOR]`",
         '200 `{"races": [{"room_id", "game", "deal", "finished_at", "place", "players", '
         '"status", "elapsed_ms", "foundation_cards", "step", "rated", "rating_before", '
-        '"rating_after", "tournament", "ghost", "hints", "refund"}], "next"}`, newest first '
-        '(`tournament`: `{"tournament_id", "name", "round"}` for a tournament round, else '
-        "null; `ghost` null unless a [ghost race](#ghost-races); `hints`: the hints a solo "
-        "practice run took, else null; `refund`: rating points given "
+        '"rating_after", "tournament", "ghost", "hints", "refund", "arena"}], "next"}`, '
+        'newest first (`tournament`: `{"tournament_id", "name", "round"}` for a tournament '
+        "round, else null; `ghost` null unless a [ghost race](#ghost-races); `hints`: the "
+        "hints a solo practice run took, else null; `refund`: rating points given "
         "back because the race was against a player marked since (docs/fair-play.md), else "
-        "null; to the player's own session only, `under_review`: fair play holds their run "
+        "null; `arena`: the arena's id for an arena's race, else null; to the player's own "
+        "session only, `under_review`: fair play holds their run "
         "of it), `limit` 1-100 (20); `next` is the next page's "
         "`before` (null at the end); 422 `bad_limit`, `bad_cursor`; 404",
     ),

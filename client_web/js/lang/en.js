@@ -416,6 +416,7 @@ export default {
   "tour.pts": "({n} pts)",
   "tour.inPlay": "in play",
   "tour.round": "Round {n}",
+  "profile.arenaRace": "An arena's race",
   "arenas.title": "Arenas",
   "arenas.intro":
     "Drop in at any time: as each race ends, the next one starts by itself. Points for every race, double on a winning streak.",

@@ -445,6 +445,7 @@ export default {
   "tour.pts": "({n} pkt)",
   "tour.inPlay": "w toku",
   "tour.round": "Runda {n}",
+  "profile.arenaRace": "Wyścig na arenie",
   "arenas.title": "Areny",
   "arenas.intro":
     "Wejdź, kiedy chcesz: gdy wyścig się kończy, następny zaczyna się sam. Punkty za każdy wyścig, podwójne przy serii zwycięstw.",

@@ -73,6 +73,7 @@ class RaceResult:
     tournament: RoundOf | None = None  # a tournament round's race
     ghost: dict[str, Any] | None = None  # a ghost race: whose ghost (name, original time...)
     hints: int = 0  # hints taken (solo practice: its one player's)
+    arena: str | None = None  # an arena's race: the arena's id
 
     def check(self) -> RaceResult:
         """Itself, or :class:`BadRace` saying what is wrong."""
@@ -103,6 +104,8 @@ class RaceResult:
             extras["ghost"] = self.ghost
         if self.hints:
             extras["hints"] = self.hints
+        if self.arena is not None:
+            extras["arena"] = self.arena
         return extras
 
     def to_json(self) -> str:
@@ -176,6 +179,7 @@ class Outcome:
             None if of is None else RoundOf(**of),
             more.get("ghost"),
             int(more.get("hints", 0)),
+            more.get("arena"),
         )
         return cls(result, before, after)
 
@@ -215,6 +219,7 @@ class HistoryEntry:
     hints: int | None = None  # hints taken in a solo practice (None: none)
     refund: int | None = None  # rating points given back: the race was against a player
     # fair play's moderators marked since (stalactites.players.refunds)
+    arena: str | None = None  # an arena's race: the arena's id
 
 
 def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
@@ -268,6 +273,7 @@ def history_entry(mark: str, stored: str) -> HistoryEntry:
         more.get("ghost"),
         more.get("hints"),
         more.get("refund"),
+        more.get("arena"),
     )
 
 

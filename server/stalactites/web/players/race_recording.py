@@ -181,4 +181,5 @@ def race_result(
         settings.round_of,
         ghost,
         hints,
+        settings.arena,
     )
