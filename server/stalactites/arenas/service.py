@@ -73,7 +73,6 @@ class Arenas:
     ) -> None:
         self.store, self.rooms, self.matchmaker, self.clock = store, rooms, matchmaker, clock
         self.publish, self.held = publish, held
-        self.rooms_made = 0  # by this process (for /metrics)
         self._owner = secrets.token_hex(6)  # this process, as the pairing lock names it
         self._pairing: set[str] = set()  # arenas a pass is pairing here now
         self._again: set[str] = set()  # ...and asked for once more meanwhile
@@ -297,7 +296,6 @@ class Arenas:
         await self.change(
             arena.arena_id, _some(players), lambda a: state.seat(a, match_id, room_id, tokens)
         )
-        self.rooms_made += 1
         for player_id, token in tokens.items():
             frame = {
                 "type": "paired",

@@ -36,7 +36,6 @@ class Presence:
     ) -> None:
         self.store, self.players, self.notes, self.clock = store, players, notes, clock
         self.lease_ms = lease_ms
-        self.changes = 0  # presence changes sent on from this process (for /metrics)
 
     async def tab_on(self, player_id: str, tab: str, renew: bool = False) -> None:
         """A tab opened (or renews its lease: only while it holds one); its followers told
@@ -107,7 +106,6 @@ class Presence:
                 if room is not None
             )
         )
-        self.changes += 1
 
     async def online_followed(self, player_id: str) -> list[Friend]:
         """The players ``player_id`` follows who are online now and show it to them (not

@@ -55,7 +55,7 @@ class MemoryFriendsStore:
         return [member in found for member in members]
 
     async def keep_newest(self, player_id: str, name: ListName, kept: int) -> None:
-        for member, _ in (await self.members(player_id, name, kept, 1 << 30))[:]:
+        for member, _ in await self.members(player_id, name, kept, 1 << 30):
             self._list(player_id, name).pop(member, None)
 
     async def forget(self, player_id: str) -> None:

@@ -44,7 +44,6 @@ class Feeds:
         self._renewed: dict[str, int] = {}  # when each arena's leases here were renewed
         self._ended: set[str] = set()
         self._task: asyncio.Task[None] | None = None
-        self.standings_sent = 0  # frames (for /metrics)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="arena-feeds")
@@ -138,7 +137,6 @@ class Feeds:
                 frame if line is None else frame.replace(_NO_LINE, _YOU + line.model_dump_json(), 1)
             )
             watcher.send_text(own)
-            self.standings_sent += 1
 
     async def tell_ended(self, arena: Arena, watchers: set[Watcher]) -> None:
         lines = await self.lines(arena)
