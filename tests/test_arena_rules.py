@@ -1,7 +1,7 @@
 """An arena's rules against the written table (docs/tournaments.md, "Arenas"): points by place,
-a loss, streaks on fire, quick resignations, held runs; pairing by score, never back to back
-with the same opponent while others are free, only those present; pausing; a race scored
-once; a pairing whose room never came undone."""
+a loss, streaks on fire, quick resignations, berserk, held runs; pairing by score, never back
+to back with the same opponent while others are free, only those present; pausing; a race
+scored once; a pairing whose room never came undone."""
 
 from __future__ import annotations
 
@@ -88,6 +88,34 @@ def test_a_quick_resignation_scores_nothing_and_breaks_the_streak() -> None:
     entrant = arena.entrants["p0"]
     assert (entrant.score, entrant.streak, entrant.fire) == (4, 0, False)
     assert arena.entrants["p1"].score == 1
+
+
+def _seated(arena: Arena, room: str) -> Arena:
+    """p0 and p1 paired and seated in ``room``."""
+    paired = state.pair(arena, START + 1, [room], {"p0", "p1"})
+    assert paired is not None
+    seated = state.seat(paired[0], room, room, {"p0": "t0", "p1": "t1"})
+    assert seated is not None
+    return seated
+
+
+def test_a_won_berserk_race_earns_a_point_more_after_the_doubling() -> None:
+    arena = _arena(2)
+    scores = []
+    for room in ("r1", "r2", "r3"):
+        arena = _seated(arena, room)
+        for player in ("p0", "p1") if room == "r1" else ("p0",):
+            went = state.go_berserk(arena, player, room)
+            assert went is not None
+            arena = went
+        assert state.go_berserk(arena, "p0", room) is None  # berserk already
+        assert state.go_berserk(arena, "p0", "elsewhere") is None  # not their race
+        arena = _race(arena, room, [_outcome("p0", 1), _outcome("p1", 2)])
+        scores.append((arena.entrants["p0"].score, arena.entrants["p1"].score))
+    # 2 + 1; 2 + 1 (the streak is not on fire yet); 2 × 2 + 1.  A berserk loss scores 0.
+    assert scores == [(3, 0), (6, 0), (11, 0)]
+    assert (arena.entrants["p0"].berserks, arena.entrants["p1"].berserks) == (3, 1)
+    assert arena.entrants["p0"].berserk == []  # (scored: no race kept)
 
 
 def test_a_race_over_frees_its_racers_at_once_and_the_end_waits_for_its_points() -> None:

@@ -149,3 +149,39 @@ async def test_the_end_makes_no_new_race_counts_the_one_under_way_and_shows_the_
     status, one, _ = await api("GET", f"{any_server.url}/api/arenas/{arena_id}")
     assert one["arena"]["status"] == "finished" and len(one["podium"]) == 2
     assert [frame["type"] for frame in sockets[0].frames].count("paired") == 1  # none after
+
+
+async def test_a_berserk_racer_has_half_the_time_and_no_undo_chosen_before_the_start(
+    any_server: InProcessServer, clock: ManualClock
+) -> None:
+    ann, bob = await registered(any_server.url, "ann"), await registered(any_server.url, "bob")
+    arena_id = await _arena(any_server, ann)  # races of 300 s
+    sockets = []
+    for who in (ann, bob):
+        assert (await _enter(any_server, arena_id, who))[0] == 200
+        sockets.append(await _socket(any_server, arena_id, who))
+    paired = [await client.expect("paired") for client in sockets]
+    berserk = f"{any_server.url}/api/arenas/{arena_id}/berserk"
+    status, body, _ = await api("POST", berserk, None, ann["token"])
+    assert (status, body) == (200, {"berserk": True, "room_id": paired[0]["room_id"]})
+    status, one, _ = await api("GET", f"{any_server.url}/api/arenas/{arena_id}", None, ann["token"])
+    assert one["you"]["berserk"] is True
+    seats = []
+    for frame in paired:
+        seat = await Client.open(any_server.ws_url(frame["room_id"]))
+        await seat.hello(frame["token"])
+        seats.append(seat)
+    await seats[0].expect("started")
+    status, body, _ = await api("POST", berserk, None, bob["token"])
+    assert (status, body["code"]) == (409, "too_late")
+    await seats[0].send(type="undo", id="u1")
+    assert (await seats[0].answer("u1"))["code"] == "undo_disabled"
+    clock.advance(150)  # Ann's half of the race's time is up; Bob races on
+    await seats[1].expect("progress", timeout=15, player_id=ann["player_id"], status="timeout")
+    refused = await seats[0].move("m1", "t1-f1")
+    assert (refused["type"], refused["code"]) == ("rejected", "already_finished")
+    await seats[1].send(type="resign")
+    await seats[1].expect("results")
+    lines = (await _standings_after(sockets[0], 1))["top"]
+    rates = {line["player_id"]: line["berserk_rate"] for line in lines}
+    assert rates == {ann["player_id"]: 1.0, bob["player_id"]: 0.0}

@@ -18,9 +18,20 @@ export const createArena = (body) => quietly("POST", "/api/arenas", body);
 export const enterArena = (arenaId) => quietly("POST", `/api/arenas/${id(arenaId)}/players`);
 export const pauseArena = (arenaId, paused) =>
   quietly("POST", `/api/arenas/${id(arenaId)}/${paused ? "pause" : "resume"}`);
+/** Race the race you are paired in berserk (before it starts): {berserk, room_id}. */
+export const goBerserk = (arenaId) => quietly("POST", `/api/arenas/${id(arenaId)}/berserk`);
 
 // The arenas' refusals the catalogue words; any other as errorText says.
-const KNOWN = ["closed", "rating_band", "not_entered", "busy", "not_found", "unauthorized"];
+const KNOWN = [
+  "closed",
+  "rating_band",
+  "not_entered",
+  "busy",
+  "not_found",
+  "unauthorized",
+  "too_late",
+  "not_racing",
+];
 
 /** What to tell the player of a refused arena request. */
 export function arenaError(error) {

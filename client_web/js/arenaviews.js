@@ -1,5 +1,6 @@
 // Arenas' views, drawn from plain data (arenas.js): an arena's terms, the standings table
-// (rank, name with a flame on a winning streak, points, races, wins, performance), the
+// (rank, name with a flame on a winning streak and a mark while racing berserk, points,
+// races, wins, berserk rate, performance), the
 // podium, and the lobby's line of one arena.
 
 import {
@@ -41,6 +42,13 @@ function flame(line) {
   return h("span", { class: "arena-fire", title: said, role: "img", "aria-label": said }, "🔥");
 }
 
+/** The mark of a racer racing berserk now: half the time, no undo. */
+function berserkMark(line) {
+  if (!line.berserk) return null;
+  const said = t("arenas.berserkNow");
+  return h("span", { class: "arena-berserk", title: said, role: "img", "aria-label": said }, "⚔");
+}
+
 function nameCell(line) {
   const said = lineState(line);
   return h(
@@ -48,6 +56,7 @@ function nameCell(line) {
     { class: "racer-name" },
     line.name,
     flame(line),
+    berserkMark(line),
     line.mine ? h("span", { class: "tag" }, t("racers.you")) : null,
     said ? h("span", { class: "arena-state muted" }, t(...said)) : null,
   );
@@ -56,7 +65,7 @@ function nameCell(line) {
 /** The standings' table of `lines` (each marked `mine` and `apart` as shownLines does). */
 export function standingsTable(lines, label) {
   if (!lines.length) return h("p", { class: "muted standings-empty" }, t("arenas.noStandings"));
-  const head = ["rank", "player", "score", "races", "wins", "performance"];
+  const head = ["rank", "player", "score", "races", "wins", "berserk", "performance"];
   const rows = lines.map((line) =>
     h(
       "tr",
@@ -70,6 +79,7 @@ export function standingsTable(lines, label) {
       h("td", { class: "points" }, num(line.score)),
       h("td", {}, num(line.races)),
       h("td", {}, num(line.wins)),
+      h("td", {}, num(line.berserk_rate ?? 0, { style: "percent", maximumFractionDigits: 0 })),
       h("td", {}, performanceText(line)),
     ),
   );

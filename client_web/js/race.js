@@ -23,6 +23,7 @@ import { TournamentFollow } from "./tournamentfollow.js";
 import { bots } from "./bots.js";
 import { arenaOfRoom } from "./arenas.js";
 import { arenaMemory, onArena } from "./arenasocket.js";
+import { arenaError, getArena, goBerserk } from "./arenas_api.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
 
@@ -43,6 +44,7 @@ export class RacePage {
       results: () => this.showEnd(true),
       showEnd: (shown) => this.showEnd(shown),
       ready: () => this.ready(),
+      berserk: () => this.berserk(),
     };
     this.renderer = scheduled(() => this.render());
     this.controls = new MoveControls(this.els.boardHost, {
@@ -70,6 +72,9 @@ export class RacePage {
     const arena = arenaOfRoom(seat, arenaMemory(), roomId);
     if (arena) {
       this.stopArena = onArena((state) => this.update((s) => (s.arena = { ...state, id: arena })));
+      getArena(arena)
+        .then((a) => a.room_id === roomId && a.you?.berserk && this.update((s) => (s.berserk = true)))
+        .catch(() => {}); // (the offer stays; going berserk again says whether it is too late)
     }
     syncClock();
     this.ticker = setInterval(() => this.tick(), 200);
@@ -316,7 +321,7 @@ export class RacePage {
   }
 
   undo() {
-    if (!this.s.room?.undo || !race.racing(this.s)) return;
+    if (!this.s.room?.undo || this.s.berserk || !race.racing(this.s)) return;
     if (this.s.board.undo(newMoveId())) this.sendInflight();
     this.renderer.now(); // shows the undo as pending until the server's board comes
   }
@@ -349,6 +354,21 @@ export class RacePage {
     if (!race.canDeclare(this.s)) return;
     if (this.s.board.declare(newMoveId(), step)) this.sendInflight();
     this.renderer.now();
+  }
+
+  /** An arena's race, before it starts: half the time, no undo, a point more for a win. */
+  async berserk() {
+    const arena = this.s.arena?.id;
+    if (!arena || this.s.berserk || this.s.berserkSent) return;
+    this.act((s) => (s.berserkSent = true));
+    try {
+      await goBerserk(arena);
+      this.update((s) => (s.berserk = true));
+    } catch (error) {
+      toast(arenaError(error), "error");
+    } finally {
+      this.update((s) => (s.berserkSent = false));
+    }
   }
 
   resign() {

@@ -12,12 +12,13 @@ import { clockText, t } from "./i18n.js";
 import { keysTable } from "./help.js";
 import { parseMove } from "./moves.js";
 import { drawPart, nextSecond, patch, setData, setText } from "./render.js";
-import { canDeclare, live, me, offered, racing } from "./racestate.js";
+import { canDeclare, live, me, offered, racing, yourEnd } from "./racestate.js";
 import { guideStep, guideView } from "./guide.js";
 import { rematchView } from "./rematch.js";
 import {
   actionsView,
   badSeatView,
+  berserkView,
   countdownView,
   endScreenView,
   soFarView,
@@ -112,7 +113,7 @@ export function renderRace(els, s, { view, does, now }) {
   );
   drawOverlay(els, overlayContent(s, does, now));
   els.due = Math.min(els.due, overlayDue(s, now));
-  drawClock(els.clock, s.room, now);
+  drawClock(els.clock, s.room, now, yourEnd(s));
 }
 
 /**
@@ -121,7 +122,7 @@ export function renderRace(els, s, { view, does, now }) {
  */
 export function renderTick(els, s, now) {
   if (s.badSeat || !s.room) return false;
-  drawClock(els.clock, s.room, now);
+  drawClock(els.clock, s.room, now, yourEnd(s));
   return now >= els.due;
 }
 
@@ -221,7 +222,7 @@ function actionsOf(s) {
     busy: Boolean(s.board.inflight),
     step: s.board.state?.step ?? null,
     playing: live(s),
-    undo: Boolean(s.room?.undo),
+    undo: Boolean(s.room?.undo) && !s.berserk,
     solo: s.room?.seats === 1,
     hinting: s.hinting,
     finished: status === "finished",
@@ -239,7 +240,7 @@ function drawOverlay(els, content) {
 function overlayContent(s, does, now) {
   const room = s.room;
   if (room.status === "waiting") {
-    return waitingRoomView({
+    const waiting = waitingRoomView({
       roomId: s.roomId,
       seats: room.seats ?? s.players.length,
       players: bots.mark(s.players),
@@ -248,10 +249,11 @@ function overlayContent(s, does, now) {
       onReady: does.ready,
       quick: Boolean(room.quick),
     });
+    return [waiting, berserkChoice(s, does)];
   }
   if (room.status === "countdown") {
     const left = room.starts_at ? Math.max(0, Math.ceil((room.starts_at - now) / 1000)) : "";
-    return countdownView(String(left));
+    return [countdownView(String(left)), berserkChoice(s, does)];
   }
   if (room.status === "racing" && isOver(me(s)) && !s.hideEnd) {
     return soFarView({
@@ -286,6 +288,12 @@ function overlayContent(s, does, now) {
   });
 }
 
+/** An arena's race before its start: the offer to go berserk, or the word that you did. */
+function berserkChoice(s, does) {
+  if (!s.arena?.id || !s.you) return null;
+  return berserkView({ on: s.berserk, busy: s.berserkSent, onBerserk: does.berserk });
+}
+
 /** An arena's race: the arena's id and what the end says of the next race (else null). */
 function arenaNext(s) {
   return s.arena ? { id: s.arena.id, note: nextRaceKey(s.arena) } : null;
@@ -317,10 +325,11 @@ function tournamentLine(tm, roomId) {
   return t("race.tournamentRound", { n: round, total: tm.rounds, name: tm.name });
 }
 
-function drawClock(clock, room, now) {
+/** The clock: the time left to `end` (yours: a berserk racer's half of the race's). */
+function drawClock(clock, room, now, end) {
   const limit = clockText((room.time_limit_s ?? 0) * 1000);
-  if (room.status === "racing" && room.ends_at) {
-    const left = room.ends_at - now;
+  if (room.status === "racing" && end) {
+    const left = Math.max(0, end - now);
     setText(clock, clockText(left));
     setTitle(`${clockText(left)} · ${t("app.name")}`);
     clock.classList.toggle("urgent", left < 30000);

@@ -39,7 +39,16 @@ export function raceState(roomId, seat, saved = null) {
     hinting: false, // a hint asked for and not yet answered
     news: null, // the last word of another racer finishing, shown beside the board
     dropped: false, // the last move was a drop: its cards are where they go, no glide
+    berserk: false, // an arena's race raced berserk: half the time, no undo
+    berserkSent: false, // going berserk asked, not yet answered
   };
+}
+
+/** When this racer's time is up: the race's end, or half its time for a berserk racer. */
+export function yourEnd(s) {
+  const room = s.room;
+  if (!s.berserk || !room?.starts_at || !room?.ends_at) return room?.ends_at ?? null;
+  return room.starts_at + Math.floor((room.ends_at - room.starts_at) / 2);
 }
 
 export function setNote(s, text, bad = false) {

@@ -98,6 +98,23 @@ export function waitingRoomView({ roomId, seats, players, you, ready, onReady, q
   ];
 }
 
+/** An arena's race before the start: go berserk (half the time, no undo, a point more for a
+ * win), or the word that you have. */
+export function berserkView({ on, busy, onBerserk }) {
+  if (on) return h("p", { class: "berserk-on", role: "status" }, "⚔ ", t("race.berserkOn"));
+  return h(
+    "div",
+    { class: "berserk-offer" },
+    h(
+      "button",
+      { class: "btn btn-berserk", onclick: onBerserk, disabled: Boolean(busy) },
+      "⚔ ",
+      t("race.berserk"),
+    ),
+    h("p", { class: "muted" }, t("race.berserkTerms")),
+  );
+}
+
 /** The big number counting down to the start: the seconds left, as text. */
 export function countdownView(seconds) {
   return h(

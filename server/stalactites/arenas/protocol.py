@@ -103,7 +103,8 @@ class ArenaLine(Frame):
     paused: bool
     racing: bool
     performance: int | None = Field(description="the linear performance rating (races run)")
-    berserk_rate: float = Field(default=0.0, description="berserk is not built yet: always 0")
+    berserk: bool = Field(description="racing berserk now: half the time, no undo")
+    berserk_rate: float = Field(description="the share of their races scored raced berserk")
 
 
 class ArenaHello(Frame):
@@ -215,4 +216,6 @@ def line_of(entrant: Entrant, rank: int) -> ArenaLine:
         paused=entrant.paused,
         racing=entrant.room_id is not None,
         performance=state.performance(entrant),
+        berserk=entrant.room_id is not None and entrant.room_id in entrant.berserk,
+        berserk_rate=round(entrant.berserks / entrant.races, 3) if entrant.races else 0.0,
     )

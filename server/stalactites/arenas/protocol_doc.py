@@ -60,6 +60,12 @@ ROUTES = [
         "`POST /api/arenas/{id}/pause`, `/resume`, a session",
         '200 `{"paused"}`: out of the pairing, or back in; 404 `not_entered`',
     ),
+    (
+        "`POST /api/arenas/{id}/berserk`, a session",
+        '200 `{"berserk", "room_id"}`: your race now is raced berserk (half the time, no undo, '
+        "a point more for a win); 409 `not_racing` (no race made for you), `too_late` (it has "
+        "started, or starts within 0.5 s); 404 `not_entered`",
+    ),
 ]
 
 PART = Part(

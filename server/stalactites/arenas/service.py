@@ -203,6 +203,33 @@ class Arenas:
             await self.pair_now(arena_id)
         return after or before
 
+    async def berserk(self, arena_id: str, player_id: str) -> Arena:
+        """The entrant races their race now berserk: refused once it has started (or
+        within :data:`~.state.BERSERK_CUTOFF_MS` of its start)."""
+        arena = await self.load(arena_id, [player_id])
+        entrant = arena.entrants.get(player_id)
+        if entrant is None:
+            raise ArenaError("not_entered", "you are not in this arena", 404)
+        room_id = entrant.room_id
+        if room_id is None or room_id.startswith("pending:"):
+            raise ArenaError("not_racing", "you have no race to go berserk in")
+        row = await self.rooms.load(room_id)
+        start = row.starts_at
+        if row.status not in ("waiting", "countdown") or (
+            start is not None and self.now() >= start - state.BERSERK_CUTOFF_MS
+        ):
+            raise ArenaError("too_late", "berserk is chosen before the race starts")
+        before, after = await self.change(
+            arena_id, _only(player_id), lambda a: state.go_berserk(a, player_id, room_id)
+        )
+        return after or before
+
+    async def berserk_of(self, arena_id: str, room_id: str) -> frozenset[str]:
+        """The racers of ``room_id`` who went berserk (:mod:`stalactites.rooms.berserk`)."""
+        row = await self.rooms.load(room_id)
+        arena = await self.load(arena_id, [seat.player_id for seat in row.players])
+        return frozenset(e.player_id for e in arena.entrants.values() if room_id in e.berserk)
+
     # Pairing.
 
     async def pair_now(self, arena_id: str) -> None:

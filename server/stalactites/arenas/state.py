@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "BERSERK_CUTOFF_MS",
+    "BERSERK_POINTS",
     "PLACE_POINTS",
     "QUICK_LOSS_MS",
     "Arena",
@@ -23,6 +25,7 @@ __all__ = [
     "Pending",
     "ending",
     "free_entrants",
+    "go_berserk",
     "join",
     "pair",
     "performance",
@@ -35,6 +38,8 @@ __all__ = [
 ]
 
 PLACE_POINTS = {2: (2, 1), 3: (3, 2, 1), 4: (4, 3, 2, 1)}  # by the race's seats, 1st place first
+BERSERK_POINTS = 1  # a won berserk race earns this much more
+BERSERK_CUTOFF_MS = 500  # berserk is taken until this long before the race's start
 QUICK_LOSS_MS = 10_000  # a race resigned within this much play scores 0 and breaks the streak
 STREAK_FIRE = 2  # wins in a row after which each win counts double
 PERFORMANCE_SPREAD = 400  # a linear performance rating: opponents' mean ± 400 × (W - L) / N
@@ -90,6 +95,8 @@ class Entrant(_Model):
     last: list[str] = Field(default_factory=list)  # the last race's opponents
     held: int = 0  # races not scored: fair play holds the run
     unscored: list[str] = Field(default_factory=list)  # races over, their points to come
+    berserk: list[str] = Field(default_factory=list)  # races gone berserk in, not scored yet
+    berserks: int = 0  # races scored that were raced berserk
 
 
 class Pending(_Model):
@@ -238,6 +245,17 @@ def unseat(arena: Arena, match_id: str, now: int) -> Arena | None:
     return _with(arena, changed, pending=pending)
 
 
+def go_berserk(arena: Arena, player_id: str, room_id: str) -> Arena | None:
+    """The entrant races ``room_id`` berserk (the caller checked that it has not started);
+    None if they do already, or it is not their race now."""
+    found = arena.entrants.get(player_id)
+    if found is None or found.room_id != room_id or room_id in found.berserk:
+        return None
+    return _with(
+        arena, {player_id: found.model_copy(update={"berserk": [*found.berserk, room_id]})}
+    )
+
+
 def race_over(
     arena: Arena, room_id: str, players: list[str], now: int, connected: set[str]
 ) -> Arena | None:
@@ -270,8 +288,8 @@ def score(
     another place only if its racer cleared the deal, else it is a loss, 0), a win doubled
     while the streak is on fire (after :data:`STREAK_FIRE` wins in a row), 0 for a race
     resigned within :data:`QUICK_LOSS_MS` of play (a loss: the streak broken) and for a run
-    fair play holds.  Its racers are freed first if its end did not free them
-    (:func:`race_over`)."""
+    fair play holds; a won berserk race :data:`BERSERK_POINTS` more, after the doubling.
+    Its racers are freed first if its end did not free them (:func:`race_over`)."""
     if room_id in arena.scored:
         return None
     players = [outcome.player_id for outcome in outcomes]
@@ -290,6 +308,9 @@ def score(
             points = 0
         if won and entrant.fire:
             points *= 2
+        berserk = room_id in entrant.berserk
+        if won and berserk:
+            points += BERSERK_POINTS
         if outcome.held:
             points = 0
         streak = entrant.streak + 1 if won else 0
@@ -304,6 +325,8 @@ def score(
                 "opponents_rating": entrant.opponents_rating + outcome.opponents_rating,
                 "held": entrant.held + (1 if outcome.held else 0),
                 "unscored": [room for room in entrant.unscored if room != room_id],
+                "berserk": [room for room in entrant.berserk if room != room_id],
+                "berserks": entrant.berserks + (1 if berserk else 0),
             }
         )
     return _with(arena, changed, scored=[*arena.scored, room_id])

@@ -25,6 +25,7 @@ from .. import room_events
 from ..engine import EngineError, Game, Move, Status
 from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
+from .berserk import berserk_ends
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild, seated_progress
 from .errors import RoomError, engine_code
 from .service import RoomService
@@ -149,17 +150,35 @@ class Play:
             if self.rooms.now() >= times[1]:
                 self.rooms.finalize_soon(room_id)
                 raise RoomError("already_finished", "the race is over")
+            undo = settings.undo
+            if settings.arena is not None and await self._berserk(room_id, player_id, frame, times):
+                undo = False
         except (EngineError, RoomError) as error:
             return await self._refuse(room_id, player_id, frame.id, error)
         for _ in range(ATTEMPTS):
-            answer = await self._attempt(room_id, player_id, action, settings, times[0])
+            answer = await self._attempt(room_id, player_id, action, undo, times[0])
             if answer is not None:
                 return answer
         message = "your log kept changing (another socket of yours?); send it again"
         return Rejected(type="rejected", id=frame.id, code="retry", message=message)
 
+    async def _berserk(
+        self, room_id: str, player_id: str, frame: ActionFrame, times: tuple[int, int]
+    ) -> bool:
+        """Whether the racer races berserk (:mod:`.berserk`); raises for what they may not do:
+        undo, or act once their half of the time is up (their race is then stored as over)."""
+        settings = self.rooms.known_settings(room_id) or await self.rooms.settings(room_id)
+        if player_id not in await self.rooms.berserk.seats(room_id, settings):
+            return False
+        if isinstance(frame, Undo):
+            raise RoomError("undo_disabled", "a berserk racer has no undo")
+        if self.rooms.now() >= berserk_ends(*times):
+            await self.rooms.current(room_id)  # (stores their race as over)
+            raise RoomError("already_finished", "your berserk half of the time is up")
+        return True
+
     async def _attempt(
-        self, room_id: str, player_id: str, action: Action, settings: RoomSettings, start: int
+        self, room_id: str, player_id: str, action: Action, undo: bool, start: int
     ) -> AcceptedText | Rejected | None:
         """One try: an answer, or None after a conflict (the board was rebuilt)."""
         board_ = self.rooms.boards.get(room_id, player_id)
@@ -174,7 +193,7 @@ class Play:
                 return None
             return await self._refuse(room_id, player_id, action.client_id, error)
         status, legal = judged(board_.game)
-        commit = self._commit(room_id, player_id, action, board_, before, status, settings, start)
+        commit = self._commit(room_id, player_id, action, board_, before, status, undo, start)
         try:
             result = await self.rooms.commit(commit)
         except BaseException:  # the store failed (Redis down?): stored or not, nobody knows
@@ -193,7 +212,7 @@ class Play:
         board_: Board,
         before: ProgressRow,
         status: Status,
-        settings: RoomSettings,
+        undo: bool,
         start: int,
     ) -> Commit:
         game, now = board_.game, self.rooms.now()
@@ -202,7 +221,7 @@ class Play:
         finish = None
         if status is Status.WON:
             finish = "won"
-        elif status is Status.LOST and not settings.undo:
+        elif status is Status.LOST and not undo:
             finish = "lost"
         moves = len(game.move_stack)
         return Commit(
@@ -285,29 +304,9 @@ class Play:
 
     async def _resign_once(self, room_id: str, player_id: str) -> bool:
         times = await self._race_times(room_id)
-        board_ = self.rooms.boards.get(room_id, player_id)
-        if board_ is None:
-            board_ = await self.rooms.reload(room_id, player_id)
-        now, progress = self.rooms.now(), board_.progress
-        elapsed = 0 if times is None else now - times[0]
-        event = room_events.progress_event(
-            player_id, progress.foundation_cards, progress.moves, "resigned", elapsed
-        )
-        commit = Commit(
-            room_id=room_id,
-            player_id=player_id,
-            expected_length=board_.length,
-            action=None,
-            client_id=None,
-            progress=progress,
-            finish="resigned",
-            elapsed_ms=elapsed,
-            now_ms=now,
-            progress_event=event,
-        )
-        result = await self.rooms.commit(commit)
+        elapsed = 0 if times is None else self.rooms.now() - times[0]
+        result = await self.rooms.end_seat(room_id, player_id, "resigned", elapsed)
         if result.outcome is Outcome.CONFLICT:
-            await self.rooms.reload(room_id, player_id)
             return False
         if result.outcome is Outcome.REFUSED:
             code = result.code or "internal"

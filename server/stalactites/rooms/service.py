@@ -45,6 +45,7 @@ from ..store import (
     Store,
 )
 from ..workers import SolverPool
+from .berserk import Berserk, berserk_ends
 from .boards import Board, BoardCache, new_board, rebuild, seated_progress
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
@@ -52,7 +53,14 @@ from .event_sink import EventSink, Unfollowed
 from .ghost_seat import label_standings
 from .records import room_record
 from .seats import check_seat, seat_refusal, skeleton
-from .settings import QUICK_CONNECT_MS, CreateRoom, RoomSettings, new_salt, quick_deadline
+from .settings import (
+    QUICK_CONNECT_MS,
+    CreateRoom,
+    RoomSettings,
+    new_salt,
+    next_deadline,
+    quick_deadline,
+)
 from .solutions import Lines
 from .standings import final_results
 from .views import (
@@ -124,6 +132,7 @@ class RoomService:
         # A quick race has begun here (stalactites.matchmaking resigns its absent seats).
         self.on_quick_start: Callable[[str], Awaitable[None]] | None = None
         self.daily_start: DailyStart | None = None  # (stalactites.daily sets it)
+        self.berserk = Berserk()  # an arena race's berserk racers (web/process.py: who)
         self._tasks: set[asyncio.Task[None]] = set()
 
     def now(self) -> int:
@@ -206,11 +215,69 @@ class RoomService:
         if row.status == "countdown" and row.starts_at is not None and now >= row.starts_at:
             await self.start(row)
             row = await self.load(room_id)
+        if row.status == "racing" and self._settings[room_id].arena is not None:
+            row = await self._berserk_out(row, now)
         if row.status == "racing" and row.ends_at is not None:
             if now >= row.ends_at or all(player.finish is not None for player in row.players):
                 await self.finalize(room_id)
                 row = await self.load(room_id)
         return row
+
+    def due(self, row: RoomRow) -> int | None:
+        """When the room's next deadline falls (unix ms): :func:`.settings.next_deadline`, or
+        sooner the end of a berserk racer's time (as far as this process knows of them)."""
+        due = next_deadline(row)
+        berserk = self.berserk.known(row.room_id)
+        if not berserk or row.status != "racing" or row.starts_at is None or due is None:
+            return due
+        if any(p.finish is None and p.player_id in berserk for p in row.players):
+            return min(due, berserk_ends(row.starts_at, due))
+        return due
+
+    async def _berserk_out(self, row: RoomRow, now: int) -> RoomRow:
+        """The room with its berserk racers' races over once their half of the time is up."""
+        assert row.starts_at is not None and row.ends_at is not None
+        berserk = await self.berserk.seats(row.room_id, self._settings[row.room_id])
+        ends = berserk_ends(row.starts_at, row.ends_at)
+        late = [p.player_id for p in row.players if p.finish is None and p.player_id in berserk]
+        if not late or now < ends:
+            return row
+        elapsed = ends - row.starts_at
+        for player_id in late:
+            for _ in range(FINISH_ATTEMPTS):
+                result = await self.end_seat(row.room_id, player_id, "timeout", elapsed)
+                if result.outcome is not Outcome.CONFLICT:
+                    break
+        return await self.load(row.room_id)
+
+    async def end_seat(
+        self, room_id: str, player_id: str, finish: str, elapsed_ms: int
+    ) -> CommitResult:
+        """Store a racer's race as over (``finish``: resigned, timeout) with their board as
+        it stands, ``elapsed_ms`` into the race; after a conflict their board is read again."""
+        board_ = self.boards.get(room_id, player_id)
+        if board_ is None:
+            board_ = await self.reload(room_id, player_id)
+        progress = board_.progress
+        event = room_events.progress_event(
+            player_id, progress.foundation_cards, progress.moves, finish, elapsed_ms
+        )
+        commit = Commit(
+            room_id=room_id,
+            player_id=player_id,
+            expected_length=board_.length,
+            action=None,
+            client_id=None,
+            progress=progress,
+            finish=finish,
+            elapsed_ms=elapsed_ms,
+            now_ms=self.now(),
+            progress_event=event,
+        )
+        result = await self.commit(commit)
+        if result.outcome is Outcome.CONFLICT:
+            await self.reload(room_id, player_id)
+        return result
 
     async def view(self, room_id: str) -> RoomView:
         row = await self.current(room_id)

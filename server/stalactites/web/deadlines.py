@@ -21,7 +21,7 @@ from ..rooms.settings import next_deadline
 from ..store import RoomRow
 from .alarms import Alarms
 
-__all__ = ["DEADLINE_EVENTS", "Advance", "RoomDeadline", "RoomTimer", "Step"]
+__all__ = ["DEADLINE_EVENTS", "Advance", "Due", "RoomDeadline", "RoomTimer", "Step"]
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,9 @@ AGAIN_S = 0.5  # a deadline step that failed, or left its deadline past, is run 
 
 Advance = Callable[[str], Awaitable[RoomRow]]
 """Bring a room up to date with the clock (the rooms service's ``current``)."""
+
+Due = Callable[[RoomRow], int | None]
+"""When a room's next deadline falls (the rooms service's ``due``)."""
 
 Step = Callable[[str], Awaitable[int | None]]
 """Do a room's work that is due: when more is next due (unix ms); None: nothing left."""
@@ -93,12 +96,14 @@ class RoomTimer:
 class RoomDeadline(RoomTimer):
     """The deadline timer of one room; started at once (from the room's stored state)."""
 
-    def __init__(self, room_id: str, advance: Advance, alarms: Alarms) -> None:
+    def __init__(
+        self, room_id: str, advance: Advance, alarms: Alarms, due: Due = next_deadline
+    ) -> None:
         self.status: str | None = None  # the room's, as the timer last read it
-        self._advance = advance
+        self._advance, self._due = advance, due
         super().__init__(room_id, self._deadline, alarms, "deadline", AGAIN_S, AGAIN_S)
 
     async def _deadline(self, room_id: str) -> int | None:
         row = await self._advance(room_id)
         self.status = row.status
-        return next_deadline(row)
+        return self._due(row)

@@ -184,6 +184,7 @@ class Process:
             self.friends_store.publish,
             self.fairplay.hidden,
         )
+        self.rooms.berserk.of = self.arenas.berserk_of
         self.arena_feeds = Feeds(self.arenas, self._marked)
         self.arena_schedule = Schedule(self.arenas, parse(config.arena_schedule))
         self.recorder.add("arena", self.arenas.record_room)
@@ -304,7 +305,12 @@ class Process:
                 log.exception("room %s: the racers' boards were not made", stream.stream_id)
 
         return RoomHooks(
-            stream.stream_id, self.rooms.current, self.alarms, self.ghost_replay.advance, started
+            stream.stream_id,
+            self.rooms.current,
+            self.alarms,
+            self.ghost_replay.advance,
+            started,
+            self.rooms.due,
         )
 
     def _standings(self, stream: Stream[StandingsFeed]) -> StandingsFeed:

@@ -40,6 +40,7 @@ def arena_routes() -> list[BaseRoute]:
         Route("/api/arenas/{arena_id}/players", _entrant(enter), methods=["POST"]),
         Route("/api/arenas/{arena_id}/pause", _entrant(pause), methods=["POST"]),
         Route("/api/arenas/{arena_id}/resume", _entrant(resume), methods=["POST"]),
+        Route("/api/arenas/{arena_id}/berserk", _entrant(berserk), methods=["POST"]),
         WebSocketRoute("/ws/arenas/{arena_id}", arena_socket),
     ]
 
@@ -151,3 +152,9 @@ async def pause(request: Request, arena_id: str, player_id: str) -> Response:
 async def resume(request: Request, arena_id: str, player_id: str) -> Response:
     arena = await process_of(request).arenas.pause(arena_id, player_id, False)
     return JSONResponse({"paused": arena.entrants[player_id].paused})
+
+
+async def berserk(request: Request, arena_id: str, player_id: str) -> Response:
+    arena = await process_of(request).arenas.berserk(arena_id, player_id)
+    entrant = arena.entrants[player_id]
+    return JSONResponse({"berserk": True, "room_id": entrant.room_id})

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...rooms.settings import next_deadline
 from ...store.rooms_base import ActionRow
 from ..alarms import Alarms
-from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
+from ..deadlines import DEADLINE_EVENTS, Advance, Due, RoomDeadline
 from ..fanout import Stream
 from ..ghosts.ghost_driver import Advance as GhostAdvance
 from ..ghosts.ghost_driver import GhostTimer
@@ -36,8 +37,9 @@ class RoomHooks:
         alarms: Alarms,
         ghost: GhostAdvance | None = None,
         started: Callable[[], None] | None = None,
+        due: Due = next_deadline,
     ) -> None:
-        self.deadline = RoomDeadline(room_id, advance, alarms)
+        self.deadline = RoomDeadline(room_id, advance, alarms, due)
         self.ghost = None if ghost is None else GhostTimer(room_id, ghost, alarms)
         self.started = started
         self.boards: SpectatorBoards | None = None  # made by the first spectator's connection
