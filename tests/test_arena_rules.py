@@ -135,12 +135,17 @@ def test_a_race_over_frees_its_racers_at_once_and_the_end_waits_for_its_points()
     assert scored.entrants["p1"].free_since == START + 5_000  # (freed at the end, not again)
 
 
-def test_a_held_run_scores_nothing_and_a_race_is_scored_once() -> None:
+def test_a_held_run_scores_nothing_until_cleared_and_a_race_is_scored_once() -> None:
     arena = _arena(2)
     outcomes = [_outcome("p0", 1, held=True), _outcome("p1", 2)]
     arena = _race(arena, "r1", outcomes)
     assert (arena.entrants["p0"].score, arena.entrants["p0"].held) == (0, 1)
     assert state.score(arena, "r1", outcomes, START + 9_000, {"p0", "p1"}) is None
+    assert state.release(arena, "p1", "r1") is None  # (not held)
+    released = state.release(arena, "p0", "r1")
+    assert released is not None
+    assert (released.entrants["p0"].score, released.entrants["p0"].held) == (2, 0)
+    assert state.release(released, "p0", "r1") is None  # counted once
 
 
 def test_pairing_is_by_score_and_avoids_the_last_opponent_while_others_are_free() -> None:

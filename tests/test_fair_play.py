@@ -1,7 +1,8 @@
 """Fair play over real websockets and HTTP, on both stores: a solver bot's official daily run
 is held at once and shown on no board but to its player as under review; a human-paced run
 (the server's clock moved 0.8-3 s between moves) is not; reports and their refusals; the
-moderators' queue, decisions and audit log; the role granted from the command line."""
+moderators' queue, decisions and audit log; the role granted from the command line; an
+arena's race won by a held run, counted once cleared."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from arena_kit import ArenaClient
 from daily_kit import attempt
 from match_kit import queued_player
 from players_kit import anonymous, api, race_rated, recorded
@@ -300,3 +302,50 @@ async def test_a_bot_declares_itself_and_races_bots_only(any_server: InProcessSe
     await race_rated(base, [human, rival], 1)
     status, late, _ = await api("PATCH", me, {"bot": True}, human["token"])
     assert (status, late["code"]) == (409, "rated_before")  # a rating made among humans
+
+
+async def test_an_arena_win_held_scores_nothing_until_a_moderator_clears_it(
+    held_server: InProcessServer, clock: ManualClock
+) -> None:
+    base = held_server.url
+    bot, rival = await account(base, "fastbot"), await account(base, "rival")
+    mod = await account(base, "moddy")
+    body = {"name": "Held arena", "duration_min": 10}
+    status, made, _ = await api("POST", f"{base}/api/arenas", body, mod["token"])
+    assert status == 201, made
+    arena_id = made["arena"]["arena_id"]
+    sockets = []
+    for who in (bot, rival):
+        url = f"{base}/api/arenas/{arena_id}/players"
+        assert (await api("POST", url, None, who["token"]))[0] == 200
+        socket = await ArenaClient.open(base.replace("http://", "ws://") + f"/ws/arenas/{arena_id}")
+        await socket.welcome(who["token"])
+        sockets.append(socket)
+    paired = [await socket.expect("paired") for socket in sockets]
+    seats = []
+    for frame in paired:
+        seat = await Client.open(held_server.ws_url(frame["room_id"]))
+        await seat.hello(frame["token"])
+        seats.append(seat)
+    await seats[0].expect("started")
+    room_id = paired[0]["room_id"]
+    solution = held_server.app.state.process.rooms.known_settings(room_id).solution
+    for number, move in enumerate(next(iter(solution.values()))):  # at a solver's speed
+        assert (await seats[0].move(f"m{number}", move))["type"] == "accepted"
+    clock.advance(15)
+    await seats[1].send(type="resign")
+    await seats[1].expect("results")
+
+    arena_url = f"{base}/api/arenas/{arena_id}"
+    frame = await sockets[0].expect("standings", timeout=15)
+    while frame["you"]["races"] < 1:
+        frame = await sockets[0].expect("standings", timeout=15)
+    assert (frame["you"]["wins"], frame["you"]["score"]) == (1, 0)  # held: no points yet
+    async with fair_store(held_server) as store:
+        await set_moderator(store, mod["player_id"], True, clock.now_ms())
+    decide = f"{base}/api/mod/players/{bot['player_id']}"
+    clear = {"action": "clear", "reason": "a fast player, seen live"}
+    for _ in range(2):  # the same decision again counts nothing more
+        assert (await api("POST", decide, clear, mod["token"]))[0] == 200
+        _, one, _ = await api("GET", arena_url, None, bot["token"])
+        assert one["you"]["score"] == 2

@@ -405,6 +405,23 @@ class Arenas:
         )
         await self.pair_now(settings.arena)
 
+    async def cleared(self, player_id: str, room_id: str) -> None:
+        """Fair play cleared the player's held run in ``room_id``: if it was an arena's race,
+        the points it earned count now (once)."""
+        try:
+            settings = await self.rooms.settings(room_id)
+        except RoomError:
+            return
+        if settings.arena is None:
+            return
+        try:
+            await self.change(
+                settings.arena, _only(player_id), lambda a: state.release(a, player_id, room_id)
+            )
+        except ArenaError as error:
+            if error.code != "not_found":  # (the arena is gone: nothing to count)
+                raise
+
 
 _NO_PARTS = ArenaParts("", 0, 0, {}, {}, False)
 

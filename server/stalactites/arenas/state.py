@@ -30,6 +30,7 @@ __all__ = [
     "pair",
     "performance",
     "race_over",
+    "release",
     "score",
     "seat",
     "set_paused",
@@ -94,6 +95,8 @@ class Entrant(_Model):
     token: str | None = None  # the seat's token in it
     last: list[str] = Field(default_factory=list)  # the last race's opponents
     held: int = 0  # races not scored: fair play holds the run
+    withheld: dict[str, int] = Field(default_factory=dict)  # held races: the points they
+    # earned, counted once fair play clears the run
     unscored: list[str] = Field(default_factory=list)  # races over, their points to come
     berserk: list[str] = Field(default_factory=list)  # races gone berserk in, not scored yet
     berserks: int = 0  # races scored that were raced berserk
@@ -311,7 +314,9 @@ def score(
         berserk = room_id in entrant.berserk
         if won and berserk:
             points += BERSERK_POINTS
+        withheld = dict(entrant.withheld)
         if outcome.held:
+            withheld[room_id] = points
             points = 0
         streak = entrant.streak + 1 if won else 0
         changed[outcome.player_id] = entrant.model_copy(
@@ -324,12 +329,28 @@ def score(
                 "fire": streak >= STREAK_FIRE,
                 "opponents_rating": entrant.opponents_rating + outcome.opponents_rating,
                 "held": entrant.held + (1 if outcome.held else 0),
+                "withheld": withheld,
                 "unscored": [room for room in entrant.unscored if room != room_id],
                 "berserk": [room for room in entrant.berserk if room != room_id],
                 "berserks": entrant.berserks + (1 if berserk else 0),
             }
         )
     return _with(arena, changed, scored=[*arena.scored, room_id])
+
+
+def release(arena: Arena, player_id: str, room_id: str) -> Arena | None:
+    """Fair play cleared the entrant's held run in ``room_id``: the points it earned count
+    now (once: None if there are none to count)."""
+    found = arena.entrants.get(player_id)
+    if found is None or room_id not in found.withheld:
+        return None
+    withheld = {room: points for room, points in found.withheld.items() if room != room_id}
+    update = {
+        "score": found.score + found.withheld[room_id],
+        "held": found.held - 1,
+        "withheld": withheld,
+    }
+    return _with(arena, {player_id: found.model_copy(update=update)})
 
 
 def ending(arena: Arena, now: int) -> bool:

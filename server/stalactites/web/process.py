@@ -213,7 +213,8 @@ class Process:
 
     async def _fair_boards(self, player_id: str, record: FairRecord) -> None:
         """Set every board from the player's fair-play record: the rating boards; a marked
-        player's daily attempts off; runs decided on (cleared) back on the day's board."""
+        player's daily attempts off; runs decided on (cleared) back on the day's board, and their
+        arena points counted."""
         await self.players.sync_boards(player_id)
         if record.marked:
             await self.daily.take_off(player_id)
@@ -225,6 +226,7 @@ class Process:
         for run in record.runs:
             if run.held and not run.under_review:
                 await self.daily.record_room(run.room_id)
+                await self.arenas.cleared(player_id, run.room_id)
 
     async def _marked(self, player_ids: list[str]) -> set[str]:
         """Which of these players are marked (their arena points are removed)."""
