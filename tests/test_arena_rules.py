@@ -1,13 +1,16 @@
 """An arena's rules against the written table (docs/tournaments.md, "Arenas"): points by place,
-a loss, streaks on fire, quick resignations, berserk, held runs; pairing by score, never back
-to back with the same opponent while others are free, only those present; pausing; a race
-scored once; a pairing whose room never came undone."""
+a loss, streaks on fire, quick resignations, berserk, ghosts, held runs; pairing by score,
+never back to back with the same opponent while others are free, only those present;
+pausing; a race scored once; a pairing whose room never came undone."""
 
 from __future__ import annotations
 
 from stalactites.arenas import state
 from stalactites.arenas.schedule import parse
 from stalactites.arenas.state import Arena, ArenaSettings, Outcome
+from stalactites.ghosts.service import ghost_room
+from stalactites.rooms.ghost_seat import GhostSeat
+from stalactites.rooms.settings import RoomSettings
 
 START = 1_000_000
 
@@ -118,6 +121,26 @@ def test_a_won_berserk_race_earns_a_point_more_after_the_doubling() -> None:
     assert arena.entrants["p0"].berserk == []  # (scored: no race kept)
 
 
+def test_a_lone_entrant_races_a_ghost_after_20_s_for_half_points() -> None:
+    arena = _arena(3)
+    present = {"p0", "p1", "p2"}
+    paired = state.pair(arena, START + 10, ["m1"], present)
+    assert paired is not None
+    arena = paired[0]  # (p2 and p1 paired, by rating: p0 is left alone)
+    assert state.lone(arena, START + state.GHOST_AFTER_MS - 1, present) == []
+    assert state.lone(arena, START + state.GHOST_AFTER_MS, present) == ["p0"]
+    assert state.lone(arena, START + state.GHOST_AFTER_MS, {"p1", "p2"}) == []  # (gone)
+    pended = state.pend(arena, "p0", "g1", START + state.GHOST_AFTER_MS)
+    assert pended is not None and state.pend(pended, "p0", "g2", START) is None  # not free
+    seated = state.seat(pended, "g1", "ghost-room", {"p0": "t0"})
+    assert seated is not None and seated.entrants["p0"].room_id == "ghost-room"
+    won = _race(seated, "ghost-room", [_outcome("p0", 1, ghost=True)])
+    assert (won.entrants["p0"].score, won.entrants["p0"].wins) == (1, 1)  # 2, halved
+    second = _race(won, "ghost-2", [_outcome("p0", 2, cleared=True, ghost=True)])
+    assert second.entrants["p0"].score == 1  # 1, halved: 0
+    assert second.entrants["p0"].runs == ["ghost-room", "ghost-2"]
+
+
 def test_a_race_over_frees_its_racers_at_once_and_the_end_waits_for_its_points() -> None:
     paired = state.pair(_arena(2), START + 10, ["m1"], {"p0", "p1"})
     assert paired is not None
@@ -215,3 +238,30 @@ def test_the_schedule_reads_its_lines_and_names_each_slot_once() -> None:
         except ValueError:
             continue
         raise AssertionError(bad)
+
+
+def test_a_ghost_race_of_an_arena_run_is_that_arenas_race_only_when_the_arena_makes_it() -> None:
+    source = RoomSettings(
+        game="stalactites",
+        step="choice",
+        deal="ms:7",
+        seats=2,
+        time_limit_s=300,
+        undo=True,
+        countdown_s=3,
+        certified=True,
+        solution=None,
+        arena="a-t",
+    )
+    ghost = GhostSeat(
+        seat_id="g.1",
+        name="Bob",
+        source_room_id="r1",
+        source_player_id="p.1",
+        status="won",
+        elapsed_ms=30_000,
+        foundation_cards=52,
+        actions=(),
+    )
+    assert ghost_room(source, ghost).arena is None  # (the quick races' fallback, a run's page)
+    assert ghost_room(source, ghost, "a-t").arena == "a-t"

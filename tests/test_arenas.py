@@ -185,3 +185,52 @@ async def test_a_berserk_racer_has_half_the_time_and_no_undo_chosen_before_the_s
     lines = (await _standings_after(sockets[0], 1))["top"]
     rates = {line["player_id"]: line["berserk_rate"] for line in lines}
     assert rates == {ann["player_id"]: 1.0, bob["player_id"]: 0.0}
+
+
+async def test_a_lone_entrant_races_a_ghost_of_another_entrants_run_for_half_points(
+    any_server: InProcessServer, clock: ManualClock
+) -> None:
+    ann, bob = await registered(any_server.url, "ann"), await registered(any_server.url, "bob")
+    arena_id = await _arena(any_server, ann)
+    sockets = []
+    for who in (ann, bob):
+        assert (await _enter(any_server, arena_id, who))[0] == 200
+        sockets.append(await _socket(any_server, arena_id, who))
+    paired = [await client.expect("paired") for client in sockets]
+    for who in (ann, bob):  # (no race after this one)
+        await api("POST", f"{any_server.url}/api/arenas/{arena_id}/pause", None, who["token"])
+    seats = []
+    for frame in paired:
+        seat = await Client.open(any_server.ws_url(frame["room_id"]))
+        await seat.hello(frame["token"])
+        seats.append(seat)
+    await seats[1].expect("started")
+    rooms = any_server.app.state.process.rooms
+    line = next(iter(rooms.known_settings(paired[0]["room_id"]).solution.values()))
+    for number, move in enumerate(line[:10]):  # Bob's run: 10 moves over 25 s, then resigned
+        clock.advance(2.5)
+        assert (await seats[1].move(f"m{number}", move))["type"] == "accepted"
+    for seat in (seats[1], seats[0]):
+        await seat.send(type="resign")
+    await seats[0].expect("results")
+    lines = (await _standings_after(sockets[1], 1))["top"]  # scored: Bob's run is the arena's
+    bob_name = next(line["name"] for line in lines if line["player_id"] == bob["player_id"])
+
+    carl = await registered(any_server.url, "carl")
+    assert (await _enter(any_server, arena_id, carl))[0] == 200
+    alone = await _socket(any_server, arena_id, carl)
+    clock.advance(21)  # nobody to race for 20 s: a ghost of Bob's run
+    ghost_race = await alone.expect("paired", timeout=15)
+    seat = await Client.open(any_server.ws_url(ghost_race["room_id"]))
+    welcome = await seat.hello(ghost_race["token"])
+    [ghost] = [p for p in welcome["room"]["players"] if p["player_id"] != carl["player_id"]]
+    assert ghost["ghost_of"] == bob_name
+    if welcome["room"]["status"] != "racing":  # (ready at once: no click between races)
+        await seat.expect("started")
+    solution = next(iter(rooms.known_settings(ghost_race["room_id"]).solution.values()))
+    for number, move in enumerate(solution):
+        assert (await seat.move(f"c{number}", move))["type"] == "accepted"
+    clock.advance(30)  # the ghost's run plays out
+    await seat.expect("results", timeout=15)
+    you = (await _standings_after(alone, 1))["you"]
+    assert (you["wins"], you["score"]) == (1, 1)  # a win, 2 points halved

@@ -25,6 +25,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
+from ..ghosts import GhostService
 from ..matchmaking import Matchmaker
 from ..matchmaking.service import rating_of
 from ..protocol import Standing
@@ -70,9 +71,10 @@ class Arenas:
         clock: Clock,
         publish: Publish,
         held: Hidden,
+        ghosts: GhostService,
     ) -> None:
         self.store, self.rooms, self.matchmaker, self.clock = store, rooms, matchmaker, clock
-        self.publish, self.held = publish, held
+        self.publish, self.held, self.ghosts = publish, held, ghosts
         self._owner = secrets.token_hex(6)  # this process, as the pairing lock names it
         self._pairing: set[str] = set()  # arenas a pass is pairing here now
         self._again: set[str] = set()  # ...and asked for once more meanwhile
@@ -291,6 +293,8 @@ class Arenas:
             return paired[0]
 
         before, after = await self.change(arena_id, entrants, compute)
+        for player_id in state.lone(after or before, now, present):
+            await self._race_ghost(arena_id, player_id)
         if after is None:
             return 0
         made = [
@@ -320,17 +324,65 @@ class Arenas:
                 arena.arena_id, _some(players), lambda a: state.unseat(a, match_id, self.now())
             )
             return
+        await self._seat(arena.arena_id, match_id, room_id, tokens)
+
+    async def _seat(
+        self, arena_id: str, match_id: str, room_id: str, tokens: dict[str, str]
+    ) -> None:
+        """A pending pairing's room is made: its racers are seated there, and told."""
+        players = list(tokens)
         await self.change(
-            arena.arena_id, _some(players), lambda a: state.seat(a, match_id, room_id, tokens)
+            arena_id, _some(players), lambda a: state.seat(a, match_id, room_id, tokens)
         )
         for player_id, token in tokens.items():
-            frame = {
-                "type": "paired",
-                "arena_id": arena.arena_id,
-                "room_id": room_id,
-                "token": token,
-            }
-            await self.publish(player_id, f"arena:{arena.arena_id}|{json.dumps(frame)}")
+            frame = {"type": "paired", "arena_id": arena_id, "room_id": room_id, "token": token}
+            await self.publish(player_id, f"arena:{arena_id}|{json.dumps(frame)}")
+
+    async def _race_ghost(self, arena_id: str, player_id: str) -> None:
+        """A lone entrant races a ghost of another entrant's run in this arena (none yet:
+        they wait :data:`~.state.GHOST_AFTER_MS` more)."""
+        match_id = secrets.token_hex(4)
+        now = self.now()
+        _, pended = await self.change(
+            arena_id, _only(player_id), lambda a: state.pend(a, player_id, match_id, now)
+        )
+        if pended is None:
+            return
+        made = None
+        try:
+            made = await self._ghost_room(pended, player_id)
+        except Exception:
+            log.exception("arena %s: a ghost race was not made", arena_id)
+        if made is None:
+            await self.change(
+                arena_id, _only(player_id), lambda a: state.unseat(a, match_id, self.now())
+            )
+            return
+        await self._seat(arena_id, match_id, made[0], {player_id: made[1]})
+
+    async def _ghost_room(self, arena: Arena, player_id: str) -> tuple[str, str] | None:
+        """A ghost race's room and the racer's token: the latest run of the entrant nearest
+        them (by score, then rating) on a deal they have not raced; None if there is none."""
+        arena = await self.load(arena.arena_id)  # (every entrant: whose runs to race)
+        me = arena.entrants[player_id]
+        others = sorted(
+            (e for e in arena.entrants.values() if e.player_id != player_id and e.runs),
+            key=lambda e: (abs(e.score - me.score), abs(e.rating - me.rating)),
+        )
+        for other in others:
+            for room_id in reversed(other.runs):
+                try:
+                    row = await self.rooms.load(room_id)
+                    if any(seat.player_id == player_id for seat in row.players):
+                        continue  # (a deal they know)
+                    matched = await self.ghosts.race_this_run(
+                        room_id, other.player_id, player_id, raced_only=True, arena=arena.arena_id
+                    )
+                except RoomError:
+                    continue  # (gone, held, or not a run that raced)
+                await self.rooms.ready(matched.room_id, player_id)  # (starts without a click)
+                return matched.room_id, matched.token
+        return None
 
     # Races ending.
 
@@ -369,11 +421,13 @@ class Arenas:
             return
         lines = [Standing.model_validate(data) for data in json.loads(row.results_json)]
         racers = [line.player_id for line in lines]
-        arena = await self.load(settings.arena, racers)
+        ghost = settings.ghost
+        sources = {} if ghost is None else {ghost.seat_id: ghost.source_player_id}
+        arena = await self.load(settings.arena, [*racers, *sources.values()])
         ratings = {
-            line.player_id: arena.entrants[line.player_id].rating
+            line.player_id: arena.entrants[entrant].rating
             for line in lines
-            if line.player_id in arena.entrants
+            if (entrant := sources.get(line.player_id, line.player_id)) in arena.entrants
         }
         outcomes = []
         for line in lines:
@@ -391,6 +445,7 @@ class Arenas:
                     resigned_early=line.status == "resigned"
                     and line.elapsed_ms < state.QUICK_LOSS_MS,
                     held=await self.held(line.player_id, room_id),
+                    ghost=ghost is not None,
                     opponents_rating=sum(others),
                     opponents=len(others),
                 )

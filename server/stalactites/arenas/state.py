@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "BERSERK_CUTOFF_MS",
     "BERSERK_POINTS",
+    "GHOST_AFTER_MS",
     "PLACE_POINTS",
     "QUICK_LOSS_MS",
     "Arena",
@@ -27,7 +28,9 @@ __all__ = [
     "free_entrants",
     "go_berserk",
     "join",
+    "lone",
     "pair",
+    "pend",
     "performance",
     "race_over",
     "release",
@@ -41,6 +44,8 @@ __all__ = [
 PLACE_POINTS = {2: (2, 1), 3: (3, 2, 1), 4: (4, 3, 2, 1)}  # by the race's seats, 1st place first
 BERSERK_POINTS = 1  # a won berserk race earns this much more
 BERSERK_CUTOFF_MS = 500  # berserk is taken until this long before the race's start
+GHOST_AFTER_MS = 20_000  # a free entrant left alone this long races a ghost (half points)
+RUNS_KEPT = 3  # an entrant's last races scored, kept: their runs are lone entrants' ghosts
 QUICK_LOSS_MS = 10_000  # a race resigned within this much play scores 0 and breaks the streak
 STREAK_FIRE = 2  # wins in a row after which each win counts double
 PERFORMANCE_SPREAD = 400  # a linear performance rating: opponents' mean ± 400 × (W - L) / N
@@ -100,6 +105,7 @@ class Entrant(_Model):
     unscored: list[str] = Field(default_factory=list)  # races over, their points to come
     berserk: list[str] = Field(default_factory=list)  # races gone berserk in, not scored yet
     berserks: int = 0  # races scored that were raced berserk
+    runs: list[str] = Field(default_factory=list)  # the last races scored, the newest last
 
 
 class Pending(_Model):
@@ -130,6 +136,7 @@ class Outcome(_Model):
     cleared: bool  # cleared the deal
     resigned_early: bool  # resigned within QUICK_LOSS_MS of play
     held: bool  # fair play holds the run: scores nothing
+    ghost: bool = False  # a race against a ghost: half points (rounded down)
     opponents_rating: int  # the sum of the opponents' ratings
     opponents: int
 
@@ -215,6 +222,29 @@ def pair(
     return _with(arena, changed, pending=pending), made
 
 
+def lone(arena: Arena, now: int, present: set[str]) -> list[str]:
+    """The free entrants ``present`` left unpaired for :data:`GHOST_AFTER_MS` (while the
+    arena runs): each races a ghost of another entrant's run."""
+    if not arena.settings.starts_ms <= now < arena.settings.ends_ms:
+        return []
+    return [
+        e.player_id
+        for e in free_entrants(arena)
+        if e.player_id in present and (e.free_since or now) <= now - GHOST_AFTER_MS
+    ]
+
+
+def pend(arena: Arena, player_id: str, match_id: str, now: int) -> Arena | None:
+    """A ghost race for a free entrant, its room not made yet (as a pairing of one: seated
+    by :func:`seat`, or undone by :func:`unseat`); None if they are not free now."""
+    found = arena.entrants.get(player_id)
+    if found is None or found.free_since is None or found.paused:
+        return None
+    pending = {**arena.pending, match_id: Pending(players=[player_id], made_ms=now)}
+    changed = found.model_copy(update={"free_since": None, "room_id": f"pending:{match_id}"})
+    return _with(arena, {player_id: changed}, pending=pending)
+
+
 def seat(arena: Arena, match_id: str, room_id: str, tokens: dict[str, str]) -> Arena | None:
     """A pending pairing's room is made: its players race there."""
     found = arena.pending.get(match_id)
@@ -291,7 +321,8 @@ def score(
     another place only if its racer cleared the deal, else it is a loss, 0), a win doubled
     while the streak is on fire (after :data:`STREAK_FIRE` wins in a row), 0 for a race
     resigned within :data:`QUICK_LOSS_MS` of play (a loss: the streak broken) and for a run
-    fair play holds; a won berserk race :data:`BERSERK_POINTS` more, after the doubling.
+    fair play holds; a won berserk race :data:`BERSERK_POINTS` more, after the doubling;
+    half of all that (rounded down) for a race against a ghost.
     Its racers are freed first if its end did not free them (:func:`race_over`)."""
     if room_id in arena.scored:
         return None
@@ -314,6 +345,8 @@ def score(
         berserk = room_id in entrant.berserk
         if won and berserk:
             points += BERSERK_POINTS
+        if outcome.ghost:
+            points //= 2
         withheld = dict(entrant.withheld)
         if outcome.held:
             withheld[room_id] = points
@@ -333,6 +366,7 @@ def score(
                 "unscored": [room for room in entrant.unscored if room != room_id],
                 "berserk": [room for room in entrant.berserk if room != room_id],
                 "berserks": entrant.berserks + (1 if berserk else 0),
+                "runs": [*entrant.runs, room_id][-RUNS_KEPT:],
             }
         )
     return _with(arena, changed, scored=[*arena.scored, room_id])

@@ -93,10 +93,17 @@ class GhostService:
             return None
 
     async def race_this_run(
-        self, source_room_id: str, source_player_id: str, racer_id: str, *, raced_only: bool = False
+        self,
+        source_room_id: str,
+        source_player_id: str,
+        racer_id: str,
+        *,
+        raced_only: bool = False,
+        arena: str | None = None,
     ) -> Matched:
         """A new room on the run's deal with its ghost ready and the racer seated; with
-        ``raced_only``, refused (``run_not_found``) for a run that has not raced."""
+        ``raced_only``, refused (``run_not_found``) for a run that has not raced; ``arena``:
+        an arena's race (a lone entrant's, :mod:`stalactites.arenas`)."""
         source = await self.rooms.current(source_room_id)
         if source.status != "finished":
             raise RoomError("not_finished", "the race of that run has not finished")
@@ -104,7 +111,7 @@ class GhostService:
             raise RoomError("run_not_found", "that run is not raced as a ghost")
         record = await self.rooms.record(source_room_id)
         ghost = ghost_seat(record, source_player_id, racer_id, new_seat_id(), raced_only=raced_only)
-        settings = ghost_room(await self.rooms.settings(source_room_id), ghost)
+        settings = ghost_room(await self.rooms.settings(source_room_id), ghost, arena)
         room_id = await self.rooms.open(settings)
         await self._seat_ghost(room_id, settings, ghost)
         name = (await self.players.names_of([racer_id]))[racer_id]
@@ -166,10 +173,11 @@ class GhostService:
             await self.index.add_run(pool, run, settings.deal, self.rooms.now())
 
 
-def ghost_room(source: RoomSettings, ghost: GhostSeat) -> RoomSettings:
+def ghost_room(source: RoomSettings, ghost: GhostSeat, arena: str | None = None) -> RoomSettings:
     """A ghost race's room on the source room's deal and rules: two seats, a new salt, the
     ghost's; never rated, listed, a daily attempt, a round or a quick race again (a quick
-    race's start puts out every seat not connected, and a ghost never connects)."""
+    race's start puts out every seat not connected, and a ghost never connects), nor an
+    arena's race but for ``arena``'s."""
     return source.model_copy(
         update={
             "seats": 2,
@@ -180,5 +188,6 @@ def ghost_room(source: RoomSettings, ghost: GhostSeat) -> RoomSettings:
             "daily": None,
             "round_of": None,
             "quick": False,
+            "arena": arena,
         }
     )

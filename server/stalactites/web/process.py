@@ -183,6 +183,7 @@ class Process:
             clock,
             self.friends_store.publish,
             self.fairplay.hidden,
+            self.ghosts,
         )
         self.rooms.berserk.of = self.arenas.berserk_of
         self.arena_feeds = Feeds(self.arenas, self._marked)
