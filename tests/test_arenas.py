@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena_kit import ArenaClient
-from friends_kit import registered
+from friends_kit import registered, tab
 from players_kit import anonymous, api, recorded
 from server_kit import Client, InProcessServer, ManualClock
 
@@ -234,3 +234,21 @@ async def test_a_lone_entrant_races_a_ghost_of_another_entrants_run_for_half_poi
     await seat.expect("results", timeout=15)
     you = (await _standings_after(alone, 1))["you"]
     assert (you["wins"], you["score"]) == (1, 1)  # a win, 2 points halved
+
+
+async def test_entrants_are_told_once_five_minutes_before_the_arena_starts(
+    any_server: InProcessServer, clock: ManualClock
+) -> None:
+    ann = await registered(any_server.url, "ann")
+    starts = clock.now_ms() + 10 * 60_000
+    arena_id = await _arena(any_server, ann, name="Evening arena", starts_ms=starts)
+    assert (await _enter(any_server, arena_id, ann))[0] == 200
+    notify, _ = await tab(any_server.url, ann)
+    clock.advance(5 * 60 + 1)  # within five minutes of the start
+    frame = await notify.expect("notification", timeout=15)
+    assert frame["note"]["kind"] == "arena_soon"
+    about = {"arena_id": arena_id, "name": "Evening arena", "starts_ms": starts}
+    assert frame["note"]["data"] == about
+    await any_server.app.state.process.arena_reminders.remind()  # (looked again: told once)
+    _, inbox, _ = await api("GET", f"{any_server.url}/api/me/notifications", None, ann["token"])
+    assert [note["kind"] for note in inbox["notifications"]] == ["arena_soon"]

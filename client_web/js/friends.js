@@ -105,6 +105,8 @@ export function noteWords(note) {
       return ["notes.reportActed", { name }];
     case "refund":
       return ["notes.refund", { name, n: data.points ?? 0 }];
+    case "arena_soon":
+      return ["notes.arenaSoon", { name }];
     default:
       return ["notes.other", {}];
   }

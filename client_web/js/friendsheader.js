@@ -7,7 +7,7 @@
 // elsewhere or another page.
 
 import { openChallenge } from "./challenges.js";
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { noteWords, readUpTo } from "./friends.js";
 import { friendsError, inbox, markRead } from "./friends_api.js";
 import { dateTime, elapsedText, num, t } from "./i18n.js";
@@ -45,6 +45,9 @@ export function startFriendsHeader(el) {
   onFriends((state, frame) => {
     if (state.you !== shownFor) [shownFor, opened, notes] = [state.you, null, null];
     if (frame?.type === "notification" && opened === "inbox") loadInbox();
+    if (frame?.type === "notification" && frame.note?.kind === "arena_soon") {
+      toast(noteText(frame.note), "info", 8000); // (the arena's page is a click away, in the bell)
+    }
     drawFriendsHeader();
   });
   document.addEventListener("keydown", (event) => {
@@ -168,7 +171,9 @@ function inboxView() {
         h(
           "li",
           { key: note.note_id, class: note.read ? "" : "note-new", dataset: { kind: note.kind } },
-          h("span", {}, noteText(note)),
+          note.kind === "arena_soon" && note.data?.arena_id
+            ? h("a", { href: `#/arena/${encodeURIComponent(note.data.arena_id)}` }, noteText(note))
+            : h("span", {}, noteText(note)),
           h("small", { class: "muted" }, dateTime(note.ms)),
         ),
       ),

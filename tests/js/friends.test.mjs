@@ -220,7 +220,11 @@ test("each kind of notification has its words and fills in its details", () => {
     "notes.refund",
     { name: "Cheat", n: 12 },
   ]);
-  assert.deepEqual(noteWords(note("arena_soon", {})), ["notes.other", {}]);
+  assert.deepEqual(noteWords(note("arena_soon", { arena_id: "a-1", name: "Friday arena" })), [
+    "notes.arenaSoon",
+    { name: "Friday arena" },
+  ]);
+  assert.deepEqual(noteWords(note("later_kind", {})), ["notes.other", {}]);
 });
 
 test("the inbox is read up to its newest note", () => {

@@ -1023,6 +1023,7 @@ export default {
     one: "{name} was marked for unfair play: you got {n} rating point back.",
     other: "{name} was marked for unfair play: you got {n} rating points back.",
   },
+  "notes.arenaSoon": "{name} starts in 5 minutes: you are in.",
   "notes.other": "Something new happened.",
   "challenge.title": "Challenge {name}",
   "challenge.time": "Time limit",

@@ -1100,6 +1100,7 @@ export default {
     many: "{name}: oznaczono za nieuczciwą grę; odzyskujesz {n} punktów rankingu.",
     other: "{name}: oznaczono za nieuczciwą grę; odzyskujesz {n} punktu rankingu.",
   },
+  "notes.arenaSoon": "{name} zaczyna się za 5 minut: bierzesz udział.",
   "notes.other": "Wydarzyło się coś nowego.",
   "challenge.title": "Wyzwij gracza {name}",
   "challenge.time": "Limit czasu",

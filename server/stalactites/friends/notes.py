@@ -4,7 +4,8 @@ A note has an id its maker chooses so that making it twice keeps one (an effect 
 log may run twice); the inbox keeps the newest :data:`~stalactites.store.friends_base.NOTES_KEPT`.
 Kinds (:data:`~.protocol.NoteKind`): ``followed`` (someone follows you), ``daily_beaten`` (a
 player you follow beat your time on today's deal), ``report_acted`` (a moderator decided on a
-player you reported), ``refund`` (rating given back after a race against a marked player).
+player you reported), ``refund`` (rating given back after a race against a marked player),
+``arena_soon`` (an arena you entered starts in five minutes: :mod:`stalactites.arenas`).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ class Frame(BaseModel):
 
 PresenceStatus = Literal["online", "racing", "offline"]
 ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
-NoteKind = Literal["followed", "daily_beaten", "report_acted", "refund"]
+NoteKind = Literal["followed", "daily_beaten", "report_acted", "refund", "arena_soon"]
 
 NOTIFY_ERROR_CODES: dict[str, str] = {
     "bad_message": "a frame that is not JSON, too large, of an unknown type or with wrong fields",

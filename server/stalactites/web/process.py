@@ -25,6 +25,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from ..arenas import Arenas
+from ..arenas.reminders import Reminders
 from ..arenas.schedule import Schedule, parse
 from ..clock import Clock
 from ..config import ServerConfig
@@ -188,6 +189,7 @@ class Process:
         self.rooms.berserk.of = self.arenas.berserk_of
         self.arena_feeds = Feeds(self.arenas, self._marked)
         self.arena_schedule = Schedule(self.arenas, parse(config.arena_schedule))
+        self.arena_reminders = Reminders(self.arenas, self.friends.notes)
         self.recorder.add("arena", self.arenas.record_room)
         self.rooms.add_finish_listener(self._arena_race_over)
         self.recorder.add("friends", self._friends_room)
@@ -332,6 +334,7 @@ class Process:
         self.tabs.start()
         self.arena_feeds.start()
         self.arena_schedule.start()
+        self.arena_reminders.start()
 
     async def close(self) -> None:
         """Stop the background work and close the stores (tournaments first: they use rooms)."""
@@ -346,6 +349,7 @@ class Process:
         await self.tabs.stop()
         await self.arena_feeds.stop()
         await self.arena_schedule.stop()
+        await self.arena_reminders.stop()
         for task in list(self._background):
             task.cancel()
         await self.matchmaker.close()
