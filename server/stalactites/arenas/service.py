@@ -251,18 +251,24 @@ class Arenas:
                     await asyncio.sleep(LOCK_WAIT_S)  # next second's pass here will)
                     continue
                 try:
-                    made = await self._pair_pass(arena_id)
+                    after, made, lone = await self._pair_pass(arena_id)
                 finally:
                     await self.store.unlock(arena_id, self._owner)
+                # (the pairings are stored: their rooms are made without the lock)
+                await asyncio.gather(*(self._make_room(after, m, ps) for m, ps in made))
+                for player_id in lone:
+                    await self._race_ghost(arena_id, player_id)
                 if not made and arena_id not in self._again:
                     return
         finally:
             self._pairing.discard(arena_id)
 
-    async def _pair_pass(self, arena_id: str) -> int:
-        """Pair the arena's free entrants with an arena socket open (anywhere), and make
-        their rooms; pairings whose rooms were never made are undone first.  How many
-        pairings it made."""
+    async def _pair_pass(
+        self, arena_id: str
+    ) -> tuple[Arena, list[tuple[str, list[str]]], list[str]]:
+        """Pair the arena's free entrants with an arena socket open (anywhere); pairings
+        whose rooms were never made are undone first.  The arena, the pairings made (their
+        rooms to make), and the entrants left alone long enough to race a ghost."""
         now = self.now()
         present = await self.store.present(arena_id, now)
         ids = [secrets.token_hex(4) for _ in range(64)]
@@ -293,17 +299,15 @@ class Arenas:
             return paired[0]
 
         before, after = await self.change(arena_id, entrants, compute)
-        for player_id in state.lone(after or before, now, present):
-            await self._race_ghost(arena_id, player_id)
+        lone = state.lone(after or before, now, present)
         if after is None:
-            return 0
+            return before, [], lone
         made = [
             (match_id, pending.players)
             for match_id, pending in after.pending.items()
             if match_id not in before.pending
         ]
-        await asyncio.gather(*(self._make_room(after, m, players) for m, players in made))
-        return len(made)
+        return after, made, lone
 
     async def _make_room(self, arena: Arena, match_id: str, players: list[str]) -> None:
         settings = arena.settings
