@@ -16,12 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..solver.stalactites import (
-    CELLS,
-    Board,
-    OutOfStates,
-    StalactitesSearch,
-)
+from ..solver.stalactites import Board, OutOfStates, StalactitesSearch
 from .known import Step4
 
 __all__ = ["DEFAULT_SECONDS", "Fewest", "ParkSearch", "parks"]
@@ -65,33 +60,6 @@ class ParkSearch(StalactitesSearch):
             return Fewest(upper, known, False)
         return Fewest(upper, known, True)
 
-    def _every_play(self, budget: int) -> list[Step4]:
-        """The solver's plays within ``budget`` parks, without its forced cell play (which can
-        cost a park: see the module); a forced column play is still the only one tried."""
-        board = self.board
-        target = self._targets()
-        plays: list[Step4] = []
-        for rank in dict.fromkeys(board.cells):
-            if target[rank] >= 0:
-                plays.append((-1, 0, target[rank], rank))
-        digs: list[Step4] = []
-        free = CELLS - len(board.cells)
-        for i, column in enumerate(board.columns):
-            height = board.heights[i]
-            for depth in range(min(free, height - 1, budget) + 1):
-                rank = column[height - 1 - depth]
-                f = target[rank]
-                if f < 0:
-                    continue
-                if depth:
-                    digs.append((i, depth, f, rank))
-                elif self._forced_from_column(rank):
-                    return [(i, 0, f, rank)]
-                else:
-                    plays.append((i, 0, f, rank))
-        digs.sort(key=lambda play: play[1])
-        return plays + digs
-
     def _within(self, key: int, home: int, budget: int, path: list[Step4]) -> bool:
         board = self.board
         if home == board.cards:
@@ -101,7 +69,7 @@ class ParkSearch(StalactitesSearch):
         self.nodes += 1
         if not self.nodes & 1023 and time.process_time() > self.deadline:
             raise OutOfStates
-        for play, child in self.children(key, self._every_play(budget)):
+        for play, child in self.children(key, self._plays(budget, forced_cell=False)):
             path.append(play)
             if self._within(child, home + 1, budget - play[1], path):
                 return True

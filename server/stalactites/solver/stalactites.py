@@ -181,18 +181,20 @@ class StalactitesSearch:
                     heights[i] = height
                     del cells[len(cells) - depth :]
 
-    def _plays(self) -> list[Step4]:
-        """The plays worth trying here: one forced play, or every candidate, digs last."""
+    def _plays(self, parks: int = CELLS, forced_cell: bool = True) -> list[Step4]:
+        """The plays worth trying here: one forced play, or every candidate, digs last.
+        ``parks``: the most cards a dig may park; ``forced_cell`` False: a cell card's play
+        is never the only one tried (the park search's: its proof may park a card)."""
         board = self.board
         target = self._targets()
         plays: list[Step4] = []
         for j, rank in enumerate(board.cells):
             f = target[rank]
             if f >= 0 and rank not in board.cells[:j]:
-                if self._forced_from_cell(rank, f):
+                if forced_cell and self._forced_from_cell(rank, f):
                     return [(-1, 0, f, rank)]
                 plays.append((-1, 0, f, rank))
-        free = CELLS - len(board.cells)
+        free = min(CELLS - len(board.cells), parks)
         digs: list[Step4] = []
         for i, column in enumerate(board.columns):
             height = board.heights[i]
