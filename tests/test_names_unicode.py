@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 import regex
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from players_kit import anonymous, api
+from stalactites.arenas.protocol import CreateArena
 from stalactites.players import BadName, names, skeleton
 from stalactites.players.names import check_display_name
 from stalactites.rooms.errors import RoomError
 from stalactites.rooms.seats import check_seat
 from stalactites.rooms.settings import RoomSettings, TakeSeat
 from stalactites.store import PlayerRow, ProgressRow, RoomRow
+from stalactites.tournaments.settings import CreateTournament
 from tournament_kit import new_tournament
 
 
@@ -152,6 +154,14 @@ def test_the_blank_rendering_letters_are_not_default_ignorable_nor_spaces() -> N
 def test_a_variation_selector_is_dropped_from_a_chosen_name() -> None:
     assert check_display_name("Ann \u2764\ufe0f") == "Ann \u2764"
     assert _seat_name("Ann \u2764\ufe0f") == "Ann \u2764"
+
+
+@pytest.mark.parametrize("model", [CreateTournament, CreateArena])
+def test_a_tournament_or_arena_is_named_as_a_seat_is(model: type[BaseModel]) -> None:
+    assert model.model_validate({"name": "Friday \u2764\ufe0f"}).name == "Friday \u2764"
+    for bad in ["\u3164\u3164", "Cup\u200b", "\u2800", "Cup\x07"]:
+        with pytest.raises(ValidationError):
+            model.model_validate({"name": bad})
 
 
 def test_visible_names_are_still_accepted() -> None:

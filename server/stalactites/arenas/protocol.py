@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from ..rooms.settings import PrintableName
 from . import state
 from .state import Arena, Entrant
 
@@ -50,7 +51,7 @@ ARENA_ERROR_CODES: dict[str, str] = {
 class CreateArena(Frame):
     """A new arena: it starts at ``starts_ms`` (now if absent) and lasts ``duration_min``."""
 
-    name: str = Field(min_length=1, max_length=60)
+    name: PrintableName = Field(min_length=1, max_length=60)
     game: Literal["stalactites", "squadron"] = "stalactites"
     step: Literal["choice", "ones", "twos"] | None = None
     duration_min: int = Field(default=60, ge=10, le=180)

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
@@ -26,6 +33,7 @@ __all__ = [
     "CreateRoom",
     "JoinRoom",
     "AskHint",
+    "PrintableName",
     "TakeSeat",
     "RoomSettings",
     "new_salt",
@@ -117,12 +125,7 @@ class JoinRoom(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=24)
-
-    @field_validator("name")
-    @classmethod
-    def _printable(cls, value: str) -> str:
-        return printable_name(value)
+    name: PrintableName = Field(min_length=1, max_length=24)
 
 
 class TakeSeat(BaseModel):
@@ -131,12 +134,7 @@ class TakeSeat(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str | None = Field(default=None, min_length=1, max_length=24)
-
-    @field_validator("name")
-    @classmethod
-    def _printable(cls, value: str | None) -> str | None:
-        return None if value is None else printable_name(value)
+    name: PrintableName | None = Field(default=None, min_length=1, max_length=24)
 
 
 class AskHint(BaseModel):
@@ -155,6 +153,10 @@ def printable_name(value: str) -> str:
     if fault is not None:
         raise ValueError(fault)
     return name
+
+
+PrintableName = Annotated[str, AfterValidator(printable_name)]
+"""A name a player or an organiser chose (a seat's, a tournament's, an arena's)."""
 
 
 class RoomSettings(BaseModel):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..engine import DealId, EngineError
+from ..rooms.settings import PrintableName
 
 __all__ = ["CreateTournament", "TournamentSettings"]
 
@@ -15,20 +15,12 @@ Game = Literal["stalactites", "squadron"]
 StepChoice = Literal["choice", "ones", "twos"]
 
 
-def _visible_name(value: str) -> str:
-    if not value.strip():
-        raise ValueError("a name needs a visible character")
-    if any(unicodedata.category(char).startswith("C") for char in value):
-        raise ValueError("a name has no control or format characters")
-    return value
-
-
 class CreateTournament(BaseModel):
     """``POST /api/tournaments``: only ``name`` is required."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=60)
+    name: PrintableName = Field(min_length=1, max_length=60)
     game: Game = "stalactites"
     step: StepChoice | None = Field(default=None, description="stalactites only; default choice")
     rounds: int = Field(default=3, ge=1, le=20)
@@ -45,11 +37,6 @@ class CreateTournament(BaseModel):
         description="the organiser's own deal for each round (one per round; uncertified); "
         "default: the server deals each round a deal certified winnable by the solver",
     )
-
-    @field_validator("name")
-    @classmethod
-    def _printable(cls, value: str) -> str:
-        return _visible_name(value)
 
     @field_validator("step")
     @classmethod
