@@ -100,13 +100,23 @@ function heard(arenaId, frame) {
   if (over || stranger || (frame.type === "error" && frame.code === "not_found")) forget();
 }
 
-/** Save the race's seat and open its page. */
+let holdUntil = 0; // the next race's page waits until then (the last race's results shown)
+
+/** Keep the page on a race's results a moment before the next race's opens (race.js). */
+export function holdNextRace(ms) {
+  holdUntil = Date.now() + ms;
+}
+
+/** Save the race's seat and open its page (once the last race's results have been seen). */
 function go(roomId, token) {
   const playerId = state.you?.player_id ?? me()?.player_id;
   saveRoomSeat(roomId, { player_id: playerId, token, quick: true, arena: memory.arena_id });
   memory = wentTo(memory, roomId);
   save();
-  location.hash = `#/room/${encodeURIComponent(roomId)}`;
+  const open = () => (location.hash = `#/room/${encodeURIComponent(roomId)}`);
+  const wait = holdUntil - Date.now();
+  if (wait > 0) setTimeout(open, wait);
+  else open();
 }
 
 /** Forget the arena: its socket closed, the state kept for the pages showing its end. */

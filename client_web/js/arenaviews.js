@@ -62,8 +62,9 @@ function nameCell(line) {
   );
 }
 
-/** The standings' table of `lines` (each marked `mine` and `apart` as shownLines does). */
-export function standingsTable(lines, label) {
+/** The standings' table of `lines` (each marked `mine` and `apart` as shownLines does);
+ * `live`: the live table, which a phone shows as rank, player and points. */
+export function standingsTable(lines, label, live = false) {
   if (!lines.length) return h("p", { class: "muted standings-empty" }, t("arenas.noStandings"));
   const head = ["rank", "player", "score", "races", "wins", "berserk", "performance"];
   const rows = lines.map((line) =>
@@ -77,16 +78,28 @@ export function standingsTable(lines, label) {
       h("td", { class: "place" }, num(line.rank)),
       nameCell(line),
       h("td", { class: "points" }, num(line.score)),
-      h("td", {}, num(line.races)),
-      h("td", {}, num(line.wins)),
-      h("td", {}, num(line.berserk_rate ?? 0, { style: "percent", maximumFractionDigits: 0 })),
-      h("td", {}, performanceText(line)),
+      h("td", { class: "col-races" }, num(line.races)),
+      h("td", { class: "col-wins" }, num(line.wins)),
+      h(
+        "td",
+        { class: "col-berserk" },
+        num(line.berserk_rate ?? 0, { style: "percent", maximumFractionDigits: 0 }),
+      ),
+      h("td", { class: "col-performance" }, performanceText(line)),
     ),
   );
   const table = h(
     "table",
-    { class: "results standings arena-standings" },
-    h("thead", {}, h("tr", {}, head.map((key) => h("th", {}, t(`arenas.${key}`))))),
+    { class: `results standings arena-standings${live ? " live" : ""}` },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        head.map((key) => h("th", { class: `col-${key}` }, t(`arenas.${key}`))),
+      ),
+    ),
     h("tbody", {}, rows),
   );
   return tableScroll(table, label);
@@ -94,7 +107,7 @@ export function standingsTable(lines, label) {
 
 /** The live top ten and your line. */
 export const liveTable = (state) =>
-  standingsTable(shownLines(state.top, state.you), t("arenas.standings"));
+  standingsTable(shownLines(state.top, state.you), t("arenas.standings"), true);
 
 /** The end: the three best, and the entrant's own final line. */
 export function podiumView(podium, you) {

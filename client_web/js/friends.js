@@ -105,8 +105,10 @@ export function noteWords(note) {
       return ["notes.reportActed", { name }];
     case "refund":
       return ["notes.refund", { name, n: data.points ?? 0 }];
-    case "arena_soon":
-      return ["notes.arenaSoon", { name }];
+    case "arena_soon": {
+      const n = Math.max(1, Math.round(((data.starts_ms ?? 0) - (note.ms ?? 0)) / 60000));
+      return ["notes.arenaSoon", { name, n }];
+    }
     default:
       return ["notes.other", {}];
   }

@@ -46,7 +46,7 @@ export function startFriendsHeader(el) {
     if (state.you !== shownFor) [shownFor, opened, notes] = [state.you, null, null];
     if (frame?.type === "notification" && opened === "inbox") loadInbox();
     if (frame?.type === "notification" && frame.note?.kind === "arena_soon") {
-      toast(noteText(frame.note), "info", 8000); // (the arena's page is a click away, in the bell)
+      toast(noteText(frame.note)); // (the arena's page is a click away, in the bell)
     }
     drawFriendsHeader();
   });

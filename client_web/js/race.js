@@ -22,10 +22,11 @@ import * as race from "./racestate.js";
 import { TournamentFollow } from "./tournamentfollow.js";
 import { bots } from "./bots.js";
 import { arenaOfRoom } from "./arenas.js";
-import { arenaMemory, onArena } from "./arenasocket.js";
+import { arenaMemory, holdNextRace, onArena } from "./arenasocket.js";
 import { arenaError, getArena, goBerserk } from "./arenas_api.js";
 
 const RESYNC_CODES = new Set(["illegal_move", "invalid_move", "step_locked", "retry"]);
+const RESULTS_SHOWN_MS = 4000; // an arena race's results, before the next race's page opens
 
 /** A presence event as the change it makes to its player. */
 const presenceOf = (f) => ({ player_id: f.player_id, connected: f.connected });
@@ -239,6 +240,7 @@ export class RacePage {
   }
 
   results(f) {
+    if (this.s.arena) holdNextRace(RESULTS_SHOWN_MS); // (the next race opens by itself after)
     this.reveal(f);
     this.update((s) => race.applyResults(s, f));
     if (f.standings?.some((row) => row.rated)) refreshMe().catch(() => {}); // the new rating

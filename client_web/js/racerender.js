@@ -12,7 +12,7 @@ import { clockText, t } from "./i18n.js";
 import { keysTable } from "./help.js";
 import { parseMove } from "./moves.js";
 import { drawPart, nextSecond, patch, setData, setText } from "./render.js";
-import { canDeclare, live, me, offered, racing, yourEnd } from "./racestate.js";
+import { canDeclare, live, me, offered, racing, yourEnd, yourRoom } from "./racestate.js";
 import { guideStep, guideView } from "./guide.js";
 import { rematchView } from "./rematch.js";
 import {
@@ -92,7 +92,7 @@ export function renderRace(els, s, { view, does, now }) {
   if (!s.room) return;
   setData(els.root, "status", s.room.status);
   setText(els.title, t("race.title", { game: gameName(s.room.game) }));
-  setText(els.settings, settingsText(s.room));
+  setText(els.settings, settingsText(yourRoom(s)));
   setText(els.round, tournamentLine(s.tournament, s.roomId));
   const drawn = els.drawn;
   const commitment = s.room.commitment ?? "";
@@ -113,7 +113,7 @@ export function renderRace(els, s, { view, does, now }) {
   );
   drawOverlay(els, overlayContent(s, does, now));
   els.due = Math.min(els.due, overlayDue(s, now));
-  drawClock(els.clock, s.room, now, yourEnd(s));
+  drawClock(els.clock, yourRoom(s), now, yourEnd(s));
 }
 
 /**
@@ -122,7 +122,7 @@ export function renderRace(els, s, { view, does, now }) {
  */
 export function renderTick(els, s, now) {
   if (s.badSeat || !s.room) return false;
-  drawClock(els.clock, s.room, now, yourEnd(s));
+  drawClock(els.clock, yourRoom(s), now, yourEnd(s));
   return now >= els.due;
 }
 

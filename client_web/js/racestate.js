@@ -44,6 +44,13 @@ export function raceState(roomId, seat, saved = null) {
   };
 }
 
+/** The room as this racer races it: a berserk racer's half the time, without undo. */
+export function yourRoom(s) {
+  const room = s.room;
+  if (!s.berserk || !room) return room;
+  return { ...room, time_limit_s: (room.time_limit_s ?? 0) / 2, undo: false, berserk: true };
+}
+
 /** When this racer's time is up: the race's end, or half its time for a berserk racer. */
 export function yourEnd(s) {
   const room = s.room;

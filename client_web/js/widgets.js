@@ -196,8 +196,9 @@ export function settingsText(room) {
   if (room.game !== "squadron" && room.step) parts.push(stepText(room.step));
   if (room.seats)
     parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
-  if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 60) }));
+  if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 30) / 2 }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
+  if (room.berserk) parts.push(`⚔ ${t("settings.berserk")}`); // an arena racer's half the time
   if (room.autoplay) parts.push(t("settings.autoplay"));
   if (room.rated) parts.push(t("settings.rated"));
   if (room.tournament) {

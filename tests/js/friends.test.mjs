@@ -220,9 +220,10 @@ test("each kind of notification has its words and fills in its details", () => {
     "notes.refund",
     { name: "Cheat", n: 12 },
   ]);
-  assert.deepEqual(noteWords(note("arena_soon", { arena_id: "a-1", name: "Friday arena" })), [
+  const soon = { arena_id: "a-1", name: "Friday arena", starts_ms: 240_000 };
+  assert.deepEqual(noteWords({ ...note("arena_soon", soon), ms: 1_000 }), [
     "notes.arenaSoon",
-    { name: "Friday arena" },
+    { name: "Friday arena", n: 4 },
   ]);
   assert.deepEqual(noteWords(note("later_kind", {})), ["notes.other", {}]);
 });
