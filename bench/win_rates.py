@@ -104,12 +104,13 @@ def stalactites_section(outcomes: list[Outcome], last: int) -> list[str]:
 
 
 def cross_check(outcomes: list[Outcome]) -> list[str]:
-    """RULES.md's figures for ms:1 ... ms:200: 92.0% by ones, 90.5% by twos, 98.0% by either."""
+    """The figures of docs/rules.md for ms:1 ... ms:200: 92.0% by ones, 90.5% by twos, 98.0%
+    by either."""
     first = [o for o in outcomes if int(o.deal[3:]) <= GOLDEN_DEALS and o.verdict is Verdict.WON]
     ones = {o.deal for o in first if o.step == "ones"}
     twos = {o.deal for o in first if o.step == "twos"}
     return [
-        f"Cross-check with RULES.md on ms:1 … ms:{GOLDEN_DEALS}: "
+        f"Cross-check with docs/rules.md on ms:1 … ms:{GOLDEN_DEALS}: "
         f"{percent(len(ones), GOLDEN_DEALS)} by ones (92.0%), "
         f"{percent(len(twos), GOLDEN_DEALS)} by twos (90.5%), "
         f"{percent(len(ones | twos), GOLDEN_DEALS)} by either (98.0%).",

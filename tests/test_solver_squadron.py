@@ -291,7 +291,7 @@ def test_hint_past_the_budget_still_offers_a_legal_move() -> None:
 
 
 def test_the_buried_weight_counts_the_cards_over_each_foundations_next_card() -> None:
-    # ms:1 deals AC under 4D, AD under TH, AS under KD 7D 3S (RULES.md's deal check): 5 cards
+    # ms:1 deals AC under 4D, AD under TH, AS under KD 7D 3S (docs/rules.md's deal check): 5 cards
     # lie over Aces, and each Ace is the next card of both foundations of its suit.
     board = Board(Squadron("ms:1"))
     plain = Weights(12, 2, 3, 2, 4, 6)

@@ -1,4 +1,5 @@
-"""Every Squadron rule of RULES.md, each shown enforced: the legal side and the illegal side."""
+"""Every Squadron rule of docs/rules.md, each shown enforced: the legal side and the illegal
+side."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Every Stalactites rule of RULES.md, each shown enforced: the legal side and the illegal side."""
+"""Every Stalactites rule of docs/rules.md, each shown enforced: the legal side and the
+illegal side."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// Card notation (RULES.md, "Notation"): rank A23456789TJQK + suit CDHS, e.g. TD = ten of
+// Card notation (docs/rules.md, "Notation"): rank A23456789TJQK + suit CDHS, e.g. TD = ten of
 // diamonds. The client draws cards from it and never judges a move with it.
 
 import assert from "node:assert/strict";

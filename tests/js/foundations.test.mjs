@@ -1,5 +1,5 @@
 // What the foundations want (client_web/js/foundations.js): the card each takes next, read as
-// RULES.md says, and which foundation plays the auto-play assist may make (none that loses a
+// docs/rules.md says, and which foundation plays the auto-play assist may make (none that loses a
 // choice).
 
 import assert from "node:assert/strict";

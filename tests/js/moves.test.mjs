@@ -1,6 +1,6 @@
 // Move notation and the legal list as the client reads it (client_web/js/moves.js): which
 // cards can move and where comes only from the server's `legal`; moving cards on a copy of a
-// board is how a move is drawn before it is answered. Checked against RULES.md on small
+// board is how a move is drawn before it is answered. Checked against docs/rules.md on small
 // positions (tests/js/rules.mjs writes the rules out for them).
 
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The rules of RULES.md written out plainly for small positions, so that tests can check the
+// The rules of docs/rules.md written out plainly for small positions, so that tests can check the
 // client's reading of a legal list against them. The client itself never judges a move: the
 // server sends `legal`; these only stand in for the server in tests.
 
@@ -57,7 +57,7 @@ function runLength(column) {
   return n;
 }
 
-/** Squadron's legal moves (RULES.md), the stock deal and supermoves included. */
+/** Squadron's legal moves (docs/rules.md), the stock deal and supermoves included. */
 export function squadronLegal(state) {
   const moves = [];
   const free = state.cells.filter((c) => !c).length;
