@@ -8,16 +8,11 @@ an entrant told by two processes has one.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-
 from ..friends.notes import Notes
+from ..repeating import Repeating
 from .service import Arenas
 
 __all__ = ["LOOK_S", "REMIND_MS", "Reminders"]
-
-log = logging.getLogger(__name__)
 
 LOOK_S = 2.0
 REMIND_MS = 5 * 60_000  # entrants are told this long before the start
@@ -28,24 +23,7 @@ class Reminders:
     def __init__(self, arenas: Arenas, notes: Notes) -> None:
         self.arenas, self.notes = arenas, notes
         self._told: set[str] = set()  # arenas whose entrants this process has told
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="arena-reminders")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.remind()
-            except Exception:
-                log.exception("arena reminders failed; trying again in %.0f s", LOOK_S)
-            await asyncio.sleep(LOOK_S)
+        self.repeating = Repeating("arena-reminders", LOOK_S, self.remind)
 
     async def remind(self) -> None:
         """Tell the entrants of each arena starting within :data:`REMIND_MS` (once here)."""

@@ -9,19 +9,15 @@ id names its line and slot, so the store takes each once however many processes 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ..repeating import Repeating
 from .service import Arenas
 from .state import ArenaSettings
 
 __all__ = ["LOOK_S", "Line", "Schedule", "parse"]
-
-log = logging.getLogger(__name__)
 
 LOOK_S = 30.0
 RACE_TIME_S = 300  # a scheduled arena's race time limit
@@ -69,25 +65,7 @@ def parse(text: str) -> list[Line]:
 class Schedule:
     def __init__(self, arenas: Arenas, lines: list[Line]) -> None:
         self.arenas, self.lines = arenas, lines
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if self.lines:
-            self._task = asyncio.create_task(self._run(), name="arena-schedule")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.make()
-            except Exception:
-                log.exception("the arena schedule failed; trying again in %.0f s", LOOK_S)
-            await asyncio.sleep(LOOK_S)
+        self.repeating = Repeating("arena-schedule", LOOK_S, self.make)
 
     async def make(self) -> None:
         """Make each line's current (if not over) and next slot's arena, once."""

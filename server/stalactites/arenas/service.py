@@ -390,24 +390,26 @@ class Arenas:
 
     # Races ending.
 
+    async def _arena_of(self, room_id: str) -> str | None:
+        """The arena whose race ``room_id`` is (None: no arena's, or no room)."""
+        try:
+            return (await self.rooms.settings(room_id)).arena
+        except RoomError:
+            return None
+
     async def race_over(self, room_id: str) -> None:
         """An arena race has ended here (the rooms' finish listener): its racers are free
         and paired again at once, their points to follow (:meth:`record_room`)."""
-        try:
-            settings = await self.rooms.settings(room_id)
-        except RoomError:
-            return
-        if settings.arena is None:
+        arena_id = await self._arena_of(room_id)
+        if arena_id is None:
             return
         players = [seat.player_id for seat in (await self.rooms.load(room_id)).players]
         now = self.now()
-        present = await self.store.present(settings.arena, now)
+        present = await self.store.present(arena_id, now)
         await self.change(
-            settings.arena,
-            _some(players),
-            lambda a: state.race_over(a, room_id, players, now, present),
+            arena_id, _some(players), lambda a: state.race_over(a, room_id, players, now, present)
         )
-        await self.pair_now(settings.arena)
+        await self.pair_now(arena_id)
 
     # Scoring.
 
@@ -467,15 +469,12 @@ class Arenas:
     async def cleared(self, player_id: str, room_id: str) -> None:
         """Fair play cleared the player's held run in ``room_id``: if it was an arena's race,
         the points it earned count now (once)."""
-        try:
-            settings = await self.rooms.settings(room_id)
-        except RoomError:
-            return
-        if settings.arena is None:
+        arena_id = await self._arena_of(room_id)
+        if arena_id is None:
             return
         try:
             await self.change(
-                settings.arena, _only(player_id), lambda a: state.release(a, player_id, room_id)
+                arena_id, _only(player_id), lambda a: state.release(a, player_id, room_id)
             )
         except ArenaError as error:
             if error.code != "not_found":  # (the arena is gone: nothing to count)

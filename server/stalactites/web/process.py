@@ -333,8 +333,9 @@ class Process:
         self.matchmaker.start()
         self.tabs.start()
         self.arena_feeds.start()
-        self.arena_schedule.start()
-        self.arena_reminders.start()
+        if self.arena_schedule.lines:
+            self.arena_schedule.repeating.start()
+        self.arena_reminders.repeating.start()
 
     async def close(self) -> None:
         """Stop the background work and close the stores (tournaments first: they use rooms)."""
@@ -348,8 +349,8 @@ class Process:
                     await task
         await self.tabs.stop()
         await self.arena_feeds.stop()
-        await self.arena_schedule.stop()
-        await self.arena_reminders.stop()
+        await self.arena_schedule.repeating.stop()
+        await self.arena_reminders.repeating.stop()
         for task in list(self._background):
             task.cancel()
         await self.matchmaker.close()
