@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from ..rooms.settings import PrintableName
+from ..players.names import PrintableName
 from . import state
 from .state import Arena, Entrant
 

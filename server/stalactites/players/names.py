@@ -32,9 +32,10 @@ import string
 import unicodedata
 from functools import cache
 from itertools import chain
-from typing import Any, TypeGuard
+from typing import Annotated, Any, TypeGuard
 
 from confusable_homoglyphs import confusables as _confusables
+from pydantic import AfterValidator
 
 from .errors import BadName, BadUsername
 from .words import ADJECTIVES, ANIMALS
@@ -43,12 +44,14 @@ __all__ = [
     "BLANK",
     "DELETED_NAME",
     "NAME_MAX",
+    "PrintableName",
     "check_display_name",
     "check_username",
     "generated_name",
     "ignorable",
     "is_username",
     "name_fault",
+    "printable_name",
     "renders_blank",
     "skeleton",
     "username_key",
@@ -225,3 +228,18 @@ def _prototypes() -> dict[str, str]:
         prototype = longer[0] if longer else plain[0] if plain else min(members)
         table.update({m: prototype for m in members if len(m) == 1 and m != prototype})
     return table
+
+
+def printable_name(value: str) -> str:
+    """A name as chosen (a seat's, a tournament's, an arena's), its variation selectors
+    dropped; one that renders blank or holds an invisible character is refused
+    (:func:`name_fault`)."""
+    name = without_variation_selectors(value)
+    fault = name_fault(name)
+    if fault is not None:
+        raise ValueError(fault)
+    return name
+
+
+PrintableName = Annotated[str, AfterValidator(printable_name)]
+"""A name a player or an organiser chose (a seat's, a tournament's, an arena's)."""

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -17,7 +16,7 @@ from pydantic import (
 
 from ..engine import DealId, EngineError
 from ..engine.records import deal_commitment
-from ..players.names import name_fault, without_variation_selectors
+from ..players.names import PrintableName
 from ..players.races import RoundOf
 from .ghost_seat import GhostSeat
 from .rating import unrateable
@@ -33,7 +32,6 @@ __all__ = [
     "CreateRoom",
     "JoinRoom",
     "AskHint",
-    "PrintableName",
     "TakeSeat",
     "RoomSettings",
     "new_salt",
@@ -143,20 +141,6 @@ class AskHint(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     token: str = Field(min_length=1, max_length=128)
-
-
-def printable_name(value: str) -> str:
-    """A seat's name as chosen, its variation selectors dropped; a name that renders blank or
-    holds an invisible character is refused (:func:`stalactites.players.names.name_fault`)."""
-    name = without_variation_selectors(value)
-    fault = name_fault(name)
-    if fault is not None:
-        raise ValueError(fault)
-    return name
-
-
-PrintableName = Annotated[str, AfterValidator(printable_name)]
-"""A name a player or an organiser chose (a seat's, a tournament's, an arena's)."""
 
 
 class RoomSettings(BaseModel):

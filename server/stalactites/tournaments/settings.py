@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from ..engine import DealId, EngineError
-from ..rooms.settings import PrintableName
+from ..players.names import PrintableName
 
 __all__ = ["CreateTournament", "TournamentSettings"]
 
