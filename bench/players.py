@@ -58,7 +58,7 @@ from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
 from stalactites.players import PlayerService, RacePlayer, RaceResult
 from stalactites.players.races import Outcome, player_race
-from stalactites.protocol import MoveFrame
+from stalactites.protocol.room import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
 from stalactites.store.players_base import PlayerRecord, Rating, board_shown
 from stalactites.store.players_redis import RedisPlayerStore

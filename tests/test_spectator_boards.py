@@ -13,7 +13,7 @@ import pytest
 
 from server_kit import REDIS_URL, ManualClock, lasting_moves
 from stalactites.config import ServerConfig
-from stalactites.protocol import MoveFrame
+from stalactites.protocol.room import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
 from stalactites.store.rooms_base import ActionRow
 from stalactites.store.rooms_redis import RedisStore

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .protocol import PlayerView, Standing
+from .protocol.room import PlayerView, Standing
 
 if TYPE_CHECKING:  # (not imported when running: the stores import this module)
     from .rooms.settings import RoomSettings

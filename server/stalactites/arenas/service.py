@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from ..clock import Clock
 from ..matchmaking import Matchmaker
 from ..matchmaking.service import rating_of
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..rooms import RoomError, RoomService
 from ..store.arenas_base import ArenaChange, ArenaParts, ArenaStore
 from ..store.players_base import PlayerRecord

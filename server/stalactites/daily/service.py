@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..clock import Clock
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..rooms import CreateRoom, RoomService
 from ..rooms.deals import ChosenDeal
 from ..rooms.errors import RoomError

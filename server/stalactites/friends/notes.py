@@ -14,8 +14,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..clock import Clock
+from ..protocol.friends import Note, NoteFrame, NoteKind
 from ..store.friends_base import FriendsStore
-from .protocol import Note, NoteFrame, NoteKind
 
 __all__ = ["Notes"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..protocol import DeclareStep, MoveFrame, Undo
+from ..protocol.room import DeclareStep, MoveFrame, Undo
 from ..rooms import Play, RoomError, RoomService
 from ..rooms.boards import STEP_PREFIX, UNDO
 from ..rooms.ghost_seat import GhostSeat, TimedAction

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..players import PlayerService, RaceResult, displayed
-from ..protocol import PlayerView
+from ..protocol.room import PlayerView
 from ..rooms import RoomError, RoomService
 from ..rooms.boards import new_board, seated_progress
 from ..rooms.ghost_seat import GhostSeat

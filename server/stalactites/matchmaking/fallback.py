@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..ghosts.runs import pool_of
 from ..ghosts.service import WINDOWS
-from ..match_protocol import Matched, MatchedPlayer
 from ..players.ratings import displayed
+from ..protocol.match import Matched, MatchedPlayer
 from ..store.players_base import Rating
 
 if TYPE_CHECKING:

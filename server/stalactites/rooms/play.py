@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..engine import EngineError, Game, Move, Status
-from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
+from ..protocol.room import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild, seated_progress
 from .errors import RoomError, engine_code

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # settings asks this module why a room may not be rated
-    from ..protocol import Standing
+    from ..protocol.room import Standing
     from .settings import RoomSettings
 
 __all__ = ["NO_PLAY_MOVES", "may_be_rated", "no_real_play", "played", "unrateable"]

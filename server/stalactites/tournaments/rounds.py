@@ -17,13 +17,13 @@ import secrets
 
 from ..clock import Clock
 from ..players.races import RoundOf
-from ..protocol import PlayerView, Standing
+from ..protocol.room import PlayerView, Standing
+from ..protocol.tournament import RoundLine
 from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board, seated_progress
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import NewPlayer, NewRoom, RoomRow, RoundRoom, Store
 from ..store.tournaments_base import EntrantRow
-from ..tournament_protocol import RoundLine
 from .points import Line, rank, round_points, round_time
 from .settings import TournamentSettings
 

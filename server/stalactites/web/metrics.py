@@ -53,7 +53,7 @@ from starlette.responses import Response
 
 from ..config import ServerConfig
 from ..fairplay.service import ASSESSMENT, Pool
-from ..match_protocol import QueueFrame
+from ..protocol.match import QueueFrame
 from ..rooms.analyses import ANALYSIS
 from ..rooms.hints import hint_kind
 from ..store import Backlog

@@ -12,8 +12,8 @@ import logging
 from typing import Protocol
 
 from ...arenas import Arenas
-from ...arenas.protocol import ArenaEnded, ArenaLine, ArenaStandings, line_of, status_of
 from ...arenas.state import Arena, standings
+from ...protocol.arenas import ArenaEnded, ArenaLine, ArenaStandings, line_of, status_of
 
 __all__ = ["FEED_S", "Feeds", "Watcher"]
 

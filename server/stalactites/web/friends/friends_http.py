@@ -26,7 +26,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...friends import FriendsError
 from ...friends.follows import Listed
-from ...friends.protocol import ChallengeBody, HiddenBody, ReadBody
+from ...protocol.friends import ChallengeBody, HiddenBody, ReadBody
 from ...store.friends_base import ListName
 from ...store.players_base import PlayerRecord
 from ..limits import AddressBuckets, retry_after_header

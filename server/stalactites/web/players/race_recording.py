@@ -35,7 +35,7 @@ from ...clock import Clock
 from ...engine import Stalactites
 from ...players import PlayerService, RacePlayer, RaceResult
 from ...players.races import Outcome
-from ...protocol import Standing
+from ...protocol.room import Standing
 from ...rooms import RoomService
 from ...rooms.boards import new_board, rebuild
 from ...rooms.rating import no_real_play

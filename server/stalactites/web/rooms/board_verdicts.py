@@ -23,7 +23,7 @@ from typing import Any
 from ... import logs
 from ...analysis.board_verdict import board_verdict
 from ...engine import Game
-from ...protocol import PositionVerdict
+from ...protocol.room import PositionVerdict
 from ...rooms import RoomService
 
 __all__ = ["BoardVerdicts", "Tell", "position_digest"]

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from ...protocol import Synced
+from ...protocol.room import Synced
 from ...rooms.play import Play, board_status
 from ...rooms.wire import legal_texts, wire_board
 from .progress_batch import event_player, is_progress

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket
 from ... import room_events
 from ...logs import bind
 from ...players.sessions import parse_token
-from ...protocol import (
+from ...protocol.room import (
     CLIENT_FRAMES,
     ClientFrame,
     DeclareStep,

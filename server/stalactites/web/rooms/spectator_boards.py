@@ -27,7 +27,7 @@ import logging
 
 from ... import logs
 from ...engine import EngineError, Game
-from ...protocol import BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
+from ...protocol.room import BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
 from ...rooms import RoomService, RoomSettings
 from ...rooms.boards import act, new_board
 from ...rooms.wire import BoardText, board_event_json, wire_board

@@ -14,9 +14,9 @@ import contextlib
 import logging
 import time
 
+from ...protocol.tournament import TOURNAMENT_EVENTS
 from ...store import EventBatch
 from ...store.rooms_base import ActionRow, Bell
-from ...tournament_protocol import TOURNAMENT_EVENTS
 from ...tournaments import TournamentService, TournamentStore
 from ..fanout import Subscriber
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from starlette.websockets import WebSocket
 
 from ...logs import bind
-from ...tournament_protocol import (
+from ...protocol.tournament import (
     TOURNAMENT_CLIENT_FRAMES,
     TournamentClientFrame,
     TournamentErrorFrame,

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from . import state
-from .state import Arena, Entrant
+from ..arenas import state
+from ..arenas.state import Arena, Entrant
 
 __all__ = [
     "ARENA_CLIENT_FRAMES",

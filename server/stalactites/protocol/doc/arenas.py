@@ -1,10 +1,10 @@
 """The arenas part of ``docs/protocol.md``: the HTTP routes and the arena socket
-``/ws/arenas/{arena_id}`` (written by :mod:`stalactites.protocol_doc`)."""
+``/ws/arenas/{arena_id}`` (written by :mod:`stalactites.protocol.doc`)."""
 
 from __future__ import annotations
 
-from ..protocol_doc_part import Group, Part, Section, Table
-from . import protocol as a
+from .. import arenas as a
+from .part import Group, Part, Section, Table
 
 __all__ = ["render"]
 

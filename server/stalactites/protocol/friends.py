@@ -1,7 +1,7 @@
 """Friends' messages: the notification socket's frames (``/ws/notify``) and the HTTP bodies
 and answers of following, blocking, presence, challenges and notifications.
 
-Like :mod:`stalactites.match_protocol`: strict pydantic models, frames told apart by
+Like :mod:`stalactites.protocol.match`: strict pydantic models, frames told apart by
 ``"type"``; the hello and ping are the matchmaking socket's.
 """
 
@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from ..match_protocol import MatchHello, MatchPing, MatchPong
+from .match import MatchHello, MatchPing, MatchPong
 
 __all__ = [
     "NOTIFY_CLIENT_FRAMES",

@@ -1,6 +1,6 @@
 """Write ``docs/protocol.md`` from the protocol's pydantic models.
 
-    python -m stalactites.protocol_doc docs/protocol.md
+    python -m stalactites.protocol.doc docs/protocol.md
 
 The prose around the tables is here too, so that the one file stays the one
 source; ``tests/test_protocol_docs.py`` fails when the document is out of date.
@@ -16,14 +16,16 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-from . import daily_protocol_doc, match_protocol_doc, tournament_protocol_doc
-from . import protocol as p
-from .analysis import models as analysis
-from .arenas import protocol_doc as arenas_protocol_doc
-from .friends import protocol_doc as friends_protocol_doc
-from .ghosts.runs import RaceRun
-from .rooms.rematch import ProposeRematch
-from .rooms.settings import AskHint, CreateRoom, TakeSeat
+from ...analysis import models as analysis
+from ...ghosts.runs import RaceRun
+from ...rooms.rematch import ProposeRematch
+from ...rooms.settings import AskHint, CreateRoom, TakeSeat
+from .. import room as p
+from . import arenas as arenas_protocol_doc
+from . import daily as daily_protocol_doc
+from . import friends as friends_protocol_doc
+from . import match as match_protocol_doc
+from . import tournament as tournament_protocol_doc
 
 __all__ = ["main", "render"]
 
@@ -79,8 +81,8 @@ ANALYSIS_MODELS: list[type[BaseModel]] = [
 INTRO = """\
 # The race protocol
 
-Generated from `server/stalactites/protocol.py` by
-`python -m stalactites.protocol_doc docs/protocol.md`; do not edit by hand.
+Generated from `server/stalactites/protocol/` by
+`python -m stalactites.protocol.doc docs/protocol.md`; do not edit by hand.
 
 A client creates or finds a room over HTTP, takes a seat (a secret token), then opens the
 room's websocket, says `hello` with its token and races.  Every frame is one JSON object with
@@ -644,7 +646,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         sys.stdout.write(text)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

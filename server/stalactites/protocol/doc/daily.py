@@ -1,5 +1,5 @@
 """The part of ``docs/protocol.md`` on rematches, private rooms and the daily deal (written
-by :mod:`stalactites.protocol_doc`)."""
+by :mod:`stalactites.protocol.doc`)."""
 
 from __future__ import annotations
 

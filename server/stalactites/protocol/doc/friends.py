@@ -1,14 +1,14 @@
 """The friends part of ``docs/protocol.md``: the HTTP routes of following, blocking,
 presence, challenges and notifications, and the notification socket ``/ws/notify``
-(written by :mod:`stalactites.protocol_doc`, which hands over its renderers)."""
+(written by :mod:`stalactites.protocol.doc`, which hands over its renderers)."""
 
 from __future__ import annotations
 
-from ..config import ServerConfig
-from ..protocol_doc_part import Group, Part, Section, Table
-from . import protocol as f
-from .challenges import CHALLENGE_S, OPEN_MAX
-from .follows import BLOCKED_MAX, FOLLOWING_MAX, OPPONENTS_KEPT
+from ...config import ServerConfig
+from ...friends.challenges import CHALLENGE_S, OPEN_MAX
+from ...friends.follows import BLOCKED_MAX, FOLLOWING_MAX, OPPONENTS_KEPT
+from .. import friends as f
+from .part import Group, Part, Section, Table
 
 __all__ = ["render"]
 

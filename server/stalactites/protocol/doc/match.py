@@ -1,16 +1,16 @@
 """The quick race part of ``docs/protocol.md``, rendered from the matchmaking protocol's models.
 
-:mod:`stalactites.protocol_doc` writes the whole document and hands this module its table and
+:mod:`stalactites.protocol.doc` writes the whole document and hands this module its table and
 section renderers, so the parts look alike.
 """
 
 from __future__ import annotations
 
-from . import match_protocol as m
-from .config import ServerConfig
-from .ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES
-from .protocol_doc_part import Group, Part, Section, Table
-from .store.queue_base import RECENT_PAIR_MS
+from ...config import ServerConfig
+from ...ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES
+from ...store.queue_base import RECENT_PAIR_MS
+from .. import match as m
+from .part import Group, Part, Section, Table
 
 __all__ = ["render"]
 

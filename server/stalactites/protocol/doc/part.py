@@ -1,7 +1,7 @@
 """One renderer for the parts of ``docs/protocol.md`` that have frames, objects and error
 codes of their own (quick races, tournaments).
 
-:mod:`stalactites.protocol_doc` writes the whole document and hands each part its table and
+:mod:`stalactites.protocol.doc.render` writes the whole document and hands each part its table and
 section renderers, so every part looks alike; a part gives its text and its models, in
 groups under headings, and this module lays them out.
 """

@@ -1,15 +1,15 @@
 """The tournament part of ``docs/protocol.md``, rendered from the tournament protocol's models.
 
-:mod:`stalactites.protocol_doc` writes the whole document and hands this
+:mod:`stalactites.protocol.doc` writes the whole document and hands this
 module its table and section renderers, so the two parts look alike.  The
 points formula and how tournaments run are in ``docs/tournaments.md``.
 """
 
 from __future__ import annotations
 
-from . import tournament_protocol as t
-from .protocol_doc_part import Group, Part, Section, Table
-from .tournaments.settings import CreateTournament
+from ...tournaments.settings import CreateTournament
+from .. import tournament as t
+from .part import Group, Part, Section, Table
 
 __all__ = ["render"]
 
