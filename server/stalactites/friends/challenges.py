@@ -21,8 +21,8 @@ from collections.abc import Awaitable, Callable
 from ..clock import Clock
 from ..matchmaking import Matchmaker
 from ..protocol.friends import ChallengeBody, ChallengeFrame, ChallengeStatus, ChallengeView
-from ..store.friends_base import FriendsStore
-from ..store.players_base import PlayerRecord
+from ..store.friends.base import FriendsStore
+from ..store.players.base import PlayerRecord
 from .follows import Follows, FriendsError
 from .notes import Notes
 

@@ -14,8 +14,8 @@ import asyncio
 
 from ..clock import Clock
 from ..protocol.friends import Friend, PresenceFrame, PresenceStatus
-from ..store.friends_base import FriendsStore
-from ..store.players_base import PlayerStore
+from ..store.friends.base import FriendsStore
+from ..store.players.base import PlayerStore
 from .follows import FOLLOWING_MAX
 from .notes import Notes
 

@@ -26,7 +26,7 @@ from ..rooms.seats import is_persistent, skeleton
 from ..rooms.service import token_hash
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import GhostStore, IndexedRun, NewPlayer
-from ..store.players_base import Rating
+from ..store.players.base import Rating
 from .runs import ghost_seat, new_seat_id, pool_of, raced
 
 __all__ = ["WINDOWS", "GhostService", "Matched"]

@@ -17,7 +17,7 @@ from ..ghosts.runs import pool_of
 from ..ghosts.service import WINDOWS
 from ..players.ratings import displayed
 from ..protocol.match import Matched, MatchedPlayer
-from ..store.players_base import Rating
+from ..store.players.base import Rating
 
 if TYPE_CHECKING:
     from ..ghosts import GhostService

@@ -1,4 +1,4 @@
-"""The rooms' deadlines kept in the store, advanced by any process (:mod:`..store.results_base`).
+"""The rooms' deadlines kept in the store, advanced by any process (:mod:`..store.results.base`).
 
 A room's timer in a process serving its sockets (:mod:`..web.deadlines`) is the fast path; the
 :class:`Sweep` of every process is the one that cannot be missed: every ``poll_s`` it takes the

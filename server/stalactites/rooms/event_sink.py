@@ -13,7 +13,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Protocol
 
-from ..store.rooms_base import ActionRow
+from ..store.rooms.base import ActionRow
 
 __all__ = ["EventSink", "FollowedCommit", "Unfollowed"]
 

@@ -1,6 +1,6 @@
 """A round's room: opened with every entrant seated and ready, and read back into round lines.
 
-A round is a room opened whole (:class:`~stalactites.store.rooms_base.RoundRoom`): its
+A round is a room opened whole (:class:`~stalactites.store.rooms.base.RoundRoom`): its
 players are the tournament's entrants, seated under their tournament player ids and token
 hashes (so the tournament token is accepted on the room's socket) and ready (an entrant who
 entered with a session has the player's own id, so the round is recorded on that player as
@@ -23,7 +23,7 @@ from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board, seated_progress
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import NewPlayer, NewRoom, RoomRow, RoundRoom, Store
-from ..store.tournaments_base import EntrantRow
+from ..store.tournaments.base import EntrantRow
 from .points import Line, rank, round_points, round_time
 from .settings import TournamentSettings
 

@@ -30,7 +30,7 @@ from ..protocol.tournament import (
 )
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal
-from ..store.tournaments_base import (
+from ..store.tournaments.base import (
     EnterResult,
     NewEntrant,
     NewTournament,

@@ -12,7 +12,7 @@ import json
 from ..protocol.room import Standing
 from ..protocol.tournament import RoundLine
 from ..rooms.settings import RoomSettings
-from ..store.tournaments_base import TournamentRow, Transition
+from ..store.tournaments.base import TournamentRow, Transition
 from .points import Line, totals
 from .rounds import line_of, result_lines
 from .settings import TournamentSettings

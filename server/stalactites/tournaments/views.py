@@ -18,7 +18,7 @@ from ..protocol.tournament import (
     TournamentStanding,
     TournamentView,
 )
-from ..store.tournaments_base import StandingRow, TournamentRow
+from ..store.tournaments.base import StandingRow, TournamentRow
 from .points import Total, rank, score
 from .settings import TournamentSettings
 

@@ -2,7 +2,7 @@
 delivered from the store's log to this process's subscribers, each after its own cursor.
 
 A :class:`Stream` is one room's or one tournament's events in this process.  The store's
-doorbell rings it with the newest seq and a :class:`~stalactites.store.rooms_base.Ring` saying why;
+doorbell rings it with the newest seq and a :class:`~stalactites.store.rooms.base.Ring` saying why;
 it fetches what it lacks from the stored log (the truth), once for all its subscribers, and
 hands every subscriber each event after its cursor, in order, as many as its send queue takes
 (the rest when its writer has sent some).  Events this process has just stored are handed over
@@ -12,7 +12,7 @@ the hooks).  While any commit of this
 process's is under way the stream fetches nothing newer than what it holds (the commit brings
 it); when the last one ends it looks again, in case one failed after storing.  Which to do is
 decided in one place, :meth:`Stream._should_fetch`.  On Redis a commit's doorbell carries the
-events it stored (:class:`~stalactites.store.rooms_base.Carried`): every other process takes
+events it stored (:class:`~stalactites.store.rooms.base.Carried`): every other process takes
 them as offered, without a fetch, and the action it stored goes to the stream's hooks.
 
 What a kind of stream does besides delivering (a room's deadlines and spectators' boards, a
@@ -32,7 +32,7 @@ from .. import logs
 from ..clock import Clock
 from ..room_events import event_type, with_seq
 from ..store import EventBatch
-from ..store.rooms_base import ActionRow, Bell, Carried, Ring
+from ..store.rooms.base import ActionRow, Bell, Carried, Ring
 from .metrics import FanoutLag, Histogram
 
 __all__ = ["Fanout", "Source", "Stream", "StreamCommit", "StreamHooks", "Subscriber"]

@@ -57,7 +57,7 @@ from ..protocol.match import QueueFrame
 from ..rooms.analyses import ANALYSIS
 from ..rooms.hints import hint_kind
 from ..store import Backlog
-from ..store.queue_base import queue_name
+from ..store.queue.base import queue_name
 from ..workers import WORK
 
 if TYPE_CHECKING:

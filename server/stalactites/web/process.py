@@ -51,7 +51,7 @@ from ..store import (
     open_queue_store,
     open_store,
 )
-from ..store.daily_base import Board
+from ..store.daily.base import Board
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool

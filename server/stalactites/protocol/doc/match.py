@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...config import ServerConfig
 from ...ghosts.runs import MIN_ELAPSED_MS, MIN_MOVES
-from ...store.queue_base import RECENT_PAIR_MS
+from ...store.queue.base import RECENT_PAIR_MS
 from .. import match as m
 from .part import Group, Part, Section, Table
 

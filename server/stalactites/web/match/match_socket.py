@@ -39,8 +39,8 @@ from ...protocol.match import (
     Queued,
     QueueFrame,
 )
-from ...store.players_base import PlayerRecord
-from ...store.queue_base import QueueRefused, queue_name
+from ...store.players.base import PlayerRecord
+from ...store.queue.base import QueueRefused, queue_name
 from ..connection import Connection
 from ..players.session_http import request_token
 from ..process import Process, process_of

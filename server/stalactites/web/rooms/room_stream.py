@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...store.rooms_base import ActionRow
+from ...store.rooms.base import ActionRow
 from ..alarms import Alarms
 from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
 from ..fanout import Stream

@@ -32,7 +32,7 @@ from ...rooms import RoomService, RoomSettings
 from ...rooms.boards import act, new_board
 from ...rooms.wire import BoardText, board_event_json, wire_board
 from ...store import RoomRow
-from ...store.rooms_base import ActionRow
+from ...store.rooms.base import ActionRow
 from ..alarms import Alarm, Alarms
 from ..fanout import Subscriber
 from .board_verdicts import BoardVerdicts

@@ -16,7 +16,7 @@ import time
 
 from ...protocol.tournament import TOURNAMENT_EVENTS
 from ...store import EventBatch
-from ...store.rooms_base import ActionRow, Bell
+from ...store.rooms.base import ActionRow, Bell
 from ...tournaments import TournamentService, TournamentStore
 from ..fanout import Subscriber
 
