@@ -37,7 +37,7 @@ from ..config import ServerConfig
 from ..store.redis.cluster import ClusterPipe
 from ..store.redis.resp import Address, Pipe, ReplyError, Script
 from ..store.redis.scripts import lua
-from .main import UsageError, emit
+from .usage import UsageError, emit
 
 __all__ = ["FORMAT", "VERSION", "add_backup"]
 

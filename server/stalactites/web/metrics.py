@@ -1,9 +1,10 @@
-"""``GET /metrics``: this process's figures in the Prometheus text format (version 0.0.4).
+"""This process's figures in the Prometheus text format (version 0.0.4), served by
+``GET /metrics`` (:mod:`.metrics_http`).
 
 Counters and histograms are kept by :class:`Metrics` (one per process, made in
 the app's lifespan); gauges (connections, rooms) and the pub/sub reconnect
-counts are read from the process's state when scraped.  The exposition is
-written here: a few counters and two histograms do not need a client library.
+counts are read from the process's state when scraped (:mod:`.metrics_http`).  The
+exposition is written here: a few counters and two histograms do not need a client library.
 
 Names (per process, but for the room lists):
 
@@ -38,7 +39,6 @@ Names (per process, but for the room lists):
 
 from __future__ import annotations
 
-import asyncio
 import bisect
 import functools
 import importlib.metadata
@@ -46,35 +46,23 @@ import platform
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, get_args
+from typing import get_args
 
-from starlette.requests import Request
-from starlette.responses import Response
-
-from ..config import ServerConfig
-from ..fairplay.service import ASSESSMENT, Pool
+from ..fairplay.service import Pool
 from ..protocol.match import QueueFrame
-from ..rooms.analyses import ANALYSIS
-from ..rooms.hints import hint_kind
 from ..store import Backlog
 from ..store.queue.base import queue_name
-from ..workers import WORK
-
-if TYPE_CHECKING:
-    from .process import Process
 
 __all__ = [
-    "CONTENT_TYPE",
     "FanoutLag",
     "Histogram",
     "Metrics",
     "Queues",
     "ResultsFigures",
     "build_info",
-    "metrics_endpoint",
+    "queue_names",
 ]
 
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 FANOUT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 ROLES = ("player", "spectator", "tournament", "match", "pending")
@@ -242,12 +230,6 @@ def build_info(store: str) -> list[str]:
     return out
 
 
-def store_kind(config: ServerConfig) -> str:
-    if config.store_url.startswith("memory://"):
-        return "memory"
-    return "cluster" if config.redis_cluster else "redis"
-
-
 def queue_names() -> list[str]:
     """Every quick-race queue: each game and step a ``queue`` frame may ask, each pool."""
     games = get_args(QueueFrame.model_fields["game"].annotation)
@@ -295,25 +277,6 @@ class Queues:
         return out
 
 
-async def read_queues(process: Process) -> Queues:
-    """:class:`Queues` now: one store call a queue (a script over the waiting entries)."""
-    now, store = process.clock.now_ms(), process.queue_store
-    names = queue_names()
-    found = await asyncio.gather(*(store.status(name, "", now) for name in names))
-    solver = process.solver
-    kinds = (WORK, ANALYSIS, hint_kind(process.config, solver.workers), ASSESSMENT)
-    arenas = await process.arenas.listed("running", 100)
-    free = await asyncio.gather(*(process.arena_store.free(a.arena_id) for a in arenas))
-    return Queues(
-        {name: status.waiting for name, status in zip(names, found, strict=True)},
-        {kind.name: solver.waiting(kind.name) for kind in kinds},
-        {kind.name: solver.running(kind.name) for kind in kinds},
-        {arena.arena_id: len(ids) for arena, ids in zip(arenas, free, strict=True)},
-        {arena.arena_id: len(arena.pending) for arena in arenas},
-        await process.friends_store.online_count(now),
-    )
-
-
 def _family(out: list[str], name: str, kind: str, text: str) -> None:
     out.append(f"# HELP {name} {text}")
     out.append(f"# TYPE {name} {kind}")
@@ -333,26 +296,3 @@ def _escape(value: str) -> str:
 
 def _number(value: float) -> str:
     return repr(float(value)) if value != int(value) else f"{value:.1f}"
-
-
-async def metrics_endpoint(request: Request) -> Response:
-    """``GET /metrics``: the process's figures."""
-    process: Process = request.state.process
-    reconnects = {
-        "rooms": getattr(process.store, "reconnects", 0),
-        "tournaments": getattr(process.tournament_store, "reconnects", 0),
-    }
-    now = process.clock.now_ms()
-    listed = await process.store.count_rooms(now)
-    recorder = process.recorder
-    results = ResultsFigures(
-        await process.store.results.backlog(now),
-        recorder.recorded,
-        recorder.failures,
-        process.sweep.advanced,
-    )
-    more = build_info(store_kind(process.config)) + (await read_queues(process)).lines()
-    text = process.metrics.render(
-        process.connections(), process.room_statuses(), reconnects, listed, results, more
-    )
-    return Response(text, media_type=CONTENT_TYPE)
