@@ -56,6 +56,7 @@ from benchkit import (
 )
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
+from stalactites.live.race_recording import RaceRecorder
 from stalactites.players import PlayerService, RacePlayer, RaceResult
 from stalactites.players.races import Outcome, player_race
 from stalactites.protocol.room import MoveFrame
@@ -64,7 +65,6 @@ from stalactites.store.players.base import PlayerRecord, Rating, board_shown
 from stalactites.store.players.redis import RedisPlayerStore
 from stalactites.store.rooms.archive import actions_of
 from stalactites.store.rooms.redis import RedisStore
-from stalactites.web.players.race_recording import RaceRecorder
 from stalactites.workers import worker_pid
 
 BATCH = 2000

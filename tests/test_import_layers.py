@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("results", "ghosts", "tournaments", "daily", "fairplay"),
     ("matchmaking",),
     ("arenas", "friends"),
+    ("live",),
     ("web", "protocol.doc"),
     ("cli",),
 ]

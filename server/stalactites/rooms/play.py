@@ -103,7 +103,7 @@ class Play:
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
         self.store = rooms.store
-        self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
+        self.locks = KeyedLocks()  # one player's actions at a time (live/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
     def race_started(self, room_id: str, player_ids: Collection[str]) -> None:

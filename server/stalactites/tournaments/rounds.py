@@ -4,7 +4,7 @@ A round is a room opened whole (:class:`~stalactites.store.rooms.base.RoundRoom`
 players are the tournament's entrants, seated under their tournament player ids and token
 hashes (so the tournament token is accepted on the room's socket) and ready (an entrant who
 entered with a session has the player's own id, so the round is recorded on that player as
-any room's race is, :mod:`stalactites.web.players.race_recording`), so the race
+any room's race is, :mod:`stalactites.live.race_recording`), so the race
 starts at the round start without anyone sending ``ready``.  It is never in a room list and
 seats no one else (``seats_reserved``).  Its results become the
 round's lines, with points (:mod:`.points`).

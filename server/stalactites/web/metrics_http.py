@@ -1,5 +1,6 @@
 """``GET /metrics``: the process's state read at each scrape and its figures written out by
-:class:`~.metrics.Metrics` in the Prometheus text format (the names: :mod:`.metrics`)."""
+:class:`~..live.metrics.Metrics` in the Prometheus text format (the names:
+:mod:`..live.metrics`)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from starlette.responses import Response
 
 from ..config import ServerConfig
 from ..fairplay.service import ASSESSMENT
+from ..live.metrics import Queues, ResultsFigures, build_info, queue_names
 from ..rooms.analyses import ANALYSIS
 from ..rooms.hints import hint_kind
 from ..workers import WORK
-from .metrics import Queues, ResultsFigures, build_info, queue_names
 
 if TYPE_CHECKING:
     from .process import Process

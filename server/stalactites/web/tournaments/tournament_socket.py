@@ -37,7 +37,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
 
 
 class TournamentConnection(Connection[TournamentClientFrame, TournamentHello]):
-    """One client's tournament socket; a :class:`~stalactites.web.fanout.Subscriber` of the
+    """One client's tournament socket; a :class:`~stalactites.live.fanout.Subscriber` of the
     tournament's stream once it said hello."""
 
     frames = TOURNAMENT_CLIENT_FRAMES

@@ -1,10 +1,10 @@
 """What a tournament's stream does besides delivering its events: it sends the ``standings``.
 
-A tournament's :class:`~stalactites.web.fanout.Stream` is made with a :class:`StandingsFeed`:
+A tournament's :class:`~stalactites.live.fanout.Stream` is made with a :class:`StandingsFeed`:
 whenever the standings change it sends them to the stream's subscribers, at most once a second
 (live during a round, looked at every second), and soon after tournament events have gone out
 (a round's end changes them).  :class:`TournamentEvents` is the tournament store as the
-fan-out's :class:`~stalactites.web.fanout.Source`.
+fan-out's :class:`~stalactites.live.fanout.Source`.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import contextlib
 import logging
 import time
 
-from ...protocol.tournament import TOURNAMENT_EVENTS
-from ...store import EventBatch
-from ...store.rooms.base import ActionRow, Bell
-from ...tournaments import TournamentService, TournamentStore
-from ..fanout import Subscriber
+from ..protocol.tournament import TOURNAMENT_EVENTS
+from ..store import EventBatch
+from ..store.rooms.base import ActionRow, Bell
+from ..tournaments import TournamentService, TournamentStore
+from .fanout import Subscriber
 
 __all__ = ["STANDINGS_EVERY_S", "StandingsFeed", "TournamentEvents"]
 

@@ -31,17 +31,17 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 
-from ...clock import Clock
-from ...engine import Stalactites
-from ...players import PlayerService, RacePlayer, RaceResult
-from ...players.races import Outcome
-from ...protocol.room import Standing
-from ...rooms import RoomService
-from ...rooms.boards import new_board, rebuild
-from ...rooms.rating import no_real_play
-from ...rooms.seats import is_persistent
-from ...rooms.settings import RoomSettings
-from ...store import RoomRow
+from ..clock import Clock
+from ..engine import Stalactites
+from ..players import PlayerService, RacePlayer, RaceResult
+from ..players.races import Outcome
+from ..protocol.room import Standing
+from ..rooms import RoomService
+from ..rooms.boards import new_board, rebuild
+from ..rooms.rating import no_real_play
+from ..rooms.seats import is_persistent
+from ..rooms.settings import RoomSettings
+from ..store import RoomRow
 
 __all__ = ["RaceRecorder"]
 

@@ -10,8 +10,8 @@ deadline (``countdown``, ``started``, ``results``) and stops once the ghost has 
 
 from __future__ import annotations
 
-from ..alarms import Alarms
-from ..deadlines import RoomTimer, Step
+from .alarms import Alarms
+from .deadlines import RoomTimer, Step
 
 __all__ = ["Advance", "GhostTimer"]
 

@@ -2,7 +2,7 @@
 room's deadline timer, its ghost's replay timer (a ghost race), and while spectators are
 connected here, their boards.
 
-A room's :class:`~stalactites.web.fanout.Stream` is made with a :class:`RoomHooks`: events
+A room's :class:`~stalactites.live.fanout.Stream` is made with a :class:`RoomHooks`: events
 that move a deadline restart the timer (:mod:`..deadlines`); news of events tells the
 spectators' boards (:mod:`.spectator_boards`) there may be new actions to read (or, on Redis,
 the action a commit's doorbell carried), the
@@ -19,8 +19,8 @@ from ...store.rooms.base import ActionRow
 from ..alarms import Alarms
 from ..deadlines import DEADLINE_EVENTS, Advance, RoomDeadline
 from ..fanout import Stream
-from ..ghosts.ghost_driver import Advance as GhostAdvance
-from ..ghosts.ghost_driver import GhostTimer
+from ..ghost_driver import Advance as GhostAdvance
+from ..ghost_driver import GhostTimer
 from .spectator_boards import SpectatorBoards
 
 __all__ = ["RoomHooks", "RoomStream"]

@@ -2,7 +2,7 @@
 running, pair its free entrants, renew the sockets' leases, and send standings that changed
 (the top ten, each entrant's own line, the top race) and, once it is over, the podium.
 Pairings reach an entrant's sockets on any process through their player's channel
-(:mod:`stalactites.web.friends.tabs` hands them over)."""
+(:mod:`stalactites.live.tabs` hands them over)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import contextlib
 import logging
 from typing import Protocol
 
-from ...arenas import Arenas
-from ...arenas.state import Arena, standings
-from ...protocol.arenas import ArenaEnded, ArenaLine, ArenaStandings, line_of, status_of
+from ..arenas import Arenas
+from ..arenas.state import Arena, standings
+from ..protocol.arenas import ArenaEnded, ArenaLine, ArenaStandings, line_of, status_of
 
 __all__ = ["FEED_S", "Feeds", "Watcher"]
 

@@ -1,9 +1,9 @@
 """This process's figures in the Prometheus text format (version 0.0.4), served by
-``GET /metrics`` (:mod:`.metrics_http`).
+``GET /metrics`` (:mod:`..web.metrics_http`).
 
 Counters and histograms are kept by :class:`Metrics` (one per process, made in
 the app's lifespan); gauges (connections, rooms) and the pub/sub reconnect
-counts are read from the process's state when scraped (:mod:`.metrics_http`).  The
+counts are read from the process's state when scraped (:mod:`..web.metrics_http`).  The
 exposition is written here: a few counters and two histograms do not need a client library.
 
 Names (per process, but for the room lists):

@@ -10,7 +10,7 @@ import contextlib
 import logging
 from typing import Protocol
 
-from ...friends import Friends
+from ..friends import Friends
 
 __all__ = ["SWEEP_S", "Tab", "Tabs"]
 
