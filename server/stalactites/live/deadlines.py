@@ -1,7 +1,7 @@
 """Room deadlines in one process: a timer per room served here, which sleeps until the
 countdown's or the race's end and asks the rooms service to advance the room.  Its
 :class:`RoomTimer` is every room timer's (a ghost's replay runs on one too,
-:mod:`.ghosts.ghost_driver`).
+:mod:`.ghost_driver`).
 
 A quick race (:mod:`stalactites.matchmaking`) has one more: the end of its seats' time to
 connect, after which those absent are made ready (and are out when it starts).  Every process

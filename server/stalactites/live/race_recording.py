@@ -1,6 +1,6 @@
 """Rooms' races recorded on their players: ratings in the results, histories, kept rooms.
 
-When a race with persistent players (seats whose id is a player's, :mod:`...rooms.seats`)
+When a race with persistent players (seats whose id is a player's, :mod:`..rooms.seats`)
 ends, a room's or a tournament round's (an entrant with a session has the player's id as
 their seat; the room's ``round_of`` names the round for the history), three steps, by
 whichever process ends it:

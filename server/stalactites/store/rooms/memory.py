@@ -2,7 +2,7 @@
 
 Each method runs to completion without awaiting, so on one event loop every
 method is atomic, exactly as the Redis store's scripts are.  A room is forgotten ``ttl_ms``
-after its last change, as the Redis store's keys expire (:mod:`.expiry`, by the clock the
+after its last change, as the Redis store's keys expire (:mod:`..expiry`, by the clock the
 store is given: the server's), its events, logs, leases and actions with it.
 """
 

@@ -3,7 +3,7 @@
 Each method runs to completion without awaiting, so on one event loop every
 method is atomic, as the Redis store's scripts are.  A tournament is forgotten ``ttl_ms``
 after the last write given it (creation, an entry, a start asked for, a transition), as
-the Redis store's keys expire (:mod:`.expiry`, by the clock the store is given), and its
+the Redis store's keys expire (:mod:`..expiry`, by the clock the store is given), and its
 place in the due index with it.
 """
 

@@ -17,12 +17,12 @@ close 1008), and a spectator that sends nothing, not even ``ping``, for
 ``spectator_idle_s`` gets ``idle`` and close 4408.
 
 A player's other sockets (the same token) stay in step through ``synced`` frames
-(:mod:`.own_sync`).
+(:mod:`...live.rooms.own_sync`).
 
 In a quick race (:mod:`stalactites.matchmaking`) a seat is ready as soon as it is connected.
 
 In a large room (a tournament round) ``progress`` events go out batched, at
-most a few a second per connection (:mod:`.progress_batch`).
+most a few a second per connection (:mod:`...live.rooms.progress_batch`).
 """
 
 from __future__ import annotations
