@@ -10,7 +10,7 @@ process (flat out, then paced at ``--pace`` actions a second in all), phases int
   deleted afterwards); each racer alternates a random legal move and an undo;
 * ``3 frames``: a small Starlette app on the same stack (uvicorn, websockets-sansio, h11)
   that answers each frame after one EVALSHA through the server's own Redis client
-  (``store/resp.py``; the script appends to the room's list and publishes), then sends the
+  (``store/redis/resp.py``; the script appends to the room's list and publishes), then sends the
   three frames the server sends per action in a 2-seat room (``accepted`` to the mover,
   ``progress`` to both racers), copies of frames taken from the real server at the start;
 * ``1 frame``: the same, with only the ``accepted`` answer;
@@ -86,7 +86,7 @@ def floor_app(kind: str) -> Any:
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
-    from stalactites.store.resp import Address, Pipe, Script
+    from stalactites.store.redis.resp import Address, Pipe, Script
 
     frames = json.loads(os.environ.get(FRAMES_ENV, "{}"))
     accepted, progress = frames.get("accepted", {}), frames.get("progress", {})

@@ -6,7 +6,7 @@ Three servers, each in a subprocess, measured by the same simulated racers:
 
 * ``baseline``: a bare Starlette websocket endpoint (this file, ``--serve-baseline``)
   that answers each message after one Redis write and publish: one script (RPUSH and
-  PUBLISH) run by its hash through the server's own Redis client (``store/resp.py``, one
+  PUBLISH) run by its hash through the server's own Redis client (``store/redis/resp.py``, one
   connection shared by every socket, as ``stalactites serve`` does), so that the ratio
   compares like with like;
 * ``memory``: ``stalactites serve`` on the in-memory store;
@@ -78,7 +78,7 @@ def baseline_app() -> Any:
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
-    from stalactites.store.resp import Address, Pipe, Script
+    from stalactites.store.redis.resp import Address, Pipe, Script
 
     state: dict[str, Any] = {}
 

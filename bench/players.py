@@ -11,7 +11,7 @@ leaderboard lines), then measures p50/p99 of each read with ``--readers`` concur
 readers and the CPU each read costs the server's side:
 
 * in this process, through :class:`~stalactites.players.PlayerService` on
-  :class:`~stalactites.store.players_redis.RedisPlayerStore` (one shared connection, as a
+  :class:`~stalactites.store.players.redis.RedisPlayerStore` (one shared connection, as a
   server process has; no HTTP): random pages, none kept, and the top four pages of the
   board as a server keeps them (a second, :mod:`stalactites.players.pages`);
 * through HTTP (unless ``--no-http``): the same reads from ``--servers`` processes of
@@ -56,15 +56,15 @@ from benchkit import (
 )
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
+from stalactites.live.race_recording import RaceRecorder
 from stalactites.players import PlayerService, RacePlayer, RaceResult
 from stalactites.players.races import Outcome, player_race
-from stalactites.protocol import MoveFrame
+from stalactites.protocol.room import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
-from stalactites.store.players_base import PlayerRecord, Rating, board_shown
-from stalactites.store.players_redis import RedisPlayerStore
-from stalactites.store.rooms_archive import actions_of
-from stalactites.store.rooms_redis import RedisStore
-from stalactites.web.players.race_recording import RaceRecorder
+from stalactites.store.players.base import PlayerRecord, Rating, board_shown
+from stalactites.store.players.redis import RedisPlayerStore
+from stalactites.store.rooms.archive import actions_of
+from stalactites.store.rooms.redis import RedisStore
 from stalactites.workers import worker_pid
 
 BATCH = 2000

@@ -3,8 +3,8 @@
     .venv/bin/python bench/redis_clients.py [--coroutines N] [--commands C] [--rounds R]
 
 Both clients send the same commands to the Redis at 127.0.0.1:6379 (``REDIS_URL``), from
-``N`` coroutines at once sharing what each client shares in the server: ``store/resp.py``'s
-one :class:`~stalactites.store.resp.Pipe`, and one redis-py client with a pool of ``N``
+``N`` coroutines at once sharing what each client shares in the server: ``store/redis/resp.py``'s
+one :class:`~stalactites.store.redis.resp.Pipe`, and one redis-py client with a pool of ``N``
 connections (with hiredis, as the server would use it).  Each coroutine runs ``C``
 commands of each kind: ``SET`` of a short string, and ``EVALSHA`` of a script that appends to a
 list and publishes (the shape of a move's commit).  Printed: CPU microseconds of this process
@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 
-from stalactites.store.resp import Address, Pipe, Script
+from stalactites.store.redis.resp import Address, Pipe, Script
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
 APPEND = """

@@ -5,7 +5,7 @@
 Starts its own ``redis-server`` (``--server``: the binary) twice, with ``appendfsync always``
 and with ``everysec``, and on each ends ``N`` races through the Redis store
 (``RedisStore.finish``: the finish script, and with waits on, ``WAITAOF``,
-``store/results_durable.py``), waits off and on in turn; ``N`` races finish one after another,
+``store/results/durable.py``), waits off and on in turn; ``N`` races finish one after another,
 then ``N`` at once.  Printed: the finish's latency (p50, p99, ms) in each case, and whether
 the server could wait at all (before Redis 7.2 it cannot: waits on then cost one error reply,
 once, and nothing more, so what differs is ``appendfsync`` alone).
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from stalactites.store import Finish, JoinResult, NewPlayer, NewRoom, ProgressRow
-from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.rooms.redis import RedisStore
 
 T0 = 1_700_000_000_000
 START, END = T0 + 5_000, T0 + 65_000

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter
 
 from server_kit import Client
-from stalactites.arenas.protocol import ArenaServerFrame
+from stalactites.protocol.arenas import ArenaServerFrame
 
 
 class ArenaClient(Client):

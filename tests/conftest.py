@@ -28,10 +28,10 @@ from server_kit import (
     make_config,
 )
 from stalactites.store import GhostStore, MemoryStore, Store, open_ghost_store
-from stalactites.store.queue_base import QueueStore
-from stalactites.store.queue_memory import MemoryQueueStore
-from stalactites.store.queue_redis import RedisQueueStore
-from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.queue.base import QueueStore
+from stalactites.store.queue.memory import MemoryQueueStore
+from stalactites.store.queue.redis import RedisQueueStore
+from stalactites.store.rooms.redis import RedisStore
 
 __all__ = ["QUEUE_T0", "REDIS_URL"]
 

@@ -9,7 +9,7 @@ from pydantic import TypeAdapter
 
 from players_kit import anonymous, api
 from server_kit import Client
-from stalactites.friends.protocol import NotifyServerFrame
+from stalactites.protocol.friends import NotifyServerFrame
 
 _names = itertools.count(1)
 

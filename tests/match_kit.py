@@ -8,7 +8,7 @@ from pydantic import TypeAdapter
 
 from players_kit import anonymous
 from server_kit import Client
-from stalactites.match_protocol import MATCH_SERVER_FRAMES
+from stalactites.protocol.match import MATCH_SERVER_FRAMES
 
 __all__ = ["MatchClient", "match_url", "queued_player", "race_client"]
 

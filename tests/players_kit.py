@@ -20,9 +20,9 @@ import redis
 from server_kit import Client, lasting_moves
 from stalactites.players import Passwords, PlayerService, RacePlayer, RaceResult
 from stalactites.rooms.rating import NO_PLAY_MOVES
-from stalactites.store.players_base import PlayerStore
-from stalactites.store.players_memory import MemoryPlayerStore
-from stalactites.store.players_redis import RedisPlayerStore
+from stalactites.store.players.base import PlayerStore
+from stalactites.store.players.memory import MemoryPlayerStore
+from stalactites.store.players.redis import RedisPlayerStore
 
 __all__ = [
     "CHEAP",

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 
 from stalactites.config import ServerConfig
 from stalactites.engine import Card, Stalactites, Status, StepPolicy
-from stalactites.protocol import SERVER_FRAMES
+from stalactites.protocol.room import SERVER_FRAMES
 from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
 from uvicorn_kit import PromptServer

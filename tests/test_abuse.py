@@ -45,7 +45,7 @@ from server_kit import (
     start_race,
     winning_line,
 )
-from stalactites.protocol import CLIENT_FRAMES
+from stalactites.protocol.room import CLIENT_FRAMES
 from stalactites.rooms import CreateRoom, JoinRoom
 from stalactites.tournaments import CreateTournament
 from stalactites.web.invalid import describe

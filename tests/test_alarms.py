@@ -1,4 +1,4 @@
-"""The process's alarms on the server clock (``web/alarms.py``): one loop timer rings every
+"""The process's alarms on the server clock (``live/alarms.py``): one loop timer rings every
 alarm due, a clock that jumps forward is noticed within ``POLL_S``, cancelled alarms never
 ring and do not pile up."""
 
@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from server_kit import ManualClock
-from stalactites.web.alarms import COMPACT_PAST, POLL_S, Alarm, Alarms
+from stalactites.live.alarms import COMPACT_PAST, POLL_S, Alarm, Alarms
 
 
 async def test_alarms_ring_in_due_order_once_due() -> None:

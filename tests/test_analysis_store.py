@@ -9,7 +9,7 @@ import pytest
 
 from server_kit import REDIS_URL
 from stalactites.store import Store
-from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.rooms.redis import RedisStore
 from store_kit import make_room
 
 

@@ -32,11 +32,11 @@ from server_kit import (
 )
 from stalactites.config import ServerConfig
 from stalactites.store import Outcome, Store, StoreError
-from stalactites.store.cluster import key_slot
-from stalactites.store.rooms_base import Ring
-from stalactites.store.rooms_redis import RedisStore
-from stalactites.store.rooms_redis_keys import RoomKeys
-from stalactites.store.tournaments_redis import RedisTournamentStore, TournamentKeys
+from stalactites.store.redis.cluster import key_slot
+from stalactites.store.rooms.base import Ring
+from stalactites.store.rooms.keys import RoomKeys
+from stalactites.store.rooms.redis import RedisStore
+from stalactites.store.tournaments.redis import RedisTournamentStore, TournamentKeys
 from store_kit import START, T0, add, commit, make_room, racing
 from tournament_kit import Watcher, enter, new_tournament, points, seat_in_round, start, view
 

@@ -11,7 +11,7 @@ import pytest
 
 from server_kit import REDIS_URL
 from stalactites.store import DailyStore, open_daily_store
-from stalactites.store.daily_base import DailyEntry, streak_of
+from stalactites.store.daily.base import DailyEntry, streak_of
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])

@@ -14,7 +14,7 @@ import pytest
 
 from players_kit import anonymous, api, recorded
 from server_kit import REDIS_URL, Client, InProcessServer, make_config
-from stalactites.protocol import Standing
+from stalactites.protocol.room import Standing
 from stalactites.rooms.ghost_seat import GhostSeat
 from stalactites.rooms.settings import RoomSettings
 from stalactites.rooms.views import DeletedPlayers, unnamed

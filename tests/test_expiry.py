@@ -13,8 +13,8 @@ import pytest
 from conftest import REDIS_URL
 from server_kit import InProcessServer, ManualClock, http, make_config
 from stalactites.store import MemoryTournamentStore, NewRoom, Store, TournamentStore
-from stalactites.store.tournaments_base import NewTournament
-from stalactites.store.tournaments_redis import RedisTournamentStore
+from stalactites.store.tournaments.base import NewTournament
+from stalactites.store.tournaments.redis import RedisTournamentStore
 from store_kit import T0, add, commit, racing
 
 SHORT_MS = 300

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from stalactites.live.fanout import Fanout, Stream
 from stalactites.store import EventBatch
-from stalactites.store.rooms_base import ActionRow, Bell, Carried, Ring
-from stalactites.web.fanout import Fanout, Stream
+from stalactites.store.rooms.base import ActionRow, Bell, Carried, Ring
 
 T0 = 1_700_000_000_000
 

@@ -15,7 +15,7 @@ from friends_kit import NotifyClient, follow, presence_of, registered, tab
 from players_kit import anonymous, api, recorded
 from server_kit import REDIS_URL, Client, InProcessServer, ManualClock
 from stalactites.store import open_friends_store, open_queue_store
-from stalactites.store.queue_base import QueueEntry, Widening
+from stalactites.store.queue.base import QueueEntry, Widening
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -17,7 +17,7 @@ from server_kit import ProcessServer
 pytestmark = pytest.mark.usefixtures("close_clients")
 
 LEASE_S = 2.0
-SWEEP_S = 5.0  # stalactites.web.friends.tabs.SWEEP_S
+SWEEP_S = 5.0  # stalactites.live.tabs.SWEEP_S
 
 
 async def test_presence_crosses_processes_and_ends_with_the_last_tab_or_a_killed_process(

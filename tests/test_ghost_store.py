@@ -10,9 +10,9 @@ import pytest
 from cluster_kit import LocalCluster
 from conftest import REDIS_URL
 from stalactites.store import GhostStore, IndexedRun
-from stalactites.store.ghosts_base import IndexBounds
-from stalactites.store.ghosts_memory import MemoryGhostStore
-from stalactites.store.ghosts_redis import RedisGhostStore
+from stalactites.store.ghosts.base import IndexBounds
+from stalactites.store.ghosts.memory import MemoryGhostStore
+from stalactites.store.ghosts.redis import RedisGhostStore
 
 DEAL, T0 = "sr:1", 1_700_000_000_000
 POOL = "stalactites:choice"

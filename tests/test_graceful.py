@@ -28,7 +28,7 @@ from server_kit import (
     winning_line,
 )
 from stalactites.config import ServerConfig
-from stalactites.store.rooms_redis_keys import RoomKeys
+from stalactites.store.rooms.keys import RoomKeys
 from stalactites.web import create_app
 from stalactites.web.graceful import GracefulServer
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from server_kit import Client, InProcessServer, ManualClock, winning_line
-from stalactites.protocol import SERVER_FRAMES
-from stalactites.web.rooms.progress_batch import INTERVAL_S, ProgressBatch
+from stalactites.live.rooms.progress_batch import INTERVAL_S, ProgressBatch
+from stalactites.protocol.room import SERVER_FRAMES
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")

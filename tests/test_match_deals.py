@@ -14,9 +14,9 @@ from conftest import REDIS_URL
 from stalactites.engine import new_game
 from stalactites.matchmaking.deal_pool import DealPool
 from stalactites.solver.certify import certify
-from stalactites.store.queue_base import QueueStore, queue_name
-from stalactites.store.queue_memory import MemoryQueueStore
-from stalactites.store.queue_redis import RedisQueueStore
+from stalactites.store.queue.base import QueueStore, queue_name
+from stalactites.store.queue.memory import MemoryQueueStore
+from stalactites.store.queue.redis import RedisQueueStore
 from stalactites.workers import SolverPool
 
 T0 = 1_700_000_000_000

@@ -16,8 +16,8 @@ from match_kit import MatchClient, queued_player, race_client
 from players_kit import anonymous, recorded
 from server_kit import REDIS_URL, ProcessServer, lasting_moves, stored_solution
 from stalactites.rooms.rating import NO_PLAY_MOVES
-from stalactites.store.queue_base import queue_name
-from stalactites.store.queue_redis import RedisQueueStore
+from stalactites.store.queue.base import queue_name
+from stalactites.store.queue.redis import RedisQueueStore
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -8,8 +8,8 @@ import pytest
 
 from metrics_kit import parse, scrape
 from server_kit import InProcessServer, new_room, player, spectator, start_race, winning_line
+from stalactites.live.metrics import Histogram, Metrics, ResultsFigures
 from stalactites.store import Backlog
-from stalactites.web.metrics import Histogram, Metrics, ResultsFigures
 from tournament_kit import Watcher, new_tournament
 
 pytestmark = pytest.mark.usefixtures("close_clients")

@@ -10,7 +10,7 @@ import pytest
 from match_kit import queued_player
 from metrics_kit import scrape
 from server_kit import InProcessServer
-from stalactites.web.metrics import queue_names
+from stalactites.live.metrics import queue_names
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -16,9 +16,9 @@ import regex
 from pydantic import BaseModel, ValidationError
 
 from players_kit import anonymous, api
-from stalactites.arenas.protocol import CreateArena
 from stalactites.players import BadName, names, skeleton
 from stalactites.players.names import check_display_name
+from stalactites.protocol.arenas import CreateArena
 from stalactites.rooms.errors import RoomError
 from stalactites.rooms.seats import check_seat
 from stalactites.rooms.settings import RoomSettings, TakeSeat

@@ -14,7 +14,7 @@ from conftest import REDIS_URL
 from match_kit import MatchClient, race_client
 from players_kit import anonymous
 from server_kit import ProcessServer
-from stalactites.store.queue_base import (
+from stalactites.store.queue.base import (
     AlreadyQueued,
     InQuickRace,
     QueueEntry,
@@ -22,7 +22,7 @@ from stalactites.store.queue_base import (
     Widening,
     queue_name,
 )
-from stalactites.store.queue_redis import RedisQueueStore
+from stalactites.store.queue.redis import RedisQueueStore
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

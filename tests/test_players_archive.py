@@ -21,10 +21,10 @@ from stalactites.rooms import CreateRoom, Play, RoomService
 from stalactites.rooms.settings import RoomSettings
 from stalactites.rooms.solutions import Lines, certified_lines
 from stalactites.store import Store
-from stalactites.store import rooms_archive as archive
-from stalactites.store.players_redis import RedisPlayerStore
-from stalactites.store.rooms_base import ActionRow
-from stalactites.store.rooms_memory import MemoryStore
+from stalactites.store.players.redis import RedisPlayerStore
+from stalactites.store.rooms import archive as archive
+from stalactites.store.rooms.base import ActionRow
+from stalactites.store.rooms.memory import MemoryStore
 from stalactites.workers import SolverPool
 
 PLAYERS = ("p.00000000000000a1", "p.00000000000000b2")

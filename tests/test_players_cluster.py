@@ -17,7 +17,7 @@ from cluster_kit import LocalCluster, key_slot_of
 from players_kit import Stores, race
 from server_kit import ManualClock
 from stalactites.players import PlayerService
-from stalactites.store.players_redis import RedisPlayerStore
+from stalactites.store.players.redis import RedisPlayerStore
 
 
 @pytest.fixture

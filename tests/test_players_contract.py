@@ -36,7 +36,7 @@ from stalactites.players.names import skeleton
 from stalactites.players.races import Outcome, history_entry
 from stalactites.players.ratings import PROVISIONAL_RACES, REPEAT_WINDOW_MS
 from stalactites.players.sessions import token_hash
-from stalactites.store.players_base import BoardLine, PlayerRecord, board_lines, board_shown
+from stalactites.store.players.base import BoardLine, PlayerRecord, board_lines, board_shown
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])

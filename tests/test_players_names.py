@@ -17,7 +17,7 @@ from stalactites.players.names import (
 )
 from stalactites.players.ratings import PROVISIONAL_RACES, provisional, rate_race
 from stalactites.players.sessions import new_token, parse_token, token_hash
-from stalactites.store.players_base import Rating, moved_rating
+from stalactites.store.players.base import Rating, moved_rating
 
 
 @pytest.mark.parametrize(

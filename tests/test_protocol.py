@@ -7,8 +7,8 @@ import typing
 import pytest
 from pydantic import ValidationError
 
-from stalactites import protocol
-from stalactites.protocol import CLIENT_FRAMES, SERVER_FRAMES, Hello, MoveFrame, board
+from stalactites.protocol import room as protocol
+from stalactites.protocol.room import CLIENT_FRAMES, SERVER_FRAMES, Hello, MoveFrame, board
 
 
 def test_client_frames_parse_by_type() -> None:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stalactites import protocol
-from stalactites.protocol_doc import main, render
+from stalactites.protocol import room as protocol
+from stalactites.protocol.doc.render import main, render
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
 
 
 def test_protocol_doc_is_up_to_date() -> None:
     assert DOC.read_text(encoding="utf-8") == render(), (
-        "regenerate: .venv/bin/python -m stalactites.protocol_doc docs/protocol.md"
+        "regenerate: .venv/bin/python -m stalactites.protocol.doc docs/protocol.md"
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from conftest import QUEUE_T0
-from stalactites.store.queue_base import QueueEntry, QueueStore, Widening, queue_name
+from stalactites.store.queue.base import QueueEntry, QueueStore, Widening, queue_name
 
 T0 = QUEUE_T0  # the in-memory store's time (conftest.qstore)
 LEASE = 5_000

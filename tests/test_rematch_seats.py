@@ -16,7 +16,7 @@ import pytest
 from players_kit import anonymous, api
 from server_kit import Client, InProcessServer, http, new_room, player, resign, spectator
 from stalactites.store import JoinResult, NewPlayer, NewRoom, ProgressRow, Store
-from stalactites.store.rooms_base import RematchRoom
+from stalactites.store.rooms.base import RematchRoom
 from store_kit import T0, TTL, add, ready
 
 pytestmark = pytest.mark.usefixtures("close_clients")

@@ -1,4 +1,4 @@
-"""The small Redis client (store/resp.py) when the network stalls rather than breaks.
+"""The small Redis client (store/redis/resp.py) when the network stalls rather than breaks.
 
 A stalled connection gives no error of its own: the bytes just stop.  These tests put a
 proxy between the client and the real Redis on 127.0.0.1:6379 that holds everything the
@@ -20,8 +20,8 @@ import redis
 
 from fault_kit import StallProxy
 from server_kit import end_process, free_port
-from stalactites.store.listener import Listener
-from stalactites.store.resp import Address, Packed, Pipe, Script
+from stalactites.store.redis.listener import Listener
+from stalactites.store.redis.resp import Address, Packed, Pipe, Script
 
 REDIS_PORT = 6379
 HANG_GUARD_S = 60  # only so that a broken client fails the test instead of hanging it

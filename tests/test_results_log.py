@@ -1,4 +1,4 @@
-"""The store's results log and rooms' deadlines (store/results_*.py), on every store: a finish
+"""The store's results log and rooms' deadlines (store/results/), on every store: a finish
 appends its room in the same step, each entry is handed to one consumer until it is
 acknowledged or left pending too long, and a room's deadline is written, leased and taken out
 as the sweep and the recorder expect."""

@@ -14,7 +14,7 @@ from server_kit import REDIS_URL, InProcessServer, ManualClock, lasting_moves, m
 from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
 from stalactites.players.service import NewSession
-from stalactites.protocol import MoveFrame
+from stalactites.protocol.room import MoveFrame
 from stalactites.rooms import CreateRoom
 from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.web.process import Process

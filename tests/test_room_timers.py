@@ -1,4 +1,4 @@
-"""A room's timer (web/deadlines.py): its step is never cancelled by the room's own events,
+"""A room's timer (live/deadlines.py): its step is never cancelled by the room's own events,
 which ask for the step again, but it runs once more as soon as the step under way ends."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from server_kit import ManualClock
-from stalactites.web.alarms import Alarms
-from stalactites.web.deadlines import RoomTimer
+from stalactites.live.alarms import Alarms
+from stalactites.live.deadlines import RoomTimer
 
 
 async def test_a_step_under_way_is_not_cancelled_by_a_schedule_but_runs_again() -> None:

@@ -24,7 +24,7 @@ from server_kit import (
     winning_line,
 )
 from stalactites.engine import GameRecord, Stalactites, Status, replay
-from stalactites.store.rooms_redis_keys import RoomKeys
+from stalactites.store.rooms.keys import RoomKeys
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

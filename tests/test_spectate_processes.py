@@ -24,7 +24,7 @@ from server_kit import (
     winning_line,
 )
 from stalactites.engine import Stalactites
-from stalactites.protocol import board
+from stalactites.protocol.room import board
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

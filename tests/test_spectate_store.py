@@ -12,8 +12,8 @@ import redis
 
 from server_kit import REDIS_URL
 from stalactites.store import Finish, Finisher, FinishResult, NewRoom, Outcome, RoomRow, Store
-from stalactites.store.rooms_base import ActionRow, Carried, Ring
-from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.rooms.base import ActionRow, Carried, Ring
+from stalactites.store.rooms.redis import RedisStore
 from store_kit import END, START, T0, TTL, add, commit, racing, ready
 
 

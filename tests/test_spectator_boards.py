@@ -13,12 +13,12 @@ import pytest
 
 from server_kit import REDIS_URL, ManualClock, lasting_moves
 from stalactites.config import ServerConfig
-from stalactites.protocol import MoveFrame
+from stalactites.live.alarms import Alarms
+from stalactites.live.rooms.spectator_boards import SpectatorBoards
+from stalactites.protocol.room import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
-from stalactites.store.rooms_base import ActionRow
-from stalactites.store.rooms_redis import RedisStore
-from stalactites.web.alarms import Alarms
-from stalactites.web.rooms.spectator_boards import SpectatorBoards
+from stalactites.store.rooms.base import ActionRow
+from stalactites.store.rooms.redis import RedisStore
 from stalactites.workers import SolverPool
 
 

@@ -22,7 +22,7 @@ from stalactites.store import (
     ProgressRow,
     Store,
 )
-from stalactites.store.rooms_base import Ring
+from stalactites.store.rooms.base import Ring
 from store_kit import END, START, T0, add, commit, make_room, racing, ready
 
 pytestmark = pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)

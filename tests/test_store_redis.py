@@ -10,8 +10,8 @@ import redis
 
 from server_kit import REDIS_URL
 from stalactites.store import NewRoom, Outcome, StoreError
-from stalactites.store.resp import Address, pack
-from stalactites.store.rooms_redis import RedisStore
+from stalactites.store.redis.resp import Address, pack
+from stalactites.store.rooms.redis import RedisStore
 from store_kit import START, T0, add, commit, make_room, racing
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from stalactites.protocol import Standing
+from stalactites.protocol.room import Standing
 from stalactites.rooms.service import ROOM_ID
 from stalactites.tournaments.points import (
     Line,

@@ -17,7 +17,7 @@ import pytest
 from conftest import REDIS_URL
 from server_kit import Client, InProcessServer, ManualClock, play, resign, winning_line
 from stalactites.engine import Stalactites
-from stalactites.store.tournaments_redis import RedisTournamentStore
+from stalactites.store.tournaments.redis import RedisTournamentStore
 from stalactites.tournaments.points import round_points
 from tournament_kit import Watcher, enter, new_tournament, seat_in_round, start, view
 

@@ -17,8 +17,8 @@ from conftest import REDIS_URL
 from server_kit import ManualClock
 from stalactites.config import ServerConfig
 from stalactites.rooms import RoomService
-from stalactites.store.rooms_redis import RedisStore
-from stalactites.store.tournaments_redis import RedisTournamentStore
+from stalactites.store.rooms.redis import RedisStore
+from stalactites.store.tournaments.redis import RedisTournamentStore
 from stalactites.tournaments import CreateTournament, Scheduler, TournamentService
 
 SETTINGS = CreateTournament(

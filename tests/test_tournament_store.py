@@ -15,8 +15,8 @@ import redis
 
 from cluster_kit import LocalCluster
 from conftest import REDIS_URL
-from stalactites.store.rooms_base import Ring
-from stalactites.store.tournaments_base import (
+from stalactites.store.rooms.base import Ring
+from stalactites.store.tournaments.base import (
     Claim,
     EnterResult,
     NewEntrant,
@@ -26,8 +26,8 @@ from stalactites.store.tournaments_base import (
     TournamentStore,
     Transition,
 )
-from stalactites.store.tournaments_memory import MemoryTournamentStore
-from stalactites.store.tournaments_redis import RedisTournamentStore
+from stalactites.store.tournaments.memory import MemoryTournamentStore
+from stalactites.store.tournaments.redis import RedisTournamentStore
 
 T0 = 1_700_000_000_000
 TTL = 3600_000

@@ -17,8 +17,8 @@ import redis
 
 from players_kit import anonymous, race_rated
 from server_kit import REDIS_URL, InProcessServer, end_process, free_port
-from stalactites.store.resp import Address, Pipe
-from stalactites.store.results_durable import AofWait
+from stalactites.store.redis.resp import Address, Pipe
+from stalactites.store.results.durable import AofWait
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 

@@ -18,7 +18,7 @@ from match_kit import MatchClient, match_url
 from players_kit import anonymous, api, recorded
 from server_kit import Client, lasting_moves
 from stalactites.rooms.rating import NO_PLAY_MOVES
-from stalactites.store.queue_base import (
+from stalactites.store.queue.base import (
     RECENT_PAIR_MS,
     QueueEntry,
     QueueStore,

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from stalactites.engine import new_game
-from stalactites.protocol import Accepted, BoardEvent, board
+from stalactites.protocol.room import Accepted, BoardEvent, board
 from stalactites.room_events import progress_event
 from stalactites.rooms.boards import Board
 from stalactites.rooms.views import public_state

@@ -13,7 +13,7 @@ import urllib.request
 from typing import Any
 
 from server_kit import Client, http
-from stalactites.tournament_protocol import TOURNAMENT_SERVER_FRAMES
+from stalactites.protocol.tournament import TOURNAMENT_SERVER_FRAMES
 
 
 def ws_base(url: str) -> str:

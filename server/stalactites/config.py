@@ -20,7 +20,7 @@ def default_client_dir() -> Path:
 class ServerConfig:
     store_url: str = "memory://"
     redis_prefix: str = "sr:"
-    redis_cluster: bool = False  # REDIS_URL is any node of a Redis Cluster (store/cluster.py)
+    redis_cluster: bool = False  # REDIS_URL is any node of a Redis Cluster (store/redis/cluster.py)
     client_dir: Path | None = None  # None: the repository's client_web/
     hello_timeout_s: float = 10.0
     max_frame_bytes: int = 4096
@@ -67,13 +67,13 @@ class ServerConfig:
     results_claim_s: float = 15.0  # results taken by a process this long ago and not recorded:
     # another process takes them (its process died, or its recording keeps failing)
     durable_finish: bool = True  # a race's finish waits for Redis's append-only file (WAITAOF,
-    # Redis 7.2 and later; store/results_durable.py); older Redis: not waited for
+    # Redis 7.2 and later; store/results/durable.py); older Redis: not waited for
     # Per client address, in this process (web/transport.py, web/rooms/room_socket.py); 0: off.
     address_connections: int = 256  # open connections (HTTP and websockets) from one address
     address_spectators: int = 64  # open spectator sockets from one address
     head_timeout_s: float = 10.0  # an HTTP request's head must be complete this soon
     spectator_idle_s: float = 60.0  # a spectator sending nothing (not even ping) this long: closed
-    # Quick races (stalactites.matchmaking, store/queue_base.py).
+    # Quick races (stalactites.matchmaking, store/queue/base.py).
     match_room_size: int = 2  # players a quick race pairs (2 to 4)
     match_lease_s: float = 5.0  # a waiting socket's lease on its queue entry, renewed each second
     match_window_base: int = 100  # rating points two players may differ by at once...

@@ -13,15 +13,13 @@ front when the event is sent.  The shapes are the room events of
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .protocol import PlayerView, Standing
-
-if TYPE_CHECKING:  # (not imported when running: the stores import this module)
-    from .rooms.settings import RoomSettings
+from .protocol.room import PlayerView, Standing
 
 __all__ = [
     "SPECTATORS_HALVES",
+    "Revealed",
     "countdown_event",
     "event_type",
     "finished_event",
@@ -126,7 +124,21 @@ def presence_events(player_id: str) -> tuple[str, str]:
     )
 
 
-def results_event(standings: list[Standing], settings: RoomSettings, withheld: bool = False) -> str:
+class Revealed(Protocol):
+    """What the results reveal of a room's settings (a :class:`~.rooms.settings.RoomSettings`:
+    the stores below the rooms import this module, so it names no type of theirs)."""
+
+    @property
+    def deal(self) -> str: ...
+    @property
+    def salt(self) -> str | None: ...
+    @property
+    def commitment(self) -> str | None: ...
+    @property
+    def solution(self) -> dict[str, list[str]] | None: ...
+
+
+def results_event(standings: list[Standing], settings: Revealed, withheld: bool = False) -> str:
     """The last event: the standings, and the deal revealed with its commitment's salt (not
     ``withheld``: a daily deal's, during its day, shows none of the deal, salt and lines)."""
     return _dump(

@@ -1,4 +1,4 @@
-"""The verdict of one board shown to spectators (:mod:`stalactites.web.rooms.board_verdicts`).
+"""The verdict of one board shown to spectators (:mod:`stalactites.live.rooms.board_verdicts`).
 
 :func:`board_verdict` runs in a worker process of the solver pool, never on the event loop.
 Stalactites is exact, with the step as it stands (fixed, or still the player's choice:

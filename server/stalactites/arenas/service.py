@@ -28,10 +28,10 @@ from ..clock import Clock
 from ..ghosts import GhostService
 from ..matchmaking import Matchmaker
 from ..matchmaking.service import rating_of
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..rooms import RoomError, RoomService
-from ..store.arenas_base import ArenaChange, ArenaParts, ArenaStore
-from ..store.players_base import PlayerRecord
+from ..store.arenas.base import ArenaChange, ArenaParts, ArenaStore
+from ..store.players.base import PlayerRecord
 from . import state
 from .state import Arena, ArenaSettings, Entrant, Outcome, Pending
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..analysis import Analysis, BadRecord, analyse
 from ..analysis.models import PlayerAnalysis
-from .main import UsageError, emit
+from .usage import UsageError, emit
 from .verify import Unreadable, load_record, verify
 
 __all__ = ["add_analyse", "summary"]

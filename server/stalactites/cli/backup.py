@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..config import ServerConfig
-from ..store.cluster import ClusterPipe
-from ..store.resp import Address, Pipe, ReplyError, Script
-from ..store.scripts import lua
-from .main import UsageError, emit
+from ..store.redis.cluster import ClusterPipe
+from ..store.redis.resp import Address, Pipe, ReplyError, Script
+from ..store.redis.scripts import lua
+from .usage import UsageError, emit
 
 __all__ = ["FORMAT", "VERSION", "add_backup"]
 

@@ -8,15 +8,19 @@ error and exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
 
 from ..engine import EngineError, GameRecord, InvalidMoveError, Squadron, new_game, replay
 from ..engine.game import Game
+from .analyse import add_analyse
+from .backup import add_backup
+from .mod import add_mod
 from .serve import add_serve
+from .solving import add_commands as add_solver_commands
+from .usage import GAME_NAMES, STEPS, Parser, UsageError, emit
+from .verify import add_verify
 
 __all__ = ["main"]
 
@@ -27,21 +31,6 @@ DESCRIPTION = (
     "analyse analyses it; mod grants the moderator's role; backup and restore copy the "
     "Redis store to a file and back."
 )
-GAME_NAMES = ("stalactites", "squadron")
-STEPS = ("ones", "twos")
-
-
-class UsageError(Exception):
-    """Wrong arguments: reported on one line with exit status 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def emit(data: Any) -> None:
-    print(json.dumps(data, separators=(", ", ": ")), flush=True)
 
 
 def make_game(name: str, deal: str, step: str | None) -> Game:
@@ -140,12 +129,6 @@ def build_parser() -> Parser:
     play.add_argument("--step", choices=STEPS, help="stalactites: fix the step from the start")
     play.set_defaults(run=cmd_play)
     add_serve(commands)
-    from .analyse import add_analyse  # these import this module
-    from .backup import add_backup
-    from .mod import add_mod
-    from .solving import add_commands as add_solver_commands
-    from .verify import add_verify
-
     add_solver_commands(commands)
     add_verify(commands)
     add_analyse(commands)

@@ -14,7 +14,7 @@ from ..config import ServerConfig
 from ..fairplay.service import set_moderator
 from ..players.names import username_key
 from ..store import open_fairplay_store, open_player_store
-from .main import UsageError, emit
+from .usage import UsageError, emit
 
 __all__ = ["add_mod"]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine import DealId, EngineError, Game, new_game
 from ..solver import hint, pick, solve
-from .main import GAME_NAMES, STEPS, Parser, UsageError, emit
+from .usage import GAME_NAMES, STEPS, Parser, UsageError, emit
 
 __all__ = ["add_commands", "hint_text"]
 

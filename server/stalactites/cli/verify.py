@@ -32,7 +32,7 @@ from typing import Any
 from ..analysis.runs import actions_problem
 from ..engine import EngineError, GameRecord, Squadron, Status, new_game, replay
 from ..engine.records import deal_commitment
-from .main import UsageError
+from .usage import UsageError
 
 __all__ = ["Unreadable", "Verdict", "add_verify", "load_record", "record_url", "verify"]
 

@@ -20,13 +20,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from ..clock import Clock
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..rooms import CreateRoom, RoomService
 from ..rooms.deals import ChosenDeal
 from ..rooms.errors import RoomError
 from ..rooms.service import new_room_id
 from ..store import DailyStore
-from ..store.daily_base import Board, DailyEntry, DailyPage, streak_of
+from ..store.daily.base import Board, DailyEntry, DailyPage, streak_of
 from .deal import DAILY_GAMES, DAY_MS, certified_daily, daily_seed, date_of, day_number, today
 
 __all__ = ["Attempt", "BoardOf", "DailyService", "Today"]

@@ -21,12 +21,9 @@ or click (``u`` held down repeats), so undos never count towards speed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pydantic import BaseModel, Field
 
-if TYPE_CHECKING:
-    from .signals import Signals
+from .signals import STRETCH, Signals
 
 __all__ = [
     "CASE_HARD_POSITIONS",
@@ -68,10 +65,6 @@ QUEUED_MOVES = 9
 
 # Speed: what holds a run.
 
-# A stretch of consecutive timed moves (see signals.py: undos, step declarations and the
-# auto-play's moves are not timed); longer than the client's queue, so that a queue emptied
-# at once cannot make it short.
-STRETCH = 20
 # The fastest a person could make STRETCH moves: the (STRETCH - 1 - QUEUED_MOVES) gaps not
 # absorbed by the queue at MOVE_INPUT_MS each = 1,600 ms, with no time to think; realistic
 # fast play is several times slower (Fitts' law pointing at a card: MacKenzie 1992,

@@ -1,6 +1,6 @@
 """A player's fair-play record, and every change to it as a pure function.
 
-The store keeps the record as one document (:mod:`stalactites.store.fairplay_base`); the
+The store keeps the record as one document (:mod:`stalactites.store.fairplay.base`); the
 service reads it, applies one of these functions and writes the result if nobody wrote in
 between.  Each function returns the record unchanged when its change is made already, so
 a change made again (a retried effect, a repeated decision) changes nothing more.

@@ -22,7 +22,7 @@ from ..clock import Clock
 from ..rooms.errors import RoomError
 from ..rooms.seats import is_persistent
 from ..rooms.service import RoomService
-from ..store.fairplay_base import FairPlayStore
+from ..store.fairplay.base import FairPlayStore
 from ..workers import Kind, SolverPool
 from .assess import assess_json
 from .bounds import hold_reasons

@@ -22,9 +22,12 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from .bounds import STRETCH
+__all__ = ["STRETCH", "Decision", "Signals", "Timing", "signals_of", "timing"]
 
-__all__ = ["Decision", "Signals", "Timing", "signals_of", "timing"]
+# A stretch of consecutive timed moves (undos, step declarations and the
+# auto-play's moves are not timed); longer than the client's queue, so that a queue emptied
+# at once cannot make it short.
+STRETCH = 20
 
 
 class Signals(BaseModel):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..clock import Clock
 from ..matchmaking import Matchmaker
-from ..store.friends_base import FriendsStore
-from ..store.players_base import PlayerRecord, PlayerStore
+from ..store.friends.base import FriendsStore
+from ..store.players.base import PlayerRecord, PlayerStore
 from .challenges import Challenges, PoolOf
 from .follows import Follows, FriendsError
 from .notes import Notes

@@ -20,11 +20,11 @@ from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
 from ..matchmaking import Matchmaker
-from ..store.friends_base import FriendsStore
-from ..store.players_base import PlayerRecord
+from ..protocol.friends import ChallengeBody, ChallengeFrame, ChallengeStatus, ChallengeView
+from ..store.friends.base import FriendsStore
+from ..store.players.base import PlayerRecord
 from .follows import Follows, FriendsError
 from .notes import Notes
-from .protocol import ChallengeBody, ChallengeFrame, ChallengeStatus, ChallengeView
 
 __all__ = ["CHALLENGE_S", "OPEN_MAX", "Challenges"]
 

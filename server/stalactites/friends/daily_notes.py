@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from ..daily import DailyService
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..rooms import RoomError, RoomService
 from . import Friends
 

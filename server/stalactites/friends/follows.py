@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from ..clock import Clock
 from ..rooms import RoomError, RoomService
 from ..rooms.seats import is_persistent
-from ..store.friends_base import FriendsStore, ListName
-from ..store.players_base import PlayerRecord, PlayerStore
+from ..store.friends.base import FriendsStore, ListName
+from ..store.players.base import PlayerRecord, PlayerStore
 from .notes import Notes
 
 __all__ = ["FOLLOWING_MAX", "BLOCKED_MAX", "OPPONENTS_KEPT", "Follows", "FriendsError", "Listed"]

@@ -1,7 +1,7 @@
 """Notifications: each player's small inbox, and the frames published to their tabs.
 
 A note has an id its maker chooses so that making it twice keeps one (an effect of the results
-log may run twice); the inbox keeps the newest :data:`~stalactites.store.friends_base.NOTES_KEPT`.
+log may run twice); the inbox keeps the newest :data:`~stalactites.store.friends.base.NOTES_KEPT`.
 Kinds (:data:`~.protocol.NoteKind`): ``followed`` (someone follows you), ``daily_beaten`` (a
 player you follow beat your time on today's deal), ``report_acted`` (a moderator decided on a
 player you reported), ``refund`` (rating given back after a race against a marked player),
@@ -15,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..clock import Clock
-from ..store.friends_base import FriendsStore
-from .protocol import Note, NoteFrame, NoteKind
+from ..protocol.friends import Note, NoteFrame, NoteKind
+from ..store.friends.base import FriendsStore
 
 __all__ = ["Notes"]
 

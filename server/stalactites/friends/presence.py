@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 
 from ..clock import Clock
-from ..store.friends_base import FriendsStore
-from ..store.players_base import PlayerStore
+from ..protocol.friends import Friend, PresenceFrame, PresenceStatus
+from ..store.friends.base import FriendsStore
+from ..store.players.base import PlayerStore
 from .follows import FOLLOWING_MAX
 from .notes import Notes
-from .protocol import Friend, PresenceFrame, PresenceStatus
 
 __all__ = ["UNLISTED", "Presence"]
 

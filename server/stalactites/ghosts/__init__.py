@@ -2,9 +2,9 @@
 timing as a live opponent on the same certified deal.
 
 :mod:`.runs` reads a run back from a finished room's record; :mod:`.service` chooses runs
-(the index of :mod:`stalactites.store.ghosts_base`) and makes a ghost race's room; :mod:`.replay`
+(the index of :mod:`stalactites.store.ghosts.base`) and makes a ghost race's room; :mod:`.replay`
 applies the ghost's actions as they fall due, from the store, by whichever process serves the
-room (:mod:`stalactites.web.ghosts.ghost_driver`).
+room (:mod:`stalactites.live.ghost_driver`).
 """
 
 from .replay import GhostReplay

@@ -7,7 +7,7 @@ stored log, so any process may advance it, and two that do so at once apply each
 an action goes through :class:`~stalactites.rooms.Play` with the client id ``gN`` (its index in
 the run), and the store answers a used id as a duplicate instead of applying it again.  A ghost
 whose process died is carried on by the next process to advance it: every process serving the
-room times it precisely (:mod:`...web.ghosts.ghost_driver`), and every process, serving the
+room times it precisely (:mod:`..live.ghost_driver`), and every process, serving the
 room or not, polls the store's list of ghost races due (:meth:`GhostReplay.poll_forever`), so a
 ghost goes on with nobody connected and whichever processes die.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..protocol import DeclareStep, MoveFrame, Undo
+from ..protocol.room import DeclareStep, MoveFrame, Undo
 from ..rooms import Play, RoomError, RoomService
 from ..rooms.boards import STEP_PREFIX, UNDO
 from ..rooms.ghost_seat import GhostSeat, TimedAction

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..players import PlayerService, RaceResult, displayed
-from ..protocol import PlayerView
+from ..protocol.room import PlayerView
 from ..rooms import RoomError, RoomService
 from ..rooms.boards import new_board, seated_progress
 from ..rooms.ghost_seat import GhostSeat
@@ -26,7 +26,7 @@ from ..rooms.seats import is_persistent, skeleton
 from ..rooms.service import token_hash
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import GhostStore, IndexedRun, NewPlayer
-from ..store.players_base import Rating
+from ..store.players.base import Rating
 from .runs import ghost_seat, new_seat_id, pool_of, raced
 
 __all__ = ["WINDOWS", "GhostService", "Matched"]

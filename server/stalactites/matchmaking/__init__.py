@@ -1,5 +1,5 @@
 """Quick races: the matchmaking queue's processes side (the queue itself is the store's,
-:mod:`stalactites.store.queue_base`).
+:mod:`stalactites.store.queue.base`).
 
 :class:`~.service.Matchmaker` runs the pairing step for the queues this process has waiting
 sockets in, makes each pairing's room (rated, on a certified deal from :mod:`.deal_pool`, a

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable
 
 from ..rooms.deals import ChosenDeal, certified_deal, pick_deal
-from ..store.queue_base import QueueStore, queue_name
+from ..store.queue.base import QueueStore, queue_name
 from ..workers import SolverPool
 
 __all__ = ["DealPool", "certified_deals"]

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..ghosts.runs import pool_of
 from ..ghosts.service import WINDOWS
-from ..match_protocol import Matched, MatchedPlayer
 from ..players.ratings import displayed
-from ..store.players_base import Rating
+from ..protocol.match import Matched, MatchedPlayer
+from ..store.players.base import Rating
 
 if TYPE_CHECKING:
     from ..ghosts import GhostService

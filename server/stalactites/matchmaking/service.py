@@ -24,12 +24,12 @@ from typing import Any, Protocol, TypeVar
 
 from ..clock import Clock
 from ..config import ServerConfig
-from ..match_protocol import Matched, MatchedPlayer
 from ..players.ratings import displayed
+from ..protocol.match import Matched, MatchedPlayer
 from ..rooms import Play, RoomError, RoomService
 from ..rooms.settings import QUICK_CONNECT_MS, CreateRoom, RoomSettings, new_salt
-from ..store.players_base import PlayerRecord, Rating
-from ..store.queue_base import (
+from ..store.players.base import PlayerRecord, Rating
+from ..store.queue.base import (
     InQuickRace,
     Pairing,
     QueueEntry,

@@ -1,7 +1,7 @@
 """Players who persist: accounts, sessions, names, ratings, histories and leaderboards.
 
 The domain and its service, no HTTP: :class:`PlayerService` over a
-:class:`~stalactites.store.players_base.PlayerStore`.
+:class:`~stalactites.store.players.base.PlayerStore`.
 """
 
 from __future__ import annotations

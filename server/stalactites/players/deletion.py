@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..engine.variants import GAMES
-from ..store.players_base import DELETED_VERSION, PlayerStore
+from ..store.players.base import DELETED_VERSION, PlayerStore
 from .names import DELETED_NAME, username_key
 from .races import Outcome
 

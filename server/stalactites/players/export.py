@@ -27,7 +27,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..store.players_base import PlayerStore
+from ..store.players.base import PlayerStore
 from .races import HistoryEntry
 from .service import DAY_MS, PAGE_MAX, PlayerService
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..engine.variants import GAMES
-from ..store.players_base import PlayerRace, Rating
+from ..store.players.base import PlayerRace, Rating
 from .errors import BadCursor, BadRace
 from .ratings import displayed, shown_ordinal
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from ..store.players_base import Rating
+from ..store.players.base import Rating
 
 __all__ = [
     "DIGITS",

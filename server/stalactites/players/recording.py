@@ -23,7 +23,7 @@ after a process died anywhere in it, and every player's race is applied once:
    in one atomic step: rating, statistics, winning times, history entry.  Run again it does
    nothing.  (When another race changed the player's rating between steps 2 and 3, this
    one's change is added to it rather than overwriting it:
-   :func:`~stalactites.store.players_base.moved_rating`.)
+   :func:`~stalactites.store.players.base.moved_rating`.)
 4. **Leaderboards, mended.** After each player's script, that player's line on the game's
    board (a sorted set, a shared key) is set from the player's record as it is now, with the
    record's ``board_version``: the board keeps a version per player and refuses an older
@@ -44,8 +44,8 @@ import dataclasses
 import itertools
 from collections.abc import Awaitable, Callable
 
-from ..store import players_base
-from ..store.players_base import Applied, PlayerRecord, PlayerStore, Rating
+from ..store.players import base as players_base
+from ..store.players.base import Applied, PlayerRecord, PlayerStore, Rating
 from .races import Outcome, RaceResult, history_entry, player_race
 from .ratings import REPEAT_WINDOW_MS, displayed, provisional, rate_race, repeat_weight
 

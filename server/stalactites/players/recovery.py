@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from ..store.players_base import PlayerRecord, PlayerStore
+from ..store.players.base import PlayerRecord, PlayerStore
 from .errors import BadCredentials, BadRecoveryCode, NotRegistered, WrongRecoveryCode
 from .hashing import Hashing
 from .passwords import PASSWORD_MAX, Passwords, check_password

@@ -13,7 +13,7 @@ the next, and points already given count towards the bound.
 
 from __future__ import annotations
 
-from ..store.players_base import PlayerStore, history_mark
+from ..store.players.base import PlayerStore, history_mark
 from .races import Outcome, history_entry, with_refund
 from .ratings import shown_ordinal
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..clock import Clock
 from ..engine.variants import GAMES
-from ..store.players_base import (
+from ..store.players.base import (
     BoardLine,
     Claim,
     PlayerRecord,

@@ -1,4 +1,4 @@
-"""Finished races recorded from the store's results log (:mod:`..store.results_base`).
+"""Finished races recorded from the store's results log (:mod:`..store.results.base`).
 
 Each process runs a :class:`Recorder`, one consumer of the log.  For each entry it takes, it
 runs every effect of the race in turn (ratings and histories, the daily board, the ghosts'

@@ -1,6 +1,6 @@
-"""The rooms' deadlines kept in the store, advanced by any process (:mod:`..store.results_base`).
+"""The rooms' deadlines kept in the store, advanced by any process (:mod:`..store.results.base`).
 
-A room's timer in a process serving its sockets (:mod:`..web.deadlines`) is the fast path; the
+A room's timer in a process serving its sockets (:mod:`..live.deadlines`) is the fast path; the
 :class:`Sweep` of every process is the one that cannot be missed: every ``poll_s`` it takes the
 rooms whose deadline has come (each leased to it for :data:`LEASE_MS`), brings each up to date
 with the clock (the rooms service's ``current``: the store lets one transition happen), and

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import EngineError, InvalidMoveError, NotationError, StepLockedError
-from ..protocol import ErrorCode
+from ..protocol.room import ErrorCode
 
 __all__ = ["HTTP_STATUS", "RoomError", "engine_code"]
 

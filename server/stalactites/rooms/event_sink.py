@@ -1,7 +1,7 @@
 """How the rooms service tells this process's fan-out of its own commits.
 
 :class:`~.service.RoomService` commits every change inside its sink's
-``committing(room_id)``: the sink (``web/fanout.py``'s ``Fanout``) then knows that a commit of
+``committing(room_id)``: the sink (``live/fanout.py``'s ``Fanout``) then knows that a commit of
 this process is under way, fetches nothing newer meanwhile, and is handed the events the commit
 stored (:meth:`FollowedCommit.stored`), saving a read of the store, and the action it stored
 (for the spectators' boards).  Until a sink is set,
@@ -13,7 +13,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Protocol
 
-from ..store.rooms_base import ActionRow
+from ..store.rooms.base import ActionRow
 
 __all__ = ["EventSink", "FollowedCommit", "Unfollowed"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..protocol import PlayerView, Standing
+from ..protocol.room import PlayerView, Standing
 
 __all__ = ["GHOST_PREFIX", "GhostSeat", "TimedAction", "label_standings", "label_view"]
 

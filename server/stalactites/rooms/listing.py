@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from ..protocol import RoomView
+from ..protocol.room import RoomView
 from ..store import RoomRow
-from ..store.rooms_base import ROOM_LISTS, listable
+from ..store.rooms.base import ROOM_LISTS, listable
 from .errors import RoomError
 from .service import RoomService
 from .settings import RoomSettings

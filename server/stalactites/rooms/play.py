@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..engine import EngineError, Game, Move, Status
-from ..protocol import DeclareStep, MoveFrame, Rejected, Undo
+from ..protocol.room import DeclareStep, MoveFrame, Rejected, Undo
 from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
 from .berserk import berserk_ends
 from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild, seated_progress
@@ -104,7 +104,7 @@ class Play:
     def __init__(self, rooms: RoomService) -> None:
         self.rooms = rooms
         self.store = rooms.store
-        self.locks = KeyedLocks()  # one player's actions at a time (web/rooms/own_sync.py too)
+        self.locks = KeyedLocks()  # one player's actions at a time (live/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
     def race_started(self, room_id: str, player_ids: Collection[str]) -> None:

@@ -17,18 +17,25 @@ place and both gain), the race is recorded as unrated.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:  # settings asks this module why a room may not be rated
-    from ..protocol import Standing
-    from .settings import RoomSettings
+if TYPE_CHECKING:
+    from ..protocol.room import Standing
 
-__all__ = ["NO_PLAY_MOVES", "may_be_rated", "no_real_play", "played", "unrateable"]
+__all__ = ["NO_PLAY_MOVES", "DealChosen", "may_be_rated", "no_real_play", "played", "unrateable"]
 
 NO_PLAY_MOVES = 3  # a resignation with fewer moves on the board than this is no real play
 
 
-def may_be_rated(settings: RoomSettings) -> bool:
+class DealChosen(Protocol):
+    """A room's settings as the rule reads them (a :class:`~.settings.RoomSettings`, which asks
+    this module why a room may not be rated, so this module does not import it)."""
+
+    @property
+    def deal_chosen(self) -> bool: ...
+
+
+def may_be_rated(settings: DealChosen) -> bool:
     """Whether a race in a room of these settings may change ratings and leaderboards."""
     return not settings.deal_chosen
 

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from ..engine import GameRecord
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..store import RoomRow, Store
 from .boards import initial_layout, rebuild
 from .settings import RoomSettings

@@ -2,7 +2,7 @@
 
 The rematch room has the finished room's settings and a new deal the server picks (certified:
 a deal the creator chose is not repeated), and is private.  It opens whole in one store step
-(:class:`~stalactites.store.rooms_base.RematchRoom`), as a tournament round's room does: the
+(:class:`~stalactites.store.rooms.base.RematchRoom`), as a tournament round's room does: the
 finished room's players (not a ghost: a ghost race's rematch is its racer's alone) seated,
 each under their seat id and token there, none ready; it seats no one else (``seats_reserved``),
 so an outsider who reads its id (the finished room's view, the spectators' ``rematch`` event)
@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import room_events
 from ..store import NewPlayer, NewRoom, RoomRow
-from ..store.rooms_base import RematchRoom
+from ..store.rooms.base import RematchRoom
 from .boards import new_board, seated_progress
 from .errors import RoomError
 from .ghost_seat import GHOST_PREFIX

@@ -22,7 +22,7 @@ from typing import Any
 from .. import room_events
 from ..clock import Clock
 from ..config import ServerConfig
-from ..protocol import (
+from ..protocol.room import (
     PlayerView,
     PositionVerdict,
     RoomView,

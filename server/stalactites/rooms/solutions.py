@@ -2,7 +2,7 @@
 
 A certified room's settings hold the solver's winning lines, which its view and record show
 once the race is over.  A room kept for good is archived without them
-(:mod:`stalactites.store.rooms_archive`: its settings say ``solution: null`` and the lines'
+(:mod:`stalactites.store.rooms.archive`: its settings say ``solution: null`` and the lines'
 digest), since the search that certified the deal is exact and deterministic: the same
 game, deal, step and state budget give the same lines.  :class:`Lines` runs that search
 again, in the process's solver pool (a Squadron line can take a third of a second: off the
@@ -19,7 +19,7 @@ import logging
 
 from ..solver import certify
 from ..solver.certify import PICK_SQUADRON_STATES
-from ..store.rooms_archive import lines_digest
+from ..store.rooms.archive import lines_digest
 from ..workers import SolverPool
 from .settings import RoomSettings
 

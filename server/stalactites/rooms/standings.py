@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..protocol import Standing
+from ..protocol.room import Standing
 from ..store import Finisher, PlayerRow, RoomRow
 
 __all__ = ["FinalResults", "final_results"]

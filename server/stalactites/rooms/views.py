@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from ..clock import Clock
 from ..players.names import DELETED_NAME
-from ..protocol import (
+from ..protocol.room import (
     PlayerStatus,
     PlayerView,
     PositionVerdict,

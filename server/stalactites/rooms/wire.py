@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..engine import Card, Game, Move, Pile, PileKind, Squadron, Stalactites
-from ..protocol import SquadronBoard, StalactitesBoard
+from ..protocol.room import SquadronBoard, StalactitesBoard
 from ..room_events import text_json
 
 __all__ = [

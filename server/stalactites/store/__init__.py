@@ -1,11 +1,12 @@
 """Where rooms and tournaments live: for each, one interface, in memory or in Redis, chosen
 by URL.
 
-Modules are named by what they hold and where: ``rooms_base`` (the room store's interface
-and rows), ``rooms_memory``, ``rooms_redis`` (and ``rooms_lists``, its room lists);
-``tournaments_base``, ``tournaments_memory``, ``tournaments_redis``.  The Redis stores share
-the small client (``resp``, ``listener``, ``cluster``), the doorbells (``doorbells``) and the
-Lua scripts (``scripts``, which loads ``lua/*.lua``).
+A package for each thing stored, named by where it is kept: ``rooms.base`` (the room store's
+interface and rows), ``rooms.memory``, ``rooms.redis`` (and ``rooms.lists``, its room lists);
+``tournaments.base``, ``tournaments.memory``, ``tournaments.redis``; the same for players,
+queue, ghosts, daily, results, fairplay, friends and arenas.  The Redis stores share
+:mod:`.redis`: the small client (``resp``, ``listener``, ``cluster``), the doorbells
+(``doorbells``) and the Lua scripts (``scripts``, which loads ``lua/*.lua``).
 
 >>> type(open_store("memory://")).__name__, type(open_tournament_store("memory://")).__name__
 ('MemoryStore', 'MemoryTournamentStore')
@@ -16,16 +17,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .arenas_base import ArenaStore
-from .daily_base import DailyStore
-from .fairplay_base import FairPlayStore
-from .friends_base import FriendsStore
-from .ghosts_base import GhostStore, IndexedRun
-from .players_base import PlayerStore
-from .queue_base import QueueStore
-from .refusals import Refusal, refusal
-from .results_base import RECHECK_MS, Backlog, Due, Entry, ResultsLog
-from .rooms_base import (
+from .arenas.base import ArenaStore
+from .daily.base import DailyStore
+from .fairplay.base import FairPlayStore
+from .friends.base import FriendsStore
+from .ghosts.base import GhostStore, IndexedRun
+from .players.base import PlayerStore
+from .queue.base import QueueStore
+from .results.base import RECHECK_MS, Backlog, Due, Entry, ResultsLog
+from .rooms.base import (
     Commit,
     CommitResult,
     EventBatch,
@@ -44,9 +44,10 @@ from .rooms_base import (
     Store,
     StoreError,
 )
-from .rooms_memory import MemoryStore
-from .tournaments_base import TournamentStore
-from .tournaments_memory import MemoryTournamentStore
+from .rooms.memory import MemoryStore
+from .rooms.refusals import Refusal, refusal
+from .tournaments.base import TournamentStore
+from .tournaments.memory import MemoryTournamentStore
 
 __all__ = [
     "ArenaStore",
@@ -109,7 +110,7 @@ def open_store(
     if url.startswith("memory://"):
         return MemoryStore(max_events, now_ms)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .rooms_redis import RedisStore
+        from .rooms.redis import RedisStore
 
         return RedisStore(url, prefix, max_events, cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
@@ -127,85 +128,85 @@ def open_tournament_store(
     if url.startswith("memory://"):
         return MemoryTournamentStore(now_ms)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .tournaments_redis import RedisTournamentStore
+        from .tournaments.redis import RedisTournamentStore
 
         return RedisTournamentStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
 def open_player_store(url: str, prefix: str = "sr:", cluster: bool = False) -> PlayerStore:
-    """The players' store on the rooms' URL and key prefix (see :mod:`.players_base`)."""
+    """The players' store on the rooms' URL and key prefix (see :mod:`.players.base`)."""
     if url.startswith("memory://"):
-        from .players_memory import MemoryPlayerStore
+        from .players.memory import MemoryPlayerStore
 
         return MemoryPlayerStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .players_redis import RedisPlayerStore
+        from .players.redis import RedisPlayerStore
 
         return RedisPlayerStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
 def open_ghost_store(url: str, prefix: str = "sr:", cluster: bool = False) -> GhostStore:
-    """The ghosts' index on the rooms' URL and key prefix (see :mod:`.ghosts_base`)."""
+    """The ghosts' index on the rooms' URL and key prefix (see :mod:`.ghosts.base`)."""
     if url.startswith("memory://"):
-        from .ghosts_memory import MemoryGhostStore
+        from .ghosts.memory import MemoryGhostStore
 
         return MemoryGhostStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .ghosts_redis import RedisGhostStore
+        from .ghosts.redis import RedisGhostStore
 
         return RedisGhostStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
 def open_daily_store(url: str, prefix: str = "sr:", cluster: bool = False) -> DailyStore:
-    """The daily deal's store on the rooms' URL and key prefix (see :mod:`.daily_base`)."""
+    """The daily deal's store on the rooms' URL and key prefix (see :mod:`.daily.base`)."""
     if url.startswith("memory://"):
-        from .daily_memory import MemoryDailyStore
+        from .daily.memory import MemoryDailyStore
 
         return MemoryDailyStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .daily_redis import RedisDailyStore
+        from .daily.redis import RedisDailyStore
 
         return RedisDailyStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
 def open_fairplay_store(url: str, prefix: str = "sr:", cluster: bool = False) -> FairPlayStore:
-    """Fair play's store on the rooms' URL and key prefix (see :mod:`.fairplay_base`)."""
+    """Fair play's store on the rooms' URL and key prefix (see :mod:`.fairplay.base`)."""
     if url.startswith("memory://"):
-        from .fairplay_memory import MemoryFairPlayStore
+        from .fairplay.memory import MemoryFairPlayStore
 
         return MemoryFairPlayStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .fairplay_redis import RedisFairPlayStore
+        from .fairplay.redis import RedisFairPlayStore
 
         return RedisFairPlayStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
 def open_arena_store(url: str, prefix: str = "sr:", cluster: bool = False) -> ArenaStore:
-    """The arenas' store on the rooms' URL and key prefix (see :mod:`.arenas_base`)."""
+    """The arenas' store on the rooms' URL and key prefix (see :mod:`.arenas.base`)."""
     if url.startswith("memory://"):
-        from .arenas_memory import MemoryArenaStore
+        from .arenas.memory import MemoryArenaStore
 
         return MemoryArenaStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .arenas_redis import RedisArenaStore
+        from .arenas.redis import RedisArenaStore
 
         return RedisArenaStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
 
 
 def open_friends_store(url: str, prefix: str = "sr:", cluster: bool = False) -> FriendsStore:
-    """The friends' store on the rooms' URL and key prefix (see :mod:`.friends_base`)."""
+    """The friends' store on the rooms' URL and key prefix (see :mod:`.friends.base`)."""
     if url.startswith("memory://"):
-        from .friends_memory import MemoryFriendsStore
+        from .friends.memory import MemoryFriendsStore
 
         return MemoryFriendsStore()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .friends_redis import RedisFriendsStore
+        from .friends.redis import RedisFriendsStore
 
         return RedisFriendsStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")
@@ -214,14 +215,14 @@ def open_friends_store(url: str, prefix: str = "sr:", cluster: bool = False) -> 
 def open_queue_store(
     url: str, prefix: str = "sr:", cluster: bool = False, now_ms: Callable[[], int] | None = None
 ) -> QueueStore:
-    """The matchmaking queue's store on the rooms' URL and key prefix (see :mod:`.queue_base`);
+    """The matchmaking queue's store on the rooms' URL and key prefix (see :mod:`.queue.base`);
     ``now_ms``, the server's clock, keeps the in-memory store's matched frames."""
     if url.startswith("memory://"):
-        from .queue_memory import MemoryQueueStore
+        from .queue.memory import MemoryQueueStore
 
         return MemoryQueueStore(now_ms or (lambda: int(time.time() * 1000)))
     if url.startswith(("redis://", "rediss://", "unix://")):
-        from .queue_redis import RedisQueueStore
+        from .queue.redis import RedisQueueStore
 
         return RedisQueueStore(url, prefix, cluster=cluster)
     raise ValueError(f"not a store URL: {url!r} (memory:// or redis://host:port/db)")

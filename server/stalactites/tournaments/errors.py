@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..tournament_protocol import TournamentErrorCode
+from ..protocol.tournament import TournamentErrorCode
 
 __all__ = ["HTTP_STATUS", "TournamentError"]
 

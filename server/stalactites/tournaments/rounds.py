@@ -1,10 +1,10 @@
 """A round's room: opened with every entrant seated and ready, and read back into round lines.
 
-A round is a room opened whole (:class:`~stalactites.store.rooms_base.RoundRoom`): its
+A round is a room opened whole (:class:`~stalactites.store.rooms.base.RoundRoom`): its
 players are the tournament's entrants, seated under their tournament player ids and token
 hashes (so the tournament token is accepted on the room's socket) and ready (an entrant who
 entered with a session has the player's own id, so the round is recorded on that player as
-any room's race is, :mod:`stalactites.web.players.race_recording`), so the race
+any room's race is, :mod:`stalactites.live.race_recording`), so the race
 starts at the round start without anyone sending ``ready``.  It is never in a room list and
 seats no one else (``seats_reserved``).  Its results become the
 round's lines, with points (:mod:`.points`).
@@ -17,13 +17,13 @@ import secrets
 
 from ..clock import Clock
 from ..players.races import RoundOf
-from ..protocol import PlayerView, Standing
+from ..protocol.room import PlayerView, Standing
+from ..protocol.tournament import RoundLine
 from ..room_events import countdown_event, player_event
 from ..rooms.boards import new_board, seated_progress
 from ..rooms.settings import RoomSettings, new_salt
 from ..store import NewPlayer, NewRoom, RoomRow, RoundRoom, Store
-from ..store.tournaments_base import EntrantRow
-from ..tournament_protocol import RoundLine
+from ..store.tournaments.base import EntrantRow
 from .points import Line, rank, round_points, round_time
 from .settings import TournamentSettings
 

@@ -17,7 +17,7 @@ import contextlib
 import logging
 
 from ..clock import Clock
-from ..store.tournaments_base import Claim, TournamentStore
+from ..store.tournaments.base import Claim, TournamentStore
 from .service import TournamentService
 
 __all__ = ["Scheduler"]

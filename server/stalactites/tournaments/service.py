@@ -19,10 +19,18 @@ from collections.abc import Awaitable, Callable
 from ..clock import Clock
 from ..config import ServerConfig
 from ..players.races import RoundOf
-from ..protocol import Standing
+from ..protocol.room import Standing
+from ..protocol.tournament import (
+    StandingsFrame,
+    TournamentCreated,
+    TournamentEntry,
+    TournamentListing,
+    TournamentView,
+    TournamentWelcome,
+)
 from ..rooms import RoomService
 from ..rooms.deals import ChosenDeal
-from ..store.tournaments_base import (
+from ..store.tournaments.base import (
     EnterResult,
     NewEntrant,
     NewTournament,
@@ -30,14 +38,6 @@ from ..store.tournaments_base import (
     TournamentRow,
     TournamentStore,
     Transition,
-)
-from ..tournament_protocol import (
-    StandingsFrame,
-    TournamentCreated,
-    TournamentEntry,
-    TournamentListing,
-    TournamentView,
-    TournamentWelcome,
 )
 from .errors import TournamentError
 from .points import Total, score, totals

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from ..protocol import Standing
+from ..protocol.room import Standing
+from ..protocol.tournament import RoundLine
 from ..rooms.settings import RoomSettings
-from ..store.tournaments_base import TournamentRow, Transition
-from ..tournament_protocol import RoundLine
+from ..store.tournaments.base import TournamentRow, Transition
 from .points import Line, totals
 from .rounds import line_of, result_lines
 from .settings import TournamentSettings

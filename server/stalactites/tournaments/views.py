@@ -10,8 +10,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from ..store.tournaments_base import StandingRow, TournamentRow
-from ..tournament_protocol import (
+from ..protocol.tournament import (
     CurrentRound,
     RoundLine,
     RoundRecord,
@@ -19,6 +18,7 @@ from ..tournament_protocol import (
     TournamentStanding,
     TournamentView,
 )
+from ..store.tournaments.base import StandingRow, TournamentRow
 from .points import Total, rank, score
 from .settings import TournamentSettings
 

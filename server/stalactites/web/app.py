@@ -28,7 +28,7 @@ from .ghosts.ghost_http import ghost_routes
 from .headers import SecurityHeaders
 from .health import healthz, readyz
 from .match.match_socket import match_socket
-from .metrics import metrics_endpoint
+from .metrics_http import metrics_endpoint
 from .players.player_http import player_error, player_routes
 from .process import running
 from .refusals import QuietRefusals

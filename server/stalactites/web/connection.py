@@ -17,7 +17,7 @@ of ``frame_burst``) gets ``rate_limited`` and close 1008.
 
 A subclass says hello (:meth:`Connection.greet`), handles the frames after
 it (:meth:`Connection.handle`) and leaves (:meth:`Connection.leave`).  Once it has said hello
-it is a :class:`~stalactites.web.fanout.Subscriber` of its room's or tournament's stream.
+it is a :class:`~stalactites.live.fanout.Subscriber` of its room's or tournament's stream.
 
 An idle connection is kept small (thousands are held at once, see ``bench/scale.py``): its
 frames are read in the task uvicorn runs the app in (no task of its own), the writer task

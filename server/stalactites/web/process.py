@@ -1,7 +1,7 @@
 """What one server process holds while it runs, made in the app's lifespan, never at import.
 
 A :class:`Process` holds the stores (rooms', tournaments'), the services over them, this
-process's fan-out of room and tournament events (:mod:`.fanout`), the spectator counts, the
+process's fan-out of room and tournament events (:mod:`..live.fanout`), the spectator counts, the
 tournament scheduler, the per-address limits, the metrics and the open websockets; its upkeep
 disconnects stalled clients, renews presence leases and closes idle streams.  Rooms whose race
 ends here are handed to the tournament whose round they are.  Routes and sockets reach it with
@@ -25,7 +25,6 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from ..arenas import Arenas
-from ..arenas.reminders import Reminders
 from ..arenas.schedule import Schedule, parse
 from ..clock import Clock
 from ..config import ServerConfig
@@ -35,6 +34,16 @@ from ..fairplay.service import FairPlay
 from ..friends import Friends
 from ..friends.daily_notes import daily_beaten
 from ..ghosts import GhostReplay, GhostService
+from ..live.alarms import Alarms
+from ..live.arena_feeds import Feeds
+from ..live.arena_reminders import Reminders
+from ..live.fanout import Fanout, Stream, Subscriber
+from ..live.metrics import Metrics
+from ..live.race_recording import RaceRecorder
+from ..live.rooms.room_stream import RoomHooks
+from ..live.rooms.spectator_count import SpectatorCount
+from ..live.standings_feed import StandingsFeed, TournamentEvents
+from ..live.tabs import Tabs
 from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
 from ..results import Recorder, Sweep
@@ -52,22 +61,13 @@ from ..store import (
     open_queue_store,
     open_store,
 )
-from ..store.daily_base import Board
+from ..store.daily.base import Board
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
-from .alarms import Alarms
-from .arenas.feeds import Feeds
 from .connection import CLOSE_RESTART, Connection
-from .fanout import Fanout, Stream, Subscriber
-from .friends.tabs import Tabs
 from .limits import AddressBuckets, Limits
-from .metrics import Metrics
-from .players.race_recording import RaceRecorder
 from .players.sign_in_limits import SignInLimits
-from .rooms.room_stream import RoomHooks
-from .rooms.spectator_count import SpectatorCount
-from .tournaments.standings_feed import StandingsFeed, TournamentEvents
 
 __all__ = ["Process", "process_of", "running"]
 

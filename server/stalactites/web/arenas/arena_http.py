@@ -1,6 +1,6 @@
 """Arenas' HTTP API (see ``docs/tournaments.md``, "Arenas").
 
-* ``POST /api/arenas`` (a session) with :class:`~stalactites.arenas.protocol.CreateArena`:
+* ``POST /api/arenas`` (a session) with :class:`~stalactites.protocol.arenas.CreateArena`:
   201 ``{"arena", "admin_token"}``.
 * ``GET /api/arenas?status=scheduled|running|finished``: ``{"arenas"}``.
 * ``GET /api/arenas/{id}[?offset=K]``: the arena, 50 lines of its standings from ``offset``,
@@ -20,8 +20,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...arenas import ArenaError
-from ...arenas.protocol import CreateArena, line_of, status_of, summary_of
 from ...arenas.state import ArenaSettings
+from ...protocol.arenas import CreateArena, line_of, status_of, summary_of
 from ..players.session_http import session_player, unauthorized
 from ..process import process_of
 from ..rooms.room_http import body_of

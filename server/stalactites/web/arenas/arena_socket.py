@@ -13,7 +13,9 @@ from __future__ import annotations
 from starlette.websockets import WebSocket
 
 from ...arenas import ArenaError
-from ...arenas.protocol import (
+from ...arenas.state import standings
+from ...logs import bind
+from ...protocol.arenas import (
     ARENA_CLIENT_FRAMES,
     ArenaClientFrame,
     ArenaErrorFrame,
@@ -24,8 +26,6 @@ from ...arenas.protocol import (
     line_of,
     summary_of,
 )
-from ...arenas.state import standings
-from ...logs import bind
 from ..connection import Connection
 from ..players.session_http import request_token
 from ..process import Process, process_of

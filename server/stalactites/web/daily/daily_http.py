@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...daily import DAILY_GAMES
 from ...daily.service import entry_view
-from ...store.daily_base import Board
+from ...store.daily.base import Board
 from ..limits import CREATIONS, limited
 from ..players.session_http import session_player, unauthorized
 from ..process import process_of

@@ -28,7 +28,7 @@ from ...fairplay.record import FairRecord, ReportReason
 from ...fairplay.service import FairPlayError
 from ...players.export import remember_report
 from ...rooms.seats import is_persistent
-from ...store.players_base import PlayerRecord
+from ...store.players.base import PlayerRecord
 from ..limits import AddressBuckets, limited, retry_after_header
 from ..players.session_http import session_player, unauthorized
 from ..process import Process, process_of

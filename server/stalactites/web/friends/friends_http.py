@@ -26,9 +26,9 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...friends import FriendsError
 from ...friends.follows import Listed
-from ...friends.protocol import ChallengeBody, HiddenBody, ReadBody
-from ...store.friends_base import ListName
-from ...store.players_base import PlayerRecord
+from ...protocol.friends import ChallengeBody, HiddenBody, ReadBody
+from ...store.friends.base import ListName
+from ...store.players.base import PlayerRecord
 from ..limits import AddressBuckets, retry_after_header
 from ..players.session_http import session_player, unauthorized
 from ..process import Process, process_of

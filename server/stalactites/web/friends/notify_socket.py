@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from starlette.websockets import WebSocket
 
-from ...friends.protocol import (
+from ...logs import bind
+from ...protocol.friends import (
     NOTIFY_CLIENT_FRAMES,
     NotifyClientFrame,
     NotifyErrorFrame,
     NotifyWelcome,
 )
-from ...logs import bind
-from ...match_protocol import MatchHello, MatchPing, MatchPong
+from ...protocol.match import MatchHello, MatchPing, MatchPong
 from ..connection import Connection
 from ..players.session_http import request_token
 from ..process import Process, process_of

@@ -25,7 +25,8 @@ from starlette.websockets import WebSocket
 
 from ...engine.variants import GAMES
 from ...logs import bind
-from ...match_protocol import (
+from ...matchmaking.service import rating_of
+from ...protocol.match import (
     MATCH_CLIENT_FRAMES,
     LeaveQueue,
     Left,
@@ -38,9 +39,8 @@ from ...match_protocol import (
     Queued,
     QueueFrame,
 )
-from ...matchmaking.service import rating_of
-from ...store.players_base import PlayerRecord
-from ...store.queue_base import QueueRefused, queue_name
+from ...store.players.base import PlayerRecord
+from ...store.queue.base import QueueRefused, queue_name
 from ..connection import Connection
 from ..players.session_http import request_token
 from ..process import Process, process_of

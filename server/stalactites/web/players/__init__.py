@@ -1,1 +1,2 @@
-"""The players' HTTP API, their sessions on requests and sockets, and their races' recording."""
+"""The players' HTTP API and their sessions on requests and sockets (their races' recording
+is :mod:`stalactites.live.race_recording`)."""

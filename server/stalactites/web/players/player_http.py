@@ -25,7 +25,7 @@ from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
 from ...players.export import player_export
 from ...players.recovery import new_codes
 from ...players.service import DAY_MS, NewSession, Profile
-from ...store.players_base import PlayerRecord
+from ...store.players.base import PlayerRecord
 from ..limits import client_address, limited, retry_after_header
 from ..process import process_of
 from .player_limits import EXPORTS, NEW_PLAYERS, REGISTRATIONS, player_limits

@@ -20,7 +20,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse, Response
 
 from ...players.sessions import SESSION_DAYS
-from ...store.players_base import PlayerRecord
+from ...store.players.base import PlayerRecord
 from ..origin import origins
 from ..process import process_of
 

@@ -10,19 +10,19 @@ gets a last ``rate_limited`` error and close 1008.
 
 A spectator (hello with ``"spectator": true``) gets room events like a player,
 plus the ``board`` frames of the room's
-:class:`~stalactites.web.rooms.spectator_boards.SpectatorBoards`;
+:class:`~stalactites.live.rooms.spectator_boards.SpectatorBoards`;
 anything but ``ping`` from it is refused with ``unauthorized``.  One address holds at
 most ``address_spectators`` spectator sockets to a process (beyond: ``rate_limited`` and
 close 1008), and a spectator that sends nothing, not even ``ping``, for
 ``spectator_idle_s`` gets ``idle`` and close 4408.
 
 A player's other sockets (the same token) stay in step through ``synced`` frames
-(:mod:`.own_sync`).
+(:mod:`...live.rooms.own_sync`).
 
 In a quick race (:mod:`stalactites.matchmaking`) a seat is ready as soon as it is connected.
 
 In a large room (a tournament round) ``progress`` events go out batched, at
-most a few a second per connection (:mod:`.progress_batch`).
+most a few a second per connection (:mod:`...live.rooms.progress_batch`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,13 @@ import time
 from starlette.websockets import WebSocket
 
 from ... import room_events
+from ...live.rooms.own_sync import OwnSync
+from ...live.rooms.progress_batch import ProgressBatch, is_progress
+from ...live.rooms.room_stream import RoomStream
+from ...live.rooms.spectator_boards import SpectatorBoards
 from ...logs import bind
 from ...players.sessions import parse_token
-from ...protocol import (
+from ...protocol.room import (
     CLIENT_FRAMES,
     ClientFrame,
     DeclareStep,
@@ -56,10 +60,6 @@ from ..connection import Connection
 from ..limits import Flood, TokenBucket
 from ..players.session_http import request_token
 from ..process import Process, process_of
-from .own_sync import OwnSync
-from .progress_batch import ProgressBatch, is_progress
-from .room_stream import RoomStream
-from .spectator_boards import SpectatorBoards
 
 __all__ = ["RoomConnection", "room_socket"]
 
@@ -75,7 +75,7 @@ async def room_socket(websocket: WebSocket) -> None:
 
 
 class RoomConnection(Connection[ClientFrame, Hello]):
-    """One client's room socket; a :class:`~stalactites.web.fanout.Subscriber` of the room's
+    """One client's room socket; a :class:`~stalactites.live.fanout.Subscriber` of the room's
     stream once it said hello."""
 
     frames = CLIENT_FRAMES

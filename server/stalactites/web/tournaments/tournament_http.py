@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...rooms.settings import TakeSeat
-from ...store.tournaments_base import TOURNAMENT_LISTS
+from ...store.tournaments.base import TOURNAMENT_LISTS
 from ...tournaments import CreateTournament, TournamentError
 from ..invalid import describe
 from ..limits import CREATIONS, JOINS, limited

@@ -15,7 +15,7 @@ from __future__ import annotations
 from starlette.websockets import WebSocket
 
 from ...logs import bind
-from ...tournament_protocol import (
+from ...protocol.tournament import (
     TOURNAMENT_CLIENT_FRAMES,
     TournamentClientFrame,
     TournamentErrorFrame,
@@ -37,7 +37,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
 
 
 class TournamentConnection(Connection[TournamentClientFrame, TournamentHello]):
-    """One client's tournament socket; a :class:`~stalactites.web.fanout.Subscriber` of the
+    """One client's tournament socket; a :class:`~stalactites.live.fanout.Subscriber` of the
     tournament's stream once it said hello."""
 
     frames = TOURNAMENT_CLIENT_FRAMES

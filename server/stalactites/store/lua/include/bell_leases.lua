@@ -1,4 +1,4 @@
--- Leases on a room's bell (store/bell_leases.py): a sorted set of processes, each scored by the
+-- Leases on a room's bell (store/redis/bell_leases.py): a sorted set of processes, each scored by the
 -- end of its lease on Redis's clock, in ms (rooms/listen.lua takes them, commit.lua reads them).
 local function clock_ms()
   local clock = redis.call('TIME')

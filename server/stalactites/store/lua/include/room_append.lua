@@ -5,7 +5,7 @@
 -- The bell carries the newest seq, and ":process" after it when bell_tag is set (a commit
 -- sets it to name the committing process, which takes its events from the commit's answer).
 -- A commit sets bell_action too (its action's line, '' for none): then the bell carries,
--- each on a line after the seq's, that and every event appended (rooms_base.Carried), so that
+-- each on a line after the seq's, that and every event appended (rooms.base.Carried), so that
 -- no process hearing it reads them from the store; and bell_quiet, true when no other process
 -- listens to the room (the bell is not rung).
 -- Answers the seq of the first event appended (0 for none).

@@ -2,7 +2,7 @@
 -- waiter with the ARGV[5] - 1 others nearest in rating that its window allows, never two of
 -- one address nor two of whom one blocks the other, and two matched within ARGV[8] ms only
 -- when nobody else is free for the waiter;
--- and so on (the same rule as stalactites.store.queue_base.pairings).  Players racing are not
+-- and so on (the same rule as stalactites.store.queue.base.pairings).  Players racing are not
 -- paired.  Paired entries leave the queue, each pairing is kept pending until settled
 -- (pendings older than ARGV[6] ms are forgotten).
 -- KEYS[1] the entries hash (see include/queue_alive.lua), KEYS[2] the pending pairings hash

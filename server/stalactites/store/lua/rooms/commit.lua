@@ -1,4 +1,4 @@
--- One action on a player's board, stored with its room events (see rooms_base.Commit).
+-- One action on a player's board, stored with its room events (see rooms.base.Commit).
 -- KEYS: 1 room hash, 2 event list, 3 the player's log, 4 the player's client ids,
 --       5 the room's action stream, 6 the room's listeners (rooms/listen.lua)
 -- The bell reads "seq:process", then the action's line ("count|now|player id|action": its

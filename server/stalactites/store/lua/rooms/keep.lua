@@ -2,7 +2,7 @@
 -- analysis lose their expiry, and the ttl field becomes a century; the field kept is set, so
 -- that an event appended later (a player leaving) refreshes the room hash only
 -- (include/room_append.lua).  The action stream and every player's log (a guest's too) give
--- way to the archive (store/rooms_archive.py: one compact value holding every action and its
+-- way to the archive (store/rooms/archive.py: one compact value holding every action and its
 -- time, and the room hash's long fields), written once: a later keep finds it and leaves it.
 -- The hash's long fields and every seat's (ARGV[6] of them, as read: settings, results,
 -- player:PID, seat:PID, progress:PID ...) move into the archive, and the names' skeletons

@@ -1,0 +1,26 @@
+"""What every subcommand shares: wrong arguments (:class:`UsageError`, raised by the
+:class:`Parser`), JSON on standard output (:func:`emit`), the games' and steps' names."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, NoReturn
+
+__all__ = ["GAME_NAMES", "STEPS", "Parser", "UsageError", "emit"]
+
+GAME_NAMES = ("stalactites", "squadron")
+STEPS = ("ones", "twos")
+
+
+class UsageError(Exception):
+    """Wrong arguments: reported on one line with exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def emit(data: Any) -> None:
+    print(json.dumps(data, separators=(", ", ": ")), flush=True)

@@ -1,0 +1,1 @@
+"""The arenas' store: its interface (``base``), in memory (``memory``), in Redis (``redis``)."""

@@ -1,0 +1,1 @@
+"""The daily store: its interface (``base``), in memory (``memory``), in Redis (``redis``)."""

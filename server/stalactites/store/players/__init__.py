@@ -1,0 +1,1 @@
+"""The player store: its interface (``base``), in memory (``memory``), in Redis (``redis``)."""
