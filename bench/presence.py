@@ -75,7 +75,7 @@ from stalactites.store import open_friends_store
 GOAL_P99_S = 1.0
 PLAYERS, FOLLOWS = 10_000, 50
 SOCKETS_PER_CLIENT = 2500  # notification sockets per client process, by default
-PING_EVERY_S = 25.0  # as the web client's notification socket (client_web/js/notify.js)
+PING_EVERY_S = 25.0  # as the web client's notification socket (client_web/js/friends/notify.js)
 PING_TICK_S = 0.5
 OPENING = 50  # sockets being opened at once, per client process
 HTTP_THREADS = 8

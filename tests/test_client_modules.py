@@ -1,5 +1,5 @@
 """``docs/client.md``'s table of files names every module of the web client, and no other:
-a module added to ``client_web/js/`` without a row, or removed with its row left, fails here."""
+a module added under ``client_web/js/`` without a row, or removed with its row left, fails here."""
 
 from __future__ import annotations
 
@@ -19,10 +19,8 @@ def files_table() -> str:
 
 
 def modules() -> list[str]:
-    """Every module as the table names it: ``js/NAME.js`` and ``js/lang/NAME.js``."""
-    found = [f"js/{path.name}" for path in JS.glob("*.js")]
-    found += [f"js/lang/{path.name}" for path in (JS / "lang").glob("*.js")]
-    return sorted(found)
+    """Every module as the table names it: ``js/main.js``, ``js/FOLDER/NAME.js``."""
+    return sorted(f"js/{path.relative_to(JS).as_posix()}" for path in JS.rglob("*.js"))
 
 
 def test_the_client_has_modules_to_list() -> None:

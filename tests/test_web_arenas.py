@@ -167,7 +167,7 @@ FITS = """() => [...document.querySelectorAll('section.arena *, .panel-arenas *'
     .map((el) => el.outerHTML.slice(0, 80))"""
 
 PODIUM = """async () => {
-    const { podiumView } = await import('./js/arenaviews.js');
+    const { podiumView } = await import('./js/arena/arenaviews.js');
     const line = (rank, name, score) => ({ rank, player_id: `p${rank}`, name, score, races: 9,
         wins: 5, streak: 0, fire: false, paused: false, racing: false, performance: 1500 });
     const box = document.createElement('div');

@@ -127,7 +127,7 @@ def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
 
 
 # A toast as long as the server's messages are (this one is error.retry's).
-SHOW_TOAST = """async () => (await import('./js/dom.js')).toast(
+SHOW_TOAST = """async () => (await import('./js/shared/dom.js')).toast(
     'Your other tab made a move at the same moment: play this move again.', 'error', 60000)"""
 
 

@@ -88,7 +88,8 @@ def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
 
 def show_toast(page: Page, text: str) -> None:
     """A toast as long as the server's messages are, for a minute."""
-    page.evaluate("async (text) => (await import('./js/dom.js')).toast(text, 'error', 60000)", text)
+    toast = "async (text) => (await import('./js/shared/dom.js')).toast(text, 'error', 60000)"
+    page.evaluate(toast, text)
     expect(page.locator(".toast").last).to_be_visible()
 
 
@@ -183,7 +184,7 @@ RESULTS_FAULTS = """() => {
 
 # The same table with ratings, drawn in the dialog's place (a rated race's results).
 RATED = """async (names) => {
-    const { resultsTable } = await import('./js/widgets.js');
+    const { resultsTable } = await import('./js/shared/widgets.js');
     const rows = names.map((name, i) => ({
         player_id: `p${i}`, name, place: i + 1, status: i ? 'resigned' : 'won',
         foundation_cards: 52 - 20 * i, elapsed_ms: 61234 + 600000 * i, rated: true,
@@ -241,7 +242,7 @@ def test_the_results_fit_at_every_size_and_a_toast_never_covers_them(
             assert not overlaps(toast, page.locator(".overlay-card").bounding_box()), (lang, size)
             assert not overlaps(toast, look.bounding_box()), (lang, size)
             shot(page, f"first-hour-results-{lang}-{size[0]}")
-            page.evaluate("async () => (await import('./js/dom.js')).clearToasts()")
+            page.evaluate("async () => (await import('./js/shared/dom.js')).clearToasts()")
             page.evaluate(RATED, NAMES)
             assert page.evaluate(RESULTS_FAULTS) == [], ("rated", lang, size)
             shot(page, f"first-hour-results-rated-{lang}-{size[0]}")
@@ -340,7 +341,7 @@ def test_a_toast_never_covers_the_header(lang_page: Callable[..., Page], lang: s
         show_toast(page, LONG_TOAST)
         toast = page.locator(".toast").last.bounding_box()
         assert not overlaps(toast, page.locator(".topbar").bounding_box()), (lang, size)
-        page.evaluate("async () => (await import('./js/dom.js')).clearToasts()")
+        page.evaluate("async () => (await import('./js/shared/dom.js')).clearToasts()")
 
 
 def test_a_finished_tournament_says_it_is_over_not_that_a_board_opens(

@@ -38,7 +38,7 @@ from stalactites.engine.stalactites import Stalactites
 
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-GUIDED_DEAL = "ms:6"  # client_web/js/guide.js
+GUIDED_DEAL = "ms:6"  # client_web/js/learn/guide.js
 GUIDED_MOVES = ["t2-f2", "t5-c1", "t5-f2"]
 GUIDE_STEPS = ["guide.first", "guide.cell", "guide.freed"]
 NAME = "Zoë"  # a racer's name is data, in no catalogue
@@ -64,7 +64,7 @@ def lang_page(browser: Browser, server_url: str, console: Console) -> Iterator[C
 def text(page: Page, key: str, params: dict[str, Any] | None = None) -> str:
     """The catalogue's text for ``key`` in the page's language, as the page makes it."""
     result: str = page.evaluate(
-        "async ([key, params]) => { const i18n = await import('./js/i18n.js');"
+        "async ([key, params]) => { const i18n = await import('./js/shared/i18n.js');"
         " await i18n.languageSet(); return i18n.t(key, params); }",
         [key, params or {}],
     )
@@ -224,13 +224,8 @@ def test_the_guided_first_game_points_out_the_first_moves_and_is_played_to_its_e
         click_move(page, move)
     expect(page.locator(".guide .guide-text")).to_have_attribute("data-step", "guide.won")
     end = page.locator(".overlay-card")
-    expect(end.locator("h2")).to_have_text(
-        text(
-            page,
-            "race.youFinished",
-            {"place": page.evaluate("async () => (await import('./js/i18n.js')).ordinal(1)")},
-        )
-    )
+    first = page.evaluate("async () => (await import('./js/shared/i18n.js')).ordinal(1)")
+    expect(end.locator("h2")).to_have_text(text(page, "race.youFinished", {"place": first}))
     expect(end.locator(".fairness .fair-ok")).to_have_text(text(page, "fair.checked"))
     check_page(page, lang)
     shot(page, f"guide-won-{lang}-desktop")

@@ -190,12 +190,14 @@ def test_the_lobby_loads_none_of_the_race_replay_or_tournament_modules(
     page.goto(f"{server_url}/#/")
     expect(page.locator(".room-list").first).not_to_be_empty()
     loaded = {re.sub(r".*/js/", "", url) for url in scripts}
-    assert "lobby.js" in loaded
-    race_only = {"race.js", "board.js", "cardface.js", "controls.js", "replay.js", "chart.js"}
-    assert loaded.isdisjoint(race_only | {"tournament.js", "spectate.js", "profile.js"})
+    assert "lobby/lobby.js" in loaded
+    race_only = {"race/race.js", "board/board.js", "board/cardface.js", "race/controls.js"}
+    race_only |= {"replay/replay.js", "shared/chart.js"}
+    others = {"tournament/tournament.js", "race/spectate.js", "profile/profile.js"}
+    assert loaded.isdisjoint(race_only | others)
     page.goto(f"{server_url}/#/room/{new_room(server_url, seats=1)}")
     join_room(page, "Solo")  # the race's modules come when its page is first shown
-    assert "race.js" in {re.sub(r".*/js/", "", url) for url in scripts}
+    assert "race/race.js" in {re.sub(r".*/js/", "", url) for url in scripts}
     context.close()
 
 

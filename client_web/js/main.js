@@ -18,7 +18,7 @@
 // And the language: the one saved, else the browser's; its catalogue alone is fetched before
 // the first page is drawn, and the header's switch fetches another and draws the page again.
 
-import { h, replace } from "./dom.js";
+import { h, replace } from "./shared/dom.js";
 import {
   LANGUAGE_NAMES,
   LANGUAGES,
@@ -27,14 +27,14 @@ import {
   pickLanguage,
   setLanguage,
   t,
-} from "./i18n.js";
-import { ensurePlayer, headlineRating, me, onPlayer } from "./session.js";
-import { startChallenges } from "./challenges.js";
-import { drawFriendsHeader, startFriendsHeader } from "./friendsheader.js";
-import { startNotify } from "./notify.js";
-import { startModLink } from "./modlink.js";
-import { roomSeat, saveLanguage, savedLanguage } from "./storage.js";
-import { startArenas } from "./arenasocket.js";
+} from "./shared/i18n.js";
+import { ensurePlayer, headlineRating, me, onPlayer } from "./shared/session.js";
+import { startChallenges } from "./friends/challenges.js";
+import { drawFriendsHeader, startFriendsHeader } from "./friends/friendsheader.js";
+import { startNotify } from "./friends/notify.js";
+import { startModLink } from "./fairplay/modlink.js";
+import { roomSeat, saveLanguage, savedLanguage } from "./shared/storage.js";
+import { startArenas } from "./arena/arenasocket.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -47,9 +47,9 @@ const lazy = (load, name) => async (...args) => {
   return () => new module[name](app, ...args);
 };
 
-const racePage = lazy(() => import("./race.js"), "RacePage");
-const joinPage = lazy(() => import("./join.js"), "JoinPage");
-const profilePage = lazy(() => import("./profile.js"), "ProfilePage");
+const racePage = lazy(() => import("./race/race.js"), "RacePage");
+const joinPage = lazy(() => import("./race/join.js"), "JoinPage");
+const profilePage = lazy(() => import("./profile/profile.js"), "ProfilePage");
 
 function roomPage(id) {
   const seat = roomSeat(id);
@@ -57,30 +57,30 @@ function roomPage(id) {
 }
 
 const ROUTES = [
-  [/^#?\/?$/, lazy(() => import("./lobby.js"), "LobbyPage")],
+  [/^#?\/?$/, lazy(() => import("./lobby/lobby.js"), "LobbyPage")],
   [
     /^#\/quick\/(stalactites|squadron)(?:\/(choice|ones|twos))?$/,
-    lazy(() => import("./quickrace.js"), "QueuePage"),
+    lazy(() => import("./lobby/quickrace.js"), "QueuePage"),
   ],
   [/^#\/room\/([^/]+)$/, roomPage],
-  [/^#\/watch\/([^/]+)$/, lazy(() => import("./spectate.js"), "SpectatorPage")],
-  [/^#\/tournament\/([^/]+)$/, lazy(() => import("./tournament.js"), "TournamentPage")],
-  [/^#\/arena\/([^/]+)$/, lazy(() => import("./arena.js"), "ArenaPage")],
-  [/^#\/replay\/([^/]+)$/, lazy(() => import("./replay.js"), "ReplayPage")],
-  [/^#\/rules\/(stalactites|squadron)$/, lazy(() => import("./rules.js"), "RulesPage")],
-  [/^#\/learn$/, lazy(() => import("./learn.js"), "LearnPage")],
-  [/^#\/help$/, lazy(() => import("./help.js"), "HelpPage")],
-  [/^#\/mod$/, lazy(() => import("./modpage.js"), "ModPage")],
+  [/^#\/watch\/([^/]+)$/, lazy(() => import("./race/spectate.js"), "SpectatorPage")],
+  [/^#\/tournament\/([^/]+)$/, lazy(() => import("./tournament/tournament.js"), "TournamentPage")],
+  [/^#\/arena\/([^/]+)$/, lazy(() => import("./arena/arena.js"), "ArenaPage")],
+  [/^#\/replay\/([^/]+)$/, lazy(() => import("./replay/replay.js"), "ReplayPage")],
+  [/^#\/rules\/(stalactites|squadron)$/, lazy(() => import("./learn/rules.js"), "RulesPage")],
+  [/^#\/learn$/, lazy(() => import("./learn/learn.js"), "LearnPage")],
+  [/^#\/help$/, lazy(() => import("./learn/help.js"), "HelpPage")],
+  [/^#\/mod$/, lazy(() => import("./fairplay/modpage.js"), "ModPage")],
   [/^#\/me$/, () => profilePage(null)],
   [/^#\/player\/([^/]+)$/, profilePage],
   [
     /^#\/leaderboard\/(stalactites|squadron)$/,
-    lazy(() => import("./leaderboard.js"), "LeaderboardPage"),
+    lazy(() => import("./profile/leaderboard.js"), "LeaderboardPage"),
   ],
-  [/^#\/daily\/(stalactites|squadron)$/, lazy(() => import("./daily.js"), "DailyPage")],
+  [/^#\/daily\/(stalactites|squadron)$/, lazy(() => import("./daily/daily.js"), "DailyPage")],
   [
     /^#\/daily\/(stalactites|squadron)\/(\d{4}-\d{2}-\d{2})$/,
-    lazy(() => import("./daily.js"), "DailyPage"),
+    lazy(() => import("./daily/daily.js"), "DailyPage"),
   ],
 ];
 

@@ -1,4 +1,4 @@
-// Arenas' state for the pages (client_web/js/arenas.js): the arena as last heard (HTTP, then
+// Arenas' state for the pages (client_web/js/arena/arenas.js): the arena as last heard (HTTP, then
 // the socket's frames), its clock, the standings lines shown, the lobby's order, the create
 // form's body, and what a tab remembers of the arena it entered.
 import assert from "node:assert/strict";
@@ -22,7 +22,7 @@ import {
   shownLines,
   termsOf,
   wentTo,
-} from "../../client_web/js/arenas.js";
+} from "../../client_web/js/arena/arenas.js";
 
 const MIN = 60_000;
 

@@ -1,9 +1,9 @@
-// Declared bots in a room's views (client_web/js/bots.js): only accounts' seats are asked
+// Declared bots in a room's views (client_web/js/race/bots.js): only accounts' seats are asked
 // about, each once, and a racer's line is marked once its profile says it is a bot.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { BotBook, hasProfile } from "../../client_web/js/bots.js";
+import { BotBook, hasProfile } from "../../client_web/js/race/bots.js";
 
 /** A book whose profiles come from `profiles` (id -> profile, or an Error to throw). */
 function bookOf(profiles) {

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cardInfo } from "../../client_web/js/cards.js";
-import { loadLanguage } from "../../client_web/js/i18n.js";
+import { cardInfo } from "../../client_web/js/board/cards.js";
+import { loadLanguage } from "../../client_web/js/shared/i18n.js";
 
 await loadLanguage("en"); // the names of cards are in English here
 

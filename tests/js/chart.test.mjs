@@ -1,8 +1,8 @@
-// The rating chart's arithmetic (client_web/js/chart.js): the series and its scaling.
+// The rating chart's arithmetic (client_web/js/shared/chart.js): the series and its scaling.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { niceStep, ratingRows, ratingSeries, scaleSeries } from "../../client_web/js/chart.js";
+import { niceStep, ratingRows, ratingSeries, scaleSeries } from "../../client_web/js/shared/chart.js";
 
 const race = (finished_at, before, after, extra = {}) => ({
   game: "stalactites",

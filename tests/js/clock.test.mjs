@@ -1,4 +1,4 @@
-// The server's time for the clocks (client_web/js/clock.js): the offset comes from the Date
+// The server's time for the clocks (client_web/js/shared/clock.js): the offset comes from the Date
 // header of GET /healthz (whole seconds), and is used only when it is more than 2 s.
 // Each test loads its own copy of the module (the measurement is made once per page load).
 
@@ -18,7 +18,7 @@ async function clockAnswering(ahead, { fails = false } = {}) {
     return { headers: new Map([["Date", date]]) };
   };
   loads += 1;
-  const clock = await import(`../../client_web/js/clock.js?load=${loads}`);
+  const clock = await import(`../../client_web/js/shared/clock.js?load=${loads}`);
   return { clock, asked };
 }
 

@@ -1,4 +1,4 @@
-// The connection's bookkeeping of the stream (client_web/js/connection.js): every hello after
+// The connection's bookkeeping of the stream (client_web/js/shared/connection.js): every hello after
 // the first carries `last_seq`, the last event seen, and an event seen already is not handed
 // to the page again; a welcome sets the place. Run on a fake WebSocket (a stand-in for the
 // network, the only thing not under test).
@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Connection, SeqTracker } from "../../client_web/js/connection.js";
+import { Connection, SeqTracker } from "../../client_web/js/shared/connection.js";
 
 /** A WebSocket as far as Connection uses one; the test opens, feeds and drops it. */
 class FakeSocket {

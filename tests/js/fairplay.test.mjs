@@ -1,4 +1,4 @@
-// Fair play's arithmetic for the pages (client_web/js/fairplay.js): a case's reasons, the
+// Fair play's arithmetic for the pages (client_web/js/fairplay/fairplay.js): a case's reasons, the
 // move-time strip on its log scale, the accuracy at each position, and the runs drawn first.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -12,7 +12,7 @@ import {
   positionKinds,
   reasonOf,
   splitRuns,
-} from "../../client_web/js/fairplay.js";
+} from "../../client_web/js/fairplay/fairplay.js";
 
 test("a case's reasons are known codes, a held run with its room, or their own code", () => {
   assert.deepEqual(reasonOf("held:abc:1"), { key: "held", room: "abc:1", code: "held:abc:1" });

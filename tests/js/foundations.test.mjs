@@ -1,13 +1,13 @@
-// What the foundations want (client_web/js/foundations.js): the card each takes next, read as
+// What the foundations want (client_web/js/board/foundations.js): the card each takes next, read as
 // docs/rules.md says, and which foundation plays the auto-play assist may make (none that loses a
 // choice).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { nextCard, safeToFoundation } from "../../client_web/js/foundations.js";
-import { parseMove } from "../../client_web/js/moves.js";
-import { loadLanguage } from "../../client_web/js/i18n.js";
+import { nextCard, safeToFoundation } from "../../client_web/js/board/foundations.js";
+import { parseMove } from "../../client_web/js/board/moves.js";
+import { loadLanguage } from "../../client_web/js/shared/i18n.js";
 
 await loadLanguage("en"); // the names of cards are in English here
 

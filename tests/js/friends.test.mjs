@@ -1,4 +1,4 @@
-// Friends' state for the pages (client_web/js/friends.js): the online list, the open
+// Friends' state for the pages (client_web/js/friends/friends.js): the online list, the open
 // challenges and the unread count, from the notification socket's frames; a challenge's
 // terms and bodies; a notification's words.
 import assert from "node:assert/strict";
@@ -16,7 +16,7 @@ import {
   reduce,
   secondsLeft,
   termsOf,
-} from "../../client_web/js/friends.js";
+} from "../../client_web/js/friends/friends.js";
 
 const friend = (player_id, name, status = "online", room_id = null) => ({
   player_id,

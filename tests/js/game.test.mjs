@@ -1,11 +1,11 @@
-// One player's board as the client holds it (client_web/js/game.js), by the rules of
+// One player's board as the client holds it (client_web/js/race/game.js), by the rules of
 // docs/client.md "How moves reconcile with accepted and rejected": the confirmed board from
 // the server, the move in flight drawn on top, moves queued behind it, and what an answer does.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { PlayerBoard } from "../../client_web/js/game.js";
+import { PlayerBoard } from "../../client_web/js/race/game.js";
 import { played, stalactitesLegal } from "./rules.mjs";
 
 const START = {

@@ -23,7 +23,7 @@ import {
   setLanguage,
   t,
   tParts,
-} from "../../client_web/js/i18n.js";
+} from "../../client_web/js/shared/i18n.js";
 
 await Promise.all(LANGUAGES.map(loadLanguage));
 const en = CATALOGUES.en;

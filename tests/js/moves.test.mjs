@@ -1,4 +1,4 @@
-// Move notation and the legal list as the client reads it (client_web/js/moves.js): which
+// Move notation and the legal list as the client reads it (client_web/js/board/moves.js): which
 // cards can move and where comes only from the server's `legal`; moving cards on a copy of a
 // board is how a move is drawn before it is answered. Checked against docs/rules.md on small
 // positions (tests/js/rules.mjs writes the rules out for them).
@@ -12,7 +12,7 @@ import {
   LegalIndex,
   parseMove,
   pileCards,
-} from "../../client_web/js/moves.js";
+} from "../../client_web/js/board/moves.js";
 import { played, squadronLegal, stalactitesLegal } from "./rules.mjs";
 
 /** A Stalactites position: ms:1's bases, short columns, one cell taken, the step not fixed. */

@@ -1,14 +1,14 @@
-// Moves in words (client_web/js/movewords.js) and what the analysis says with its figures
+// Moves in words (client_web/js/replay/movewords.js) and what the analysis says with its figures
 // (analysisview.js's movesText and verdictKey): cards named as players read them, places
 // named as players say them, and the fewest moves a win needs only where that means something.
 
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
-import { movesText, verdictKey } from "../../client_web/js/analysisview.js";
-import { LANGUAGES, loadLanguage, setLanguage } from "../../client_web/js/i18n.js";
-import { describeAction, describeMove, stepWords } from "../../client_web/js/movewords.js";
-import { runOf } from "../../client_web/js/timeline.js";
+import { movesText, verdictKey } from "../../client_web/js/replay/analysisview.js";
+import { LANGUAGES, loadLanguage, setLanguage } from "../../client_web/js/shared/i18n.js";
+import { describeAction, describeMove, stepWords } from "../../client_web/js/replay/movewords.js";
+import { runOf } from "../../client_web/js/replay/timeline.js";
 
 await Promise.all(LANGUAGES.map(loadLanguage));
 setLanguage("en");

@@ -1,9 +1,9 @@
-// The files a player keeps (client_web/js/recoverycodes.js): the recovery codes' text file,
+// The files a player keeps (client_web/js/profile/recoverycodes.js): the recovery codes' text file,
 // numbered and saying whose they are, and the names of both files.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { codesFile, codesFileName, exportFileName } from "../../client_web/js/recoverycodes.js";
+import { codesFile, codesFileName, exportFileName } from "../../client_web/js/profile/recoverycodes.js";
 
 test("the codes' file names the account, numbers each code and says what they are", () => {
   const codes = Array.from(

@@ -1,11 +1,11 @@
-// The one scheduled render of a page (client_web/js/render.js): many changes in one frame
+// The one scheduled render of a page (client_web/js/shared/render.js): many changes in one frame
 // make one render; the player's own input renders at once; a page left renders no more.
 // The animation frame is passed in, so the test decides when a frame comes.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { drawPart, nextSecond, scheduled } from "../../client_web/js/render.js";
+import { drawPart, nextSecond, scheduled } from "../../client_web/js/shared/render.js";
 
 function withFrames() {
   const waiting = [];

@@ -1,4 +1,4 @@
-// A race by the clock (client_web/js/timeline.js): each board at a race time from the record's
+// A race by the clock (client_web/js/replay/timeline.js): each board at a race time from the record's
 // actions and times (undos and step declarations included), the timeline chart's series, and
 // the replay's playhead at 1x to 8x.
 
@@ -13,7 +13,7 @@ import {
   runOf,
   stepAt,
   timelineChart,
-} from "../../client_web/js/timeline.js";
+} from "../../client_web/js/replay/timeline.js";
 
 const DEAL = {
   game: "stalactites",

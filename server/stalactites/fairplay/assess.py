@@ -220,7 +220,7 @@ def _played(game: Game, move: Move) -> Iterator[Game]:
 
 def auto_playable(game: Game, move: Move) -> bool:
     """Whether the web client's auto-play assist could make ``move`` here (the client's
-    ``safeToFoundation``, client_web/js/foundations.js): Stalactites, with the step fixed,
+    ``safeToFoundation``, client_web/js/board/foundations.js): Stalactites, with the step fixed,
     the last card of its rank off the foundations; Squadron, an ace, or a card whose two
     lower cards of its suit are both home."""
     if move.dst.kind is not PileKind.FOUNDATION or move.count != 1:

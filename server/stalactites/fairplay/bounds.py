@@ -60,7 +60,7 @@ KEYSTROKE_MS = 80
 MOVE_INPUT_MS = 2 * KEYSTROKE_MS
 # How many moves the web client may send back to back, at the network's pace, after a
 # stall: 16 keys typed ahead (8 moves) or 4 queued clicks, plus the move in flight
-# (client_web/js/controls.js MAX_TYPED_AHEAD, client_web/js/game.js MAX_QUEUE).
+# (client_web/js/race/controls.js MAX_TYPED_AHEAD, client_web/js/race/game.js MAX_QUEUE).
 QUEUED_MOVES = 9
 
 # Speed: what holds a run.

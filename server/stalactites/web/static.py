@@ -4,7 +4,7 @@ and revalidated.
 - Compressed: gzip (Starlette's ``GZipMiddleware``) for every answer of 500 bytes or more
   when the browser accepts it; ``Vary: Accept-Encoding`` tells caches the two forms apart.
 - Revalidated: ``Cache-Control: no-cache`` with the file's ``ETag`` (and ``Last-Modified``).
-  The ES modules import each other by plain path (``./board.js``), so a versioned,
+  The ES modules import each other by plain path (``../board/board.js``), so a versioned,
   immutable address would need the imports rewritten at build time.  Instead a browser keeps
   every file and asks again on each load: an unchanged file costs a ``304`` with no body, a
   changed one (a deploy) is fetched at once, and no mix of old and new modules is ever run.
