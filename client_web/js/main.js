@@ -42,10 +42,12 @@ let page = null;
 // Each page's modules are loaded when it is first shown (the browser keeps what it imported),
 // so the lobby does not fetch the race's board, the replay's chart or the tournament's tables.
 // A route gives a function that draws its page once the modules have come.
-const lazy = (load, name) => async (...args) => {
-  const module = await load();
-  return () => new module[name](app, ...args);
-};
+const lazy =
+  (load, name) =>
+  async (...args) => {
+    const module = await load();
+    return () => new module[name](app, ...args);
+  };
 
 const racePage = lazy(() => import("./race/race.js"), "RacePage");
 const joinPage = lazy(() => import("./race/join.js"), "JoinPage");

@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { niceStep, ratingRows, ratingSeries, scaleSeries } from "../../client_web/js/shared/chart.js";
+import {
+  niceStep,
+  ratingRows,
+  ratingSeries,
+  scaleSeries,
+} from "../../client_web/js/shared/chart.js";
 
 const race = (finished_at, before, after, extra = {}) => ({
   game: "stalactites",

@@ -16,7 +16,11 @@ import {
 
 test("a case's reasons are known codes, a held run with its room, or their own code", () => {
   assert.deepEqual(reasonOf("held:abc:1"), { key: "held", room: "abc:1", code: "held:abc:1" });
-  assert.deepEqual(reasonOf("even_timing"), { key: "even_timing", room: null, code: "even_timing" });
+  assert.deepEqual(reasonOf("even_timing"), {
+    key: "even_timing",
+    room: null,
+    code: "even_timing",
+  });
   assert.equal(reasonOf("reported").key, "reported");
   assert.equal(reasonOf("appeal").key, "appeal");
   assert.equal(reasonOf("perfect_at_hard_positions").key, "perfect_at_hard_positions");
@@ -46,7 +50,12 @@ test("each action's effect on the win comes from the verdicts before and after i
   const verdicts = ["won", "won", "lost", "lost", "unknown"];
   assert.deepEqual(positionKinds(verdicts), ["kept", "lost", "already", "already"]);
   assert.deepEqual(positionKinds(["won", "unknown", "won"]), ["unknown", "unknown"]);
-  assert.deepEqual(kindCounts(positionKinds(verdicts)), { kept: 1, lost: 1, already: 2, unknown: 0 });
+  assert.deepEqual(kindCounts(positionKinds(verdicts)), {
+    kept: 1,
+    lost: 1,
+    already: 2,
+    unknown: 0,
+  });
   const cells = positionCells(verdicts, { width: 400 });
   assert.deepEqual(
     cells.map((cell) => [cell.x, cell.w, cell.kind]),
@@ -70,7 +79,12 @@ test("a case's held and reported runs come first", () => {
   const kase = {
     reasons: ["held:r2", "reported"],
     reports: [{ room_id: "r3" }, { room_id: null }],
-    runs: [{ room_id: "r1", held: [] }, { room_id: "r2", held: ["inhuman_speed"] }, { room_id: "r3", held: [] }, { room_id: "r4", held: ["perfect_and_fast"] }],
+    runs: [
+      { room_id: "r1", held: [] },
+      { room_id: "r2", held: ["inhuman_speed"] },
+      { room_id: "r3", held: [] },
+      { room_id: "r4", held: ["perfect_and_fast"] },
+    ],
   };
   const { evidence, others } = splitRuns(kase);
   assert.deepEqual(

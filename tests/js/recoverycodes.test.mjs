@@ -3,7 +3,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { codesFile, codesFileName, exportFileName } from "../../client_web/js/profile/recoverycodes.js";
+import {
+  codesFile,
+  codesFileName,
+  exportFileName,
+} from "../../client_web/js/profile/recoverycodes.js";
 
 test("the codes' file names the account, numbers each code and says what they are", () => {
   const codes = Array.from(

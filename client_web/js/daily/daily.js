@@ -121,7 +121,15 @@ function boardTable(entries, links) {
     h(
       "table",
       { class: "results daily-table" },
-      h("thead", {}, h("tr", {}, head.map((text) => h("th", {}, text)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          head.map((text) => h("th", {}, text)),
+        ),
+      ),
       h("tbody", {}, rows),
     ),
     t("daily.board"),
@@ -149,7 +157,10 @@ function archiveList(days, game) {
           ? h(
               "span",
               {},
-              t("daily.winner", { name: day.winner.name, time: elapsedText(day.winner.elapsed_ms) }),
+              t("daily.winner", {
+                name: day.winner.name,
+                time: elapsedText(day.winner.elapsed_ms),
+              }),
               " ",
               runLinks(day.winner),
             )

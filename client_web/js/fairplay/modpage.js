@@ -312,7 +312,15 @@ export class ModPage {
         h(
           "table",
           { class: "results mod-audit-table" },
-          h("thead", {}, h("tr", {}, head.map((key) => h("th", {}, t(key))))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              head.map((key) => h("th", {}, t(key))),
+            ),
+          ),
           h(
             "tbody",
             {},
@@ -391,7 +399,15 @@ function signalsTable(runs, page) {
   return h(
     "table",
     { class: "results mod-signals" },
-    h("thead", {}, h("tr", {}, head.map((key) => h("th", { scope: "col" }, t(key))))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        head.map((key) => h("th", { scope: "col" }, t(key))),
+      ),
+    ),
     h(
       "tbody",
       {},

@@ -162,11 +162,10 @@ function opponentsList() {
         h("a", { href: `#/player/${encodeURIComponent(p.player_id)}` }, p.name),
         following
           ? h("span", { class: "tag" }, t("friends.following"))
-          : action(
-              t("friends.follow"),
-              async () => draw((await follow(p.player_id)).following),
-              { label: t("friends.followName", { name: p.name }), data: { friend: "follow" } },
-            ),
+          : action(t("friends.follow"), async () => draw((await follow(p.player_id)).following), {
+              label: t("friends.followName", { name: p.name }),
+              data: { friend: "follow" },
+            }),
         challengeButton(p),
       );
     draw(p.following);
@@ -243,6 +242,9 @@ function rowButtons(row, room) {
       }),
     );
   draw(false);
-  friends.relationTo(row.player_id).then((rel) => rel.following && draw(true), () => {});
+  friends.relationTo(row.player_id).then(
+    (rel) => rel.following && draw(true),
+    () => {},
+  );
   return box;
 }

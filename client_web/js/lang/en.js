@@ -758,11 +758,11 @@ export default {
   "board.next": "takes the {card} next",
   "board.anyAce": "any ace",
   "board.or": "or",
-  "racers.ahead": {"one": "{n} card ahead of you", "other": "{n} cards ahead of you"},
-  "racers.behind": {"one": "{n} card behind you", "other": "{n} cards behind you"},
+  "racers.ahead": { one: "{n} card ahead of you", other: "{n} cards ahead of you" },
+  "racers.behind": { one: "{n} card behind you", other: "{n} cards behind you" },
   "racers.level": "level with you",
-  "racers.youLead": {"one": "you lead by {n} card", "other": "you lead by {n} cards"},
-  "racers.youTrail": {"one": "{n} card behind the leader", "other": "{n} cards behind the leader"},
+  "racers.youLead": { one: "you lead by {n} card", other: "you lead by {n} cards" },
+  "racers.youTrail": { one: "{n} card behind the leader", other: "{n} cards behind the leader" },
   "racers.youLevel": "level with the leader",
   "note.otherWon": "{name} has won the race.",
   "note.otherFinished": "{name} has finished: {place} place.",
@@ -797,10 +797,12 @@ export default {
   "report.thanks": "Thanks, moderators will look.",
   "report.signIn": "Sign in first: reports come from players.",
   "fairplay.review": "under review",
-  "fairplay.reviewHint": "Moderators are looking at this run: it is not shown on public boards until they decide.",
+  "fairplay.reviewHint":
+    "Moderators are looking at this run: it is not shown on public boards until they decide.",
   "fairplay.underReview": {
     one: "A run of yours is under review by moderators: it is not shown on public boards until they decide.",
-    other: "{n} runs of yours are under review by moderators: they are not shown on public boards until they decide.",
+    other:
+      "{n} runs of yours are under review by moderators: they are not shown on public boards until they decide.",
   },
   "fairplay.marked": "Marked by moderators for unfair play.",
   "fairplay.appealTitle": "Appeal",
@@ -828,7 +830,8 @@ export default {
   "mod.reason.appeal": "The player appealed against the mark",
   "mod.standing": {
     one: "Over {n} run assessed: {held} held, {won} won, {perfect} perfect; hard positions kept {kept} of {hard}; even timing in {even} of {paced} runs that could be judged.",
-    other: "Over {n} runs assessed: {held} held, {won} won, {perfect} perfect; hard positions kept {kept} of {hard}; even timing in {even} of {paced} runs that could be judged.",
+    other:
+      "Over {n} runs assessed: {held} held, {won} won, {perfect} perfect; hard positions kept {kept} of {hard}; even timing in {even} of {paced} runs that could be judged.",
   },
   "mod.runs": "Runs and their signals",
   "mod.noRuns": "No runs assessed.",
@@ -862,10 +865,12 @@ export default {
     one: "{n} action; median {median}, fastest {fastest}; {fast} faster than two inputs.",
     other: "{n} actions; median {median}, fastest {fastest}; {fast} faster than two inputs.",
   },
-  "mod.boundKey": "The dashed line: {time}, two inputs at the best typist's pace; red bars are faster.",
+  "mod.boundKey":
+    "The dashed line: {time}, two inputs at the best typist's pace; red bars are faster.",
   "mod.barTitle": "Action {n}: {time}",
   "mod.accuracyPlot": "Accuracy at each position",
-  "mod.accuracyLabel": "Kept the win {kept} times, threw it away {lost} times, {already} moves from a lost board, {unknown} undecided.",
+  "mod.accuracyLabel":
+    "Kept the win {kept} times, threw it away {lost} times, {already} moves from a lost board, {unknown} undecided.",
   "mod.cellTitle": "Action {n}: {what}",
   "mod.pos.kept": "kept the win",
   "mod.pos.lost": "threw the win away",
@@ -896,7 +901,8 @@ export default {
   "mod.action.grant": "made a moderator",
   "mod.action.revoke": "no longer a moderator",
   "ghost.raced": "against the ghost of {name} ({time})",
-  "error.run_not_found": "That run cannot be raced: no such player in this race, or it has no times.",
+  "error.run_not_found":
+    "That run cannot be raced: no such player in this race, or it has no times.",
   "error.own_run": "That run is your own: race someone else's.",
   "error.not_certified": "Only runs on a deal the server dealt and certified can be raced.",
   "error.not_finished": "That race has not finished yet.",
@@ -917,7 +923,8 @@ export default {
   "daily.guests": "Guests, not ranked (register to be ranked)",
   "daily.loading": "Loading…",
   "daily.pageTitle": "Daily deal: {game}",
-  "daily.date": "The deal of {date} (UTC), the same for everyone; your first attempt is the one that counts.",
+  "daily.date":
+    "The deal of {date} (UTC), the same for everyone; your first attempt is the one that counts.",
   "daily.today": "Today's leaderboard",
   "daily.archive": "Past days",
   "daily.nobody": "No official attempt has finished yet today.",
@@ -945,7 +952,8 @@ export default {
   "rematch.youOffered": "You offered a rematch.",
   "rematch.join": "Join the rematch",
   "rematch.raceAgain": "Race again",
-  "daily.replaysLater": "Replays of today's attempts open once the day is over (UTC): the deal stays secret until then.",
+  "daily.replaysLater":
+    "Replays of today's attempts open once the day is over (UTC): the deal stays secret until then.",
   "daily.dayBoard": "Leaderboard of {date}",
   "daily.nobodyThen": "No official attempt finished that day.",
   "daily.run": "Replay and race",
@@ -958,7 +966,8 @@ export default {
   "quick.waitingPlayers": "Players waiting",
   "quick.cancel": "Cancel",
   "quick.ghostNow": "Race a ghost now",
-  "quick.ghostLater": "No player after a short wait? You race a ghost: a recorded run of another player, unrated.",
+  "quick.ghostLater":
+    "No player after a short wait? You race a ghost: a recorded run of another player, unrated.",
   "quick.nobodyElse": "Nobody else is waiting",
   "quick.others": { one: "{n} other player waiting", other: "{n} other players waiting" },
   "quick.noGhostYet":
@@ -1000,12 +1009,14 @@ export default {
   "friends.nobody": "Nobody yet.",
   "friends.rated": "rated",
   "friends.unrated": "unrated",
-  "friends.error.not_registered": "Create an account (on your profile) to follow and challenge players.",
+  "friends.error.not_registered":
+    "Create an account (on your profile) to follow and challenge players.",
   "friends.error.player_not_found": "Only players with an account can be followed or challenged.",
   "friends.error.own_follow": "You cannot follow yourself.",
   "friends.error.own_block": "You cannot block yourself.",
   "friends.error.own_challenge": "You cannot challenge yourself.",
-  "friends.error.already_open": "Your challenge to this player is still open: wait for their answer.",
+  "friends.error.already_open":
+    "Your challenge to this player is still open: wait for their answer.",
   "friends.error.too_many":
     "You have reached the limit (5 open challenges, 1,000 players followed or blocked).",
   "friends.error.rated_pools":

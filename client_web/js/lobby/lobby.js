@@ -3,7 +3,14 @@
 // The forms are made once; the room lists are the page's state, asked for every few seconds
 // and drawn by one scheduled render, in place.
 
-import { createRoom, createTournament, errorText, joinRoom, listRooms, roomsOf } from "../shared/api.js";
+import {
+  createRoom,
+  createTournament,
+  errorText,
+  joinRoom,
+  listRooms,
+  roomsOf,
+} from "../shared/api.js";
 import { h, replace } from "../shared/dom.js";
 import { list as listText, t } from "../shared/i18n.js";
 import { patch, scheduled } from "../shared/render.js";

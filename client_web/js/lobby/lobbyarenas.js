@@ -118,6 +118,11 @@ function listView(list, status, now) {
   else if (list && !list.arenas.length) {
     const none = status === "running" ? "arenas.noRunning" : "arenas.noSoon";
     body = h("p", { class: "muted" }, t(none));
-  } else if (list) body = h("ul", {}, list.arenas.map((arena) => lobbyItem(arena, now)));
+  } else if (list)
+    body = h(
+      "ul",
+      {},
+      list.arenas.map((arena) => lobbyItem(arena, now)),
+    );
   return h("div", { class: "arena-list", dataset: { list: status }, key: status }, heading, body);
 }

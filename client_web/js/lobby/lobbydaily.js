@@ -112,7 +112,12 @@ export function friendPanel() {
       replace(
         out,
         h("p", {}, t("friend.share")),
-        h("input", { class: "share-link", value: link, readonly: true, "aria-label": t("friend.share") }),
+        h("input", {
+          class: "share-link",
+          value: link,
+          readonly: true,
+          "aria-label": t("friend.share"),
+        }),
         h("a", { class: "btn btn-primary", href: `#/room/${room.room_id}` }, t("friend.go")),
       );
     } catch (error) {

@@ -42,7 +42,9 @@ export function accountView(profile, changed) {
   };
   if (!profile.registered) {
     parts.push(
-      signedOut ? h("p", { class: "signed-out-note", role: "status" }, t("account.nowGuest")) : null,
+      signedOut
+        ? h("p", { class: "signed-out-note", role: "status" }, t("account.nowGuest"))
+        : null,
       signInPart,
       recoverPart(recovered),
       h("h3", { class: "register-title" }, t("account.newAccount")),

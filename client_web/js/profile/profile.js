@@ -317,7 +317,9 @@ function racesTable(races, profile, own) {
               {},
               statusText(r.status),
               underReviewTag(r),
-              r.hints ? h("span", { class: "muted" }, " · ", t("profile.hints", { n: r.hints })) : null,
+              r.hints
+                ? h("span", { class: "muted" }, " · ", t("profile.hints", { n: r.hints }))
+                : null,
             ),
             h("td", {}, elapsedText(r.elapsed_ms)),
             h("td", {}, num(r.foundation_cards ?? 0)),

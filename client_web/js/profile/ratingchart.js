@@ -62,22 +62,20 @@ export function chartTable(rows) {
     h(
       "table",
       { class: "results" },
-      h(
-        "thead",
-        {},
-        h("tr", {}, h("th", {}, t("profile.when")), h("th", {}, t("results.rating"))),
-      ),
+      h("thead", {}, h("tr", {}, h("th", {}, t("profile.when")), h("th", {}, t("results.rating")))),
       h(
         "tbody",
         {},
-        [...rows].reverse().map((row) =>
-          h(
-            "tr",
-            { key: row.room },
-            h("td", {}, dateTime(row.at)),
-            h("td", {}, ratingChange(row.before, row.after) ?? num(row.after)),
+        [...rows]
+          .reverse()
+          .map((row) =>
+            h(
+              "tr",
+              { key: row.room },
+              h("td", {}, dateTime(row.at)),
+              h("td", {}, ratingChange(row.before, row.after) ?? num(row.after)),
+            ),
           ),
-        ),
       ),
     ),
   );

@@ -41,7 +41,8 @@ export class BotBook {
       this.known.set(playerId, bot);
       return bot;
     } catch (error) {
-      if (error?.status === 404) this.known.set(playerId, false); // no such player (deleted)
+      if (error?.status === 404)
+        this.known.set(playerId, false); // no such player (deleted)
       else this.known.delete(playerId);
       return false;
     }

@@ -74,7 +74,9 @@ export class RacePage {
     if (arena) {
       this.stopArena = onArena((state) => this.update((s) => (s.arena = { ...state, id: arena })));
       getArena(arena)
-        .then((a) => a.room_id === roomId && a.you?.berserk && this.update((s) => (s.berserk = true)))
+        .then(
+          (a) => a.room_id === roomId && a.you?.berserk && this.update((s) => (s.berserk = true)),
+        )
         .catch(() => {}); // (the offer stays; going berserk again says whether it is too late)
     }
     syncClock();

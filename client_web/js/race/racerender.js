@@ -209,7 +209,9 @@ function sideView(s) {
 function sideContent({ players, news, game, you, gaps, watching }) {
   return [
     h("h2", {}, t("race.racers")),
-    news ? h("p", { class: "race-news", role: "status", "aria-label": t("race.news") }, news) : null,
+    news
+      ? h("p", { class: "race-news", role: "status", "aria-label": t("race.news") }, news)
+      : null,
     racersPanel(players, { game, you, gaps }),
     watching ? h("p", { class: "watchers muted" }, t("common.watching", { n: watching })) : null,
   ];

@@ -26,7 +26,11 @@ export function rematchView(s) {
   const offer = s.rematch;
   if (!offer) {
     const propose = () => rematch(s, null);
-    return h("button", { class: "btn btn-primary rematch", onclick: propose }, t("rematch.propose"));
+    return h(
+      "button",
+      { class: "btn btn-primary rematch", onclick: propose },
+      t("rematch.propose"),
+    );
   }
   return h(
     "div",

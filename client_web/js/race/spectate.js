@@ -16,7 +16,13 @@ import { h, replace } from "../shared/dom.js";
 import { cardTotal } from "../board/cards.js";
 import { clockText, t } from "../shared/i18n.js";
 import { patch, scheduled, setData, setText } from "../shared/render.js";
-import { gameName, mergePlayer, racersPanel, resultsTable, settingsText } from "../shared/widgets.js";
+import {
+  gameName,
+  mergePlayer,
+  racersPanel,
+  resultsTable,
+  settingsText,
+} from "../shared/widgets.js";
 import { checkReveal, commitmentLine, revealView } from "./fairness.js";
 import { withReport } from "../fairplay/fairplayview.js";
 import { me } from "../shared/session.js";

@@ -196,7 +196,8 @@ export function settingsText(room) {
   if (room.game !== "squadron" && room.step) parts.push(stepText(room.step));
   if (room.seats)
     parts.push(room.seats === 1 ? t("settings.solo") : t("settings.seats", { n: room.seats }));
-  if (room.time_limit_s) parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 30) / 2 }));
+  if (room.time_limit_s)
+    parts.push(t("unit.minutes", { n: Math.round(room.time_limit_s / 30) / 2 }));
   parts.push(room.undo ? t("settings.undo") : t("settings.noUndo"));
   if (room.berserk) parts.push(`⚔ ${t("settings.berserk")}`); // an arena racer's half the time
   if (room.autoplay) parts.push(t("settings.autoplay"));
@@ -205,7 +206,8 @@ export function settingsText(room) {
     parts.push(t("settings.round", { name: room.tournament.name, n: room.tournament.round }));
   }
   if (room.deal_chosen) parts.push(t("settings.chosenDeal")); // its creator may have studied it
-  if (room.boards_held) parts.push(t("settings.held")); // a race that counts: no delay shown
+  if (room.boards_held)
+    parts.push(t("settings.held")); // a race that counts: no delay shown
   else if (room.spectator_delay_s) parts.push(t("settings.delay", { n: room.spectator_delay_s }));
   return parts.join(" · ");
 }
