@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need, start the services they use, and run every check:
-# ruff, mypy --strict, the web client's unit tests (node --test), and pytest (which fails on
-# "no tests ran", exit 5).
+# ruff, mypy --strict, the web client's unit tests (node --test) and format (Prettier), and
+# pytest (which fails on "no tests ran", exit 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,9 +23,11 @@ if ! command -v chromium >/dev/null; then
     apt-get update -qq && apt-get install -y -qq chromium
 fi
 
-# The accessibility test injects axe-core at the version package.json pins (from node_modules).
-if ! node -e 'const pinned = require("./package.json").devDependencies["axe-core"];
-    process.exit(require("./node_modules/axe-core/package.json").version === pinned ? 0 : 1)' \
+# The accessibility test injects axe-core, and the client's format is checked by Prettier, each
+# at the version package.json pins (from node_modules).
+if ! node -e 'const pins = Object.entries(require("./package.json").devDependencies);
+    const installed = (name) => require(`./node_modules/${name}/package.json`).version;
+    process.exit(pins.every(([name, pin]) => installed(name) === pin) ? 0 : 1)' \
     2>/dev/null; then
     npm ci --no-audit --no-fund --loglevel=error >/dev/null
 fi
@@ -39,4 +41,5 @@ fi
 .venv/bin/ruff format --check server tests bench
 .venv/bin/mypy
 node --test tests/js/*.test.mjs
+npx prettier --check client_web tests/js
 .venv/bin/pytest "$@"
