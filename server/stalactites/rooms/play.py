@@ -181,9 +181,7 @@ class Play:
         self, room_id: str, player_id: str, action: Action, undo: bool, start: int
     ) -> AcceptedText | Rejected | None:
         """One try: an answer, or None after a conflict (the board was rebuilt)."""
-        board_ = self.rooms.boards.get(room_id, player_id)
-        if board_ is None:
-            board_ = await self.rooms.reload(room_id, player_id)
+        board_ = await self.rooms.cached_board(room_id, player_id)
         before = board_.progress
         try:
             board_.act(action.text)

@@ -255,9 +255,7 @@ class RoomService:
     ) -> CommitResult:
         """Store a racer's race as over (``finish``: resigned, timeout) with their board as
         it stands, ``elapsed_ms`` into the race; after a conflict their board is read again."""
-        board_ = self.boards.get(room_id, player_id)
-        if board_ is None:
-            board_ = await self.reload(room_id, player_id)
+        board_ = await self.cached_board(room_id, player_id)
         progress = board_.progress
         event = room_events.progress_event(
             player_id, progress.foundation_cards, progress.moves, finish, elapsed_ms
@@ -494,6 +492,12 @@ class RoomService:
         return await self.store.finish(finish), standings
 
     # What a player sees.
+
+    async def cached_board(self, room_id: str, player_id: str) -> Board:
+        """The player's board as this process has it, else rebuilt from the stored log (a
+        stale one costs its next commit a conflict, which rebuilds it: the move path's)."""
+        cached = self.boards.get(room_id, player_id)
+        return cached if cached is not None else await self.reload(room_id, player_id)
 
     async def board(self, room_id: str, player_id: str) -> Board:
         """The player's board, checked against the stored log."""

@@ -77,9 +77,7 @@ class OwnSync:
                 self._own -= 1
                 return
             with contextlib.suppress(Exception):  # the room is gone: the next action says so
-                board = rooms.boards.get(*key)
-                if board is None or await rooms.store.read_log(*key, board.length):
-                    board = await rooms.reload(*key)
+                board = await rooms.board(*key)
                 game, status = board.game, board_status(board.game)
                 legal = legal_texts(game) if status.value == "playing" else []
                 self._send(
