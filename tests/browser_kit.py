@@ -237,15 +237,25 @@ def winning_line_from(board: dict[str, list[str]], step: str) -> list[str]:
 
 
 def first_moves(board: dict[str, list[str]], count: int) -> list[str]:
-    """``count`` legal moves from a dealt layout, each the first legal one after those before
-    that plays to no foundation where there is one (a foundation play by ones otherwise)."""
-    game, moves = _dealt(board, "ones"), []
-    for _ in range(count):
+    """``count`` legal moves from a dealt layout, moves to no foundation tried first (then
+    foundation plays by ones), the first line found that does not run out of moves."""
+    game = _dealt(board, "ones")
+
+    def line(left: int) -> list[str] | None:
+        if not left:
+            return []
         legal = game.generate_legal_moves()
-        move = next((m for m in legal if not str(m).split("-")[1].startswith("f")), legal[0])
-        game.push(move)
-        moves.append(str(move))
-    return moves
+        for move in sorted(legal, key=lambda m: str(m).split("-")[1].startswith("f")):
+            game.push(move)
+            rest = line(left - 1)
+            game.pop()
+            if rest is not None:
+                return [str(move), *rest]
+        return None
+
+    found = line(count)
+    assert found is not None, f"no {count} moves from this deal"
+    return found
 
 
 def _dealt(board: dict[str, list[str]], step: str) -> Stalactites:
