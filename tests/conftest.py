@@ -133,6 +133,31 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# What makes a test ``slow`` (left out of the fast loop, ``-m "not slow"``) by the fixtures it
+# takes: chromium, a running server over real sockets (the server test modules close their
+# clients), the session's Redis Cluster.  Other slow tests are marked where they are written.
+SLOW_FIXTURES = {"browser", "close_clients", "cluster"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that takes ``browser`` (browser_kit's chromium) is a ``browser`` test; that and
+    the ``SLOW_FIXTURES`` make a test ``slow``.  Run in parallel (``-n``, ``--dist
+    loadgroup``), a browser module's tests stay together on one worker, which starts its
+    chromium and its server once."""
+    grouped = config.pluginmanager.hasplugin("xdist")
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("browser") is None:
+            continue
+        item.add_marker(pytest.mark.slow)
+        if grouped:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(scope="module")
 def module_redis_prefix() -> Iterator[str]:
     """A key prefix of this module's own (its shared Redis server's); deleted afterwards."""
