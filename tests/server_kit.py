@@ -157,7 +157,7 @@ class InProcessServer:
 
     def __enter__(self) -> InProcessServer:
         self.thread.start()
-        if not self.server.ready.wait(10) or not self.server.started:
+        if not self.server.ready.wait(60) or not self.server.started:  # (60 s: only a hang)
             self.__exit__(None, None, None)
             raise RuntimeError("the server did not start")
         port = self.server.servers[0].sockets[0].getsockname()[1]
