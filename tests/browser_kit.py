@@ -15,7 +15,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
@@ -27,7 +26,7 @@ import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from server_kit import board_game, end_process, free_port
+from server_kit import TEST_DEAL_POOL, board_game, end_process, free_port
 from stalactites.engine.stalactites import Stalactites
 from stalactites.solver import Verdict, solve
 
@@ -43,7 +42,6 @@ __all__ = [
     "STEP",
     "ServerProcess",
     "_solved",
-    "_wait_healthy",
     "board_of",
     "browser",
     "click_move",
@@ -90,20 +88,6 @@ LOCALES = {"en": "en-US", "pl": "pl-PL", "kk": "kk-KZ"}
 # The server and the browser.
 
 
-def _wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not become healthy in 20 s")
-
-
 class ServerProcess:
     """``stalactites serve`` in its own process on a fixed free port; stop and start it again."""
 
@@ -117,24 +101,33 @@ class ServerProcess:
         # default limits, which the web client, played at a test's speed, must stay within.
         self.env.update(STALACTITES_CREATE_RATE="0", STALACTITES_JOIN_RATE="0")
         self.env.update(STALACTITES_SESSION_ADDRESS_RATE="0", STALACTITES_REGISTER_ADDRESS_RATE="0")
+        # Fewer quick-race deals certified at each start, as for the other tests' servers.
+        self.env.update(STALACTITES_MATCH_DEAL_POOL=str(TEST_DEAL_POOL))
         self.env.update(env)
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
         command = [str(Path(sys.executable).parent / "stalactites"), "serve"]
         self.process = subprocess.Popen(
             [*command, "--port", str(self.port)],
             env=self.env,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             cwd=ROOT,
+            text=True,
         )
-        _wait_healthy(self.url, self.process)
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()  # its URL, once it listens ("": it exited)
+        if f"http://127.0.0.1:{self.port}/" not in line:
+            self.stop()
+            raise RuntimeError(f"the server did not start: {line!r}")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is None:
             return
         end_process(self.process, sig)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
         self.process = None
 
 

@@ -133,6 +133,37 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# What makes a test ``slow`` (left out of the fast loop, ``-m "not slow"``) by the fixtures it
+# takes: chromium, a running server over real sockets (the server test modules close their
+# clients), the session's Redis Cluster.  Other slow tests are marked where they are written.
+SLOW_FIXTURES = {"browser", "close_clients", "cluster"}
+
+
+BROWSER_WORKERS = 2  # chromiums at once in a parallel run; the other workers run the rest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that takes ``browser`` (browser_kit's chromium) is a ``browser`` test; that and
+    the ``SLOW_FIXTURES`` make a test ``slow``.  Run in parallel (``-n``, ``--dist
+    loadgroup``), the browser modules are shared out whole among ``BROWSER_WORKERS`` groups,
+    each run on one worker: a module starts its chromium and its server once, and no more
+    than that many chromiums compete for the machine with the rest of the suite."""
+    grouped = config.pluginmanager.hasplugin("xdist")
+    modules: dict[str, int] = {}
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & SLOW_FIXTURES:
+            item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("browser") is None:
+            continue
+        item.add_marker(pytest.mark.slow)
+        if grouped:
+            module = modules.setdefault(item.nodeid.split("::")[0], len(modules))
+            item.add_marker(pytest.mark.xdist_group(f"browser{module % BROWSER_WORKERS}"))
+
+
 @pytest.fixture(scope="module")
 def module_redis_prefix() -> Iterator[str]:
     """A key prefix of this module's own (its shared Redis server's); deleted afterwards."""

@@ -42,4 +42,9 @@ fi
 .venv/bin/mypy
 node --test tests/js/*.test.mjs
 npx prettier --check client_web tests/js
-.venv/bin/pytest "$@"
+
+# The suite starts hundreds of server processes: compiled once here, not by each of them.
+.venv/bin/python -m compileall -q server tests
+# It mostly waits (on servers, browsers, Redis), so it runs on four workers (pytest-xdist);
+# a browser module's tests stay on one worker (tests/conftest.py).
+.venv/bin/pytest -n 4 "$@"

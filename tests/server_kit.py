@@ -7,6 +7,7 @@ union, so each test also checks that the server speaks the documented protocol.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -18,7 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -44,13 +45,26 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 class ManualClock:
-    """The real clock plus an offset the test moves forward."""
+    """The real clock plus an offset the test moves forward; inside :meth:`frozen`, the
+    real clock's part stands still."""
 
     def __init__(self) -> None:
         self.offset_ms = 0
+        self.frozen_at_ms: int | None = None
 
     def now_ms(self) -> int:
-        return time.time_ns() // 1_000_000 + self.offset_ms
+        real = time.time_ns() // 1_000_000 if self.frozen_at_ms is None else self.frozen_at_ms
+        return real + self.offset_ms
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """Time stands still inside (only :meth:`advance` moves it): what a test asserts of
+        a run's timing does not depend on how loaded the machine running it is."""
+        self.frozen_at_ms = time.time_ns() // 1_000_000
+        try:
+            yield
+        finally:
+            self.frozen_at_ms = None
 
     def advance(self, seconds: float) -> None:
         self.offset_ms += int(seconds * 1000)
@@ -143,7 +157,7 @@ class InProcessServer:
 
     def __enter__(self) -> InProcessServer:
         self.thread.start()
-        if not self.server.ready.wait(10) or not self.server.started:
+        if not self.server.ready.wait(60) or not self.server.started:  # (60 s: only a hang)
             self.__exit__(None, None, None)
             raise RuntimeError("the server did not start")
         port = self.server.servers[0].sockets[0].getsockname()[1]

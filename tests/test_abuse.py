@@ -274,8 +274,8 @@ async def test_a_connection_sending_frames_past_its_allowance_is_closed_1008(
     with InProcessServer(config, clock) as server:
         room_id = await new_room(server.url)
         tournament_id, _ = await new_tournament(server.url)
+        _, token = await seat(server.url, room_id, "Ann")  # first: a hello is due in 1 s
         player = await Client.open(server.ws_url(room_id))
-        _, token = await seat(server.url, room_id, "Ann")
         await player.hello(token)
         watcher = await Watcher.open(server.url, tournament_id)
         await watcher.hello(spectator=True)

@@ -52,12 +52,13 @@ async def test_cancelled_alarms_never_ring() -> None:
     clock = ManualClock()
     alarms = Alarms(clock)
     rung: list[str] = []
-    now = clock.now_ms()
-    alarms.at(now + 10, lambda: rung.append("cancelled")).cancel()
-    sleeper = asyncio.create_task(alarms.until(now + 10))
-    await asyncio.sleep(0)
-    sleeper.cancel()
-    await asyncio.gather(sleeper, return_exceptions=True)
+    with clock.frozen():  # the sleeper is still asleep when cancelled, however loaded the machine
+        now = clock.now_ms()
+        alarms.at(now + 10, lambda: rung.append("cancelled")).cancel()
+        sleeper = asyncio.create_task(alarms.until(now + 10))
+        await asyncio.sleep(0)
+        sleeper.cancel()
+        await asyncio.gather(sleeper, return_exceptions=True)
     await asyncio.wait_for(alarms.until(now + 40), 5)
     assert rung == []
     assert sleeper.cancelled()

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import redis
 
 from conftest import REDIS_URL
+
+pytestmark = pytest.mark.slow  # a benchmark's server processes
 
 REPO = Path(__file__).resolve().parents[1]
 ROW = re.compile(

@@ -92,6 +92,7 @@ def refusal(status: int, body: bytes, method: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+@pytest.mark.slow  # a server process
 async def test_every_route_answers_413_to_a_body_over_the_cap(
     server: InProcessServer, chunked: bool
 ) -> None:
@@ -121,6 +122,7 @@ async def test_a_declared_mebibyte_is_refused_before_it_is_sent(server: InProces
     assert status == 413
 
 
+@pytest.mark.slow  # a server process
 async def test_a_chunked_body_over_the_cap_makes_no_room_and_one_at_the_cap_does(
     server: InProcessServer,
 ) -> None:

@@ -9,8 +9,12 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from players_kit import anonymous, api
 from server_kit import REPO, InProcessServer
+
+pytestmark = pytest.mark.slow  # two bots in processes of their own
 
 
 def bot_script() -> str:

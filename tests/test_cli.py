@@ -316,6 +316,7 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
         (["frobnicate"], 2),
     ],
 )
+@pytest.mark.slow  # a process per command
 def test_installed_command_exit_codes_and_no_traceback(argv: list[str], code: int) -> None:
     done = subprocess.run([COMMAND, *argv], capture_output=True, text=True, timeout=60)
     assert done.returncode == code
@@ -328,6 +329,7 @@ def test_installed_command_exit_codes_and_no_traceback(argv: list[str], code: in
 
 
 @pytest.mark.parametrize("argv", [["deal", "squadron", "ms:1"], ["play", "stalactites", "ms:1"]])
+@pytest.mark.slow  # a process per command
 def test_a_reader_that_goes_away_gets_no_traceback(argv: list[str]) -> None:
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
     with subprocess.Popen(
@@ -344,6 +346,7 @@ def test_a_reader_that_goes_away_gets_no_traceback(argv: list[str]) -> None:
     assert err == b""
 
 
+@pytest.mark.slow  # a process
 def test_installed_replay_reads_a_record_piped_to_it() -> None:
     record = json.dumps({"game": "stalactites", "deal": "ms:1", "moves": MS1_WIN_BY_ONES})
     done = subprocess.run(
@@ -356,6 +359,7 @@ def test_installed_replay_reads_a_record_piped_to_it() -> None:
 # The terminal game.
 
 
+@pytest.mark.slow  # a process
 def test_terminal_game_piped_to_a_win() -> None:
     typed = "\n".join(["help", "moves", *MS1_WIN_BY_ONES]) + "\n"
     done = subprocess.run(
@@ -372,6 +376,7 @@ def test_terminal_game_piped_to_a_win() -> None:
     assert done.stdout.rstrip().endswith("You won in 59 moves!")
 
 
+@pytest.mark.slow  # a process
 def test_terminal_game_piped_to_a_loss() -> None:
     typed = "\n".join(MS1_LOSS_BY_ONES) + "\n"
     done = subprocess.run(

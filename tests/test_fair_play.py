@@ -44,15 +44,35 @@ async def play_attempt(
     server: InProcessServer, token: str, clock: ManualClock, gaps: list[float] | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play today's official attempt: the room's winning line at once (``gaps`` None: a
-    solver bot), or legal moves chosen at random with the server's clock moved ``gaps``
-    seconds before each, then resign.  The attempt, and the player's history once recorded."""
+    solver bot, every move within the same millisecond of the server's clock, stopped, however
+    slow a loaded machine makes the round trips), or legal moves chosen at random with the
+    server's clock moved ``gaps`` seconds before each, then resign.  The attempt, and the
+    player's history once recorded."""
     made = await attempt(server.url, GAME, token)
     client = await Client.open(server.ws_url(made["room_id"]))
     await client.hello(made["token"])
+    with clock.frozen() if gaps is None else contextlib.nullcontext():
+        await _play(server, client, made["room_id"], clock, gaps)
+    await client.close()
+    await recorded(server.url, made["player_id"])
+    _, history, _ = await api(
+        "GET", f"{server.url}/api/players/{made['player_id']}/races", None, token
+    )
+    return made, history["races"]
+
+
+async def _play(
+    server: InProcessServer,
+    client: Client,
+    room_id: str,
+    clock: ManualClock,
+    gaps: list[float] | None,
+) -> None:
+    """Ready, play (see :func:`play_attempt`), and read until the results."""
     await client.send(type="ready")
     legal = (await client.expect("started"))["legal"]
     if gaps is None:
-        solution = server.app.state.process.rooms.known_settings(made["room_id"]).solution
+        solution = server.app.state.process.rooms.known_settings(room_id).solution
         for number, move in enumerate(next(iter(solution.values()))):
             assert (await client.move(f"m{number}", move))["type"] == "accepted"
     else:
@@ -67,12 +87,6 @@ async def play_attempt(
         await client.send(type="resign")  # (out of moves too: an undo may still help)
     if not any(frame["type"] == "results" for frame in client.frames):  # (read on the way?)
         await client.expect("results")
-    await client.close()
-    await recorded(server.url, made["player_id"])
-    _, history, _ = await api(
-        "GET", f"{server.url}/api/players/{made['player_id']}/races", None, token
-    )
-    return made, history["races"]
 
 
 @pytest.fixture(params=["memory", "redis"])

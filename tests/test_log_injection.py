@@ -17,6 +17,7 @@ from stalactites.logs import TextFormatter
 FORGED = "2026-12-01 10:00:00,000 INFO stalactites.web: forged"
 
 
+@pytest.mark.slow  # a server process
 async def test_a_room_id_with_a_line_break_cannot_forge_a_text_log_line(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     server = ProcessServer(

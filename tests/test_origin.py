@@ -136,6 +136,7 @@ OPEN_SOCKET = """(url) => new Promise((resolve) => {
 })"""
 
 
+@pytest.mark.browser
 def test_a_page_of_another_origin_cannot_open_a_socket_in_chromium(clock: ManualClock) -> None:
     config = make_config("memory://")
     with InProcessServer(config, clock) as home, InProcessServer(config, clock) as other:

@@ -20,8 +20,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from server_kit import SERVE, ProcessServer
 from stalactites.web.transport import REFUSED
+
+pytestmark = pytest.mark.slow  # server processes
 
 OPEN_FILES = 128  # the server's soft and hard open-file limit here
 CAP = 16

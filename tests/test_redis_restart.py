@@ -14,6 +14,8 @@ import pytest
 from fault_kit import OwnRedis, Proxy, reset
 from server_kit import InProcessServer, ManualClock, ProcessServer, http, make_config
 
+pytestmark = pytest.mark.slow  # a redis-server restarted
+
 
 class CutAt(Proxy):
     """In front of Redis: resets the connection (both ends) the first time client bytes hold

@@ -230,6 +230,7 @@ def test_an_exhaustive_best_first_search_proves_a_jam_lost(stock: bool) -> None:
     assert BestFirstSearch(clubs_jam(stock), 10**6).run() is Verdict.LOST
 
 
+@pytest.mark.slow  # seconds of search
 def test_taking_turns_wins_a_deal_the_depth_first_search_misses_in_five_times_the_budget() -> None:
     game = Squadron("ms:6")
     assert DepthFirstSearch(game, 50_000).run() is Verdict.UNKNOWN

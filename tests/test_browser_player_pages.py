@@ -1,4 +1,4 @@
-"""The players' pages in a real browser against a real server, past what test_web_players.py
+"""The players' pages in a real browser against a real server, past what test_browser_players.py
 covers: a returning visitor whose session is gone asks who they are without a failed request
 (no 401 in the console), the profile's rating chart with its table for screen readers, dates
 in the page's language (Kazakh from the catalogue, as Chromium's Intl has no Kazakh month

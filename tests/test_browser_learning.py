@@ -4,7 +4,7 @@ to its end, the language switch, and the catalogue check: every page, rendered i
 Polish and Kazakh, shows no missing key and, in Polish and Kazakh, no English left.
 
 The browser, the server and the page helpers are ``tests/browser_kit.py``'s, as for
-``tests/test_web.py``; each page here
+``tests/test_browser.py``; each page here
 opens in a browser context with the language under test as the browser's own, at 1366x768 or
 390x844, and screenshots go to ``test-output/`` as there.
 """
