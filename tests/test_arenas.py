@@ -40,14 +40,20 @@ async def _socket(
     return client
 
 
-async def _race(server: InProcessServer, paired: list[dict[str, Any]], clock: ManualClock) -> None:
-    """Both racers connect, race past the quick resignation's time, and resign in turn."""
+async def _seated(server: InProcessServer, paired: list[dict[str, Any]]) -> list[Client]:
+    """Both racers connected to their race, once it has started."""
     seats = []
     for frame in paired:
         seat = await Client.open(server.ws_url(frame["room_id"]))
         await seat.hello(frame["token"])
         seats.append(seat)
     await seats[0].expect("started")
+    return seats
+
+
+async def _race(server: InProcessServer, paired: list[dict[str, Any]], clock: ManualClock) -> None:
+    """Both racers connect, race past the quick resignation's time, and resign in turn."""
+    seats = await _seated(server, paired)
     clock.advance(15)
     for seat in seats:
         await seat.send(type="resign")
@@ -133,17 +139,20 @@ async def test_the_end_makes_no_new_race_counts_the_one_under_way_and_shows_the_
     any_server: InProcessServer, clock: ManualClock
 ) -> None:
     ann, bob = await registered(any_server.url, "ann"), await registered(any_server.url, "bob")
-    arena_id = await _arena(any_server, ann)
+    arena_id = await _arena(any_server, ann, time_limit_s=900)  # races outlast the arena
     sockets = []
     for who in (ann, bob):
         assert (await _enter(any_server, arena_id, who))[0] == 200
         sockets.append(await _socket(any_server, arena_id, who))
     paired = [await client.expect("paired") for client in sockets]
+    seats = await _seated(any_server, paired)
     clock.advance(10 * 60)  # the arena's time is up, its race under way
     status, body = await _enter(any_server, arena_id, await registered(any_server.url, "late"))
     assert (status, body["code"]) == (409, "closed")
-    await _race(any_server, paired, clock)
-    ended = await sockets[0].expect("ended", timeout=15)
+    for seat in seats:
+        await seat.send(type="resign")
+    await seats[0].expect("results")
+    ended = await sockets[0].expect("ended", timeout=30)
     assert [line["races"] for line in ended["podium"]] == [1, 1]
     assert ended["you"]["player_id"] == ann["player_id"]
     status, one, _ = await api("GET", f"{any_server.url}/api/arenas/{arena_id}")
