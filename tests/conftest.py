@@ -139,29 +139,15 @@ def pytest_configure(config: pytest.Config) -> None:
 SLOW_FIXTURES = {"browser", "close_clients", "cluster"}
 
 
-BROWSER_WORKERS = 2  # chromiums at once in a parallel run; the other workers run the rest
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that takes ``browser`` (browser_kit's chromium) is a ``browser`` test; that and
-    the ``SLOW_FIXTURES`` make a test ``slow``.  Run in parallel (``-n``, ``--dist
-    loadgroup``), the browser modules are shared out whole among ``BROWSER_WORKERS`` groups,
-    each run on one worker: a module starts its chromium and its server once, and no more
-    than that many chromiums compete for the machine with the rest of the suite."""
-    grouped = config.pluginmanager.hasplugin("xdist")
-    modules: dict[str, int] = {}
+    the ``SLOW_FIXTURES`` make a test ``slow``."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if "browser" in fixtures:
             item.add_marker(pytest.mark.browser)
-        if fixtures & SLOW_FIXTURES:
+        if fixtures & SLOW_FIXTURES or item.get_closest_marker("browser") is not None:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("browser") is None:
-            continue
-        item.add_marker(pytest.mark.slow)
-        if grouped:
-            module = modules.setdefault(item.nodeid.split("::")[0], len(modules))
-            item.add_marker(pytest.mark.xdist_group(f"browser{module % BROWSER_WORKERS}"))
 
 
 @pytest.fixture(scope="module")

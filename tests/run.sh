@@ -46,5 +46,5 @@ npx prettier --check client_web tests/js
 # The suite starts hundreds of server processes: compiled once here, not by each of them.
 .venv/bin/python -m compileall -q server tests
 # It mostly waits (on servers, browsers, Redis), so it runs on four workers (pytest-xdist);
-# a browser module's tests stay on one worker (tests/conftest.py).
+# each module's tests stay on one worker (--dist=loadfile, pyproject.toml).
 .venv/bin/pytest -n 4 "$@"
