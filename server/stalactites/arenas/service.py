@@ -350,11 +350,11 @@ class Arenas:
         _, pended = await self.change(
             arena_id, _only(player_id), lambda a: state.pend(a, player_id, match_id, now)
         )
-        if pended is None:
+        if pended is None:  # (no longer free)
             return
         made = None
         try:
-            made = await self._ghost_room(pended, player_id)
+            made = await self._ghost_room(arena_id, player_id)
         except Exception:
             log.exception("arena %s: a ghost race was not made", arena_id)
         if made is None:
@@ -364,10 +364,10 @@ class Arenas:
             return
         await self._seat(arena_id, match_id, made[0], {player_id: made[1]})
 
-    async def _ghost_room(self, arena: Arena, player_id: str) -> tuple[str, str] | None:
+    async def _ghost_room(self, arena_id: str, player_id: str) -> tuple[str, str] | None:
         """A ghost race's room and the racer's token: the latest run of the entrant nearest
         them (by score, then rating) on a deal they have not raced; None if there is none."""
-        arena = await self.load(arena.arena_id)  # (every entrant: whose runs to race)
+        arena = await self.load(arena_id)  # (every entrant: whose runs to race)
         me = arena.entrants[player_id]
         others = sorted(
             (e for e in arena.entrants.values() if e.player_id != player_id and e.runs),

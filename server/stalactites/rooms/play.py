@@ -151,7 +151,9 @@ class Play:
                 self.rooms.finalize_soon(room_id)
                 raise RoomError("already_finished", "the race is over")
             undo = settings.undo
-            if settings.arena is not None and await self._berserk(room_id, player_id, frame, times):
+            if settings.arena is not None and await self._berserk(
+                room_id, player_id, frame, settings, times
+            ):
                 undo = False
         except (EngineError, RoomError) as error:
             return await self._refuse(room_id, player_id, frame.id, error)
@@ -163,11 +165,15 @@ class Play:
         return Rejected(type="rejected", id=frame.id, code="retry", message=message)
 
     async def _berserk(
-        self, room_id: str, player_id: str, frame: ActionFrame, times: tuple[int, int]
+        self,
+        room_id: str,
+        player_id: str,
+        frame: ActionFrame,
+        settings: RoomSettings,
+        times: tuple[int, int],
     ) -> bool:
         """Whether the racer races berserk (:mod:`.berserk`); raises for what they may not do:
         undo, or act once their half of the time is up (their race is then stored as over)."""
-        settings = self.rooms.known_settings(room_id) or await self.rooms.settings(room_id)
         if player_id not in await self.rooms.berserk.seats(room_id, settings):
             return False
         if isinstance(frame, Undo):
