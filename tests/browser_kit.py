@@ -284,6 +284,23 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
+SOLVER_MS = 60_000
+"""How long a page may wait on the server's solver (an analysis, a finished race's fair-play
+assessment, which its recording waits on): a queue of them can run long on a loaded machine."""
+
+
+def recorded(page: Page, server_url: str, races: int = 1) -> None:
+    """Wait until the page's player has ``races`` races in their history: a race is recorded
+    by the results log after its fair-play assessment, a moment after its results are shown."""
+    me = page.request.get(f"{server_url}/api/me").json()["player_id"]
+    url = f"{server_url}/api/players/{me}/races?limit={races}"
+    for _ in range(SOLVER_MS // 100):
+        if len(page.request.get(url).json()["races"]) >= races:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{races} race(s) not recorded in {SOLVER_MS} ms")
+
+
 def new_room(server_url: str, seats: int, **settings: Any) -> str:
     """A room on the fixed deal, made through the HTTP API as a host would; returns its id."""
     body = {"deal": DEAL, "step": STEP, "seats": seats, "countdown_s": 0, **settings}

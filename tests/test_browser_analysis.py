@@ -24,6 +24,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from browser_kit import (
     DEAL,
     SHOTS,
+    SOLVER_MS,
     STEP,
     Console,
     board_of,
@@ -121,7 +122,7 @@ def test_the_results_page_shows_the_servers_analysis(race: dict[str, Any]) -> No
     page, analysis = race["page"], race["analysis"]
     page.locator(".overlay-card .replay-link").click()
     section = page.locator(".analysis")
-    expect(section).to_have_attribute("data-state", "ready")
+    expect(section).to_have_attribute("data-state", "ready", timeout=SOLVER_MS)
     ada, bo = player(analysis, "Ada"), player(analysis, "Bo")
     assert bo["turning_point"] is not None and ada["turning_point"] is None
     for who in (ada, bo):
@@ -287,7 +288,7 @@ def test_the_results_page_reads_well_on_a_desktop_and_a_phone(
     saved = json.dumps(json.dumps(lang))
     context.add_init_script(f"localStorage.setItem('sr.lang', {saved})")
     page = new_page(f"/#/replay/{race['room']}", context=context)
-    expect(page.locator(".analysis")).to_have_attribute("data-state", "ready")
+    expect(page.locator(".analysis")).to_have_attribute("data-state", "ready", timeout=SOLVER_MS)
     set_slider(page, player(race["record"], "Ada")["actions"][20]["at_ms"] // 100 * 100)
     check_page(page, lang)
     shot(page, f"results-page-{size}-{lang}")
@@ -323,6 +324,6 @@ def test_the_analysis_says_it_is_being_made_and_why_it_failed_then_tries_again(
     )
     context.unroute("**/analysis")
     section.get_by_role("button", name="Try again").click()
-    expect(section).to_have_attribute("data-state", "ready")
+    expect(section).to_have_attribute("data-state", "ready", timeout=SOLVER_MS)
     expect(section.locator(".analysis-racer")).to_have_count(2)
     context.close()

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_kit import LOCALES, Console, check_page, shot
+from browser_kit import LOCALES, Console, check_page, recorded, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -88,8 +88,9 @@ def test_race_this_run_from_a_history_races_the_ghost_labelled_as_one(
     again = page.get_by_role("link", name="Race again")
     expect(again).to_have_attribute("href", "#/quick/stalactites/choice")
     shot(page, "ghost-results-1366")
+    recorded(page, server_url)
     page.goto(f"{server_url}/#/me")
-    expect(page.locator(".ghost-note").first).to_contain_text(f"ghost of {name}", timeout=15000)
+    expect(page.locator(".ghost-note").first).to_contain_text(f"ghost of {name}")
     # On one's own history, a ghost race's button races that ghost's run again.
     page.locator("tr", has=page.locator(".ghost-note")).first.get_by_role(
         "button", name="Race this run"

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from browser_kit import (
     LANGUAGES,
     LOCALES,
+    SOLVER_MS,
     Console,
     _solved,
     board_of,
@@ -133,7 +134,7 @@ def test_every_page_in_each_language_has_every_key_and_no_english_left(
     race.goto(f"{server_url}/#/replay/{solo}")
     expect(race.locator(".replay-readout")).to_be_visible()
     # The solver makes the analysis on the first ask: on a busy machine that takes a while.
-    expect(race.locator(".analysis")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(race.locator(".analysis")).to_have_attribute("data-state", "ready", timeout=SOLVER_MS)
     check_page(race, lang)
 
     # A tournament's page.

@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from browser_kit import (
+    SOLVER_MS,
     Console,
     click_move,
     join_room,
@@ -162,7 +163,7 @@ def test_a_resigned_winnable_board_says_the_win_was_still_there_in_words(
     resign(page)
     page.locator(".overlay-card .replay-link").click()
     section = page.locator(".analysis")
-    expect(section).to_have_attribute("data-state", "ready")
+    expect(section).to_have_attribute("data-state", "ready", timeout=SOLVER_MS)
     expect(section.locator(".analysis-verdict")).to_have_text(
         "The win was still there when Solo stopped: no move had thrown it away."
     )
