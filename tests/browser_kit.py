@@ -75,6 +75,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 
+# What a page is expected to show, it shows within this: the suite runs four workers' servers
+# and browsers on two cores, where a frame may take seconds (the wait ends at the event).
+expect.set_options(timeout=15_000)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "test-output"

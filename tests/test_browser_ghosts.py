@@ -69,8 +69,8 @@ def test_race_this_run_from_a_history_races_the_ghost_labelled_as_one(
     # (a racer's count is of the moves standing, as its board's).
     standing = len(run.line["record"]["moves"])
     counted = f"{standing} move" if standing == 1 else f"{standing} moves"
-    expect(racer.locator(".racer-moves")).to_have_text(counted, timeout=15000)
-    expect(racer).to_have_class(re.compile("racer-resigned"), timeout=15000)
+    expect(racer.locator(".racer-moves")).to_have_text(counted)
+    expect(racer).to_have_class(re.compile("racer-resigned"))
     expect(page.get_by_text(f"ghost of {name} has resigned.").first).to_be_visible()  # news
     expect(racer.locator(".tag-off")).to_have_count(0)  # a ghost is always there
     assert page.locator(".board").count() == 1  # one's own board: never the ghost's

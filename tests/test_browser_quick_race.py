@@ -119,7 +119,7 @@ def test_race_a_ghost_now_waits_on_while_no_run_is_near_then_races_one(
     run = recorded_run(server_url, "ones")
     # A run recorded meanwhile is found within seconds and offered, unless the player, who
     # has waited past the 15 s by now, is given its ghost first.
-    ann.wait_for_function(GHOST_OFFERED_OR_RACED, timeout=15_000)
+    ann.wait_for_function(GHOST_OFFERED_OR_RACED)
     if "#/quick/" in ann.url:
         ann.get_by_role("button", name="Race a ghost now").click()
     ann.wait_for_url(re.compile(r"#/room/"), timeout=20_000)
