@@ -1,3 +1,4 @@
+// @ts-check
 // The router: one page at a time, chosen by the address's #fragment.
 //   #/                 lobby
 //   #/quick/GAME[/STEP] waiting for a quick race (the matchmaking queue)
@@ -58,6 +59,7 @@ function roomPage(id) {
   return seat?.token ? racePage(id, seat) : joinPage(id, () => route());
 }
 
+/** @type {[RegExp, (...args: string[]) => Promise<() => any>][]} the pattern, the page */
 const ROUTES = [
   [/^#?\/?$/, lazy(() => import("./lobby/lobby.js"), "LobbyPage")],
   [
@@ -137,7 +139,8 @@ function drawMe(profile) {
 
 /** The header's words and the language switch, in the current language. */
 function drawHeader() {
-  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  const marked = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-t]"));
+  for (const el of marked) el.textContent = t(el.dataset.t);
   document.title = t("app.name");
   const select = document.getElementById("lang");
   select.setAttribute("aria-label", t("lang.label"));
@@ -163,8 +166,9 @@ async function useLanguage(lang) {
 }
 
 document.getElementById("lang").addEventListener("change", async (event) => {
-  saveLanguage(event.target.value);
-  await useLanguage(event.target.value);
+  const chosen = /** @type {HTMLSelectElement} */ (event.target).value;
+  saveLanguage(chosen);
+  await useLanguage(chosen);
   route();
 });
 await useLanguage(pickLanguage(savedLanguage(), navigator.languages ?? [navigator.language]));

@@ -17,6 +17,12 @@ class FakeSocket {
     this.url = url;
     this.readyState = 0;
     this.sent = [];
+    /** @type {(event?: any) => void} the handlers Connection sets */
+    this.onopen = null;
+    /** @type {(event: any) => void} */
+    this.onmessage = null;
+    /** @type {(event: any) => void} */
+    this.onclose = null;
     FakeSocket.made.push(this);
   }
 

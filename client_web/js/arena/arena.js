@@ -1,3 +1,4 @@
+// @ts-check
 // The arena page (#/arena/ID): the arena's name and terms, the clock to its start or end,
 // Join (then Pause and Resume), the live standings (the top ten and your line), the top race
 // to watch, all the standings page by page, and the podium at the end. An entrant's frames

@@ -1,3 +1,4 @@
+// @ts-check
 // Arenas' state for the pages (docs/tournaments.md, "Arenas"): an arena as last heard (the
 // HTTP answer, then the arena socket's frames), its clock, the standings lines shown, the
 // lobby's lines, the create form's body, and what this tab remembers of the arena it entered.
@@ -118,8 +119,14 @@ export function pagesOf(total, size = PAGE) {
   return pages;
 }
 
-/** An arena's terms as [key, params] parts: game, step, race time, seats, length, rated. */
+/** @typedef {import("../shared/i18n.js").Phrase} Phrase */
+
+/**
+ * An arena's terms as [key, params] parts: game, step, race time, seats, length, rated.
+ * @returns {Phrase[]}
+ */
 export function termsOf(arena) {
+  /** @type {Phrase[]} */
   const parts = [[`game.${arena.game}`, {}]];
   if (arena.game === "stalactites" && arena.step) parts.push([`step.${arena.step}`, {}]);
   parts.push(["arenas.raceMinutes", { n: Math.round(arena.time_limit_s / 60) }]);
@@ -135,7 +142,8 @@ export function termsOf(arena) {
 
 /** The name of an arena the server's schedule made ("stalactites/choice@60/50": hourly), as
  * [key, params] (`game`: the game name's own key), so it is said in the page's language; null
- * for an organiser's own arena. */
+ * for an organiser's own arena.
+ * @returns {Phrase | null} */
 export function recurringName(arena) {
   const found = /^(\w+)(?:\/\w+)?@(\d+)\//.exec(arena.recurring ?? "");
   if (!found) return null;
@@ -152,7 +160,11 @@ export function lobbyOrder(arenas, status) {
   return [...arenas].sort((a, b) => when(a) - when(b) || a.name.localeCompare(b.name));
 }
 
-/** POST /api/arenas' body from the create form's values (a step for Stalactites only). */
+/**
+ * POST /api/arenas' body from the create form's values (a step for Stalactites only).
+ * @param {{ name?: string, game?: string, step?: string, duration_min?: number | string,
+ *   minutes?: number | string, seats?: number | string, rated?: boolean }} values
+ */
 export function createBody({ name, game, step, duration_min, minutes, seats, rated }) {
   const body = {
     name: String(name ?? "").trim(),

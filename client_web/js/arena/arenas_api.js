@@ -1,3 +1,4 @@
+// @ts-check
 // Arenas' HTTP calls (server/stalactites/web/arenas/arena_http.py). Entering, pausing,
 // resuming and creating are asked `quietly`: a refusal (the arena closed, a rating band) is
 // shown to the player in words and logs no error in the console. arenaError says what to

@@ -1,3 +1,4 @@
+// @ts-check
 // The arena socket of the arena this tab entered (/ws/arenas/{id}, hello with the session
 // cookie): one per tab, living across pages (the arena page, each race, the lobby), so the
 // entrant stays present and is paired again as each race ends. It reconnects with backoff
@@ -16,6 +17,7 @@ const KEY = "sr.arena";
 
 let memory = load(); // {arena_id, rooms} while entered, else null
 let state = EMPTY;
+/** @type {(Connection & { arenaId?: string }) | null} the open socket, and for which arena */
 let socket = null;
 const listeners = new Set();
 

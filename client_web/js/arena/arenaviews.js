@@ -1,3 +1,4 @@
+// @ts-check
 // Arenas' views, drawn from plain data (arenas.js): an arena's terms, the standings table
 // (rank, name with a flame on a winning streak and a mark while racing berserk, points,
 // races, wins, berserk rate, performance), the

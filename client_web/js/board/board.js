@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing one board state: Stalactites (8 columns, 2 cells, 4 foundations, each a pile with
 // its base card showing under its top card) or Squadron (10 columns, 3 cells, 8 foundations,
 // stock, waste). Every foundation says the card it takes next (foundations.js).

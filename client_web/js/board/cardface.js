@@ -1,3 +1,4 @@
+// @ts-check
 // Card faces drawn as SVG, in the page (no image files, nothing fetched): the rank top-left and
 // a large suit top-right (the strip that shows of a card under others),
 // then the pips laid out as on real cards for A to 10, and for the courts a framed panel with

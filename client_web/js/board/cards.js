@@ -1,3 +1,4 @@
+// @ts-check
 // Card notation for display only: rank + suit, e.g. "TD" is the ten of diamonds.
 // The client knows how to draw a card, never which moves are legal. The corner's rank and the
 // card's name come from the language's catalogue (card.rank.T, card.name.T, card.suit.D).

@@ -1,3 +1,4 @@
+// @ts-check
 // What the foundations want, read from a board state for display and for the assists: the
 // card each takes next, and whether playing a card to one can cost the player a choice (the
 // auto-play assist plays only those that cannot). Legality stays the server's: these never

@@ -1,3 +1,4 @@
+// @ts-check
 // Move notation ("t3-f1", "t2-t7:3", "s-w") and the server's legal list, read as data.
 // Nothing here decides legality: a move is possible only when the server listed it.
 

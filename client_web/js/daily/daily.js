@@ -1,3 +1,4 @@
+// @ts-check
 // The daily deal's page (#/daily/GAME): today's deal to play, today's leaderboard (official
 // attempts) and the archive of past days with their winners; #/daily/GAME/DATE: a past day's
 // leaderboard, each entry linking to its replay and to "Race this run" (its ghost on that

@@ -1,3 +1,4 @@
+// @ts-check
 // The daily deal's and the rematch's HTTP calls (docs/protocol.md, "The daily deal" and
 // "Rematches and private rooms").
 

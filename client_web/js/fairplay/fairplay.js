@@ -1,3 +1,4 @@
+// @ts-check
 // Fair play's arithmetic for the pages (pure, unit-tested in tests/js/fairplay.test.mjs): a
 // case's reasons as catalogue keys, the move-time strip (each action's time, on a log scale)
 // and the accuracy at each position (from the analysis' verdicts) as boxes to draw, and the

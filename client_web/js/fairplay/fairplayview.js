@@ -1,3 +1,4 @@
+// @ts-check
 // Fair play where players look (docs/fair-play.md): "Report" on another racer's results row,
 // a profile and a daily board entry, with its small dialog (POST /api/reports); a race of
 // yours under review in your history; the notices on a profile (under review, marked) and a

@@ -1,3 +1,4 @@
+// @ts-check
 // The header's link to the moderators' page (#/mod), shown to moderators only. Nothing names
 // the role but the queue's own answer: GET /api/mod/cases is asked once for each signed-in
 // player with an account (an anonymous player is never a moderator), quietly, so that

@@ -1,3 +1,4 @@
+// @ts-check
 // The moderators' page (#/mod, docs/fair-play.md): the open cases, oldest first
 // (GET /api/mod/cases), each with its player, why it is open, its runs' signals as a table,
 // the held and reported runs drawn (the move-time strip and the accuracy at each position,

@@ -1,3 +1,4 @@
+// @ts-check
 // Challenges in any page (docs/friends.md): the dialog that sends one (game, step, time limit,
 // rated), and the cards in the screen's corner, one per open challenge: one received says who
 // challenges you and on what, with Accept, Decline and the seconds left; one sent says you
@@ -59,7 +60,10 @@ function heard(frame, you) {
 }
 
 function goToRace(roomId, you, token) {
-  document.querySelector("dialog.challenge-dialog")?.close();
+  const dialog = /** @type {HTMLDialogElement | null} */ (
+    document.querySelector("dialog.challenge-dialog")
+  );
+  dialog?.close();
   saveRoomSeat(roomId, { player_id: you, token });
   location.hash = `#/room/${encodeURIComponent(roomId)}`;
 }
@@ -162,8 +166,12 @@ async function answer(c, how) {
   }
 }
 
-/** The challenge dialog (a modal <dialog>) for a player: the terms, Send; a refusal is said
- * in it. `preset`: terms to start from. */
+/**
+ * The challenge dialog (a modal <dialog>) for a player: the terms, Send; a refusal is said
+ * in it. `preset`: terms to start from.
+ * @param {{ playerId: string, name: string,
+ *   preset?: { game?: string, step?: string, minutes?: number, rated?: boolean } }} options
+ */
 export function openChallenge({ playerId, name, preset = {} }) {
   document.querySelector("dialog.challenge-dialog")?.remove();
   const game = select(

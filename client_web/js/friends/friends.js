@@ -1,3 +1,4 @@
+// @ts-check
 // Friends' state, from the notification socket's frames (docs/friends.md): the followed
 // players online now, the open challenges sent and received, and the unread notifications'
 // count. Pure functions of plain data (no DOM, no clock of their own), so node tests them;
@@ -92,7 +93,10 @@ export function againBody(room, playerId) {
   });
 }
 
-/** A notification in words: its catalogue key and the params it fills in. */
+/**
+ * A notification in words: its catalogue key and the params it fills in.
+ * @returns {import("../shared/i18n.js").Phrase}
+ */
 export function noteWords(note) {
   const data = note.data ?? {};
   const name = data.name || "?";

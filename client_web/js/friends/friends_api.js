@@ -1,3 +1,4 @@
+// @ts-check
 // Friends' HTTP calls (docs/protocol.md, "Friends"), each asked `quietly`: a refusal (no
 // account, a challenge open already, too many) is shown to the player in words, and logs no
 // error in the console. friendsError says what to tell of one.

@@ -1,3 +1,4 @@
+// @ts-check
 // The header's friends (docs/friends.md), for a signed-in player with an account: "Friends
 // online (N)", opening the list of the followed players online now (each a link to their
 // profile, "racing" with Watch where the race is listed, and Challenge), and the

@@ -1,3 +1,4 @@
+// @ts-check
 // Friends on the profile and the results (docs/friends.md). Another registered player's
 // profile: Follow or Unfollow, Challenge, Block or Unblock (GET /api/me/following/ID says
 // which). Your own: hide your online status, your recent opponents (each with Follow and

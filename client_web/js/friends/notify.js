@@ -1,3 +1,4 @@
+// @ts-check
 // The notification socket (/ws/notify, docs/friends.md): one per tab for the client's whole
 // life, open while the signed-in player has an account (its hello names the session cookie).
 // It reconnects with backoff and pings every 25 s (connection.js); each welcome sets the

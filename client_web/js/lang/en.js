@@ -1,3 +1,4 @@
+// @ts-check
 // The English catalogue: every word the client shows. pl.js and kk.js have exactly these keys.
 export default {
   "lang.name": "English",

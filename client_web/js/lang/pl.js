@@ -1,3 +1,4 @@
+// @ts-check
 // Katalog polski: wszystkie słowa klienta, z tymi samymi kluczami co en.js.
 export default {
   "lang.name": "Polski",

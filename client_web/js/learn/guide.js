@@ -1,3 +1,4 @@
+// @ts-check
 // The guided first game: a solo Stalactites room on one known deal (GUIDED_DEAL, step of the
 // player's choice), whose first moves are pointed out one at a time: a play to a foundation
 // (which fixes the step), a park in a cell, and the card that park uncovers. The guide reads

@@ -1,3 +1,4 @@
+// @ts-check
 // The key scheme, shown at #/help (and documented in docs/client.md). The keys themselves are
 // notation, the same in every language; what they do is in the catalogue (keys.*).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // #/learn: make the guided first game (a solo room on the guide's deal, through the HTTP API
 // as any host would), take its seat, and go to its race page, where the guide speaks.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules pages, #/rules/stalactites and #/rules/squadron: each rule in words (the
 // catalogue's rules.* texts, which say what docs/rules.md says) beside a small board drawn
 // by the client's own board code, with the move it shows lit as on the race page; then, in

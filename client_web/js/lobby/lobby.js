@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: a quick race first (quickrace.js); create a room, share it, find waiting and
 // live rooms, enter a tournament or an arena (lobbyarenas.js).
 // The forms are made once; the room lists are the page's state, asked for every few seconds

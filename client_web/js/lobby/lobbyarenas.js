@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's arenas: those running now and those starting soon (GET /api/arenas?status=),
 // each with its terms, the time left (or to its start), its entrants and a link to its page;
 // and "Create an arena", folded away. The panel asks for its lists itself, every few

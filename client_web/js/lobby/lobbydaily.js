@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's "Today's deal" card (each game: played or not yet, and your result; an
 // official attempt still on is taken up again with "Back to your attempt", on any tab or
 // device where the player is signed in: the server hands its seat's token back to their

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's tournaments: those starting soon (taking entries) and those running, from
 // GET /api/tournaments?status=scheduled|running, asked for with the room lists and drawn in
 // place (render.js patches by key).

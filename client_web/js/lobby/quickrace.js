@@ -1,3 +1,4 @@
+// @ts-check
 // Quick races: the lobby's "Race now" panel and the waiting screen (#/quick/GAME/STEP).
 // The waiting screen opens /ws/match with the session cookie, queues, and shows the queue
 // live from the server's `queued` frames (the time waited counts on between them); Cancel

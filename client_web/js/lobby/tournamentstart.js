@@ -1,3 +1,4 @@
+// @ts-check
 // The organiser's start time in the lobby's tournament form: a local date and time, optional
 // (left empty, the organiser starts the tournament from its page).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Your account, on your own profile: register (username and password) so the player you are
 // can sign in on another device, sign in to an account (or, the password forgotten, with a
 // recovery code), sign out (here or everywhere), new recovery codes, export your data, and

@@ -1,3 +1,4 @@
+// @ts-check
 // A game's leaderboard (#/leaderboard/GAME): registered players with a rating no longer
 // provisional, by rating, paged; "around me" shows the page with you in its middle. Above
 // it, where you stand: your rating and, while it is provisional, your rated races so far out

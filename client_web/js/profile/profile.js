@@ -1,3 +1,4 @@
+// @ts-check
 // A player's profile (#/player/ID, and #/me for your own): name, ratings per game with a
 // chart of their history, statistics per game and step, and the races, paged, with links to
 // their replays. Your own profile also holds your account (account.js). Friends' parts

@@ -1,3 +1,4 @@
+// @ts-check
 // The rating chart on a profile: a game's rating over its rated races as an SVG line (the
 // arithmetic in chart.js), labelled with a summary, and its text alternative, the races one
 // by one in a table a screen reader reads.

@@ -1,3 +1,4 @@
+// @ts-check
 // Recovery codes and your data on your own profile (docs/players.md): the codes shown once
 // in a dialog that waits for "I saved them" (with a Download of them as a text file), the
 // "Forgot your password?" form that signs in with a code and a new password, a new set of

@@ -1,3 +1,4 @@
+// @ts-check
 // Recovery codes and your data as files to keep (docs/players.md): what a downloaded file of
 // codes says and what the files are called. No DOM here: recovery.js shows and saves them.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Declared bots in a room's views (docs/bots.md): a room's racers carry no bot flag, so each
 // account's public profile (GET /api/players/{id}, its `bot`) is asked once a tab, and the
 // page draws its racers again when a bot is found. Only accounts' seats ("p." ids) have a

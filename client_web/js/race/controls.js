@@ -1,3 +1,4 @@
+// @ts-check
 // Making moves on a drawn board: click-then-click, drag and drop, double click, keys.
 // Every candidate move comes from the server's legal list (a LegalIndex); the controls
 // never judge a move themselves.
@@ -315,6 +316,10 @@ function spotOf(target) {
   return { pile, count: last - Number(el.dataset.index) + 1 };
 }
 
+/**
+ * The pile under a point, if any.
+ * @returns {HTMLElement | null}
+ */
 function pileAt(x, y) {
   const el = document.elementFromPoint(x, y);
   return el?.closest?.(".pile[data-pile]") ?? null;

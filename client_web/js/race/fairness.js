@@ -1,3 +1,4 @@
+// @ts-check
 // The deal commitment (docs/fairness.md): the room publishes SHA-256 of "deal|salt" from its
 // creation and reveals the deal and the salt with the results; this page checks the two agree.
 
@@ -14,7 +15,8 @@ export async function commitmentOf(deal, salt) {
 }
 
 /** The reveal of a results frame or a finished room view, checked: { deal, salt, commitment,
- * verified } with verified true, false, or null (not checkable here); null before the reveal. */
+ * verified } with verified true, false, or null (not checkable here); null before the reveal.
+ * @param {{ deal?: string, salt?: string, commitment?: string }} [reveal] */
 export async function checkReveal({ deal, salt, commitment } = {}) {
   if (!deal || !salt || !commitment) return null;
   const actual = await commitmentOf(deal, salt);

@@ -1,3 +1,4 @@
+// @ts-check
 // One player's board as the client holds it: the last state the server confirmed, plus
 // moves sent or queued but not yet answered, drawn on top of it at once.
 //

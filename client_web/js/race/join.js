@@ -1,3 +1,4 @@
+// @ts-check
 // A room link opened without a seat: take one (while the room waits), or watch.
 
 import { errorText, getRoom, joinRoom } from "../shared/api.js";
@@ -14,6 +15,8 @@ export class JoinPage {
     this.app = app;
     this.roomId = roomId;
     this.onJoined = onJoined;
+    /** @type {any} the session's player, once loaded */
+    this.player = undefined;
     replace(app, h("section", { class: "panel narrow" }, h("p", {}, t("common.loading"))));
     this.load();
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards that move: a card glides from where it was drawn to where it is drawn now (FLIP with
 // the Web Animations API), and a win throws the four suits about. A player who asks for
 // reduced motion (prefers-reduced-motion) gets none of it: the board simply changes.

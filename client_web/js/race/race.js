@@ -1,3 +1,4 @@
+// @ts-check
 // The race page: your board, everyone's progress, the clock, and the room's life from
 // the waiting room through the countdown to the results. This module wires the parts: the
 // state (racestate.js), the one scheduled render (racerender.js), the move controls, the

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing the race page from its state (racestate.js): the shell once, then one render that
 // brings every part up to date in place (render.js's patch), run at most once a frame. Each
 // part is rebuilt only when what it shows changed (render.js's drawPart, keyed by that): a

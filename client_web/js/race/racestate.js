@@ -1,3 +1,4 @@
+// @ts-check
 // The race page's state: one object holding all the page knows (the room, the racers, this
 // player's board, the note under it, what the overlay shows), the questions asked of it, and
 // the changes the server's frames make to it. Nothing here touches the DOM or the network:

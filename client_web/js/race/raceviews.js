@@ -1,3 +1,4 @@
+// @ts-check
 // The race page's panels, drawn from plain data: the actions under the board, the waiting
 // room, the countdown, the end screen, and the notice for a seat that is no longer valid.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Rematch on the results: propose one, or join the one another racer proposed (the offer
 // comes live as the room event `rematch`). Either way this browser goes to the new room with
 // the seat it holds here: a rematch seats the finished race's players, each under their seat

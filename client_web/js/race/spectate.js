@@ -1,3 +1,4 @@
+// @ts-check
 // The spectator view: every racer's board side by side, shown the room's delay behind, with
 // live progress bars, the number watching, and the results at the end. The server sends the
 // boards (`boards` in the welcome, then a `board` frame per move, already delayed), so this

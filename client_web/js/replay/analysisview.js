@@ -1,3 +1,4 @@
+// @ts-check
 // The analysis part of a finished race's page (GET /api/rooms/{id}/analysis, made by the
 // server's solver once the race is over): the race timeline (timelineview.js), then each
 // racer's accuracy, moves (against the fewest a win needs, where that means something),
@@ -19,9 +20,16 @@ export class AnalysisView {
   /**
    * `names`: player id to name; `runs`: player id to their run (timeline.js's steps, for the
    * actions' texts and times); `onJump(ms)`: show the replay at this race time.
+   * @param {{ names: Map<string, string>, runs: Map<string, any[]>, total: number,
+   *   endMs: number, onJump: (ms: number) => void, onRetry: () => void }} options
    */
   constructor({ names, runs, total, endMs, onJump, onRetry }) {
-    Object.assign(this, { names, runs, total, endMs, onJump, onRetry });
+    this.names = names;
+    this.runs = runs;
+    this.total = total;
+    this.endMs = endMs;
+    this.onJump = onJump;
+    this.onRetry = onRetry;
     this.el = h("section", { class: "panel analysis", "aria-labelledby": "analysis-title" });
     this.lineAt = new Map(); // player id -> how far along the winning line the board is
     this.state = { loading: true };

@@ -1,3 +1,4 @@
+// @ts-check
 // A move or an action in the words a player uses, with the cards it moves: "7♥ from column 1
 // to a free cell", "5♣ from column 3 to foundation 1", "9♠–7♠ from column 2 onto 10♠ in
 // column 7". Read on the board the move leaves (the server's state, or one drawn along a

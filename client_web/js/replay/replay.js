@@ -1,3 +1,4 @@
+// @ts-check
 // A finished race's page, #/replay/ID: the results, the solver's analysis (analysisview.js)
 // and the replay by the race clock. Every board is drawn as it stood at the same race-clock
 // time, from the deal's starting layout and each racer's timed actions in the record

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay's parts, drawn from plain data: one racer's board as it stood at a race time,
 // with its foundation cards, last action and the list of the racer's actions with their
 // times (the current one lit, undone ones struck through); and the runs read from a record.

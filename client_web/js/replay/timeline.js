@@ -1,3 +1,4 @@
+// @ts-check
 // A finished race by the clock, with no DOM: each racer's run (every action of the record
 // with its race-clock time and the board after it), the board at any race time, the race
 // timeline's series scaled into a chart's box, and the replay's playhead. The boards are

@@ -1,3 +1,4 @@
+// @ts-check
 // The race timeline, drawn: every racer's foundation cards against the one race clock as an
 // SVG (timeline.js does the arithmetic), the moment each racer lost the win marked on their
 // line, "who lost the win first" said under it, and the same figures as a table, the

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP API (issue 4 and 5): JSON in, JSON out, errors as ApiError with the server's code.
 // The server's messages are English; a player is shown the catalogue's text for the code
 // (errorText), and for a bad field the field's own advice.
@@ -118,6 +119,7 @@ function errorFrom(status, data) {
   }
   const fallback = { 404: "not_found", 409: "conflict", 429: "rate_limited" };
   const known = data?.code ?? fallback[status] ?? code;
+  /** @type {ApiError & { retryAt?: number | null }} */
   const error = new ApiError(status, known, message ?? known, data?.field ?? null);
   error.retryAt = data?.retry_at_ms ?? null; // a rename too soon: when it may be (unix ms)
   return error;

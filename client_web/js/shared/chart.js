@@ -1,3 +1,4 @@
+// @ts-check
 // The rating chart's arithmetic, with no DOM: a game's rating history from a player's races,
 // and its points scaled into a box with round ticks. profile.js draws the SVG from this.
 
@@ -39,6 +40,8 @@ export function niceStep(span, count = 4) {
  * The values as points in a width x height box inside `pad`: x evenly spaced (one value: in
  * the middle), y from the rounded range [low, high] (at least `minSpan` apart, high at the
  * top). Returns {points: [[x, y]], ticks: [{value, y}], low, high}.
+ * @param {number[]} values
+ * @param {{ width?: number, height?: number, pad?: number, minSpan?: number }} [box]
  */
 export function scaleSeries(values, { width, height, pad = 0, minSpan = 20 } = {}) {
   if (!values.length) return { points: [], ticks: [], low: 0, high: 0 };

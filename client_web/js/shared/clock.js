@@ -1,3 +1,4 @@
+// @ts-check
 // The server's time, for the race clock. Deadlines (`starts_at`, `ends_at`) are the server's
 // unix milliseconds; a player whose own clock is off would see the wrong time left. The
 // server's HTTP Date header (whole seconds) gives the offset; it is used only when it is

@@ -1,3 +1,4 @@
+// @ts-check
 // One websocket that stays connected: it says hello on every (re)connect, reconnects by
 // itself with backoff, and reports its state ("connecting", "open", "waiting", "offline",
 // "failed", "closed") so the page can show it. It also keeps the stream's place: the last
@@ -46,6 +47,16 @@ export class SeqTracker {
   }
 }
 
+/**
+ * @typedef {object} ConnectionOptions
+ * @property {() => object} hello
+ * @property {(frame: any) => void} onFrame
+ * @property {(state: string, detail?: any) => void} [onState]
+ * @property {string} [url]
+ * @property {any} [WebSocket] a WebSocket class (the tests pass a fake one)
+ * @property {number} [pingMs]
+ */
+
 export class Connection {
   /**
    * path: e.g. "/ws/rooms/ab12"; hello(): the hello frame to send on each connect (the
@@ -53,6 +64,8 @@ export class Connection {
    * detail). `url` and `WebSocket` may be given (the tests pass a fake one); by default the
    * path is on this page's own server and the socket is the browser's. `pingMs`: how often
    * to ping (a quiet socket, such as the notifications', may ping less).
+   * @param {string} path
+   * @param {ConnectionOptions} options
    */
   constructor(path, { hello, onFrame, onState, url, WebSocket: Socket, pingMs }) {
     this.url = url ?? socketUrl(path);

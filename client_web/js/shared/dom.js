@@ -1,3 +1,4 @@
+// @ts-check
 // Building DOM nodes. Every string becomes a text node: user data never reaches innerHTML.
 
 import { listen } from "./render.js";

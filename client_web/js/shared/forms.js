@@ -1,3 +1,4 @@
+// @ts-check
 // Small form helpers: labelled fields that read back typed values.
 
 import { errorText } from "./api.js";
@@ -43,10 +44,17 @@ export function checkbox(name, checked) {
   return h("input", { name, type: "checkbox", checked });
 }
 
-/** The form's named controls as {name: value}: numbers as numbers, checkboxes as booleans. */
+/**
+ * The form's named controls as {name: value}: numbers as numbers, checkboxes as booleans.
+ * @param {HTMLFormElement} form
+ * @returns {Record<string, any>}
+ */
 export function formValues(form) {
+  /** @type {Record<string, any>} */
   const out = {};
-  for (const el of form.elements) {
+  for (const control of form.elements) {
+    // An input, select, textarea or button: each has the name, type and value read here.
+    const el = /** @type {HTMLInputElement} */ (control);
     if (!el.name) continue;
     if (el.type === "checkbox") out[el.name] = el.checked;
     else if (el.type === "number") out[el.name] = el.value === "" ? null : Number(el.value);

@@ -1,3 +1,4 @@
+// @ts-check
 // Ghost races in the client: "Race this run" (a new room on a finished run's deal, with that
 // run's ghost as the opponent) and the ghost's mark wherever a racer's name is shown.
 

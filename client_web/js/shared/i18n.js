@@ -1,3 +1,4 @@
+// @ts-check
 // The client's words, in English, Polish and Kazakh: one catalogue per language
 // (client_web/js/lang/*.js, the same keys in each) and every number, time and date through
 // Intl. t(key, params) gives a string: {name} in the text is replaced by params.name (numbers
@@ -28,7 +29,11 @@ export async function loadLanguage(lang) {
   return CATALOGUES[known];
 }
 
-/** The language to use: the one saved, else the browser's first we have, else English. */
+/**
+ * The language to use: the one saved, else the browser's first we have, else English.
+ * @param {string | null} saved
+ * @param {readonly string[]} [browser]
+ */
 export function pickLanguage(saved, browser = []) {
   if (LANGUAGES.includes(saved)) return saved;
   for (const tag of browser ?? []) {
@@ -58,6 +63,8 @@ export function setLanguage(lang) {
 export const language = () => current;
 
 const words = () => CATALOGUES[current] ?? {};
+
+/** @typedef {[string, Record<string, any>]} Phrase a catalogue key and its parameters */
 
 /** A key's text in the current language, with its {placeholders} filled. */
 export function t(key, params = {}) {

@@ -1,3 +1,4 @@
+// @ts-check
 // One render per page, scheduled, and the DOM updated in place.
 //
 // A page keeps its data in one state object; any change calls `schedule()`, and the page's

@@ -1,3 +1,4 @@
+// @ts-check
 // Who this browser is: the player of its session (issue 13). The session itself is an
 // HttpOnly cookie the server sets and this page never reads; the page only asks who it is
 // (GET /api/session: 200 with the player or null, so no failed request shows in the console

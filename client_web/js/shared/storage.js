@@ -1,3 +1,4 @@
+// @ts-check
 // What this browser remembers: the player's name, and the seat tokens it holds
 // (per room and per tournament), so a reload or a lost connection resumes the race.
 

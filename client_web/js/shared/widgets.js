@@ -1,3 +1,4 @@
+// @ts-check
 // Pieces several pages share: racers' progress bars, the results table, room settings.
 
 import { cardTotal } from "../board/cards.js";
@@ -10,7 +11,11 @@ export function statusText(status) {
   return status ? t(`status.${status.replace(" ", "_")}`) : "";
 }
 
-/** Every racer's progress as a bar of foundation cards, with moves and place. */
+/**
+ * Every racer's progress as a bar of foundation cards, with moves and place.
+ * @param {any[]} players
+ * @param {{ game?: string, you?: string | null, gaps?: boolean }} [options]
+ */
 export function racersPanel(players, { game, you = null, gaps = false } = {}) {
   const total = cardTotal(game);
   const list = h("ol", { class: "racers", "aria-label": t("racers.label") });
@@ -135,7 +140,10 @@ const cell = (kind, content) => h("td", { role: "cell", class: kind }, content);
 /** The final standings: place, name, result, cards, time (and the rating, when rated);
  * `action(row)`, when given, adds a last cell to each row (such as "Race this run"). Where
  * the table has not the width (a phone), each racer's row stacks its cells on two or three
- * lines (style.css), so time and rating are never hidden in a sideways scroll. */
+ * lines (style.css), so time and rating are never hidden in a sideways scroll.
+ * @param {any[]} standings
+ * @param {{ game?: string, you?: string | null, action?: ((row: any) => any) | null }} [options]
+ */
 export function resultsTable(standings, { game, you = null, action = null } = {}) {
   const total = cardTotal(game);
   const rows = [...standings].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));

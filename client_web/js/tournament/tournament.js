@@ -1,3 +1,4 @@
+// @ts-check
 // The tournament page: enter before it starts, the round and its clock, live standings,
 // the rounds played, and the current round's room. An entrant who has this page open
 // when a round starts is taken to their board at once (a background tab too). The
@@ -22,6 +23,8 @@ export class TournamentPage {
     this.app = app;
     this.id = id;
     this.data = null;
+    /** @type {any} the session's player once loaded (undefined: not asked yet) */
+    this.player = undefined;
     this.seat = tournamentSeat(id);
     this.admin = tournamentSeat(`${id}.admin`);
     this.clock = h("div", { class: "clock" }, "–:––");

@@ -1,3 +1,4 @@
+// @ts-check
 // A tournament round's race page follows its tournament: it keeps the tournament socket
 // open beside the room's, so the page knows the round ("Round 2 of 3 · Cup"), the break's
 // countdown and the standings after each round, and when the next round starts it takes the

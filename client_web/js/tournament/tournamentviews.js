@@ -1,3 +1,4 @@
+// @ts-check
 // The tournament page's tables: standings, and the rounds played so far.
 
 import { h, tableScroll } from "../shared/dom.js";
