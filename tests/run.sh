@@ -42,6 +42,7 @@ fi
 .venv/bin/mypy
 node --test tests/js/*.test.mjs
 npx prettier --check client_web tests/js
+npx tsc -p jsconfig.json
 
 # The suite starts hundreds of server processes: compiled once here, not by each of them.
 .venv/bin/python -m compileall -q server tests
