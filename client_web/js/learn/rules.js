@@ -15,6 +15,8 @@ const lit = (selected, ...targets) => ({
 });
 
 // [key, board state, marks]: the text is rules.<game>.<key>.title and .text.
+/** @typedef {[string, object, object]} RuleSection */
+/** @type {RuleSection[]} */
 const STALACTITES = [
   [
     "deal",
@@ -99,6 +101,7 @@ const STALACTITES = [
   ],
 ];
 
+/** @type {RuleSection[]} */
 const SQUADRON = [
   [
     "deal",
