@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need, start the services they use, and run every check:
-# ruff, mypy --strict, the web client's unit tests (node --test) and format (Prettier), and
+# ruff, mypy --strict, the web client's unit tests (node --test), format (Prettier) and types
+# (tsc over its JSDoc), and
 # pytest (which fails on "no tests ran", exit 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,8 @@ if ! command -v chromium >/dev/null; then
     apt-get update -qq && apt-get install -y -qq chromium
 fi
 
-# The accessibility test injects axe-core, and the client's format is checked by Prettier, each
+# The accessibility test injects axe-core; the client's format is checked by Prettier and its
+# types by TypeScript; each
 # at the version package.json pins (from node_modules).
 if ! node -e 'const pins = Object.entries(require("./package.json").devDependencies);
     const installed = (name) => require(`./node_modules/${name}/package.json`).version;
