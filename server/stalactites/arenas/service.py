@@ -33,7 +33,7 @@ from ..rooms import RoomError, RoomService
 from ..store.arenas.base import ArenaChange, ArenaParts, ArenaStore
 from ..store.players.base import PlayerRecord
 from . import state
-from .state import Arena, ArenaSettings, Entrant, Outcome, Pending
+from .state import Arena, ArenaOutcome, ArenaSettings, Entrant, Pending
 
 __all__ = ["ARENA_PREFIX", "ArenaError", "Arenas", "PENDING_MS"]
 
@@ -443,7 +443,7 @@ class Arenas:
                 if o.player_id != line.player_id and o.player_id in ratings
             ]
             outcomes.append(
-                Outcome(
+                ArenaOutcome(
                     player_id=line.player_id,
                     place=line.place,
                     won=line.place == 1 and line.status != "resigned",

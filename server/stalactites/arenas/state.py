@@ -22,7 +22,7 @@ __all__ = [
     "Arena",
     "ArenaSettings",
     "Entrant",
-    "Outcome",
+    "ArenaOutcome",
     "Pending",
     "ending",
     "free_entrants",
@@ -127,7 +127,7 @@ class Arena(_Model):
     complete: bool = True  # ``entrants`` holds every entrant
 
 
-class Outcome(_Model):
+class ArenaOutcome(_Model):
     """One racer's part of a finished arena race, as scoring needs it."""
 
     player_id: str
@@ -315,7 +315,7 @@ def race_over(
 
 
 def score(
-    arena: Arena, room_id: str, outcomes: list[Outcome], now: int, connected: set[str]
+    arena: Arena, room_id: str, outcomes: list[ArenaOutcome], now: int, connected: set[str]
 ) -> Arena | None:
     """Score a finished race once: points by place (:data:`PLACE_POINTS`: first place always,
     another place only if its racer cleared the deal, else it is a loss, 0), a win doubled

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from ..clock import Clock
 from ..engine import Stalactites
 from ..players import PlayerService, RacePlayer, RaceResult
-from ..players.races import Outcome
+from ..players.races import RaceOutcome
 from ..protocol.room import Standing
 from ..rooms import RoomService
 from ..rooms.boards import new_board, rebuild
@@ -114,7 +114,7 @@ class RaceRecorder:
         stored finished; none: no persistent player raced."""
         found = await self.players.store.outcome(room_id)
         if found is not None:
-            await self._record(Outcome.from_json(found[0]).result)
+            await self._record(RaceOutcome.from_json(found[0]).result)
 
     async def _record(self, result: RaceResult) -> None:
         ids = [seat.player_id for seat in result.players if seat.player_id is not None]

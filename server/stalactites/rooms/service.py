@@ -33,6 +33,7 @@ from ..protocol.room import (
 )
 from ..store import (
     Commit,
+    CommitOutcome,
     CommitResult,
     Due,
     Finish,
@@ -40,13 +41,12 @@ from ..store import (
     JoinResult,
     NewPlayer,
     NewRoom,
-    Outcome,
     RoomRow,
     Store,
 )
 from ..workers import SolverPool
 from .berserk import Berserk, berserk_ends
-from .boards import Board, BoardCache, new_board, rebuild, seated_progress
+from .boards import BoardCache, CachedBoard, new_board, rebuild, seated_progress
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
@@ -150,7 +150,7 @@ class RoomService:
         action it stored; a commit that was the last player's finish ends the race."""
         with self._sink.committing(commit.room_id) as followed:
             result = await self.store.commit(commit)
-            if result.outcome is Outcome.APPLIED:
+            if result.outcome is CommitOutcome.APPLIED:
                 followed.stored(result.events, result.action)
         if result.all_done:  # due now in the store too, should the finish here fail or die
             await self.store.results.due(commit.room_id, self.now(), Due.EARLIER)
@@ -246,7 +246,7 @@ class RoomService:
         for player_id in late:
             for _ in range(FINISH_ATTEMPTS):
                 result = await self.end_seat(row.room_id, player_id, "timeout", elapsed)
-                if result.outcome is not Outcome.CONFLICT:
+                if result.outcome is not CommitOutcome.CONFLICT:
                     break
         return await self.load(row.room_id)
 
@@ -273,7 +273,7 @@ class RoomService:
             progress_event=event,
         )
         result = await self.commit(commit)
-        if result.outcome is Outcome.CONFLICT:
+        if result.outcome is CommitOutcome.CONFLICT:
             await self.reload(room_id, player_id)
         return result
 
@@ -493,13 +493,13 @@ class RoomService:
 
     # What a player sees.
 
-    async def cached_board(self, room_id: str, player_id: str) -> Board:
+    async def cached_board(self, room_id: str, player_id: str) -> CachedBoard:
         """The player's board as this process has it, else rebuilt from the stored log (a
         stale one costs its next commit a conflict, which rebuilds it: the move path's)."""
         cached = self.boards.get(room_id, player_id)
         return cached if cached is not None else await self.reload(room_id, player_id)
 
-    async def board(self, room_id: str, player_id: str) -> Board:
+    async def board(self, room_id: str, player_id: str) -> CachedBoard:
         """The player's board, checked against the stored log."""
         cached = self.boards.get(room_id, player_id)
         if cached is not None:
@@ -507,13 +507,15 @@ class RoomService:
                 return cached
         return await self.reload(room_id, player_id)
 
-    async def reload(self, room_id: str, player_id: str) -> Board:
+    async def reload(self, room_id: str, player_id: str) -> CachedBoard:
         """Rebuild the player's board from the stored log (the log first: a commit made after
         it shows as a conflict when this board is next committed from)."""
         settings = await self.settings(room_id)
         actions = await self.store.read_log(room_id, player_id)
         row = await self.load(room_id)
-        fresh = Board(rebuild(settings, actions), len(actions), player_row(row, player_id).progress)
+        fresh = CachedBoard(
+            rebuild(settings, actions), len(actions), player_row(row, player_id).progress
+        )
         self.boards.put(room_id, player_id, fresh)
         return fresh
 

@@ -61,7 +61,7 @@ from ..store import (
     open_queue_store,
     open_store,
 )
-from ..store.daily.base import Board
+from ..store.daily.base import DailyBoard
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -206,7 +206,7 @@ class Process:
         self._recording: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
 
-    async def _daily_board(self, player_id: str, room_id: str) -> Board | None:
+    async def _daily_board(self, player_id: str, room_id: str) -> DailyBoard | None:
         """The day's board a player's attempt goes on: none while fair play keeps it off,
         the guests' for an anonymous player."""
         if not is_persistent(player_id) or await self.fairplay.hidden(player_id, room_id):

@@ -35,7 +35,7 @@ __all__ = [
     "JoinResult",
     "NewPlayer",
     "NewRoom",
-    "Outcome",
+    "CommitOutcome",
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
@@ -188,7 +188,7 @@ class RoomPage:
     after: tuple[int, str] | None
 
 
-class Outcome(enum.Enum):
+class CommitOutcome(enum.Enum):
     APPLIED = "applied"
     DUPLICATE = "duplicate"  # the client id was used: ``length`` is the log length it made
     CONFLICT = "conflict"  # the log is not the expected length: ``length`` is the real one
@@ -268,7 +268,7 @@ class Commit:
 class CommitResult:
     """What the store did with a :class:`Commit` (not frozen: see there)."""
 
-    outcome: Outcome
+    outcome: CommitOutcome
     length: int = 0
     code: str | None = None
     events: list[tuple[int, str]] = field(default_factory=list)

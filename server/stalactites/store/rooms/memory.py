@@ -20,6 +20,7 @@ from .base import (
     ActionRow,
     Bell,
     Commit,
+    CommitOutcome,
     CommitResult,
     EventBatch,
     Finish,
@@ -27,7 +28,6 @@ from .base import (
     JoinResult,
     NewPlayer,
     NewRoom,
-    Outcome,
     PlayerRow,
     ProgressRow,
     ReadyResult,
@@ -257,7 +257,7 @@ class MemoryStore:
         if player is not None and commit.client_id is not None:
             prior = player.ids.get(commit.client_id)
             if prior is not None:
-                return CommitResult(Outcome.DUPLICATE, length=prior)
+                return CommitResult(CommitOutcome.DUPLICATE, length=prior)
         ended = room is not None and room.ends_at is not None and commit.now_ms >= room.ends_at
         why = refusal(
             player is not None,
@@ -266,10 +266,10 @@ class MemoryStore:
             ended,
         )
         if why is not None:
-            return CommitResult(Outcome.REFUSED, code=why.code)
+            return CommitResult(CommitOutcome.REFUSED, code=why.code)
         assert room is not None and player is not None
         if len(player.log) != commit.expected_length:
-            return CommitResult(Outcome.CONFLICT, length=len(player.log))
+            return CommitResult(CommitOutcome.CONFLICT, length=len(player.log))
         return self._apply(room, player, commit)
 
     def _apply(self, room: _Room, player: _Player, commit: Commit) -> CommitResult:
@@ -298,7 +298,9 @@ class MemoryStore:
             all_done = all(p.finish is not None for p in room.players.values())
         first = self._append(room, events)
         numbered = [(first + i, text) for i, text in enumerate(events)]
-        return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done, action)
+        return CommitResult(
+            CommitOutcome.APPLIED, len(player.log), None, numbered, all_done, action
+        )
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
         self.kept.add(room_id)  # histories point at it: it never expires
