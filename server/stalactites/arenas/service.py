@@ -28,7 +28,7 @@ from ..clock import Clock
 from ..ghosts import GhostService
 from ..matchmaking import Matchmaker
 from ..matchmaking.service import rating_of
-from ..protocol.room import Standing
+from ..protocol.room import RoomStatus, Standing
 from ..rooms import RoomError, RoomService
 from ..store.arenas.base import ArenaChange, ArenaParts, ArenaStore
 from ..store.players.base import PlayerRecord
@@ -217,7 +217,7 @@ class Arenas:
             raise ArenaError("not_racing", "you have no race to go berserk in")
         row = await self.rooms.load(room_id)
         start = row.starts_at
-        if row.status not in ("waiting", "countdown") or (
+        if row.status not in (RoomStatus.WAITING, RoomStatus.COUNTDOWN) or (
             start is not None and self.now() >= start - state.BERSERK_CUTOFF_MS
         ):
             raise ArenaError("too_late", "berserk is chosen before the race starts")

@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..protocol.room import GameField
+
 __all__ = [
     "BERSERK_CUTOFF_MS",
     "BERSERK_POINTS",
@@ -61,7 +63,7 @@ class ArenaSettings(_Model):
     """What an organiser (or the schedule) chose; fixed once made."""
 
     name: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None = None
     duration_min: int = Field(ge=10, le=180)
     time_limit_s: int = Field(ge=60, le=1800)

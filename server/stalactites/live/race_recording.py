@@ -32,7 +32,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
-from ..engine import Stalactites
+from ..engine import GameName, Stalactites
 from ..players import PlayerService, RacePlayer, RaceResult
 from ..players.races import RaceOutcome
 from ..protocol.room import Standing
@@ -96,7 +96,7 @@ class RaceRecorder:
     ) -> dict[str, str]:
         """Each persistent player's step under ``choice``: the one their board fixed (declared,
         ``step:ones``/``step:twos`` in their log, or by their first foundation play)."""
-        if settings.game != "stalactites" or settings.step != "choice":
+        if settings.game != GameName.STALACTITES or settings.step != "choice":
             return {}
         ids = [line.player_id for line in standings if is_persistent(line.player_id)]
         # At once: a tournament round may have hundreds of players with a session.

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Game, Move, Squadron, Stalactites, new_game
+from ..engine import Game, GameName, Move, Squadron, Stalactites, new_game
 from ..engine.errors import IllegalMoveError
 from ..store import ProgressRow
 from .settings import RoomSettings
@@ -59,7 +59,7 @@ def act(board: BoardText, action: str) -> None:
 
 def new_board(settings: RoomSettings) -> Game:
     """The initial board of a room's deal."""
-    step = settings.step if settings.game == "stalactites" else None
+    step = settings.step if settings.game == GameName.STALACTITES else None
     return new_game(settings.game, settings.deal, step)
 
 

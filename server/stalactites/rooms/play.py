@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..engine import EngineError, Game, Move, Status
-from ..protocol.room import DeclareStep, MoveFrame, Rejected, Undo
+from ..protocol.room import DeclareStep, MoveFrame, Rejected, RoomStatus, Undo
 from ..store import Commit, CommitOutcome, CommitResult, ProgressRow, Refusal, RoomRow, refusal
 from .berserk import berserk_ends
 from .boards import STEP_PREFIX, UNDO, CachedBoard, KeyedLocks, new_board, rebuild, seated_progress
@@ -290,7 +290,7 @@ class Play:
         times = self._times.get(room_id)
         if times is None:
             row = await self.rooms.current(room_id)
-            if row.status not in ("racing", "finished"):
+            if row.status not in (RoomStatus.RACING, RoomStatus.FINISHED):
                 return None
             assert row.starts_at is not None and row.ends_at is not None
             times = (row.starts_at, row.ends_at)

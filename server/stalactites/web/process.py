@@ -46,6 +46,7 @@ from ..live.standings_feed import StandingsFeed, TournamentEvents
 from ..live.tabs import Tabs
 from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
+from ..protocol.room import RoomStatus
 from ..results import Recorder, Sweep
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
@@ -248,7 +249,7 @@ class Process:
         if not is_persistent(player_id):
             return
         row = await self.rooms.current(room_id)
-        if row.status == "finished":
+        if row.status == RoomStatus.FINISHED:
             return
         settings = await self.rooms.settings(room_id)
         until = (

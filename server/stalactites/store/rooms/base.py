@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ...protocol.room import RoomStatus
 from ..results.base import ResultsLog
 
 __all__ = [
@@ -81,7 +82,10 @@ class Bell(Protocol):
     def __call__(self, seq: int, ring: Ring, carried: Carried | None = None, /) -> None: ...
 
 
-ROOM_LISTS = {"waiting": ("waiting",), "racing": ("countdown", "racing")}
+ROOM_LISTS = {
+    "waiting": (RoomStatus.WAITING,),
+    "racing": (RoomStatus.COUNTDOWN, RoomStatus.RACING),
+}
 """The room lists (``list_rooms``) and the statuses each holds."""
 
 
@@ -154,7 +158,7 @@ class RoomRow:
     room_id: str
     settings_json: str
     seats: int
-    status: str  # waiting, countdown, racing, finished
+    status: RoomStatus
     starts_at: int | None
     ends_at: int | None
     seq: int

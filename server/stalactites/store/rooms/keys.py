@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+from ...protocol.room import RoomStatus
 from .base import (
     ActionRow,
     Commit,
@@ -129,7 +130,7 @@ def room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: 
         room_id=room_id,
         settings_json=data["settings"],
         seats=int(data["seats"]),
-        status=data["status"],
+        status=RoomStatus(data["status"]),
         starts_at=_int(data.get("starts_at")),
         ends_at=_int(data.get("ends_at")),
         seq=int(data["seq"]),
