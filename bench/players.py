@@ -58,7 +58,7 @@ from stalactites.clock import SystemClock
 from stalactites.config import ServerConfig
 from stalactites.live.race_recording import RaceRecorder
 from stalactites.players import PlayerService, RacePlayer, RaceResult
-from stalactites.players.races import Outcome, player_race
+from stalactites.players.races import RaceOutcome, player_race
 from stalactites.protocol.room import MoveFrame
 from stalactites.rooms import CreateRoom, Play, RoomService
 from stalactites.store.players.base import PlayerRecord, Rating, board_shown
@@ -102,7 +102,7 @@ async def build_players(store: RedisPlayerStore, count: int) -> None:
     await batched([one(index) for index in range(count)])
 
 
-def fake_outcome(rng: random.Random, room_id: str, players: int, at: int) -> Outcome:
+def fake_outcome(rng: random.Random, room_id: str, players: int, at: int) -> RaceOutcome:
     """A rated two-player race between random players (ratings moved a little, no OpenSkill:
     the store's work is the same)."""
     a, b = rng.sample(range(players), 2)
@@ -114,7 +114,7 @@ def fake_outcome(rng: random.Random, room_id: str, players: int, at: int) -> Out
     before = {seat.player_id: Rating() for seat in seats if seat.player_id}
     after = {pid: Rating(r.mu + (1 if i == 0 else -1), r.sigma * 0.97, 1) for i, (pid, r) in
              enumerate(before.items())}  # fmt: skip
-    return Outcome(result, before, after)
+    return RaceOutcome(result, before, after)
 
 
 async def build_races(store: RedisPlayerStore, players: int, races: int) -> None:

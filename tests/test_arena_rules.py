@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from stalactites.arenas import state
 from stalactites.arenas.schedule import parse
-from stalactites.arenas.state import Arena, ArenaSettings, Outcome
+from stalactites.arenas.state import Arena, ArenaOutcome, ArenaSettings
 from stalactites.ghosts.service import ghost_room
 from stalactites.rooms.ghost_seat import GhostSeat
 from stalactites.rooms.settings import RoomSettings
@@ -32,7 +32,7 @@ def _arena(players: int, seats: int = 2) -> Arena:
     return arena
 
 
-def _outcome(player_id: str, place: int, **more: object) -> Outcome:
+def _outcome(player_id: str, place: int, **more: object) -> ArenaOutcome:
     fields: dict[str, object] = {
         "won": place == 1,
         "cleared": place == 1,
@@ -41,10 +41,10 @@ def _outcome(player_id: str, place: int, **more: object) -> Outcome:
         "opponents_rating": 1500,
         "opponents": 1,
     }
-    return Outcome(player_id=player_id, place=place, **(fields | more))  # type: ignore[arg-type]
+    return ArenaOutcome(player_id=player_id, place=place, **(fields | more))  # type: ignore[arg-type]
 
 
-def _race(arena: Arena, room: str, outcomes: list[Outcome]) -> Arena:
+def _race(arena: Arena, room: str, outcomes: list[ArenaOutcome]) -> Arena:
     present = {outcome.player_id for outcome in outcomes}
     scored = state.score(arena, room, outcomes, START + 5_000, present)
     assert scored is not None

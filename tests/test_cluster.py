@@ -31,7 +31,7 @@ from server_kit import (
     winning_line,
 )
 from stalactites.config import ServerConfig
-from stalactites.store import Outcome, Store, StoreError
+from stalactites.store import CommitOutcome, Store, StoreError
 from stalactites.store.redis.cluster import key_slot
 from stalactites.store.rooms.base import Ring
 from stalactites.store.rooms.keys import RoomKeys
@@ -85,13 +85,13 @@ async def test_a_commit_follows_its_room_to_the_slots_new_master(
 ) -> None:
     assert isinstance(store, RedisStore)
     await racing(store)
-    assert (await store.commit(commit("ann", 0, "t1-c1", "a0"))).outcome is Outcome.APPLIED
+    assert (await store.commit(commit("ann", 0, "t1-c1", "a0"))).outcome is CommitOutcome.APPLIED
     slot = room_slot(cluster, store, "r1")
     before = cluster.owner(slot)
     after = cluster.move_slot(slot)  # the store's map still names the old master: MOVED
     assert after != before and cluster.owner(slot) == after
-    assert (await store.commit(commit("ann", 1, "t2-c2", "a1"))).outcome is Outcome.APPLIED
-    assert (await store.commit(commit("bob", 0, "t3-c3", "b0"))).outcome is Outcome.APPLIED
+    assert (await store.commit(commit("ann", 1, "t2-c2", "a1"))).outcome is CommitOutcome.APPLIED
+    assert (await store.commit(commit("bob", 0, "t3-c3", "b0"))).outcome is CommitOutcome.APPLIED
     assert await store.read_log("r1", "ann") == ["t1-c1", "t2-c2"]
     row = await store.load_room("r1", START + 2_000)
     assert row is not None and [p.progress.moves for p in row.players] == [2, 1]
@@ -106,23 +106,25 @@ async def test_a_room_whose_slot_is_being_moved_is_served_by_asking_the_target(
     assert isinstance(store, RedisStore)
     await racing(store)
     for name in ("ann", "bob"):
-        assert (await store.commit(commit(name, 0, "t1-c1", f"{name}0"))).outcome is Outcome.APPLIED
+        assert (
+            await store.commit(commit(name, 0, "t1-c1", f"{name}0"))
+        ).outcome is CommitOutcome.APPLIED
     rung: list[tuple[int, Ring]] = []
     other = RedisStore(cluster.url, redis_prefix, cluster=True)  # another process listening
     await other.subscribe("r1", lambda seq, ring, carried=None: rung.append((seq, ring)))
     move = cluster.begin_move(room_slot(cluster, store, "r1"))
     assert move.migrate_keys() > 0  # the keys are at the target; the owner answers ASK
     applied = await store.commit(commit("ann", 1, "t2-c2", "ann1"))
-    assert applied.outcome is Outcome.APPLIED
+    assert applied.outcome is CommitOutcome.APPLIED
     again = await store.commit(commit("ann", 1, "t2-c2", "ann1"))
-    assert (again.outcome, again.length) == (Outcome.DUPLICATE, 2)
+    assert (again.outcome, again.length) == (CommitOutcome.DUPLICATE, 2)
     assert await store.read_log("r1", "ann") == ["t1-c1", "t2-c2"]
     batch = await store.events_since("r1", 0)
     assert [seq for seq, _ in batch.events] == list(range(1, batch.seq + 1))
     row = await store.load_room("r1", START + 2_000)
     assert row is not None and row.players[0].progress.moves == 2
     move.finish()
-    assert (await store.commit(commit("bob", 1, "t2-c2", "bob1"))).outcome is Outcome.APPLIED
+    assert (await store.commit(commit("bob", 1, "t2-c2", "bob1"))).outcome is CommitOutcome.APPLIED
     # The bells rang all the while, for the other process (the lease read by the commit).
     try:
         await wait_for(
@@ -138,14 +140,14 @@ async def test_a_commit_whose_keys_a_move_has_split_waits_for_the_move_to_end(
 ) -> None:
     assert isinstance(store, RedisStore)
     await racing(store)
-    assert (await store.commit(commit("ann", 0, "t1-c1", "ann0"))).outcome is Outcome.APPLIED
+    assert (await store.commit(commit("ann", 0, "t1-c1", "ann0"))).outcome is CommitOutcome.APPLIED
     move = cluster.begin_move(room_slot(cluster, store, "r1"))
     move.migrate_keys()
     # Bob has no log yet: at the target his commit's keys are partly there, partly nowhere.
     pending = asyncio.create_task(store.commit(commit("bob", 0, "t1-c1", "bob0")))
     await wait_for(lambda: tryagains(cluster, move.target) > 0)
     await asyncio.to_thread(move.finish)
-    assert (await pending).outcome is Outcome.APPLIED
+    assert (await pending).outcome is CommitOutcome.APPLIED
     assert await store.read_log("r1", "bob") == ["t1-c1"]
 
 

@@ -33,7 +33,7 @@ from stalactites.players import (
     UsernameTaken,
 )
 from stalactites.players.names import skeleton
-from stalactites.players.races import Outcome, history_entry
+from stalactites.players.races import RaceOutcome, history_entry
 from stalactites.players.ratings import PROVISIONAL_RACES, REPEAT_WINDOW_MS
 from stalactites.players.sessions import token_hash
 from stalactites.store.players.base import BoardLine, PlayerRecord, board_lines, board_shown
@@ -451,9 +451,11 @@ def test_history_entries_and_outcomes_stored_in_the_older_forms_are_still_read()
     assert (old.room_id, old.rating_before, old.rating_after) == ("r1", 1000, 1075)
     new = history_entry("0000000000007:r1", "stalactites|1|2|won|60000|52|ones|0|3|ms:4")
     assert replace(new, rated=True, rating_before=1000, rating_after=1075) == old
-    outcome = Outcome.from_json(Outcome(race("r1", ("p.1", 1), ("p.2", 2)), {}, {}).to_json())
+    outcome = RaceOutcome.from_json(
+        RaceOutcome(race("r1", ("p.1", 1), ("p.2", 2)), {}, {}).to_json()
+    )
     fields = {"result": asdict(outcome.result), "before": {}, "after": {}}
-    assert Outcome.from_json(json.dumps(fields)) == outcome
+    assert RaceOutcome.from_json(json.dumps(fields)) == outcome
 
 
 async def test_statistics_count_races_wins_times_and_streaks_per_game_and_step(
@@ -702,7 +704,7 @@ async def test_a_deleted_players_name_is_taken_out_of_their_races(
     assert "Alice Liddell" not in stores.stored_text()
     found = await service.store.outcome("r1")
     assert found is not None
-    names = [seat.name for seat in Outcome.from_json(found[0]).result.players]
+    names = [seat.name for seat in RaceOutcome.from_json(found[0]).result.players]
     assert names == ["deleted player", "seat1"]
     assert [r.room_id for r in (await service.history(bob)).races] == ["r1"]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from server_kit import Client, InProcessServer, new_room, player, start_race
-from stalactites.rooms.boards import Board, new_board
+from stalactites.rooms.boards import CachedBoard, new_board
 from stalactites.rooms.wire import board_json
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -21,8 +21,8 @@ pytestmark = pytest.mark.usefixtures("close_clients")
 DEAL = "ms:4"
 
 
-def cached(server: InProcessServer, room_id: str, player_id: str) -> Board | None:
-    board: Board | None = server.app.state.process.rooms.boards.get(room_id, player_id)
+def cached(server: InProcessServer, room_id: str, player_id: str) -> CachedBoard | None:
+    board: CachedBoard | None = server.app.state.process.rooms.boards.get(room_id, player_id)
     return board
 
 

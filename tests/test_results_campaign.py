@@ -59,7 +59,7 @@ from fault_kit import OwnRedis, ServeProcess, ShiftedClock
 from match_kit import queued_player
 from players_kit import anonymous, api
 from server_kit import OPEN_CLIENTS, Client
-from stalactites.players.races import Outcome
+from stalactites.players.races import RaceOutcome
 from stalactites.tournaments.rounds import tournament_of_room
 from tournament_kit import start, view
 
@@ -438,7 +438,7 @@ class Campaign:
         for race, text in zip(self.races, store.mget(keys), strict=True):
             stored = None if text is None else str(text)
             found.count(-int(stored is None or stored[0] != "1"), f"{race.room_id}'s outcome")
-            outcome = None if stored is None else Outcome.from_json(stored[1:])
+            outcome = None if stored is None else RaceOutcome.from_json(stored[1:])
             for seat in race.seats:
                 changed = outcome is not None and outcome.change(seat.player_id) is not None
                 rated[seat.player_id] += changed

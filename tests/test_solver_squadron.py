@@ -20,7 +20,7 @@ from stalactites.solver.squadron_best import (
     Weights,
     score,
 )
-from stalactites.solver.squadron_board import FREE, Board
+from stalactites.solver.squadron_board import FREE, SquadronPosition
 from stalactites.solver.squadron_depth import DepthFirstSearch
 from stalactites.solver.squadron_moves import candidate_moves, footprint, independent
 
@@ -157,7 +157,7 @@ def test_the_key_ignores_the_order_of_the_columns_a_column_constraint_included()
     game = Squadron("ms:4")
     mirrored = copy.deepcopy(game)
     mirrored.tableau.reverse()
-    board, other = Board(game), Board(mirrored)
+    board, other = SquadronPosition(game), SquadronPosition(mirrored)
     assert board.key(FREE) == other.key(FREE)
     for i in range(10):
         assert board.key(i) == other.key(9 - i)
@@ -171,10 +171,10 @@ def test_a_key_restores_the_position_it_was_made_from() -> None:
         played = copy.deepcopy(game)
         for move in line[:moves]:
             played.push(move)
-        board = Board(played)
+        board = SquadronPosition(played)
         for constraint in (FREE, 10, 3):
             key = board.key(constraint)
-            restored = Board(played)
+            restored = SquadronPosition(played)
             found = restored.restore(key)
             assert restored.key(found) == key
             assert sorted(map(bytes, restored.cols)) == sorted(map(bytes, board.cols))
@@ -188,7 +188,7 @@ def test_moves_the_depth_first_search_calls_independent_commute_through_the_engi
         played = copy.deepcopy(game)
         for move in line[:moves]:
             played.push(move)
-        board = Board(played)
+        board = SquadronPosition(played)
         candidates = candidate_moves(board, FREE)
         for i, first in enumerate(candidates):
             for second in candidates[i + 1 :]:
@@ -200,7 +200,7 @@ def test_moves_the_depth_first_search_calls_independent_commute_through_the_engi
                 for order in ([first, second], [second, first]):
                     both = copy.deepcopy(played)
                     play_line(both, order)  # the engine checks each move
-                    keys.append(Board(both).key(FREE))
+                    keys.append(SquadronPosition(both).key(FREE))
                 assert keys[0] == keys[1], (moves, first, second)
     assert pairs > 20, pairs
 
@@ -294,7 +294,7 @@ def test_hint_past_the_budget_still_offers_a_legal_move() -> None:
 def test_the_buried_weight_counts_the_cards_over_each_foundations_next_card() -> None:
     # ms:1 deals AC under 4D, AD under TH, AS under KD 7D 3S (docs/rules.md's deal check): 5 cards
     # lie over Aces, and each Ace is the next card of both foundations of its suit.
-    board = Board(Squadron("ms:1"))
+    board = SquadronPosition(Squadron("ms:1"))
     plain = Weights(12, 2, 3, 2, 4, 6)
     assert score(board, plain._replace(buried=1)) == score(board, plain) - 2 * 5
     # With one club foundation started, AC is the next card of the other only; the club

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from server_kit import REDIS_URL
-from stalactites.store import Finish, Finisher, FinishResult, NewRoom, Outcome, RoomRow, Store
+from stalactites.store import CommitOutcome, Finish, Finisher, FinishResult, NewRoom, RoomRow, Store
 from stalactites.store.rooms.base import ActionRow, Carried, Ring
 from stalactites.store.rooms.redis import RedisStore
 from store_kit import END, START, T0, TTL, add, commit, racing, ready
@@ -27,7 +27,7 @@ async def test_the_action_stream_holds_every_players_actions_with_their_times(
     expected = [ActionRow(now, name, action) for name, _, action, now in moves]
     for count, (name, length, action, now) in enumerate(moves, 1):
         answer = await store.commit(commit(name, length, action, now=now))
-        assert answer.outcome is Outcome.APPLIED
+        assert answer.outcome is CommitOutcome.APPLIED
         assert answer.action == (count, expected[count - 1])  # its place in the stream
     assert await store.read_actions("r1") == expected
     assert await store.read_actions("r1", 3) == expected[3:]
@@ -38,13 +38,13 @@ async def test_a_refused_or_conflicting_commit_and_a_resignation_add_no_action(
     store: Store,
 ) -> None:
     await racing(store)
-    assert (await store.commit(commit("ann", 0))).outcome is Outcome.APPLIED
-    assert (await store.commit(commit("ann", 0, "t2-c2"))).outcome is Outcome.CONFLICT
+    assert (await store.commit(commit("ann", 0))).outcome is CommitOutcome.APPLIED
+    assert (await store.commit(commit("ann", 0, "t2-c2"))).outcome is CommitOutcome.CONFLICT
     late = commit("ann", 1, "t2-c2", now=END)
-    assert (await store.commit(late)).outcome is Outcome.REFUSED
+    assert (await store.commit(late)).outcome is CommitOutcome.REFUSED
     resign = commit("bob", 0, action=None, finish="resigned")
     resigned = await store.commit(resign)
-    assert resigned.outcome is Outcome.APPLIED and resigned.action is None
+    assert resigned.outcome is CommitOutcome.APPLIED and resigned.action is None
     assert [row.action for row in await store.read_actions("r1")] == ["t1-c1"]
 
 

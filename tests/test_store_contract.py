@@ -13,12 +13,12 @@ import json
 import pytest
 
 from stalactites.store import (
+    CommitOutcome,
     Finish,
     Finisher,
     FinishResult,
     JoinResult,
     NewPlayer,
-    Outcome,
     ProgressRow,
     Store,
 )
@@ -117,7 +117,7 @@ async def test_the_race_starts_once_and_only_after_the_countdown(store: Store) -
 async def test_a_commit_appends_to_the_log_and_stores_its_event(store: Store) -> None:
     await racing(store)
     result = await store.commit(commit("ann", 0, "t1-c1", "m1"))
-    assert result.outcome is Outcome.APPLIED
+    assert result.outcome is CommitOutcome.APPLIED
     assert result.length == 1
     assert len(result.events) == 1
     seq, event = result.events[0]
@@ -132,9 +132,9 @@ async def test_a_commit_appends_to_the_log_and_stores_its_event(store: Store) ->
 
 async def test_a_commit_from_a_stale_board_is_a_conflict(store: Store) -> None:
     await racing(store)
-    assert (await store.commit(commit("ann", 0, "t1-c1"))).outcome is Outcome.APPLIED
+    assert (await store.commit(commit("ann", 0, "t1-c1"))).outcome is CommitOutcome.APPLIED
     stale = await store.commit(commit("ann", 0, "t2-c2"))
-    assert (stale.outcome, stale.length) == (Outcome.CONFLICT, 1)
+    assert (stale.outcome, stale.length) == (CommitOutcome.CONFLICT, 1)
     assert await store.read_log("r1", "ann") == ["t1-c1"]
 
 
@@ -153,7 +153,7 @@ async def test_a_used_client_id_answers_with_the_log_length_it_made(store: Store
     await store.commit(commit("ann", 0, "t1-c1", "m1"))
     await store.commit(commit("ann", 1, "t2-c2", "m2"))
     again = await store.commit(commit("ann", 2, "t3-f1", "m1"))
-    assert (again.outcome, again.length) == (Outcome.DUPLICATE, 1)
+    assert (again.outcome, again.length) == (CommitOutcome.DUPLICATE, 1)
     assert await store.read_log("r1", "ann") == ["t1-c1", "t2-c2"]
     assert await store.action_index("r1", "ann", "m3") is None
 
@@ -162,29 +162,29 @@ async def test_client_ids_belong_to_one_player(store: Store) -> None:
     await racing(store)
     await store.commit(commit("ann", 0, "t1-c1", "m1"))
     other = await store.commit(commit("bob", 0, "t1-c1", "m1"))
-    assert other.outcome is Outcome.APPLIED
+    assert other.outcome is CommitOutcome.APPLIED
 
 
 async def test_commits_are_refused_before_the_start(store: Store) -> None:
     await make_room(store)
     await add(store, "ann")
     refused = await store.commit(commit("ann", 0))
-    assert (refused.outcome, refused.code) == (Outcome.REFUSED, "not_started")
+    assert (refused.outcome, refused.code) == (CommitOutcome.REFUSED, "not_started")
     missing = await store.commit(commit("zed", 0))
-    assert (missing.outcome, missing.code) == (Outcome.REFUSED, "room_not_found")
+    assert (missing.outcome, missing.code) == (CommitOutcome.REFUSED, "room_not_found")
 
 
 async def test_commits_are_refused_from_the_end_of_time(store: Store) -> None:
     await racing(store)
     late = await store.commit(commit("ann", 0, now=END))
-    assert (late.outcome, late.code) == (Outcome.REFUSED, "already_finished")
+    assert (late.outcome, late.code) == (CommitOutcome.REFUSED, "already_finished")
     assert await store.read_log("r1", "ann") == []
 
 
 async def test_a_winner_is_placed_by_the_order_of_wins(store: Store) -> None:
     await racing(store)
     first = await store.commit(commit("bob", 0, "t1-f1", finish="won", cards=52))
-    assert first.outcome is Outcome.APPLIED
+    assert first.outcome is CommitOutcome.APPLIED
     finished = json.loads(first.events[1][1])
     assert finished == {
         "type": "finished",
@@ -209,7 +209,7 @@ async def test_a_finished_player_can_commit_nothing_more(store: Store) -> None:
     await racing(store)
     await store.commit(commit("ann", 0, None, finish="resigned"))
     after = await store.commit(commit("ann", 0))
-    assert (after.outcome, after.code) == (Outcome.REFUSED, "already_finished")
+    assert (after.outcome, after.code) == (CommitOutcome.REFUSED, "already_finished")
     assert await store.read_log("r1", "ann") == []
 
 

@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from server_kit import REDIS_URL
-from stalactites.store import NewRoom, Outcome, StoreError
+from stalactites.store import CommitOutcome, NewRoom, StoreError
 from stalactites.store.redis.resp import Address, pack
 from stalactites.store.rooms.redis import RedisStore
 from store_kit import START, T0, add, commit, make_room, racing
@@ -29,7 +29,7 @@ async def test_commits_made_together_each_apply_once_and_in_order(redis_store: R
         results = await asyncio.gather(
             *(redis_store.commit(commit(name, length, f"t{length + 1}-c1")) for name in names)
         )
-        assert all(result.outcome is Outcome.APPLIED for result in results)
+        assert all(result.outcome is CommitOutcome.APPLIED for result in results)
     for name in names:
         assert await redis_store.read_log("r1", name) == [f"t{n}-c1" for n in range(1, 6)]
     seqs = [seq for seq, _ in (await redis_store.events_since("r1", 0)).events]
@@ -44,7 +44,7 @@ async def test_a_commit_after_redis_forgot_its_scripts_still_applies(
     client.script_flush()  # as after a Redis restart without persistence of scripts
     client.close()
     result = await redis_store.commit(commit("ann", 0, "t1-c1", now=START + 10))
-    assert result.outcome is Outcome.APPLIED
+    assert result.outcome is CommitOutcome.APPLIED
     assert await redis_store.read_log("r1", "ann") == ["t1-c1"]
 
 
@@ -53,7 +53,7 @@ async def test_every_script_runs_when_redis_has_forgotten_it(redis_store: RedisS
     client.script_flush()  # each script's first EVALSHA answers NOSCRIPT: it is sent whole
     client.close()
     await racing(redis_store)  # CREATE, JOIN, READY, START
-    assert (await redis_store.commit(commit("ann", 0, "t1-c1"))).outcome is Outcome.APPLIED
+    assert (await redis_store.commit(commit("ann", 0, "t1-c1"))).outcome is CommitOutcome.APPLIED
     batch = await redis_store.events_since("r1", 0)  # EVENTS
     assert [seq for seq, _ in batch.events] == list(range(1, batch.seq + 1))
 
@@ -109,11 +109,11 @@ async def test_commits_carry_on_after_the_commit_connection_is_lost(
     redis_store: RedisStore,
 ) -> None:
     await racing(redis_store)
-    assert (await redis_store.commit(commit("ann", 0, "t1-c1"))).outcome is Outcome.APPLIED
+    assert (await redis_store.commit(commit("ann", 0, "t1-c1"))).outcome is CommitOutcome.APPLIED
     kill_connection(f"stalactites-commits-{redis_store.origin}")
     await asyncio.sleep(0.2)
     again = await redis_store.commit(commit("ann", 1, "t2-c2"))
-    assert again.outcome is Outcome.APPLIED
+    assert again.outcome is CommitOutcome.APPLIED
     assert await redis_store.read_log("r1", "ann") == ["t1-c1", "t2-c2"]
 
 

@@ -10,7 +10,7 @@ import pytest
 from stalactites.engine import new_game
 from stalactites.protocol.room import Accepted, BoardEvent, board
 from stalactites.room_events import progress_event
-from stalactites.rooms.boards import Board
+from stalactites.rooms.boards import CachedBoard
 from stalactites.rooms.views import public_state
 from stalactites.rooms.wire import (
     BoardText,
@@ -95,12 +95,12 @@ def test_progress_event_is_the_event_dumped(player_id: str, at_ms: int | None) -
 def test_accepted_json_stays_the_model_as_moves_are_taken_back_and_played_again(
     name: str, deal: str
 ) -> None:
-    """A board's text, rewritten only where each action moved cards (``Board.act``), stays the
+    """A board's text, rewritten only where each action moved cards (``CachedBoard.act``), stays the
     whole board's as moves are played, taken back and played again and the step is declared;
     piles and legal lists come back as they were (the texts are kept by their contents), and
     equal contents in other lists, other games, give the same text."""
     rng = random.Random(5)
-    boards = [Board(new_game(name, deal), 0, ProgressRow(4, 0, 0)) for _ in range(2)]
+    boards = [CachedBoard(new_game(name, deal), 0, ProgressRow(4, 0, 0)) for _ in range(2)]
     if name == "stalactites":
         boards[1].act("step:twos")
     for turn in range(300):

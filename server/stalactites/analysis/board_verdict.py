@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 
-from ..engine import Game, Status, new_game
+from ..engine import Game, GameName, Status, new_game
 from ..rooms.boards import apply_action
 from ..solver.result import Verdict
 from .judges import Judge, SquadronJudge
@@ -59,7 +59,7 @@ def _judge(deal: DealKey) -> Judge:
     made = judge is None
     if judge is None:
         judge = _judges[deal] = (
-            _SquadronBoards() if deal[0] == "squadron" else Judge(STALACTITES_BOARD_STATES)
+            _SquadronBoards() if deal[0] == GameName.SQUADRON else Judge(STALACTITES_BOARD_STATES)
         )
     _judges.move_to_end(deal)
     _verdicts += 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..solver.stalactites import Board, OutOfStates, StalactitesSearch
+from ..solver.stalactites import OutOfStates, StalactitesPosition, StalactitesSearch
 from .known import Step4
 
 __all__ = ["DEFAULT_SECONDS", "Fewest", "ParkSearch", "parks"]
@@ -40,7 +40,9 @@ def parks(path: tuple[Step4, ...] | list[Step4]) -> int:
 class ParkSearch(StalactitesSearch):
     """Iterative deepening on the number of parks, from ``board`` (a won position)."""
 
-    def __init__(self, board: Board, lost: set[int], seconds: float = DEFAULT_SECONDS) -> None:
+    def __init__(
+        self, board: StalactitesPosition, lost: set[int], seconds: float = DEFAULT_SECONDS
+    ) -> None:
         super().__init__(board)
         self.lost = lost
         self.deadline = time.process_time() + seconds

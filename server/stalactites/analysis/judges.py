@@ -13,7 +13,7 @@ from ..engine import Game, Squadron, Stalactites, Status
 from ..engine.stalactites import Step
 from ..solver.result import Verdict
 from ..solver.search import _copy, solve
-from ..solver.stalactites import Board, play_line
+from ..solver.stalactites import StalactitesPosition, play_line
 from .known import Known, SharedSearch, steps_of
 
 __all__ = ["SQUADRON_POSITION_S", "SQUADRON_ROOM_S", "Judge", "SquadronJudge", "judge_for"]
@@ -37,7 +37,9 @@ class Judge:
         assert isinstance(game, Stalactites)
         verdict = Verdict.LOST
         for step in steps_of(game):
-            found = SharedSearch(Board.of(game, step), self.known[step], self.max_states).run()
+            found = SharedSearch(
+                StalactitesPosition.of(game, step), self.known[step], self.max_states
+            ).run()
             if found is Verdict.WON:
                 return Verdict.WON
             if found is Verdict.UNKNOWN:
@@ -52,7 +54,7 @@ class Judge:
         """A winning line from a won position."""
         assert isinstance(game, Stalactites)
         for step in steps_of(game):
-            search = SharedSearch(Board.of(game, step), self.known[step])
+            search = SharedSearch(StalactitesPosition.of(game, step), self.known[step])
             if search.run() is Verdict.WON:
                 return [str(move) for move in play_line(_copy(game), search.plays)]
         return []

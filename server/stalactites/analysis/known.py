@@ -19,8 +19,8 @@ from ..solver.stalactites import (
     COUNT_BITS,
     COUNT_SHIFT,
     HEIGHT_BITS,
-    Board,
     OutOfStates,
+    StalactitesPosition,
     StalactitesSearch,
 )
 
@@ -58,7 +58,9 @@ class SharedSearch(StalactitesSearch):
 
     Past ``max_states`` new positions it answers unknown and adds nothing to ``known``."""
 
-    def __init__(self, board: Board, known: Known, max_states: int | None = None) -> None:
+    def __init__(
+        self, board: StalactitesPosition, known: Known, max_states: int | None = None
+    ) -> None:
         super().__init__(board, max_states)
         self.known = known
 

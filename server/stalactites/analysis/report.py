@@ -14,7 +14,7 @@ from ..engine import Game, Stalactites
 from ..rooms.boards import apply_action
 from ..solver.result import Verdict
 from ..solver.search import _copy
-from ..solver.stalactites import Board, play_line
+from ..solver.stalactites import StalactitesPosition, play_line
 from .fewest import DEFAULT_SECONDS, ParkSearch
 from .judges import Judge, judge_for
 from .known import SharedSearch, steps_of
@@ -83,8 +83,8 @@ def fewest_moves(judge: Judge, deal: Game, seconds: float = DEFAULT_SECONDS) -> 
     best: FewestMoves | None = None
     exact, deadline = True, time.process_time() + seconds
     for step in steps_of(deal):
-        board = Board.of(deal, step)
-        shared = SharedSearch(Board.of(deal, step), judge.known[step])
+        board = StalactitesPosition.of(deal, step)
+        shared = SharedSearch(StalactitesPosition.of(deal, step), judge.known[step])
         if shared.run() is not Verdict.WON:
             continue
         known = judge.known[step].won[board.key()]

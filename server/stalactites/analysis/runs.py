@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import EngineError, Game, new_game
+from ..engine import EngineError, Game, GameName, new_game
 from ..rooms.boards import apply_action
 
 __all__ = ["GAMES", "BadRecord", "Run", "actions_problem", "new_deal_game", "runs_of"]
 
-GAMES = ("stalactites", "squadron")
+GAMES = tuple(GameName)
 
 
 class BadRecord(ValueError):
@@ -38,7 +38,7 @@ def new_deal_game(record: dict[str, Any]) -> Game:
     game, step = record.get("game"), record.get("step")
     if game not in GAMES:
         raise BadRecord(f"not a record of Stalactites or Squadron: game {game!r}")
-    fixed = step if game == "stalactites" and step in ("ones", "twos") else None
+    fixed = step if game == GameName.STALACTITES and step in ("ones", "twos") else None
     try:
         return new_game(str(game), str(record.get("deal")), fixed)
     except EngineError as error:

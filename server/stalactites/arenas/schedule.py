@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ..engine import GameName
 from ..repeating import Repeating
 from .service import Arenas
 from .state import ArenaSettings
@@ -54,7 +55,7 @@ def parse(text: str) -> list[Line]:
         if found is None:
             raise ValueError(f"not a schedule line: {part!r} (GAME[/STEP]@EVERY/DURATION)")
         game, step, every, duration = found.groups()
-        if game == "squadron" and step is not None:
+        if game == GameName.SQUADRON and step is not None:
             raise ValueError(f"{part!r}: Squadron has no step")
         if not 10 <= int(duration) <= min(180, int(every)):
             raise ValueError(f"{part!r}: a duration of 10-180 minutes, at most its period")

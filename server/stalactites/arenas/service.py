@@ -28,12 +28,12 @@ from ..clock import Clock
 from ..ghosts import GhostService
 from ..matchmaking import Matchmaker
 from ..matchmaking.service import rating_of
-from ..protocol.room import Standing
+from ..protocol.room import RoomStatus, Standing
 from ..rooms import RoomError, RoomService
 from ..store.arenas.base import ArenaChange, ArenaParts, ArenaStore
 from ..store.players.base import PlayerRecord
 from . import state
-from .state import Arena, ArenaSettings, Entrant, Outcome, Pending
+from .state import Arena, ArenaOutcome, ArenaSettings, Entrant, Pending
 
 __all__ = ["ARENA_PREFIX", "ArenaError", "Arenas", "PENDING_MS"]
 
@@ -217,7 +217,7 @@ class Arenas:
             raise ArenaError("not_racing", "you have no race to go berserk in")
         row = await self.rooms.load(room_id)
         start = row.starts_at
-        if row.status not in ("waiting", "countdown") or (
+        if row.status not in (RoomStatus.WAITING, RoomStatus.COUNTDOWN) or (
             start is not None and self.now() >= start - state.BERSERK_CUTOFF_MS
         ):
             raise ArenaError("too_late", "berserk is chosen before the race starts")
@@ -443,7 +443,7 @@ class Arenas:
                 if o.player_id != line.player_id and o.player_id in ratings
             ]
             outcomes.append(
-                Outcome(
+                ArenaOutcome(
                     player_id=line.player_id,
                     place=line.place,
                     won=line.place == 1 and line.status != "resigned",

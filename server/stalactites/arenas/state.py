@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..protocol.room import GameField
+
 __all__ = [
     "BERSERK_CUTOFF_MS",
     "BERSERK_POINTS",
@@ -22,7 +24,7 @@ __all__ = [
     "Arena",
     "ArenaSettings",
     "Entrant",
-    "Outcome",
+    "ArenaOutcome",
     "Pending",
     "ending",
     "free_entrants",
@@ -61,7 +63,7 @@ class ArenaSettings(_Model):
     """What an organiser (or the schedule) chose; fixed once made."""
 
     name: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None = None
     duration_min: int = Field(ge=10, le=180)
     time_limit_s: int = Field(ge=60, le=1800)
@@ -127,7 +129,7 @@ class Arena(_Model):
     complete: bool = True  # ``entrants`` holds every entrant
 
 
-class Outcome(_Model):
+class ArenaOutcome(_Model):
     """One racer's part of a finished arena race, as scoring needs it."""
 
     player_id: str
@@ -315,7 +317,7 @@ def race_over(
 
 
 def score(
-    arena: Arena, room_id: str, outcomes: list[Outcome], now: int, connected: set[str]
+    arena: Arena, room_id: str, outcomes: list[ArenaOutcome], now: int, connected: set[str]
 ) -> Arena | None:
     """Score a finished race once: points by place (:data:`PLACE_POINTS`: first place always,
     another place only if its racer cleared the deal, else it is a loss, 0), a win doubled

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from ..engine import EngineError, GameRecord, InvalidMoveError, Squadron, new_game, replay
+from ..engine import EngineError, GameName, GameRecord, InvalidMoveError, Squadron, new_game, replay
 from ..engine.game import Game
 from .analyse import add_analyse
 from .backup import add_backup
@@ -35,7 +35,7 @@ DESCRIPTION = (
 
 def make_game(name: str, deal: str, step: str | None) -> Game:
     """A game from command-line words; bad words become a UsageError."""
-    if name == "squadron" and step is not None:
+    if name == GameName.SQUADRON and step is not None:
         raise UsageError("--step is for stalactites only")
     try:
         return new_game(name, deal, step)
@@ -48,7 +48,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
     state = game.state()
     state.pop("step", None)
     if args.reveal_stock:
-        if args.game != "squadron":
+        if args.game != GameName.SQUADRON:
             raise UsageError("--reveal-stock is for squadron only")
         assert isinstance(game, Squadron)
         state["stock"] = [str(card) for card in game.stock]

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..engine import DealId, EngineError, Game, new_game
+from ..engine import DealId, EngineError, Game, GameName, new_game
 from ..solver import hint, pick, solve
 from .usage import GAME_NAMES, STEPS, Parser, UsageError, emit
 
@@ -55,7 +55,7 @@ def _seconds(text: str) -> float:
 
 def _steps(game: str, step: str | None) -> list[tuple[str, str | None]]:
     """(result key, step policy) for each search a deal gets."""
-    if game == "squadron":
+    if game == GameName.SQUADRON:
         if step is not None:
             raise UsageError("--step is for stalactites only")
         return [("play", None)]
@@ -80,7 +80,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_pick(args: argparse.Namespace) -> int:
-    if args.game == "squadron" and args.step != "choice":
+    if args.game == GameName.SQUADRON and args.step != "choice":
         raise UsageError("--step is for stalactites only")
     try:
         certificates = pick(args.game, args.count, args.seed, args.step, args.max_states)

@@ -7,9 +7,11 @@ import argparse
 import json
 from typing import Any, NoReturn
 
+from ..engine import GameName
+
 __all__ = ["GAME_NAMES", "STEPS", "Parser", "UsageError", "emit"]
 
-GAME_NAMES = ("stalactites", "squadron")
+GAME_NAMES = tuple(game.value for game in GameName)  # plain strings: argparse shows them
 STEPS = ("ones", "twos")
 
 

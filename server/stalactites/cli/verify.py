@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.runs import actions_problem
-from ..engine import EngineError, GameRecord, Squadron, Status, new_game, replay
+from ..engine import EngineError, GameName, GameRecord, Squadron, Status, new_game, replay
 from ..engine.records import deal_commitment
 from .usage import UsageError
 
@@ -202,7 +202,7 @@ def _check_commitment(record: dict[str, Any], verdict: Verdict) -> None:
 
 def _room_step(record: dict[str, Any]) -> str | None:
     step = record.get("step")
-    return step if record["game"] == "stalactites" and isinstance(step, str) else None
+    return step if record["game"] == GameName.STALACTITES and isinstance(step, str) else None
 
 
 def _check_layout(record: dict[str, Any], verdict: Verdict) -> bool:

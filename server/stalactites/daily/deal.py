@@ -11,6 +11,7 @@ import datetime
 import hashlib
 import hmac
 
+from ..engine import GameName
 from ..solver import pick
 
 __all__ = [
@@ -23,7 +24,7 @@ __all__ = [
     "today",
 ]
 
-DAILY_GAMES: dict[str, str | None] = {"stalactites": "choice", "squadron": None}
+DAILY_GAMES: dict[str, str | None] = {GameName.STALACTITES: "choice", GameName.SQUADRON: None}
 """The games with a daily deal, and the step policy of each (None: the game has none)."""
 
 DAY_MS = 86_400_000

@@ -26,17 +26,17 @@ from ..rooms.deals import ChosenDeal
 from ..rooms.errors import RoomError
 from ..rooms.service import new_room_id
 from ..store import DailyStore
-from ..store.daily.base import Board, DailyEntry, DailyPage, streak_of
+from ..store.daily.base import DailyBoard, DailyEntry, DailyPage, streak_of
 from .deal import DAILY_GAMES, DAY_MS, certified_daily, daily_seed, date_of, day_number, today
 
 __all__ = ["Attempt", "BoardOf", "DailyService", "Today"]
 
-BoardOf = Callable[[str, str], Awaitable[Board | None]]
+BoardOf = Callable[[str, str], Awaitable[DailyBoard | None]]
 """Which of the day's boards a player's attempt in a room goes on: ``ranked`` (registered
 players), ``guests`` (anonymous ones, apart), or None (kept off: fair play holds it)."""
 
 
-async def _ranked(player_id: str, room_id: str) -> Board | None:
+async def _ranked(player_id: str, room_id: str) -> DailyBoard | None:
     return "ranked"
 
 
@@ -157,7 +157,7 @@ class DailyService:
             await self.store.record(game, date, entry, board)
 
     async def leaderboard(
-        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+        self, game: str, date: str, offset: int, limit: int, board: DailyBoard = "ranked"
     ) -> DailyPage:
         return await self.store.leaderboard(game, date, offset, limit, board)
 

@@ -16,7 +16,7 @@ from .errors import (
     StepLockedError,
     UndoError,
 )
-from .game import Game, LegalMoves, Outcome, Status
+from .game import Game, GameName, LegalMoves, Outcome, Status
 from .records import GameRecord, ReplayError, ReplayResult, replay
 from .squadron import Squadron
 from .stalactites import Stalactites, Step, StepPolicy
@@ -28,6 +28,7 @@ __all__ = [
     "DealId",
     "EngineError",
     "Game",
+    "GameName",
     "GameRecord",
     "IllegalMoveError",
     "InvalidMoveError",

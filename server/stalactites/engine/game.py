@@ -17,7 +17,14 @@ from .cards import Card, Move
 from .deals import DealId
 from .errors import IllegalMoveError, InvalidMoveError, UndoError
 
-__all__ = ["Game", "LegalMoves", "Outcome", "Status"]
+__all__ = ["Game", "GameName", "LegalMoves", "Outcome", "Status"]
+
+
+class GameName(enum.StrEnum):
+    """The games by name: in records, settings, the protocol and the store."""
+
+    STALACTITES = "stalactites"
+    SQUADRON = "squadron"
 
 
 class Status(enum.Enum):

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, NamedTuple
 from .cards import Card, Move, Pile, PileKind, Rank, Suit, card
 from .deals import DealId
 from .errors import IllegalMoveError
-from .game import Game, cards_json, slot_json
+from .game import Game, GameName, cards_json, slot_json
 
 __all__ = ["Squadron", "run_capacity"]
 
@@ -107,7 +107,7 @@ def _run_moves(
 class Squadron(Game):
     """A game of Squadron."""
 
-    name: ClassVar[str] = "squadron"
+    name: ClassVar[str] = GameName.SQUADRON
     card_count: ClassVar[int] = 104
 
     def __init__(self, deal: DealId | str) -> None:

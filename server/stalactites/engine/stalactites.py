@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from .cards import Card, Move, Pile, PileKind, card
 from .deals import DealId
 from .errors import IllegalMoveError, NotationError, StepLockedError
-from .game import Game, cards_json, slot_json
+from .game import Game, GameName, cards_json, slot_json
 
 __all__ = ["Stalactites", "Step", "StepPolicy", "next_rank"]
 
@@ -87,7 +87,7 @@ class Stalactites(Game):
     (Card.parse('6D'), [Card.parse('6S')])
     """
 
-    name: ClassVar[str] = "stalactites"
+    name: ClassVar[str] = GameName.STALACTITES
     card_count: ClassVar[int] = 52
 
     def __init__(self, deal: DealId | str, step: StepPolicy | str = StepPolicy.CHOICE) -> None:

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
+from ..engine import GameName
 from ..matchmaking import Matchmaker
 from ..protocol.friends import ChallengeBody, ChallengeFrame, ChallengeStatus, ChallengeView
 from ..store.friends.base import FriendsStore
@@ -84,7 +85,7 @@ class Challenges:
         if body.player_id == sender.player_id:
             raise FriendsError("own_challenge", "you cannot challenge yourself")
         receiver = await self.follows.registered(body.player_id)
-        if body.game == "squadron" and body.step is not None:
+        if body.game == GameName.SQUADRON and body.step is not None:
             raise FriendsError("bad_message", "step: Squadron has no step", 422)
         if not sender.registered:
             raise FriendsError("not_registered", "create an account to challenge players")
@@ -96,7 +97,7 @@ class Challenges:
         now = self.clock.now_ms()
         if await self.store.sent_count(sender.player_id, now) >= OPEN_MAX:
             raise FriendsError("too_many", f"you have {OPEN_MAX} open challenges already")
-        step = body.step if body.game == "stalactites" else None
+        step = body.step if body.game == GameName.STALACTITES else None
         view = ChallengeView(
             challenge_id="c." + secrets.token_hex(8),
             from_id=sender.player_id,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..protocol.room import DeclareStep, MoveFrame, Undo
+from ..protocol.room import DeclareStep, MoveFrame, RoomStatus, Undo
 from ..rooms import Play, RoomError, RoomService
 from ..rooms.boards import STEP_PREFIX, UNDO
 from ..rooms.ghost_seat import GhostSeat, TimedAction
@@ -82,7 +82,7 @@ class GhostReplay:
         at the next poll while it is new or its racer is connected (they may say ready at any
         moment), else in a few seconds."""
         row = await self.rooms.load(room_id)
-        if row.status != "waiting":
+        if row.status != RoomStatus.WAITING:
             return None
         now = self.rooms.now()
         fresh = now - row.created_ms < FRESH_MS
@@ -104,9 +104,9 @@ class GhostReplay:
         if ghost is None:
             return None
         row = await self.rooms.current(room_id)
-        if row.status == "countdown":
+        if row.status == RoomStatus.COUNTDOWN:
             return row.starts_at
-        if row.status != "racing" or row.starts_at is None:
+        if row.status != RoomStatus.RACING or row.starts_at is None:
             return None
         seat = next((p for p in row.players if p.player_id == ghost.seat_id), None)
         if seat is None or seat.finish is not None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..engine import GameName
 from ..rooms import RoomError
 from ..rooms.ghost_seat import GHOST_PREFIX, GhostSeat, TimedAction
 
@@ -51,7 +52,7 @@ def new_seat_id() -> str:
 
 def pool_of(game: str, step: str | None) -> str:
     """The index pool of runs raced under these settings (``stalactites:choice``, ``squadron``)."""
-    return game if game == "squadron" else f"{game}:{step or 'choice'}"
+    return game if game == GameName.SQUADRON else f"{game}:{step or 'choice'}"
 
 
 def raced(moves: int, elapsed_ms: int) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..players import PlayerService, RaceResult, displayed
-from ..protocol.room import PlayerView
+from ..protocol.room import PlayerView, RoomStatus
 from ..rooms import RoomError, RoomService
 from ..rooms.boards import new_board, seated_progress
 from ..rooms.ghost_seat import GhostSeat
@@ -105,7 +105,7 @@ class GhostService:
         ``raced_only``, refused (``run_not_found``) for a run that has not raced; ``arena``:
         an arena's race (a lone entrant's, :mod:`stalactites.arenas`)."""
         source = await self.rooms.current(source_room_id)
-        if source.status != "finished":
+        if source.status != RoomStatus.FINISHED:
             raise RoomError("not_finished", "the race of that run has not finished")
         if await self.hidden(source_player_id, source_room_id):
             raise RoomError("run_not_found", "that run is not raced as a ghost")

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from .. import logs
+from ..protocol.room import RoomStatus
 from ..rooms.settings import next_deadline
 from ..store import RoomRow
 from .alarms import Alarms
@@ -99,7 +100,7 @@ class RoomDeadline(RoomTimer):
     def __init__(
         self, room_id: str, advance: Advance, alarms: Alarms, due: Due = next_deadline
     ) -> None:
-        self.status: str | None = None  # the room's, as the timer last read it
+        self.status: RoomStatus | None = None  # the room's, as the timer last read it
         self._advance, self._due = advance, due
         super().__init__(room_id, self._deadline, alarms, "deadline", AGAIN_S, AGAIN_S)
 

@@ -48,8 +48,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
+from ..engine import GameName
 from ..fairplay.service import Pool
 from ..protocol.match import QueueFrame
+from ..protocol.room import RoomStatus
 from ..store import Backlog
 from ..store.queue.base import queue_name
 
@@ -66,7 +68,7 @@ __all__ = [
 COMMIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 FANOUT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 ROLES = ("player", "spectator", "tournament", "match", "pending")
-STATUSES = ("waiting", "countdown", "racing", "finished")
+STATUSES = tuple(RoomStatus)
 
 
 class Histogram:
@@ -234,7 +236,7 @@ def queue_names() -> list[str]:
     """Every quick-race queue: each game and step a ``queue`` frame may ask, each pool."""
     games = get_args(QueueFrame.model_fields["game"].annotation)
     steps = get_args(get_args(QueueFrame.model_fields["step"].annotation)[0])
-    by_game = {game: steps if game == "stalactites" else (None,) for game in games}
+    by_game = {game: steps if game == GameName.STALACTITES else (None,) for game in games}
     return [
         queue_name(game, step, pool)
         for game, game_steps in by_game.items()

@@ -32,9 +32,9 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ..clock import Clock
-from ..engine import Stalactites
+from ..engine import GameName, Stalactites
 from ..players import PlayerService, RacePlayer, RaceResult
-from ..players.races import Outcome
+from ..players.races import RaceOutcome
 from ..protocol.room import Standing
 from ..rooms import RoomService
 from ..rooms.boards import new_board, rebuild
@@ -96,7 +96,7 @@ class RaceRecorder:
     ) -> dict[str, str]:
         """Each persistent player's step under ``choice``: the one their board fixed (declared,
         ``step:ones``/``step:twos`` in their log, or by their first foundation play)."""
-        if settings.game != "stalactites" or settings.step != "choice":
+        if settings.game != GameName.STALACTITES or settings.step != "choice":
             return {}
         ids = [line.player_id for line in standings if is_persistent(line.player_id)]
         # At once: a tournament round may have hundreds of players with a session.
@@ -114,7 +114,7 @@ class RaceRecorder:
         stored finished; none: no persistent player raced."""
         found = await self.players.store.outcome(room_id)
         if found is not None:
-            await self._record(Outcome.from_json(found[0]).result)
+            await self._record(RaceOutcome.from_json(found[0]).result)
 
     async def _record(self, result: RaceResult) -> None:
         ids = [seat.player_id for seat in result.players if seat.player_id is not None]

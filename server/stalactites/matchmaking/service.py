@@ -24,8 +24,10 @@ from typing import Any, Protocol, TypeVar
 
 from ..clock import Clock
 from ..config import ServerConfig
+from ..engine import GameName
 from ..players.ratings import displayed
 from ..protocol.match import Matched, MatchedPlayer
+from ..protocol.room import RoomStatus
 from ..rooms import Play, RoomError, RoomService
 from ..rooms.settings import QUICK_CONNECT_MS, CreateRoom, RoomSettings, new_salt
 from ..store.players.base import PlayerRecord, Rating
@@ -57,7 +59,7 @@ log = logging.getLogger(__name__)
 
 PAIR_PERIOD_S = 0.25  # a queue's pairing step runs at least this often where sockets wait
 QUICK_COUNTDOWN_S = 3  # a quick race's countdown, once every seat is connected
-LOBBY_DEFAULT = ("stalactites", "choice")  # the queue whose deals are dealt at start-up
+LOBBY_DEFAULT = (GameName.STALACTITES, "choice")  # the queue whose deals are dealt at start-up
 RACE_GRACE_MS = 30_000  # a quick race is over at the latest this long after its time limit
 
 T = TypeVar("T")
@@ -76,7 +78,7 @@ def ends_by(settings: RoomSettings, made_ms: int) -> int:
 
 
 def _queue_of(settings: RoomSettings) -> str:
-    step = settings.step if settings.game == "stalactites" else None
+    step = settings.step if settings.game == GameName.STALACTITES else None
     return queue_name(settings.game, step, settings.pool)
 
 
@@ -126,7 +128,7 @@ class Matchmaker:
         self.deals.fill(*LOBBY_DEFAULT)
 
     async def _watch(self, game: str, step: str | None, pool: str = "") -> _Watch:
-        step = (step or "choice") if game == "stalactites" else None
+        step = (step or "choice") if game == GameName.STALACTITES else None
         queue = queue_name(game, step, pool)
         watch = self._watches.get(queue)
         if watch is None:
@@ -172,7 +174,7 @@ class Matchmaker:
         a new server's queue is not promised a ghost."""
         if self.fallback is None:
             return False
-        step = (step or "choice") if game == "stalactites" else None
+        step = (step or "choice") if game == GameName.STALACTITES else None
         return await self.fallback.has_run(player_id, game, step)
 
     async def waiting(self, game: str, step: str | None, pool: str = "") -> int:
@@ -202,9 +204,9 @@ class Matchmaker:
         except RoomError:
             return False
         seat = next((one for one in row.players if one.player_id == player_id), None)
-        if row.status == "finished" or seat is None or seat.finish is not None:
+        if row.status == RoomStatus.FINISHED or seat is None or seat.finish is not None:
             return False
-        return row.status != "waiting" or self.now() < row.created_ms + QUICK_CONNECT_MS
+        return row.status != RoomStatus.WAITING or self.now() < row.created_ms + QUICK_CONNECT_MS
 
     async def admit(self, player_id: str, attempt: Callable[[], Awaitable[T]]) -> T:
         """A store step that refuses a player racing (:class:`InQuickRace`); when that race is
@@ -236,7 +238,7 @@ class Matchmaker:
 
     async def leave(self, waiter: Waiter, game: str, step: str | None, pool: str = "") -> bool:
         """Take the waiter out (its player's entry goes with their last socket)."""
-        queue = queue_name(game, (step or "choice") if game == "stalactites" else None, pool)
+        queue = queue_name(game, (step or "choice") if game == GameName.STALACTITES else None, pool)
         watch = self._watches.get(queue)
         return False if watch is None else await watch.remove(waiter)
 

@@ -28,7 +28,7 @@ from .errors import (
 )
 from .names import DELETED_NAME, skeleton
 from .passwords import Passwords
-from .races import HistoryEntry, Outcome, RacePlayer, RaceResult
+from .races import HistoryEntry, RaceOutcome, RacePlayer, RaceResult
 from .ratings import PROVISIONAL_RACES, displayed
 from .service import BoardEntry, HistoryPage, NewSession, PlayerService, Profile, RatingView
 
@@ -50,7 +50,7 @@ __all__ = [
     "HistoryEntry",
     "HistoryPage",
     "NewSession",
-    "Outcome",
+    "RaceOutcome",
     "PlayerError",
     "PlayerNotFound",
     "PlayerService",

@@ -19,7 +19,7 @@ from dataclasses import replace
 from ..engine.variants import GAMES
 from ..store.players.base import DELETED_VERSION, PlayerStore
 from .names import DELETED_NAME, username_key
-from .races import Outcome
+from .races import RaceOutcome
 
 __all__ = ["delete_player"]
 
@@ -61,11 +61,11 @@ async def _forget_in_outcome(store: PlayerStore, room_id: str, player_id: str) -
         found = await store.outcome(room_id)
         if found is None:
             return
-        old = Outcome.from_json(found[0])
+        old = RaceOutcome.from_json(found[0])
         seats = tuple(
             replace(seat, name=DELETED_NAME) if seat.player_id == player_id else seat
             for seat in old.result.players
         )
-        new = Outcome(replace(old.result, players=seats), old.before, old.after)
+        new = RaceOutcome(replace(old.result, players=seats), old.before, old.after)
         if new == old or await store.replace_outcome(room_id, found[0], new.to_json()):
             return

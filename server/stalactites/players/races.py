@@ -25,7 +25,7 @@ from .ratings import displayed, shown_ordinal
 
 __all__ = [
     "HistoryEntry",
-    "Outcome",
+    "RaceOutcome",
     "RacePlayer",
     "RaceResult",
     "RoundOf",
@@ -120,7 +120,7 @@ class RaceResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class RaceOutcome:
     """A race's result with each player's rating before and after (rated races): computed
     once, stored under the race's own key, the same for every process that records it."""
 
@@ -156,7 +156,7 @@ class Outcome:
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> Outcome:
+    def from_json(cls, text: str) -> RaceOutcome:
         """From :meth:`to_json` (or the object with field names stored before it)."""
         data = json.loads(text)
         if isinstance(data, dict):
@@ -184,7 +184,7 @@ class Outcome:
         return cls(result, before, after)
 
     @classmethod
-    def _from_fields(cls, data: dict[str, Any]) -> Outcome:
+    def _from_fields(cls, data: dict[str, Any]) -> RaceOutcome:
         result = RaceResult.from_json(json.dumps(data["result"]))
 
         def rows(raw: dict[str, list[float]]) -> dict[str, Rating]:
@@ -222,7 +222,7 @@ class HistoryEntry:
     arena: str | None = None  # an arena's race: the arena's id
 
 
-def player_race(outcome: Outcome, seat: RacePlayer) -> PlayerRace:
+def player_race(outcome: RaceOutcome, seat: RacePlayer) -> PlayerRace:
     """What :meth:`PlayerStore.apply_race` applies for one seat of the race."""
     result = outcome.result
     assert seat.player_id is not None

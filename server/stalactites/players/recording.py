@@ -9,8 +9,8 @@ after a process died anywhere in it, and every player's race is applied once:
 1. **Pending.** The result is written to the pending races (``HSETNX``, a shared key): from
    now on :func:`resume_pending`, run by any process, finishes it even if nobody calls
    :func:`record_race` for it again.
-2. **Outcome, computed once.** The players' current ratings are read and the race rated
-   (OpenSkill Plackett-Luce) into an :class:`~.races.Outcome`: each player's rating before
+2. **The outcome, computed once.** The players' current ratings are read and the race rated
+   (OpenSkill Plackett-Luce) into an :class:`~.races.RaceOutcome`: each player's rating before
    and after, the change weighted down for opponents met lately
    (:func:`~.ratings.repeat_weight`: how many rated races of the game each pair of them has
    within 24 h is read from their histories, the last :data:`REPEAT_LOOKBACK` entries of
@@ -46,7 +46,7 @@ from collections.abc import Awaitable, Callable
 
 from ..store.players import base as players_base
 from ..store.players.base import Applied, PlayerRecord, PlayerStore, Rating
-from .races import Outcome, RaceResult, history_entry, player_race
+from .races import RaceOutcome, RaceResult, history_entry, player_race
 from .ratings import REPEAT_WINDOW_MS, displayed, provisional, rate_race, repeat_weight
 
 __all__ = [
@@ -82,7 +82,7 @@ def board_key(game: str, board: str) -> str:
 
 async def record_race(
     store: PlayerStore, result: RaceResult, board_of: BoardOf = humans_board
-) -> Outcome:
+) -> RaceOutcome:
     """Apply a finished race (see the module's text); its outcome, the stored one."""
     outcome, recorded = await _claim(store, result)
     if recorded:  # (it may still be pending: a claim's HSETNX can follow the mark's HDEL)
@@ -98,22 +98,22 @@ async def record_race(
     return outcome
 
 
-async def claim(store: PlayerStore, result: RaceResult) -> Outcome:
+async def claim(store: PlayerStore, result: RaceResult) -> RaceOutcome:
     """Steps 1 and 2 only: the race pending and its outcome stored (the first writer's), so
     that a room can show the ratings in its results before they are applied."""
     return (await _claim(store, result))[0]
 
 
-async def _claim(store: PlayerStore, result: RaceResult) -> tuple[Outcome, bool]:
+async def _claim(store: PlayerStore, result: RaceResult) -> tuple[RaceOutcome, bool]:
     """The race's stored outcome, and whether it is recorded everywhere already."""
     result.check()
     found = await store.outcome(result.room_id)
     if found is not None and found[1]:
-        return Outcome.from_json(found[0]), True
+        return RaceOutcome.from_json(found[0]), True
     await store.add_pending(result.room_id, result.to_json())
     if found is None:
         found = await store.claim_outcome(result.room_id, (await _rated(store, result)).to_json())
-    return Outcome.from_json(found[0]), False
+    return RaceOutcome.from_json(found[0]), False
 
 
 async def resume_pending(
@@ -158,11 +158,11 @@ def _board_ordinal(record: PlayerRecord, game: str) -> float | None:
     return rating.ordinal
 
 
-async def _rated(store: PlayerStore, result: RaceResult) -> Outcome:
+async def _rated(store: PlayerStore, result: RaceResult) -> RaceOutcome:
     """The race's outcome from the players' ratings now (unrated races: no ratings), each
     change weighted by :func:`repeat_weights`; a player whose weight is 0 is not rated."""
     if not result.rated:
-        return Outcome(result, {}, {})
+        return RaceOutcome(result, {}, {})
     ids = [seat.player_id for seat in result.players if seat.player_id is not None]
     records = await asyncio.gather(*(store.load_player(pid) for pid in ids))
     before = {
@@ -174,9 +174,11 @@ async def _rated(store: PlayerStore, result: RaceResult) -> Outcome:
     after = rate_race([before[pid] for pid in ids], places, [weights[pid] for pid in ids])
     counted = [pid for pid in ids if weights[pid] > 0]
     if not counted:  # every pair of them has raced enough today: nobody's rating changes
-        return Outcome(dataclasses.replace(result, rated=False), {}, {})
+        return RaceOutcome(dataclasses.replace(result, rated=False), {}, {})
     moved = dict(zip(ids, after, strict=True))
-    return Outcome(result, {pid: before[pid] for pid in counted}, {p: moved[p] for p in counted})
+    return RaceOutcome(
+        result, {pid: before[pid] for pid in counted}, {p: moved[p] for p in counted}
+    )
 
 
 async def repeat_weights(store: PlayerStore, result: RaceResult) -> dict[str, float]:

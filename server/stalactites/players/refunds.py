@@ -14,7 +14,7 @@ the next, and points already given count towards the bound.
 from __future__ import annotations
 
 from ..store.players.base import PlayerStore, history_mark
-from .races import Outcome, history_entry, with_refund
+from .races import RaceOutcome, history_entry, with_refund
 from .ratings import shown_ordinal
 
 __all__ = ["REFUND_MOST", "REFUND_RACES", "REFUND_WINDOW_MS", "refund_opponents"]
@@ -36,7 +36,7 @@ async def refund_opponents(store: PlayerStore, marked_id: str, now_ms: int) -> d
         kept = await store.outcome(race.room_id)
         if kept is None:
             continue
-        outcome = Outcome.from_json(kept[0])
+        outcome = RaceOutcome.from_json(kept[0])
         for player_id, after in outcome.after.items():
             before = outcome.before[player_id]
             if player_id == marked_id or after.mu >= before.mu:
@@ -48,7 +48,7 @@ async def refund_opponents(store: PlayerStore, marked_id: str, now_ms: int) -> d
 
 
 async def _refund(
-    store: PlayerStore, player_id: str, outcome: Outcome, lost_mu: float, given: dict[str, int]
+    store: PlayerStore, player_id: str, outcome: RaceOutcome, lost_mu: float, given: dict[str, int]
 ) -> int:
     """One opponent's refund of one race (0: given before, or the bound reached)."""
     result = outcome.result

@@ -51,7 +51,7 @@ from .pages import BOARD_PAGE_TTL_MS, RecentPages
 from .passwords import PASSWORD_MAX, Passwords, check_password
 from .races import (
     HistoryEntry,
-    Outcome,
+    RaceOutcome,
     RaceResult,
     decode_cursor,
     encode_cursor,
@@ -364,7 +364,7 @@ class PlayerService:
 
     # races
 
-    async def record_race(self, result: RaceResult) -> Outcome:
+    async def record_race(self, result: RaceResult) -> RaceOutcome:
         """Apply a finished race to its players, exactly once (see :mod:`.recording`)."""
         try:
             return await recording.record_race(self.store, result, self.board_of)
@@ -384,7 +384,7 @@ class PlayerService:
             await self.sync_boards(player_id)
         return given
 
-    async def claim_race(self, result: RaceResult) -> Outcome:
+    async def claim_race(self, result: RaceResult) -> RaceOutcome:
         """The race pending, its outcome fixed, not applied yet (:func:`.recording.claim`)."""
         return await recording.claim(self.store, result)
 

@@ -9,7 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..arenas import state
 from ..arenas.state import Arena, Entrant
+from ..engine import GameName
 from ..players.names import PrintableName
+from .room import GameField
 
 __all__ = [
     "ARENA_CLIENT_FRAMES",
@@ -52,7 +54,7 @@ class CreateArena(Frame):
     """A new arena: it starts at ``starts_ms`` (now if absent) and lasts ``duration_min``."""
 
     name: PrintableName = Field(min_length=1, max_length=60)
-    game: Literal["stalactites", "squadron"] = "stalactites"
+    game: GameField = GameName.STALACTITES
     step: Literal["choice", "ones", "twos"] | None = None
     duration_min: int = Field(default=60, ge=10, le=180)
     time_limit_s: int = Field(default=300, ge=60, le=1800, description="each race's")
@@ -64,7 +66,7 @@ class CreateArena(Frame):
 
     @model_validator(mode="after")
     def _fits(self) -> CreateArena:
-        if self.game == "squadron" and self.step is not None:
+        if self.game == GameName.SQUADRON and self.step is not None:
             raise ValueError("step: Squadron has no step")
         low, high = self.min_rating, self.max_rating
         if low is not None and high is not None and low > high:
@@ -75,7 +77,7 @@ class CreateArena(Frame):
 class ArenaSummary(Frame):
     arena_id: str
     name: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None
     duration_min: int
     time_limit_s: int

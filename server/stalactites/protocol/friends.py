@@ -11,7 +11,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from ..engine import GameName
 from .match import MatchHello, MatchPing, MatchPong
+from .room import GameField
 
 __all__ = [
     "NOTIFY_CLIENT_FRAMES",
@@ -68,7 +70,7 @@ class ChallengeView(Frame):
     from_name: str
     to_id: str
     to_name: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None
     time_limit_s: int
     rated: bool
@@ -93,7 +95,7 @@ class Note(Frame):
 
 class ChallengeBody(Frame):
     player_id: str = Field(min_length=1, max_length=64)
-    game: Literal["stalactites", "squadron"] = "stalactites"
+    game: GameField = GameName.STALACTITES
     step: Literal["choice", "ones", "twos"] | None = None
     time_limit_s: int = Field(default=600, ge=60, le=3600)
     rated: bool = False

@@ -11,6 +11,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from ..engine import GameName
+from .room import GameField
+
 __all__ = [
     "MATCH_CLIENT_FRAMES",
     "MATCH_ERROR_CODES",
@@ -89,7 +92,7 @@ class QueueFrame(Frame):
     found."""
 
     type: Literal["queue"]
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None = Field(
         default=None, description="stalactites only; default choice"
     )
@@ -97,7 +100,7 @@ class QueueFrame(Frame):
 
     @model_validator(mode="after")
     def _step_for_stalactites(self) -> QueueFrame:
-        if self.game == "squadron" and self.step not in (None, "choice"):
+        if self.game == GameName.SQUADRON and self.step not in (None, "choice"):
             raise ValueError("squadron has no foundation step")
         return self
 
@@ -136,7 +139,7 @@ class Queued(Frame):
     (at most once a second)."""
 
     type: Literal["queued"]
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None
     waited_ms: int = Field(ge=0, description="since this player joined the queue")
     waiting: int = Field(ge=0, description="players waiting in this queue, this one included")

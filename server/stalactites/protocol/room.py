@@ -15,9 +15,12 @@ none.
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from ..engine import GameName
 
 __all__ = [
     "CLIENT_FRAMES",
@@ -147,7 +150,17 @@ ERROR_CODES: dict[str, str] = {
     "published): the attempt never starts; make a new attempt at today's deal",
 }
 
-RoomStatus = Literal["waiting", "countdown", "racing", "finished"]
+
+class RoomStatus(enum.StrEnum):
+    """A room's status: as sent, as stored (the Lua scripts write the same strings)."""
+
+    WAITING = "waiting"
+    COUNTDOWN = "countdown"
+    RACING = "racing"
+    FINISHED = "finished"
+
+
+GameField = Annotated[GameName, Field(strict=False)]  # a game by name (a string on the wire)
 PlayerStatus = Literal["waiting", "playing", "won", "lost", "resigned", "timeout"]
 BoardStatus = Literal["playing", "won", "lost"]
 
@@ -303,7 +316,7 @@ class RoomView(Frame):
     """The public view of a room (``GET /api/rooms/{room_id}`` answers exactly this)."""
 
     room_id: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None = Field(description="null for squadron")
     seats: int
     time_limit_s: int
@@ -362,7 +375,7 @@ class RoomView(Frame):
     rematch_by: str | None = Field(
         default=None, description="the player id of whoever proposed the rematch first"
     )
-    status: RoomStatus
+    status: Annotated[RoomStatus, Field(strict=False)]
     players: list[PlayerView]
     starts_at: int | None = Field(description="unix ms, once the countdown has begun")
     ends_at: int | None = Field(description="unix ms, once the countdown has begun")
@@ -670,6 +683,6 @@ ROOM_EVENTS = (
 
 def board(state: dict[str, Any]) -> StalactitesBoard | SquadronBoard:
     """An engine state as a wire board (dropping the deal id)."""
-    if state.get("game") == "squadron":
+    if state.get("game") == GameName.SQUADRON:
         return SquadronBoard.model_validate(state)
     return StalactitesBoard.model_validate(state)

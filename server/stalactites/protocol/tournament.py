@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from .room import GameField
+
 __all__ = [
     "TOURNAMENT_CLIENT_FRAMES",
     "TOURNAMENT_ERROR_CODES",
@@ -176,7 +178,7 @@ class TournamentView(Frame):
 
     tournament_id: str
     name: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None = Field(description="null for squadron")
     rounds: int = Field(description="how many rounds the tournament has")
     round_time_s: int
@@ -197,7 +199,7 @@ class TournamentListing(Frame):
 
     tournament_id: str
     name: str
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None = Field(description="null for squadron")
     rounds: int
     round_time_s: int

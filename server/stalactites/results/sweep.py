@@ -14,6 +14,7 @@ import asyncio
 import logging
 
 from ..clock import Clock
+from ..protocol.room import RoomStatus
 from ..rooms import RoomError, RoomService
 from ..rooms.settings import next_deadline
 from ..store import RECHECK_MS, Due
@@ -58,7 +59,7 @@ class Sweep:
         results = self.rooms.store.results
         try:
             row = await self.rooms.load(room_id)
-            if row.status == "finished":  # and not recorded yet: its entry is lost, or late
+            if row.status == RoomStatus.FINISHED:  # not recorded yet: its entry is lost, or late
                 await results.record_again(room_id)
                 await results.due(room_id, self.clock.now_ms() + RECHECK_MS, Due.KEPT)
                 return
@@ -66,5 +67,6 @@ class Sweep:
         except RoomError:  # gone (expired): nothing is left to do
             await results.due(room_id, None)
             return
-        if row.status != "finished":  # (ended now: its finish appended it and wrote its recheck)
+        # (ended now: its finish appended it and wrote its recheck)
+        if row.status != RoomStatus.FINISHED:
             await results.due(room_id, next_deadline(row), Due.KEPT)

@@ -14,6 +14,7 @@ import asyncio
 import json
 
 from ..analysis import analyse_json
+from ..protocol.room import RoomStatus
 from ..workers import Kind, SolverPool
 from .errors import RoomError
 from .service import RoomService
@@ -33,7 +34,7 @@ class Analyses:
     async def get(self, room_id: str) -> str:
         """The room's analysis as JSON text; ``not_finished`` during the race (or before)."""
         row = await self.rooms.current(room_id)
-        if row.status != "finished":
+        if row.status != RoomStatus.FINISHED:
             raise RoomError("not_finished", "the analysis is shown once the race has finished")
         if (await self.rooms.settings(room_id)).deal_withheld(self.rooms.now()):
             raise RoomError("not_finished", "a daily deal's analyses open once its day is over")

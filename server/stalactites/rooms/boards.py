@@ -14,15 +14,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Game, Move, Squadron, Stalactites, new_game
+from ..engine import Game, GameName, Move, Squadron, Stalactites, new_game
 from ..engine.errors import IllegalMoveError
 from ..store import ProgressRow
 from .settings import RoomSettings
 from .wire import BoardText
 
 __all__ = [
-    "Board",
     "BoardCache",
+    "CachedBoard",
     "KeyedLocks",
     "act",
     "apply_action",
@@ -59,7 +59,7 @@ def act(board: BoardText, action: str) -> None:
 
 def new_board(settings: RoomSettings) -> Game:
     """The initial board of a room's deal."""
-    step = settings.step if settings.game == "stalactites" else None
+    step = settings.step if settings.game == GameName.STALACTITES else None
     return new_game(settings.game, settings.deal, step)
 
 
@@ -87,7 +87,7 @@ def rebuild(settings: RoomSettings, actions: Iterable[str]) -> Game:
 
 
 @dataclass
-class Board:
+class CachedBoard:
     """One player's board as this process knows it: the game after ``length`` logged actions,
     and as sent (``text``, kept in step by :meth:`act`)."""
 
@@ -108,17 +108,17 @@ class BoardCache:
     """Recently used boards by (room, player), the least recently used dropped beyond ``size``."""
 
     def __init__(self, size: int = 20_000) -> None:
-        self._boards: OrderedDict[tuple[str, str], Board] = OrderedDict()
+        self._boards: OrderedDict[tuple[str, str], CachedBoard] = OrderedDict()
         self._size = size
 
-    def get(self, room_id: str, player_id: str) -> Board | None:
+    def get(self, room_id: str, player_id: str) -> CachedBoard | None:
         key = (room_id, player_id)
         board = self._boards.get(key)
         if board is not None:
             self._boards.move_to_end(key)
         return board
 
-    def put(self, room_id: str, player_id: str, board: Board) -> None:
+    def put(self, room_id: str, player_id: str, board: CachedBoard) -> None:
         self._boards[(room_id, player_id)] = board
         self._boards.move_to_end((room_id, player_id))
         while len(self._boards) > self._size:

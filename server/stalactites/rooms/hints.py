@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from ..config import ServerConfig
+from ..protocol.room import RoomStatus
 from ..solver import hint
 from ..workers import Kind, SolverBusy
 from .boards import rebuild
@@ -88,7 +89,7 @@ async def room_hint(rooms: RoomService, room_id: str, token: str) -> str | None:
         raise RoomError("hint_solo_only", "hints are given in solo practice rooms only")
     player_id = await rooms.authenticate(room_id, token)
     row = await rooms.current(room_id)
-    if row.status != "racing":
+    if row.status != RoomStatus.RACING:
         raise RoomError("not_started", "a hint is given while the race is on")
     if player_status(row.status, player_row(row, player_id)) != "playing":
         raise RoomError("already_finished", "this player's race is over")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..protocol.room import RoomView
+from ..protocol.room import RoomStatus, RoomView
 from ..store import RoomRow
 from ..store.rooms.base import ROOM_LISTS, listable
 from .errors import RoomError
@@ -54,6 +54,6 @@ async def list_rooms(
 
 
 def _due(row: RoomRow, now: int) -> bool:
-    if row.status == "countdown":
+    if row.status == RoomStatus.COUNTDOWN:
         return row.starts_at is not None and now >= row.starts_at
-    return row.status == "racing" and row.ends_at is not None and now >= row.ends_at
+    return row.status == RoomStatus.RACING and row.ends_at is not None and now >= row.ends_at

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 from .. import room_events
 from ..engine import EngineError, Game, Move, Status
-from ..protocol.room import DeclareStep, MoveFrame, Rejected, Undo
-from ..store import Commit, CommitResult, Outcome, ProgressRow, Refusal, RoomRow, refusal
+from ..protocol.room import DeclareStep, MoveFrame, Rejected, RoomStatus, Undo
+from ..store import Commit, CommitOutcome, CommitResult, ProgressRow, Refusal, RoomRow, refusal
 from .berserk import berserk_ends
-from .boards import STEP_PREFIX, UNDO, Board, KeyedLocks, new_board, rebuild, seated_progress
+from .boards import STEP_PREFIX, UNDO, CachedBoard, KeyedLocks, new_board, rebuild, seated_progress
 from .errors import RoomError, engine_code
 from .service import RoomService
 from .settings import RoomSettings
@@ -122,7 +122,7 @@ class Play:
             for player_id in player_ids:
                 if boards.get(room_id, player_id) is None:
                     game = new_board(settings)
-                    boards.put(room_id, player_id, Board(game, 0, seated_progress(game)))
+                    boards.put(room_id, player_id, CachedBoard(game, 0, seated_progress(game)))
         if room_id not in self._times:
             self.rooms.spawn(self._learn_times(room_id))
 
@@ -203,7 +203,7 @@ class Play:
         except BaseException:  # the store failed (Redis down?): stored or not, nobody knows
             self.rooms.boards.drop(room_id, player_id)  # it holds the action: rebuild next time
             raise
-        if result.outcome is Outcome.APPLIED:
+        if result.outcome is CommitOutcome.APPLIED:
             board_.length, board_.progress = result.length, commit.progress
             return _accepted(action.client_id, action.text, board_.text.json(), legal, status)
         return await self._settle(room_id, player_id, action, result)
@@ -213,7 +213,7 @@ class Play:
         room_id: str,
         player_id: str,
         action: Action,
-        board_: Board,
+        board_: CachedBoard,
         before: ProgressRow,
         status: Status,
         undo: bool,
@@ -247,11 +247,11 @@ class Play:
         self, room_id: str, player_id: str, action: Action, result: CommitResult
     ) -> Rejected | AcceptedText | None:
         """The answer to a commit not applied (None after a conflict: the board is rebuilt)."""
-        if result.outcome is Outcome.CONFLICT:
+        if result.outcome is CommitOutcome.CONFLICT:
             await self.rooms.reload(room_id, player_id)
             return None
         self.rooms.boards.drop(room_id, player_id)  # it holds the action that was not stored
-        if result.outcome is Outcome.DUPLICATE:
+        if result.outcome is CommitOutcome.DUPLICATE:
             return await self._duplicate(room_id, player_id, action.client_id, result.length)
         self.rooms.finalize_soon(room_id)
         code = result.code or "internal"
@@ -290,7 +290,7 @@ class Play:
         times = self._times.get(room_id)
         if times is None:
             row = await self.rooms.current(room_id)
-            if row.status not in ("racing", "finished"):
+            if row.status not in (RoomStatus.RACING, RoomStatus.FINISHED):
                 return None
             assert row.starts_at is not None and row.ends_at is not None
             times = (row.starts_at, row.ends_at)
@@ -310,9 +310,9 @@ class Play:
         times = await self._race_times(room_id)
         elapsed = 0 if times is None else self.rooms.now() - times[0]
         result = await self.rooms.end_seat(room_id, player_id, "resigned", elapsed)
-        if result.outcome is Outcome.CONFLICT:
+        if result.outcome is CommitOutcome.CONFLICT:
             return False
-        if result.outcome is Outcome.REFUSED:
+        if result.outcome is CommitOutcome.REFUSED:
             code = result.code or "internal"
             raise RoomError(code, _WHY[code])  # type: ignore[arg-type]
         return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import room_events
+from ..protocol.room import RoomStatus
 from ..store import NewPlayer, NewRoom, RoomRow
 from ..store.rooms.base import RematchRoom
 from .boards import new_board, seated_progress
@@ -56,7 +57,7 @@ async def propose_rematch(rooms: RoomService, room_id: str, token: str) -> str:
     """The rematch room's id: opened now, or the one another player proposed first."""
     player_id = await rooms.authenticate(room_id, token)
     row = await rooms.current(room_id)
-    if row.status != "finished":
+    if row.status != RoomStatus.FINISHED:
         raise RoomError("not_finished", "a rematch is proposed once the race is over")
     if row.rematch is not None:
         return row.rematch

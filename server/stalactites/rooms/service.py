@@ -25,6 +25,7 @@ from ..config import ServerConfig
 from ..protocol.room import (
     PlayerView,
     PositionVerdict,
+    RoomStatus,
     RoomView,
     SquadronBoard,
     StalactitesBoard,
@@ -33,6 +34,7 @@ from ..protocol.room import (
 )
 from ..store import (
     Commit,
+    CommitOutcome,
     CommitResult,
     Due,
     Finish,
@@ -40,13 +42,12 @@ from ..store import (
     JoinResult,
     NewPlayer,
     NewRoom,
-    Outcome,
     RoomRow,
     Store,
 )
 from ..workers import SolverPool
 from .berserk import Berserk, berserk_ends
-from .boards import Board, BoardCache, new_board, rebuild, seated_progress
+from .boards import BoardCache, CachedBoard, new_board, rebuild, seated_progress
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
@@ -150,7 +151,7 @@ class RoomService:
         action it stored; a commit that was the last player's finish ends the race."""
         with self._sink.committing(commit.room_id) as followed:
             result = await self.store.commit(commit)
-            if result.outcome is Outcome.APPLIED:
+            if result.outcome is CommitOutcome.APPLIED:
                 followed.stored(result.events, result.action)
         if result.all_done:  # due now in the store too, should the finish here fail or die
             await self.store.results.due(commit.room_id, self.now(), Due.EARLIER)
@@ -212,12 +213,13 @@ class RoomService:
         if quick_by is not None and now >= quick_by:
             await self.ready_absent(row)
             row = await self.load(room_id)
-        if row.status == "countdown" and row.starts_at is not None and now >= row.starts_at:
+        start_due = row.starts_at is not None and now >= row.starts_at
+        if row.status == RoomStatus.COUNTDOWN and start_due:
             await self.start(row)
             row = await self.load(room_id)
-        if row.status == "racing" and self._settings[room_id].arena is not None:
+        if row.status == RoomStatus.RACING and self._settings[room_id].arena is not None:
             row = await self._berserk_out(row, now)
-        if row.status == "racing" and row.ends_at is not None:
+        if row.status == RoomStatus.RACING and row.ends_at is not None:
             if now >= row.ends_at or all(player.finish is not None for player in row.players):
                 await self.finalize(room_id)
                 row = await self.load(room_id)
@@ -228,7 +230,7 @@ class RoomService:
         sooner the end of a berserk racer's time (as far as this process knows of them)."""
         due = next_deadline(row)
         berserk = self.berserk.known(row.room_id)
-        if not berserk or row.status != "racing" or row.starts_at is None or due is None:
+        if not berserk or row.status != RoomStatus.RACING or row.starts_at is None or due is None:
             return due
         if any(p.finish is None and p.player_id in berserk for p in row.players):
             return min(due, berserk_ends(row.starts_at, due))
@@ -246,7 +248,7 @@ class RoomService:
         for player_id in late:
             for _ in range(FINISH_ATTEMPTS):
                 result = await self.end_seat(row.room_id, player_id, "timeout", elapsed)
-                if result.outcome is not Outcome.CONFLICT:
+                if result.outcome is not CommitOutcome.CONFLICT:
                     break
         return await self.load(row.room_id)
 
@@ -273,7 +275,7 @@ class RoomService:
             progress_event=event,
         )
         result = await self.commit(commit)
-        if result.outcome is Outcome.CONFLICT:
+        if result.outcome is CommitOutcome.CONFLICT:
             await self.reload(room_id, player_id)
         return result
 
@@ -392,11 +394,11 @@ class RoomService:
         room_id = row.room_id
         settings = self._settings[room_id]
         player = player_row(row, player_id)
-        if row.status == "finished":
+        if row.status == RoomStatus.FINISHED:
             raise RoomError("already_finished", "the race is over")
         if player.finish is not None:
             raise RoomError("already_finished", "you have finished this race")
-        if row.status != "waiting":
+        if row.status != RoomStatus.WAITING:
             raise RoomError("not_waiting", "the race has begun: everyone racing was ready")
         view = player_view(row.status, player).model_copy(update={"ready": True})
         latest = None
@@ -449,7 +451,7 @@ class RoomService:
         The final standings if this call ended the race, else None."""
         for _ in range(FINISH_ATTEMPTS):
             row = await self.load(room_id)
-            if row.status != "racing" or row.ends_at is None:
+            if row.status != RoomStatus.RACING or row.ends_at is None:
                 return None
             done = all(player.finish is not None for player in row.players)
             if not done and self.now() < row.ends_at:
@@ -493,13 +495,13 @@ class RoomService:
 
     # What a player sees.
 
-    async def cached_board(self, room_id: str, player_id: str) -> Board:
+    async def cached_board(self, room_id: str, player_id: str) -> CachedBoard:
         """The player's board as this process has it, else rebuilt from the stored log (a
         stale one costs its next commit a conflict, which rebuilds it: the move path's)."""
         cached = self.boards.get(room_id, player_id)
         return cached if cached is not None else await self.reload(room_id, player_id)
 
-    async def board(self, room_id: str, player_id: str) -> Board:
+    async def board(self, room_id: str, player_id: str) -> CachedBoard:
         """The player's board, checked against the stored log."""
         cached = self.boards.get(room_id, player_id)
         if cached is not None:
@@ -507,13 +509,15 @@ class RoomService:
                 return cached
         return await self.reload(room_id, player_id)
 
-    async def reload(self, room_id: str, player_id: str) -> Board:
+    async def reload(self, room_id: str, player_id: str) -> CachedBoard:
         """Rebuild the player's board from the stored log (the log first: a commit made after
         it shows as a conflict when this board is next committed from)."""
         settings = await self.settings(room_id)
         actions = await self.store.read_log(room_id, player_id)
         row = await self.load(room_id)
-        fresh = Board(rebuild(settings, actions), len(actions), player_row(row, player_id).progress)
+        fresh = CachedBoard(
+            rebuild(settings, actions), len(actions), player_row(row, player_id).progress
+        )
         self.boards.put(room_id, player_id, fresh)
         return fresh
 
@@ -527,10 +531,10 @@ class RoomService:
         row = await self.current(room_id)
         resumed = await self._resumed(row, last_seq)
         state, legal = None, []
-        if row.status in ("racing", "finished"):
+        if row.status in (RoomStatus.RACING, RoomStatus.FINISHED):
             game = (await self.board(room_id, player_id)).game
             state = wire_board(game)
-            if row.status == "racing" and player_row(row, player_id).finish is None:
+            if row.status == RoomStatus.RACING and player_row(row, player_id).finish is None:
                 legal = legal_texts(game)
         room = self._withheld(room_view(row, self._settings[room_id], await self._deleted(row)))
         return welcome_frame(row, room, player_id, last_seq, resumed, state, legal)
@@ -551,7 +555,7 @@ class RoomService:
     async def record(self, room_id: str) -> dict[str, Any]:
         """Every player's game record, once the race is over."""
         row = await self.current(room_id)
-        if row.status != "finished":
+        if row.status != RoomStatus.FINISHED:
             raise RoomError("not_started", "the records are shown once the race has finished")
         if self._settings[room_id].deal_withheld(self.now()):
             raise RoomError("not_finished", "a daily deal's records open once its day is over")
@@ -562,6 +566,6 @@ class RoomService:
         """The finished room's record for the server's own use (fair play's assessment),
         a daily deal's during its day too: never shown; None unless the race is over."""
         row = await self.load(room_id)
-        if row.status != "finished":
+        if row.status != RoomStatus.FINISHED:
             return None
         return await room_record(row, await self.settings(room_id), self.store)

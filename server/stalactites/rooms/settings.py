@@ -14,10 +14,11 @@ from pydantic import (
     field_validator,
 )
 
-from ..engine import DealId, EngineError
+from ..engine import DealId, EngineError, GameName
 from ..engine.records import deal_commitment
 from ..players.names import PrintableName
 from ..players.races import RoundOf
+from ..protocol.room import GameField, RoomStatus
 from .ghost_seat import GhostSeat
 from .rating import unrateable
 
@@ -55,7 +56,7 @@ class CreateRoom(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    game: Literal["stalactites", "squadron"] = "stalactites"
+    game: GameField = GameName.STALACTITES
     step: Literal["choice", "ones", "twos"] | None = Field(
         default=None, description="stalactites only; default choice"
     )
@@ -113,7 +114,7 @@ class CreateRoom(BaseModel):
     @field_validator("step")
     @classmethod
     def _step_for_stalactites(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value not in (None, "choice") and info.data.get("game") == "squadron":
+        if value not in (None, "choice") and info.data.get("game") == GameName.SQUADRON:
             raise ValueError("squadron has no foundation step")
         return value
 
@@ -148,7 +149,7 @@ class RoomSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    game: Literal["stalactites", "squadron"]
+    game: GameField
     step: Literal["choice", "ones", "twos"] | None
     deal: str
     seats: int
@@ -232,7 +233,7 @@ class RoomSettings(BaseModel):
         solution: dict[str, list[str]] | None,
         salt: str,
     ) -> RoomSettings:
-        stalactites = body.game == "stalactites"
+        stalactites = body.game == GameName.STALACTITES
         return cls(
             game=body.game,
             step=(body.step or "choice") if stalactites else None,
@@ -259,7 +260,7 @@ def _delay(body: CreateRoom) -> int:
 
 def quick_deadline(row: RoomRow, settings: RoomSettings) -> int | None:
     """When a waiting quick race stops waiting for its seats to connect (unix ms), if it is one."""
-    if not settings.quick or row.status != "waiting":
+    if not settings.quick or row.status != RoomStatus.WAITING:
         return None
     return row.created_ms + QUICK_CONNECT_MS
 
@@ -267,10 +268,10 @@ def quick_deadline(row: RoomRow, settings: RoomSettings) -> int | None:
 def next_deadline(row: RoomRow) -> int | None:
     """When the room's next deadline falls (unix ms), if it has one; a waiting quick race's
     is the end of its seats' time to connect."""
-    if row.status == "waiting":
+    if row.status == RoomStatus.WAITING:
         return quick_deadline(row, RoomSettings.model_validate_json(row.settings_json))
-    if row.status == "countdown":
+    if row.status == RoomStatus.COUNTDOWN:
         return row.starts_at
-    if row.status == "racing":
+    if row.status == RoomStatus.RACING:
         return row.ends_at
     return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from ..engine import GameName
 from ..solver import certify
 from ..solver.certify import PICK_SQUADRON_STATES
 from ..store.rooms.archive import lines_digest
@@ -32,7 +33,7 @@ Found = dict[str, list[str]] | None
 
 def certified_lines(game: str, deal: str, step: str | None) -> Found:
     """The lines certifying ``deal``, found as when it was picked (run in a solver worker)."""
-    budget = PICK_SQUADRON_STATES if game == "squadron" else None
+    budget = PICK_SQUADRON_STATES if game == GameName.SQUADRON else None
     certificate = certify(game, deal, step or "choice", budget)
     if certificate is None:
         return None

@@ -15,6 +15,7 @@ from ..protocol.room import (
     PlayerStatus,
     PlayerView,
     PositionVerdict,
+    RoomStatus,
     RoomView,
     RoundOfView,
     SquadronBoard,
@@ -111,15 +112,15 @@ def player_row(row: RoomRow, player_id: str) -> PlayerRow:
     raise RoomError("unauthorized", "no such player in this room")
 
 
-def player_status(room_status: str, player: PlayerRow) -> PlayerStatus:
+def player_status(room_status: RoomStatus, player: PlayerRow) -> PlayerStatus:
     if player.finish is not None:
         return player.finish  # type: ignore[return-value]
-    if room_status in ("waiting", "countdown"):
+    if room_status in (RoomStatus.WAITING, RoomStatus.COUNTDOWN):
         return "waiting"
     return "playing"
 
 
-def player_view(room_status: str, player: PlayerRow) -> PlayerView:
+def player_view(room_status: RoomStatus, player: PlayerRow) -> PlayerView:
     return PlayerView(
         player_id=player.player_id,
         name=player.name,
@@ -138,7 +139,7 @@ def room_view(
 ) -> RoomView:
     """The view everyone may see: the deal commitment from the start; the deal, its salt and
     the solver's lines only once the race is over; the ``deleted`` players' seats unnamed."""
-    over = row.status == "finished"
+    over = row.status == RoomStatus.FINISHED
     return RoomView(
         room_id=row.room_id,
         game=settings.game,
@@ -161,7 +162,7 @@ def room_view(
         daily=None if settings.daily is None else settings.daily.split("|")[1],
         rematch=row.rematch,
         rematch_by=row.rematch_by,
-        status=row.status,  # type: ignore[arg-type]
+        status=row.status,
         players=[
             unnamed(label_view(player_view(row.status, player), settings.ghost), deleted, settings)
             for player in row.players

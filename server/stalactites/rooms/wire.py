@@ -163,7 +163,7 @@ class BoardText:
     """A game's board as sent (``state``) in JSON, kept pile by pile: after a move, pushed or
     taken back, :meth:`moved` writes again only the two piles it moved cards between, so an
     action's board costs two piles' texts, not every pile's.  Every change of the game is to
-    be told (:meth:`~stalactites.rooms.boards.Board.act` does; a step declaration moves no
+    be told (:meth:`~stalactites.rooms.boards.CachedBoard.act` does; a step declaration moves no
     card, and the step and the stock's count are read afresh)."""
 
     __slots__ = ("_cells", "_foundations", "_squadron", "_tableau", "_waste", "game")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..engine import DealId, NotationError, new_game
+from ..engine import DealId, GameName, NotationError, new_game
 from ..engine.deals import splitmix64
 from ..engine.stalactites import StepPolicy
 from .result import Certificate, Verdict
@@ -42,11 +42,11 @@ def certify(
 
 def _searches(game: str, step: str) -> list[tuple[str, str | None]]:
     """The (line name, step policy) pairs a deal must be won under."""
-    if game == "squadron":
+    if game == GameName.SQUADRON:
         if step != "choice":
             raise NotationError(f"Squadron has no step: {step!r}")
         return [("play", None)]
-    if game != "stalactites":
+    if game != GameName.STALACTITES:
         new_game(game, "ms:1")  # raises the engine's error for an unknown game
     policy = StepPolicy.parse(step)
     if policy is StepPolicy.CHOICE:
@@ -67,7 +67,7 @@ def pick(
     if count < 0:
         raise ValueError(f"count must be 0 or more, not {count!r}")
     _searches(game, step)  # bad arguments fail before any search
-    if max_states is None and game == "squadron":
+    if max_states is None and game == GameName.SQUADRON:
         max_states = PICK_SQUADRON_STATES
     words = splitmix64(secrets.randbits(64) if seed is None else seed)
     picked: list[Certificate] = []

@@ -80,7 +80,9 @@ def _solve_stalactites(
 ) -> tuple[Verdict, list[Move], int]:
     verdicts, states = [], 0
     for each in _steps(game, step):
-        search = stalactites.StalactitesSearch(stalactites.Board.of(game, each), max_states)
+        search = stalactites.StalactitesSearch(
+            stalactites.StalactitesPosition.of(game, each), max_states
+        )
         verdict = search.run()
         states += search.states
         if verdict is Verdict.WON:
@@ -92,9 +94,11 @@ def _solve_stalactites(
 
 
 def _hint_stalactites(game: Stalactites, max_states: int | None) -> Move | None:
-    fallback: list[stalactites.Play] = []
+    fallback: list[stalactites.Dig] = []
     for step in _steps(game, None):
-        search = stalactites.StalactitesSearch(stalactites.Board.of(game, step), max_states)
+        search = stalactites.StalactitesSearch(
+            stalactites.StalactitesPosition.of(game, step), max_states
+        )
         verdict = search.run()
         if verdict is Verdict.WON and search.plays:
             return stalactites.play_line(_copy(game), search.plays[:1])[0]

@@ -1,9 +1,9 @@
 """Squadron, searched best first: the open position that looks nearest a win is expanded next.
 
-Each position is kept as its key (``Board.key`` is a full snapshot), with the position it was
-reached from and the moves that led there, so a win is read back as a line.  The moves are
-those of ``squadron_moves`` with the same sound reductions as the depth-first search (safe
-moves home at once, cells only when needed, columns and cells as multisets).  ``score``
+Each position is kept as its key (``SquadronPosition.key`` is a full snapshot), with the
+position it was reached from and the moves that led there, so a win is read back as a line.
+The moves are those of ``squadron_moves`` with the same sound reductions as the depth-first
+search (safe moves home at once, cells only when needed, columns and cells as multisets).  ``score``
 ranks positions: cards home first, then few cards on the waste, free cells and empty columns,
 and few cards lying on anything but the card they belong on (and, for some rankings, few
 cards lying over a foundation's next card); among equal scores the newest position goes first.
@@ -32,8 +32,8 @@ from .squadron_board import (
     FREE,
     TOTAL,
     WASTE_COLUMN,
-    Board,
     SearchMove,
+    SquadronPosition,
 )
 from .squadron_depth import finish
 from .squadron_moves import candidate_moves, constraint_after
@@ -71,7 +71,7 @@ BRIEF_WEIGHTS = (
 Edge = tuple[bytes, SearchMove, list[SearchMove]]  # from key, the move, the safe moves after
 
 
-def score(board: Board, w: Weights) -> int:
+def score(board: SquadronPosition, w: Weights) -> int:
     """How near a win ``board`` looks: the larger the nearer."""
     breaks = buried = 0
     wanted = _wanted(board) if w.buried else {}
@@ -94,7 +94,7 @@ def score(board: Board, w: Weights) -> int:
     )
 
 
-def _wanted(board: Board) -> dict[int, int]:
+def _wanted(board: SquadronPosition) -> dict[int, int]:
     """Card -> how many foundations take it next."""
     wanted: dict[int, int] = {}
     for suit, order in enumerate(FOUNDATION_ORDER):
@@ -125,7 +125,7 @@ class BestFirstSearch:
     def steps(self) -> Generator[None, None, Verdict]:
         """The search, pausing (yielding) whenever ``states`` reaches ``pause``; its return
         value is the verdict."""
-        board = Board(self.game)
+        board = SquadronPosition(self.game)
         root_safe = board.autoplay()
         if board.home == TOTAL:
             self.line = root_safe
@@ -155,7 +155,7 @@ class BestFirstSearch:
         return self.clock() > self.deadline
 
     def _expand(
-        self, board: Board, key: bytes, heap: list[tuple[int, int, bytes]], count: int
+        self, board: SquadronPosition, key: bytes, heap: list[tuple[int, int, bytes]], count: int
     ) -> list[Edge] | None:
         """Push every unseen child of ``key``; the edges to a win when a child is won."""
         self.states += 1
@@ -187,9 +187,9 @@ class BestFirstSearch:
     def _read_line(self, edges: list[Edge]) -> list[SearchMove]:
         """The edges' moves, renumbered from each edge's restored (sorted) position to the
         columns and cells of the game's own position."""
-        actual = Board(self.game)
+        actual = SquadronPosition(self.game)
         actual.autoplay()
-        restored = Board(self.game)
+        restored = SquadronPosition(self.game)
         line: list[SearchMove] = []
         for key, move, safe in edges:
             restored.restore(key)
@@ -202,7 +202,9 @@ class BestFirstSearch:
         return line
 
 
-def _renumber(move: SearchMove, order: list[int], restored: Board, actual: Board) -> SearchMove:
+def _renumber(
+    move: SearchMove, order: list[int], restored: SquadronPosition, actual: SquadronPosition
+) -> SearchMove:
     """``move`` on ``restored`` as the same move on ``actual`` (the same position, its columns
     in another order: restored column j is actual column ``order[j]``)."""
     kind, a, b, n = move

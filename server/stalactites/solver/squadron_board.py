@@ -17,8 +17,8 @@ __all__ = [
     "COLUMN_HOME",
     "DEAL",
     "FREE",
-    "Board",
     "SearchMove",
+    "SquadronPosition",
     "WASTE",
     "WASTE_CELL",
     "WASTE_COLUMN",
@@ -37,7 +37,7 @@ FREE, WASTE = -1, COLUMNS
 TOTAL = 104
 
 
-class Board:
+class SquadronPosition:
     """The position the search plays on; every change is undone by its inverse."""
 
     def __init__(self, game: Squadron) -> None:

@@ -29,8 +29,8 @@ from .squadron_board import (
     DEAL,
     FREE,
     TOTAL,
-    Board,
     SearchMove,
+    SquadronPosition,
 )
 from .squadron_moves import candidate_moves, constraint_after, footprint, independent
 
@@ -106,7 +106,7 @@ class DepthFirstSearch:
 
     def _round(self, stage: int, complete: bool) -> Generator[None, None, int]:
         """One depth-first search in which each deal may spend ``stage`` states below it."""
-        board = Board(self.game)
+        board = SquadronPosition(self.game)
         self._gave_up, self._complete = False, complete
         seen: set[bytes] = set()
         stack: list[Frame] = []
@@ -132,7 +132,7 @@ class DepthFirstSearch:
             self.line = _line(stack)
         return result
 
-    def _returned(self, board: Board, frame: Frame, result: int) -> int:
+    def _returned(self, board: SquadronPosition, frame: Frame, result: int) -> int:
         """Take back the move a child was searched under; a deal whose own stage ran out
         counts as a failure (and the round is then no longer exhaustive)."""
         move, frame.applied = frame.applied, None
@@ -145,7 +145,12 @@ class DepthFirstSearch:
         return result
 
     def _descend(
-        self, board: Board, seen: set[bytes], stack: list[Frame], frame: Frame, stage: int
+        self,
+        board: SquadronPosition,
+        seen: set[bytes],
+        stack: list[Frame],
+        frame: Frame,
+        stage: int,
     ) -> int:
         move = frame.moves[frame.index]
         frame.index += 1
@@ -169,7 +174,7 @@ class DepthFirstSearch:
 
     def _enter(
         self,
-        board: Board,
+        board: SquadronPosition,
         seen: set[bytes],
         stack: list[Frame],
         constraint: int,
@@ -214,7 +219,7 @@ def finish(steps: Generator[None, None, Verdict]) -> Verdict:
             return verdict
 
 
-def _close(board: Board, stack: list[Frame]) -> None:
+def _close(board: SquadronPosition, stack: list[Frame]) -> None:
     frame = stack.pop()
     board.undo_autoplay(frame.safe)
 

@@ -19,8 +19,8 @@ from .squadron_board import (
     WASTE_CELL,
     WASTE_COLUMN,
     WASTE_HOME,
-    Board,
     SearchMove,
+    SquadronPosition,
 )
 from .squadron_rules import ABOVE, CAPACITY, COLUMNS, NONE, SUIT
 
@@ -70,7 +70,9 @@ class _Bucket:
         return moves
 
 
-def candidate_moves(board: Board, constraint: int, complete: bool = True) -> list[SearchMove]:
+def candidate_moves(
+    board: SquadronPosition, constraint: int, complete: bool = True
+) -> list[SearchMove]:
     """Every move worth trying, best first.  ``constraint`` (see ``squadron_board``) limits
     them to moves from the waste or deals (WASTE), or to moves from or onto one column.
     Without ``complete``, a column's last card is never put in a cell (rarely useful, and
@@ -95,7 +97,7 @@ def candidate_moves(board: Board, constraint: int, complete: bool = True) -> lis
 
 
 def _waste_moves(
-    board: Board, bucket: _Bucket, tops: dict[int, list[int]], first: int, only: int
+    board: SquadronPosition, bucket: _Bucket, tops: dict[int, list[int]], first: int, only: int
 ) -> None:
     """Moves from the waste, and the deal; under a column constraint only onto that column."""
     free = only in (FREE, WASTE)
@@ -115,7 +117,7 @@ def _waste_moves(
 
 
 def _cell_moves(
-    board: Board, bucket: _Bucket, tops: dict[int, list[int]], first: int, only: int
+    board: SquadronPosition, bucket: _Bucket, tops: dict[int, list[int]], first: int, only: int
 ) -> None:
     tried: list[int] = []
     for j, c in enumerate(board.cells):
@@ -132,7 +134,7 @@ def _cell_moves(
 
 
 def _column_moves(
-    board: Board,
+    board: SquadronPosition,
     bucket: _Bucket,
     tops: dict[int, list[int]],
     room: tuple[int, int, bool],
@@ -174,7 +176,7 @@ def _run_priority(n: int, run: int, height: int) -> int:
     return _P["run on column"] if n == run else _P["part of run on column"]
 
 
-def constraint_after(board: Board, move: SearchMove) -> int:
+def constraint_after(board: SquadronPosition, move: SearchMove) -> int:
     """What the next move must involve after ``move`` (see ``squadron_board``): a waste card
     put in a cell, the waste (or a deal); a column's card put in a cell, that column."""
     if move[0] == WASTE_CELL:
@@ -195,7 +197,7 @@ ROOM_USE = ROOM_CHANGE << 1
 _PILES = ROOM_CHANGE - 1
 
 
-def footprint(board: Board, move: SearchMove) -> int:
+def footprint(board: SquadronPosition, move: SearchMove) -> int:
     """What ``move`` touches on ``board`` (before it is made): see :func:`independent`."""
     kind, a, b, n = move
     if kind == DEAL:

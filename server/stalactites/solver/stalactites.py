@@ -6,7 +6,7 @@ foundation.  Equal-base foundations are kept in a fixed order, so mirrored posit
 key.  Three reductions, each proven in ``docs/solver.md``, keep the search small:
 
 * a card goes to a cell only on the way to the card beneath it, so one search step (a
-  :class:`Play`) digs ``depth`` cards into free cells and plays the card beneath them home;
+  :class:`Dig`) digs ``depth`` cards into free cells and plays the card beneath them home;
 * when several foundations take a rank now, only the one with the most cards still to come is
   tried;
 * some plays are forced: a cell card whose foundation has at least as far to go as any other
@@ -25,7 +25,7 @@ from ..engine import Move, Pile, PileKind, Stalactites
 from ..engine.stalactites import Step, next_rank
 from .result import Verdict
 
-__all__ = ["Board", "Play", "StalactitesSearch", "play_line"]
+__all__ = ["Dig", "StalactitesPosition", "StalactitesSearch", "play_line"]
 
 CELLS = 2
 FULL = 13
@@ -42,7 +42,7 @@ class OutOfStates(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Dig:
     """One search step: dig ``depth`` cards of ``column`` into the cells, then play the card
     beneath them to ``foundation`` (an engine index).  ``column`` is -1 for a cell card."""
 
@@ -53,7 +53,7 @@ class Play:
 
 
 @dataclass(slots=True)
-class Board:
+class StalactitesPosition:
     """A Stalactites position by ranks only, foundations in search order (see ``order``)."""
 
     columns: list[tuple[int, ...]]
@@ -64,7 +64,7 @@ class Board:
     order: list[int]  # search foundation index -> engine foundation index
 
     @classmethod
-    def of(cls, game: Stalactites, step: Step) -> Board:
+    def of(cls, game: Stalactites, step: Step) -> StalactitesPosition:
         columns = [tuple(int(card.rank) for card in column) for column in game.tableau]
         bases, counts = game.bases, [len(pile) for pile in game.foundations]
         # Equal bases sorted by falling count: the search keeps them so (see _targets).
@@ -95,11 +95,11 @@ class Board:
 class StalactitesSearch:
     """The exhaustive search: :meth:`run` answers won or lost, or unknown past ``max_states``."""
 
-    def __init__(self, board: Board, max_states: int | None = None) -> None:
+    def __init__(self, board: StalactitesPosition, max_states: int | None = None) -> None:
         self.board = board
         self.max_states = max_states
         self.states = 0
-        self.plays: list[Play] = []  # the winning line, once won
+        self.plays: list[Dig] = []  # the winning line, once won
         self._best: list[Step4] = []  # a line reaching the most foundation cards seen
         # at[f][r]: how many cards foundation f holds when it takes rank r.
         self.at = [[0] * (FULL + 1) for _ in board.need]
@@ -108,7 +108,7 @@ class StalactitesSearch:
                 self.at[f][ranks[k]] = k
 
     @property
-    def best(self) -> list[Play]:
+    def best(self) -> list[Dig]:
         """The line that brought the most cards home (the winning line once won)."""
         return self._engine_plays(self._best)
 
@@ -245,16 +245,16 @@ class StalactitesSearch:
                 return False
         return True
 
-    def _engine_plays(self, path: list[Step4]) -> list[Play]:
+    def _engine_plays(self, path: list[Step4]) -> list[Dig]:
         order = self.board.order
-        return [Play(i, depth, order[f], rank) for i, depth, f, rank in path]
+        return [Dig(i, depth, order[f], rank) for i, depth, f, rank in path]
 
 
 def _depth(play: Step4) -> int:
     return play[1]
 
 
-def play_line(game: Stalactites, plays: list[Play]) -> list[Move]:
+def play_line(game: Stalactites, plays: list[Dig]) -> list[Move]:
     """Push the engine moves of ``plays`` onto ``game`` (the engine checks each one) and return
     them; a free cell is the first the engine has free, a cell card the first of its rank."""
     moves: list[Move] = []

@@ -27,6 +27,7 @@ from .queue.base import QueueStore
 from .results.base import RECHECK_MS, Backlog, Due, Entry, ResultsLog
 from .rooms.base import (
     Commit,
+    CommitOutcome,
     CommitResult,
     EventBatch,
     Finish,
@@ -35,7 +36,6 @@ from .rooms.base import (
     JoinResult,
     NewPlayer,
     NewRoom,
-    Outcome,
     PlayerRow,
     ProgressRow,
     ReadyResult,
@@ -71,7 +71,7 @@ __all__ = [
     "MemoryTournamentStore",
     "NewPlayer",
     "NewRoom",
-    "Outcome",
+    "CommitOutcome",
     "PlayerRow",
     "QueueStore",
     "ProgressRow",

@@ -16,6 +16,7 @@ import json
 import secrets
 
 from ..clock import Clock
+from ..engine import GameName
 from ..players.races import RoundOf
 from ..protocol.room import PlayerView, Standing
 from ..protocol.tournament import RoundLine
@@ -63,7 +64,7 @@ def round_settings(
     """The room settings of a round: the tournament's game, the round's deal under a fresh
     salt (its commitment is published as the round starts), one seat each, never rated; which
     round it is goes on its players' histories."""
-    stalactites = settings.game == "stalactites"
+    stalactites = settings.game == GameName.STALACTITES
     return RoomSettings(
         game=settings.game,
         step=settings.step,

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from ..clock import Clock
 from ..config import ServerConfig
 from ..players.races import RoundOf
-from ..protocol.room import Standing
+from ..protocol.room import RoomStatus, Standing
 from ..protocol.tournament import (
     StandingsFrame,
     TournamentCreated,
@@ -277,9 +277,9 @@ class TournamentService:
         (None while it races).  Few store calls: the end of a big race sends many room events,
         and this process shares the event loop with their sending."""
         room = await self.rooms.load(room_id)
-        if room.status == "countdown":
+        if room.status == RoomStatus.COUNTDOWN:
             room = await self.rooms.current(room_id)  # the race is due to start
-        if room.status != "racing":
+        if room.status != RoomStatus.RACING:
             return room_results(room)
         time_up = room.ends_at is not None and self.now() >= room.ends_at
         if not time_up and any(player.finish is None for player in room.players):

@@ -6,12 +6,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from ..engine import DealId, EngineError
+from ..engine import DealId, EngineError, GameName
 from ..players.names import PrintableName
+from ..protocol.room import GameField
 
 __all__ = ["CreateTournament", "TournamentSettings"]
 
-Game = Literal["stalactites", "squadron"]
 StepChoice = Literal["choice", "ones", "twos"]
 
 
@@ -21,7 +21,7 @@ class CreateTournament(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: PrintableName = Field(min_length=1, max_length=60)
-    game: Game = "stalactites"
+    game: GameField = GameName.STALACTITES
     step: StepChoice | None = Field(default=None, description="stalactites only; default choice")
     rounds: int = Field(default=3, ge=1, le=20)
     round_time_s: int = Field(default=300, ge=60, le=3600)
@@ -41,7 +41,7 @@ class CreateTournament(BaseModel):
     @field_validator("step")
     @classmethod
     def _step_for_stalactites(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value not in (None, "choice") and info.data.get("game") == "squadron":
+        if value not in (None, "choice") and info.data.get("game") == GameName.SQUADRON:
             raise ValueError("squadron has no foundation step")
         return value
 
@@ -64,7 +64,7 @@ class TournamentSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str
-    game: Game
+    game: GameField
     step: StepChoice | None
     rounds: int
     round_time_s: int
@@ -74,7 +74,7 @@ class TournamentSettings(BaseModel):
 
     @classmethod
     def resolve(cls, body: CreateTournament) -> TournamentSettings:
-        stalactites = body.game == "stalactites"
+        stalactites = body.game == GameName.STALACTITES
         return cls(
             name=body.name,
             game=body.game,

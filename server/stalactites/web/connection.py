@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import secrets
 import sys
@@ -54,6 +55,7 @@ __all__ = [
     "CLOSE_TOO_SLOW",
     "UNLIMITED",
     "Connection",
+    "ConnectionState",
     "Outbox",
 ]
 
@@ -107,6 +109,22 @@ class Outbox:
         self._frames.clear()
 
 
+class ConnectionState(enum.IntEnum):
+    """Where a connection's session is: open, or why it stops reading and how it closes.
+
+    It only moves forward (a later state outranks an earlier one): a kicked connection
+    stays kicked whatever comes after.
+    """
+
+    OPEN = 0  # reading and answering frames
+    ENDING = 1  # a last error is queued: read no more, close with its code (see end())
+    RESTARTING = 2  # the server restarts: close 1012 once the frame in hand is answered
+    KICKED = 3  # too slow or lost track: send nothing more, close 1013
+
+
+CLOSE_CODES = {ConnectionState.KICKED: CLOSE_TOO_SLOW, ConnectionState.RESTARTING: CLOSE_RESTART}
+
+
 class Connection(Generic[FrameT, HelloT]):
     """One client's socket: parse ``FrameT`` frames, expect ``HelloT`` first.  ``error_model``
     is the protocol's error frame (``type``, ``code``, ``message``)."""
@@ -122,13 +140,11 @@ class Connection(Generic[FrameT, HelloT]):
         "_closing",
         "_corked",
         "_cut",
-        "_ending",
         "_frame_allowance",
-        "_kicked",
         "_outbox",
         "_reader",
-        "_restarting",
         "_sending_since",
+        "_state",
         "_writer",
         "behind",
         "config",
@@ -159,14 +175,13 @@ class Connection(Generic[FrameT, HelloT]):
         self._bad_frames = 0
         self._frame_allowance = TokenBucket(config.frame_rate, config.frame_burst)
         self._close_code = CLOSE_NORMAL
-        self._kicked = False
+        self._state = ConnectionState.OPEN
+        # The flags below are independent of the state and of one another, so they stay flags.
         self._busy = False  # a frame is being handled (a move may be committing)
-        self._restarting = False
-        self._ending = False  # read no more frames (see end())
         self._reader: asyncio.Task[None] | None = None  # the task reading frames (uvicorn's)
-        self._cut = False  # the reader has been cancelled (by kick or restart)
+        self._cut = False  # the reader has been cancelled, once (by kick or restart)
         self._writer: asyncio.Task[None] | None = None  # while frames wait to be sent
-        self._closing = False  # no writer starts any more (see _close)
+        self._closing = False  # no writer starts any more: the client is gone, or see _close
         self._corked = False  # frames held until uncork() (see cork)
         self._sending_since: float | None = None
         self.idle_s: float | None = None  # set: a client silent this long is closed (4408)
@@ -198,7 +213,7 @@ class Connection(Generic[FrameT, HelloT]):
         self.send_text(frame.model_dump_json())
 
     def send_text(self, text: str) -> None:
-        if self._kicked:
+        if self._state is ConnectionState.KICKED:
             return
         idle = self._writer is None and not self._outbox.qsize() and not self._closing
         if idle and not self._holding() and self._send_now([text]):
@@ -217,7 +232,7 @@ class Connection(Generic[FrameT, HelloT]):
 
     def uncork(self) -> None:
         self._corked = False
-        if self._kicked:
+        if self._state is ConnectionState.KICKED:
             return
         if self._writer is None and self._outbox.qsize() and not self._closing:
             if not self._answering():  # (else the reader sends it once the frame is handled)
@@ -251,15 +266,18 @@ class Connection(Generic[FrameT, HelloT]):
 
     def kick(self) -> None:
         """Disconnect now (the client may reconnect and resync)."""
-        self._kicked = True
+        self._advance(ConnectionState.KICKED)
         self._cut_reader()
 
     def restart(self, now: bool = False) -> None:
         """Close with 1012 (the server restarts): once the frame in hand is answered, or
         ``now``."""
-        self._restarting = True
+        self._advance(ConnectionState.RESTARTING)
         if now or not self._busy:
             self._cut_reader()
+
+    def _advance(self, state: ConnectionState) -> None:
+        self._state = max(self._state, state)
 
     def _cut_reader(self) -> None:
         """Stop reading frames: cancel the reader where it waits, once.  From the reader
@@ -359,14 +377,13 @@ class Connection(Generic[FrameT, HelloT]):
         return hello is not None and await self.greet(hello)
 
     async def _close(self) -> None:
-        code = CLOSE_TOO_SLOW if self._kicked else self._close_code
-        if self._restarting:
-            code = CLOSE_RESTART
+        kicked = self._state is ConnectionState.KICKED
+        code = CLOSE_CODES.get(self._state, self._close_code)
         self._closing = True  # what is queued now is the last
         writer = self._writer
-        if writer is None and self._outbox.qsize() and not self._kicked:  # left by the reader
+        if writer is None and self._outbox.qsize() and not kicked:  # left by the reader
             writer = self._writer = asyncio.create_task(self._write())
-        if writer is not None and (self._kicked or self._outbox.full()):
+        if writer is not None and (kicked or self._outbox.full()):
             writer.cancel()
         if writer is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -375,7 +392,7 @@ class Connection(Generic[FrameT, HelloT]):
             await asyncio.wait_for(self.websocket.close(code), CLOSE_WAIT_S)
 
     def _stopping(self) -> bool:
-        return self._restarting or self._ending or self._kicked
+        return self._state is not ConnectionState.OPEN
 
     def refuse(self, code: str, message: str) -> bool:
         """Answer with an error and close 1008 once it is sent; False (no session)."""
@@ -386,7 +403,7 @@ class Connection(Generic[FrameT, HelloT]):
     def end(self, code: str, message: str) -> None:
         """From :meth:`handle`: answer with a last error, read no more, close 1008."""
         self.refuse(code, message)
-        self._ending = True
+        self._advance(ConnectionState.ENDING)
 
     async def _origin_allowed(self) -> bool:
         """Refuse the handshake of a page from an origin not allowed (HTTP 403)."""

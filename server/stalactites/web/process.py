@@ -46,6 +46,7 @@ from ..live.standings_feed import StandingsFeed, TournamentEvents
 from ..live.tabs import Tabs
 from ..matchmaking import GhostRaces, Matchmaker
 from ..players import PlayerService
+from ..protocol.room import RoomStatus
 from ..results import Recorder, Sweep
 from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
@@ -61,7 +62,7 @@ from ..store import (
     open_queue_store,
     open_store,
 )
-from ..store.daily.base import Board
+from ..store.daily.base import DailyBoard
 from ..tournaments import Scheduler, TournamentService, open_tournament_store
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
@@ -206,7 +207,7 @@ class Process:
         self._recording: asyncio.Task[None] | None = None
         self._sweeping: asyncio.Task[None] | None = None
 
-    async def _daily_board(self, player_id: str, room_id: str) -> Board | None:
+    async def _daily_board(self, player_id: str, room_id: str) -> DailyBoard | None:
         """The day's board a player's attempt goes on: none while fair play keeps it off,
         the guests' for an anonymous player."""
         if not is_persistent(player_id) or await self.fairplay.hidden(player_id, room_id):
@@ -248,7 +249,7 @@ class Process:
         if not is_persistent(player_id):
             return
         row = await self.rooms.current(room_id)
-        if row.status == "finished":
+        if row.status == RoomStatus.FINISHED:
             return
         settings = await self.rooms.settings(room_id)
         until = (

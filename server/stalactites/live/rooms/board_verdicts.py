@@ -22,7 +22,7 @@ from typing import Any
 
 from ... import logs
 from ...analysis.board_verdict import board_verdict
-from ...engine import Game
+from ...engine import Game, GameName
 from ...protocol.room import PositionVerdict
 from ...rooms import RoomService
 
@@ -74,7 +74,7 @@ class BoardVerdicts:
 
     async def _run(self) -> None:
         settings = await self._rooms.settings(self.room_id)
-        step = settings.step if settings.game == "stalactites" else None
+        step = settings.step if settings.game == GameName.STALACTITES else None
         deal = (settings.game, settings.deal, step)
         while True:
             await self._wake.wait()

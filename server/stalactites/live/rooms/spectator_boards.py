@@ -27,7 +27,13 @@ import logging
 
 from ... import logs
 from ...engine import EngineError, Game
-from ...protocol.room import BoardVerdict, PositionVerdict, SquadronBoard, StalactitesBoard
+from ...protocol.room import (
+    BoardVerdict,
+    PositionVerdict,
+    RoomStatus,
+    SquadronBoard,
+    StalactitesBoard,
+)
 from ...rooms import RoomService, RoomSettings
 from ...rooms.boards import act, new_board
 from ...rooms.wire import BoardText, board_event_json, wire_board
@@ -132,9 +138,9 @@ class SpectatorBoards:
         if not self.viewers:
             self._wake.set()  # releasing again: its timer was off with nobody watching
         self.viewers.add(viewer)
-        if row.status == "finished" and not self.over:
+        if row.status == RoomStatus.FINISHED and not self.over:
             self.race_over()  # the results event is on its way to the room's stream
-        if row.status not in ("racing", "finished"):
+        if row.status not in (RoomStatus.RACING, RoomStatus.FINISHED):
             return {}, {}
         boards, verdicts = {}, {}
         for player in row.players:
@@ -182,7 +188,7 @@ class SpectatorBoards:
         self._settings = await self._rooms.settings(self.room_id)
         self._held = self._settings.counts is not None
         row = await self._rooms.load(self.room_id)
-        self.over = self.over or row.status == "finished"
+        self.over = self.over or row.status == RoomStatus.FINISHED
         self._finished = {player.player_id for player in row.players if player.finish}
         self._rescan = True
         await self._sync()

@@ -578,8 +578,23 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _inline_enums(schema: Any, defs: dict[str, Any]) -> Any:
+    """``schema`` with each reference to an enum (a ``StrEnum`` field) replaced by its values,
+    written like a ``Literal``'s."""
+    if isinstance(schema, list):
+        return [_inline_enums(item, defs) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    found = defs.get(str(schema.get("$ref", "")).rsplit("/", 1)[-1], {})
+    if "enum" in found:
+        rest = {key: value for key, value in schema.items() if key != "$ref"}
+        return {"enum": found["enum"], "type": found.get("type"), **rest}
+    return {key: _inline_enums(value, defs) for key, value in schema.items()}
+
+
 def _fields(model: type[BaseModel]) -> list[str]:
     schema = model.model_json_schema(ref_template="#/$defs/{model}")
+    schema = _inline_enums(schema, schema.get("$defs", {}))
     required = set(schema.get("required", []))
     rows = ["| Field | Type | Required | Notes |", "| --- | --- | --- | --- |"]
     for name, field in schema.get("properties", {}).items():

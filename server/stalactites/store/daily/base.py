@@ -6,7 +6,7 @@ first attempt of a day to start is their official one: :meth:`DailyStore.claim`,
 an attempt starts, decides it atomically (two attempts started at once from two tabs, on any
 processes: one is official).  The
 leaderboard holds official attempts once finished, ranked by :func:`rank_key`: a day has
-two (:data:`Board`), the registered players' and, apart, the anonymous players'.
+two (:data:`DailyBoard`), the registered players' and, apart, the anonymous players'.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-__all__ = ["Board", "DailyEntry", "DailyPage", "DailyStore", "rank_key", "streak_of"]
+__all__ = ["DailyBoard", "DailyEntry", "DailyPage", "DailyStore", "rank_key", "streak_of"]
 
-Board = Literal["ranked", "guests"]
+DailyBoard = Literal["ranked", "guests"]
 """A day's two boards: registered players' attempts, ranked; anonymous players', apart."""
 
 
@@ -79,7 +79,7 @@ class DailyStore(Protocol):
         ...
 
     async def record(
-        self, game: str, date: str, entry: DailyEntry, board: Board = "ranked"
+        self, game: str, date: str, entry: DailyEntry, board: DailyBoard = "ranked"
     ) -> bool:
         """Put a finished attempt on one of the day's boards if it is the player's official
         one (once: a repeat changes nothing).  Whether it is there."""
@@ -90,7 +90,7 @@ class DailyStore(Protocol):
         ...
 
     async def leaderboard(
-        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+        self, game: str, date: str, offset: int, limit: int, board: DailyBoard = "ranked"
     ) -> DailyPage:
         """The day's official attempts on one board in rank order, ``limit`` from ``offset``."""
         ...

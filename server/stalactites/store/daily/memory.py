@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .base import Board, DailyEntry, DailyPage, rank_key
+from .base import DailyBoard, DailyEntry, DailyPage, rank_key
 
 __all__ = ["MemoryDailyStore"]
 
@@ -45,7 +45,7 @@ class MemoryDailyStore:
         return None if found is None else found.official.get(player_id)
 
     async def record(
-        self, game: str, date: str, entry: DailyEntry, board: Board = "ranked"
+        self, game: str, date: str, entry: DailyEntry, board: DailyBoard = "ranked"
     ) -> bool:
         day = self._day(game, date)
         if day.official.get(entry.player_id) != entry.room_id:
@@ -62,7 +62,7 @@ class MemoryDailyStore:
                 del entries[key]
 
     async def leaderboard(
-        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+        self, game: str, date: str, offset: int, limit: int, board: DailyBoard = "ranked"
     ) -> DailyPage:
         day = self._days.get((game, date), _Day())
         entries = day.board if board == "ranked" else day.guests

@@ -23,7 +23,7 @@ from typing import Any
 from ..redis.cluster import ClusterPipe
 from ..redis.resp import Address, Pipe, Script
 from ..redis.scripts import lua
-from .base import Board, DailyEntry, DailyPage, rank_key
+from .base import DailyBoard, DailyEntry, DailyPage, rank_key
 
 __all__ = ["RedisDailyStore"]
 
@@ -67,7 +67,7 @@ class RedisDailyStore:
         found = await self._call(key, "HGET", key, player_id)
         return None if found is None else str(found)
 
-    def _board(self, game: str, date: str, board: Board) -> list[str]:
+    def _board(self, game: str, date: str, board: DailyBoard) -> list[str]:
         """The board's keys: the sorted set, the entries, who is placed."""
         names = ("board", "entries", "placed")
         if board == "guests":
@@ -75,7 +75,7 @@ class RedisDailyStore:
         return [self._day(game, date, name) for name in names]
 
     async def record(
-        self, game: str, date: str, entry: DailyEntry, board: Board = "ranked"
+        self, game: str, date: str, entry: DailyEntry, board: DailyBoard = "ranked"
     ) -> bool:
         keys = [self._day(game, date, "official"), *self._board(game, date, board)]
         args = [entry.player_id, entry.room_id, rank_key(entry), json.dumps(asdict(entry)), KEEP_MS]
@@ -86,7 +86,7 @@ class RedisDailyStore:
         await self._remove(keys, [player_id])
 
     async def leaderboard(
-        self, game: str, date: str, offset: int, limit: int, board: Board = "ranked"
+        self, game: str, date: str, offset: int, limit: int, board: DailyBoard = "ranked"
     ) -> DailyPage:
         ranks, entries, _ = self._board(game, date, board)
         ranked = await self._call(ranks, "ZRANGE", ranks, offset, offset + limit - 1)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ...protocol.room import RoomStatus
 from ..results.base import ResultsLog
 
 __all__ = [
@@ -35,7 +36,7 @@ __all__ = [
     "JoinResult",
     "NewPlayer",
     "NewRoom",
-    "Outcome",
+    "CommitOutcome",
     "PlayerRow",
     "ProgressRow",
     "ReadyResult",
@@ -81,7 +82,10 @@ class Bell(Protocol):
     def __call__(self, seq: int, ring: Ring, carried: Carried | None = None, /) -> None: ...
 
 
-ROOM_LISTS = {"waiting": ("waiting",), "racing": ("countdown", "racing")}
+ROOM_LISTS = {
+    "waiting": (RoomStatus.WAITING,),
+    "racing": (RoomStatus.COUNTDOWN, RoomStatus.RACING),
+}
 """The room lists (``list_rooms``) and the statuses each holds."""
 
 
@@ -154,7 +158,7 @@ class RoomRow:
     room_id: str
     settings_json: str
     seats: int
-    status: str  # waiting, countdown, racing, finished
+    status: RoomStatus
     starts_at: int | None
     ends_at: int | None
     seq: int
@@ -188,7 +192,7 @@ class RoomPage:
     after: tuple[int, str] | None
 
 
-class Outcome(enum.Enum):
+class CommitOutcome(enum.Enum):
     APPLIED = "applied"
     DUPLICATE = "duplicate"  # the client id was used: ``length`` is the log length it made
     CONFLICT = "conflict"  # the log is not the expected length: ``length`` is the real one
@@ -268,7 +272,7 @@ class Commit:
 class CommitResult:
     """What the store did with a :class:`Commit` (not frozen: see there)."""
 
-    outcome: Outcome
+    outcome: CommitOutcome
     length: int = 0
     code: str | None = None
     events: list[tuple[int, str]] = field(default_factory=list)

@@ -39,11 +39,12 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
+from ...protocol.room import RoomStatus
 from .base import (
     ActionRow,
     Commit,
+    CommitOutcome,
     CommitResult,
-    Outcome,
     PlayerRow,
     ProgressRow,
     RoomRow,
@@ -101,14 +102,14 @@ def commit_result(answer: list[Any], commit: Commit) -> CommitResult:
         action = None
         if commit.action is not None:
             action = (int(answer[5]), ActionRow(commit.now_ms, commit.player_id, commit.action))
-        return CommitResult(Outcome.APPLIED, length, None, events, bool(all_done), action)
+        return CommitResult(CommitOutcome.APPLIED, length, None, events, bool(all_done), action)
     if kind == "duplicate":
-        return CommitResult(Outcome.DUPLICATE, length=int(answer[1]))
+        return CommitResult(CommitOutcome.DUPLICATE, length=int(answer[1]))
     if kind == "conflict":
-        return CommitResult(Outcome.CONFLICT, length=int(answer[1]))
+        return CommitResult(CommitOutcome.CONFLICT, length=int(answer[1]))
     if kind == "refused":  # the facts: seated, status, finished, ended
         why = refusal(bool(answer[1]), str(answer[2]), bool(answer[3]), bool(answer[4]))
-        return CommitResult(Outcome.REFUSED, code="internal" if why is None else why.code)
+        return CommitResult(CommitOutcome.REFUSED, code="internal" if why is None else why.code)
     raise StoreError(f"commit script answered {answer!r}")
 
 
@@ -129,7 +130,7 @@ def room_row(room_id: str, data: dict[str, str], connected: set[str], watchers: 
         room_id=room_id,
         settings_json=data["settings"],
         seats=int(data["seats"]),
-        status=data["status"],
+        status=RoomStatus(data["status"]),
         starts_at=_int(data.get("starts_at")),
         ends_at=_int(data.get("ends_at")),
         seq=int(data["seq"]),

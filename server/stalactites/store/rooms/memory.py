@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ... import room_events
 from ...clock import SystemClock
+from ...protocol.room import RoomStatus
 from ..expiry import Expiry
 from ..results.memory import MemoryResults
 from .base import (
@@ -20,6 +21,7 @@ from .base import (
     ActionRow,
     Bell,
     Commit,
+    CommitOutcome,
     CommitResult,
     EventBatch,
     Finish,
@@ -27,7 +29,6 @@ from .base import (
     JoinResult,
     NewPlayer,
     NewRoom,
-    Outcome,
     PlayerRow,
     ProgressRow,
     ReadyResult,
@@ -63,7 +64,7 @@ class _Room:
     settings_json: str
     seats: int
     created_ms: int = 0
-    status: str = "waiting"
+    status: RoomStatus = RoomStatus.WAITING
     starts_at: int | None = None
     ends_at: int | None = None
     seq: int = 0
@@ -93,7 +94,7 @@ class _Room:
 
     def listed_at(self) -> tuple[int, str]:
         """The room's place in its list (see RoomPage)."""
-        score = self.created_ms if self.status == "waiting" else self.starts_at or 0
+        score = self.created_ms if self.status == RoomStatus.WAITING else self.starts_at or 0
         return (score, self.room_id)
 
 
@@ -145,7 +146,7 @@ class MemoryStore:
             room.players[player.player_id] = _Player(
                 player.player_id, player.name, seat, player.token_hash, player.progress, True
             )
-        room.status, room.starts_at = "countdown", round_room.starts_at
+        room.status, room.starts_at = RoomStatus.COUNTDOWN, round_room.starts_at
         room.ends_at = round_room.ends_at
         self._rooms[new.room_id] = room
         self._changed(room)
@@ -199,7 +200,7 @@ class MemoryStore:
             return JoinResult.ROOM_NOT_FOUND
         if room.reserved:
             return JoinResult.SEATS_RESERVED
-        if room.status != "waiting" or len(room.players) >= room.seats:
+        if room.status != RoomStatus.WAITING or len(room.players) >= room.seats:
             return JoinResult.ROOM_FULL
         if player.player_id in room.players:
             return JoinResult.ALREADY_SEATED
@@ -226,27 +227,27 @@ class MemoryStore:
         room = self._get(room_id)
         if room is None or player_id not in room.players:
             return ReadyResult(False, "room_not_found", False)
-        if room.status == "finished":
+        if room.status == RoomStatus.FINISHED:
             return ReadyResult(False, "already_finished", False)
         player = room.players[player_id]
-        if room.status != "waiting" or player.ready:
+        if room.status != RoomStatus.WAITING or player.ready:
             return ReadyResult(True, None, False)
         player.ready = True
         events = [event_json]
         everyone = len(room.players) == room.seats and all(p.ready for p in room.players.values())
         if everyone:
-            room.status, room.starts_at, room.ends_at = "countdown", starts_at, ends_at
+            room.status, room.starts_at, room.ends_at = RoomStatus.COUNTDOWN, starts_at, ends_at
             events.append(countdown_event)
         self._append(room, events)
         return ReadyResult(True, None, everyone)
 
     async def start(self, room_id: str, now_ms: int, started_event: str) -> bool:
         room = self._get(room_id)
-        if room is None or room.status != "countdown" or room.starts_at is None:
+        if room is None or room.status != RoomStatus.COUNTDOWN or room.starts_at is None:
             return False
         if now_ms < room.starts_at:
             return False
-        room.status = "racing"
+        room.status = RoomStatus.RACING
         room.version += 1
         self._append(room, [started_event])
         return True
@@ -257,7 +258,7 @@ class MemoryStore:
         if player is not None and commit.client_id is not None:
             prior = player.ids.get(commit.client_id)
             if prior is not None:
-                return CommitResult(Outcome.DUPLICATE, length=prior)
+                return CommitResult(CommitOutcome.DUPLICATE, length=prior)
         ended = room is not None and room.ends_at is not None and commit.now_ms >= room.ends_at
         why = refusal(
             player is not None,
@@ -266,10 +267,10 @@ class MemoryStore:
             ended,
         )
         if why is not None:
-            return CommitResult(Outcome.REFUSED, code=why.code)
+            return CommitResult(CommitOutcome.REFUSED, code=why.code)
         assert room is not None and player is not None
         if len(player.log) != commit.expected_length:
-            return CommitResult(Outcome.CONFLICT, length=len(player.log))
+            return CommitResult(CommitOutcome.CONFLICT, length=len(player.log))
         return self._apply(room, player, commit)
 
     def _apply(self, room: _Room, player: _Player, commit: Commit) -> CommitResult:
@@ -298,7 +299,9 @@ class MemoryStore:
             all_done = all(p.finish is not None for p in room.players.values())
         first = self._append(room, events)
         numbered = [(first + i, text) for i, text in enumerate(events)]
-        return CommitResult(Outcome.APPLIED, len(player.log), None, numbered, all_done, action)
+        return CommitResult(
+            CommitOutcome.APPLIED, len(player.log), None, numbered, all_done, action
+        )
 
     async def keep_room(self, room_id: str, player_ids: list[str]) -> None:
         self.kept.add(room_id)  # histories point at it: it never expires
@@ -306,7 +309,7 @@ class MemoryStore:
 
     async def finish(self, finish: Finish) -> FinishResult:
         room = self._get(finish.room_id)
-        if room is None or room.status != "racing":
+        if room is None or room.status != RoomStatus.RACING:
             return FinishResult.NOT_RACING
         if room.version != finish.expected_version:
             return FinishResult.CONFLICT
@@ -315,7 +318,7 @@ class MemoryStore:
             player.place = line.place
             if player.finish is None:
                 player.finish, player.elapsed_ms = line.finish, line.elapsed_ms
-        room.status = "finished"
+        room.status = RoomStatus.FINISHED
         room.version += 1
         room.results_json = finish.results_json
         self._append(room, finish.events)
@@ -373,7 +376,7 @@ class MemoryStore:
         self, room_id: str, player_id: str, now_ms: int, events: tuple[str, str]
     ) -> bool:
         room = self._get(room_id)
-        if room is None or room.status == "finished":
+        if room is None or room.status == RoomStatus.FINISHED:
             return False
         leases = room.presence.items()
         live = any(pid == player_id and until > now_ms for (pid, _), until in leases)
@@ -402,7 +405,7 @@ class MemoryStore:
 
     async def announce_watchers(self, room_id: str, now_ms: int, gap_ms: int) -> int | None:
         room = self._get(room_id)
-        if room is None or room.status == "finished":
+        if room is None or room.status == RoomStatus.FINISHED:
             return None
         room.watchers = {c: until for c, until in room.watchers.items() if until > now_ms}
         count, (shown, at) = len(room.watchers), room.announced
@@ -443,7 +446,7 @@ class MemoryStore:
         self, room_id: str, new_room_id: str, event_json: str, by: str = ""
     ) -> str | None:
         room = self._get(room_id)
-        if room is None or room.status != "finished":
+        if room is None or room.status != RoomStatus.FINISHED:
             return None
         if room.rematch is None:
             room.rematch, room.rematch_by = new_room_id, by or None

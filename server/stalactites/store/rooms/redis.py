@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from ... import room_events
+from ...protocol.room import RoomStatus
 from ..redis.bell_leases import BellLeases
 from ..redis.cluster import ClusterPipe
 from ..redis.doorbells import Doorbells
@@ -145,7 +146,7 @@ class RedisStore:
         new, players = round_room.room, round_room.players
         keys = self.keys(new.room_id)
         count, times = len(players), (round_room.starts_at, round_room.ends_at)
-        fields = _new_fields(new, ttl_ms, status="countdown", players=count, ready=count)
+        fields = _new_fields(new, ttl_ms, status=RoomStatus.COUNTDOWN, players=count, ready=count)
         fields += ["starts_at", times[0], "ends_at", times[1], "reserved", 1]
         seated: list[Any] = []
         for player in players:
@@ -517,7 +518,7 @@ def _long_fields(data: dict[str, str]) -> dict[str, str]:
     """A finished room hash's fields that move into its archive when it is kept: the
     settings, the results, the race's times and counters, and every seat's fields but the
     names' skeletons (none if the room is not finished, or they have moved)."""
-    if data.get("status") != "finished" or "settings" not in data:
+    if data.get("status") != RoomStatus.FINISHED or "settings" not in data:
         return {}
     return {
         name: value
@@ -527,7 +528,11 @@ def _long_fields(data: dict[str, str]) -> dict[str, str]:
 
 
 def _new_fields(
-    room: NewRoom, ttl_ms: int, status: str = "waiting", players: int = 0, ready: int = 0
+    room: NewRoom,
+    ttl_ms: int,
+    status: RoomStatus = RoomStatus.WAITING,
+    players: int = 0,
+    ready: int = 0,
 ) -> list[Any]:
     """A new room's hash, as field, value pairs (a waiting room's, or a round's)."""
     fields: dict[str, str | int] = {

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import enum
 
+from ...protocol.room import RoomStatus
+
 __all__ = ["Refusal", "refusal"]
 
 
@@ -43,9 +45,9 @@ def refusal(seated: bool, status: str, finished: bool, ended: bool) -> Refusal |
     back for this function to say why not.)"""
     if not seated:
         return Refusal.NOT_SEATED
-    if status in ("waiting", "countdown"):
+    if status in (RoomStatus.WAITING, RoomStatus.COUNTDOWN):
         return Refusal.NOT_STARTED
-    if status != "racing" or ended:
+    if status != RoomStatus.RACING or ended:
         return Refusal.RACE_OVER
     if finished:
         return Refusal.PLAYER_FINISHED

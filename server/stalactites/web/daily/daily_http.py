@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...daily import DAILY_GAMES
 from ...daily.service import entry_view
-from ...store.daily.base import Board
+from ...store.daily.base import DailyBoard
 from ..limits import CREATIONS, limited
 from ..players.session_http import session_player, unauthorized
 from ..process import process_of
@@ -135,7 +135,7 @@ async def leaderboard(request: Request) -> JSONResponse:
     if board not in ("ranked", "guests"):
         return _bad("board", "board: ranked (registered players) or guests (anonymous ones)")
     daily = process_of(request).daily
-    which: Board = "guests" if board == "guests" else "ranked"
+    which: DailyBoard = "guests" if board == "guests" else "ranked"
     page = await daily.leaderboard(game, date, offset, limit, which)
     entries = [entry_view(entry) for entry in page.entries]
     body = {"date": date, "game": game, "board": board, "total": page.total, "entries": entries}

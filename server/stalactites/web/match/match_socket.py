@@ -23,6 +23,7 @@ import contextlib
 
 from starlette.websockets import WebSocket
 
+from ...engine import GameName
 from ...engine.variants import GAMES
 from ...logs import bind
 from ...matchmaking.service import rating_of
@@ -154,7 +155,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
         if frame is None:
             return
         self._look_for_ghost(frame)
-        step = (frame.step or "choice") if frame.game == "stalactites" else None
+        step = (frame.step or "choice") if frame.game == GameName.STALACTITES else None
         self.send(
             Queued(
                 type="queued",
@@ -206,7 +207,7 @@ class MatchConnection(Connection[MatchClientFrame, MatchHello]):
 
 
 def _queue_of(frame: QueueFrame, pool: str = "") -> str:
-    step = (frame.step or "choice") if frame.game == "stalactites" else None
+    step = (frame.step or "choice") if frame.game == GameName.STALACTITES else None
     return queue_name(frame.game, step, pool)
 
 
