@@ -49,9 +49,7 @@ async def _refused(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _server_error(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(
-        {"code": "internal", "message": "the server failed; try again"}, status_code=500
-    )
+    return answer(Refused("internal", "the server failed; try again", 500))
 
 
 def _routes(config: ServerConfig) -> list[BaseRoute]:
