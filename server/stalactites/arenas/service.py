@@ -53,9 +53,11 @@ Hidden = Callable[[str, str], Awaitable[bool]]  # (player_id, room_id): fair pla
 
 
 class ArenaError(Exception):
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
+    """A refused request: ``code`` and ``message`` (web/errors.py answers it)."""
+
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+        self.code, self.message = code, message
 
 
 def _hash(token: str) -> str:
@@ -93,7 +95,7 @@ class Arenas:
     ) -> tuple[Arena, ArenaParts]:
         parts = await self.store.read(arena_id, entrants, room_id)
         if parts is None:
-            raise ArenaError("not_found", f"no arena {arena_id!r}", 404)
+            raise ArenaError("not_found", f"no arena {arena_id!r}")
         arena = Arena(
             arena_id=arena_id,
             settings=ArenaSettings.model_validate_json(parts.header),
@@ -124,7 +126,7 @@ class Arenas:
                 return arena, None
             if await self.store.apply(arena_id, _diff(parts, arena, after)):
                 return arena, after
-        raise ArenaError("busy", "the arena is busy; try again", 503)
+        raise ArenaError("busy", "the arena is busy; try again")
 
     # Organisers.
 
@@ -146,7 +148,7 @@ class Arenas:
     async def check_admin(self, arena_id: str, token: str) -> None:
         found = await self.store.admin_hash(arena_id)
         if found is None or not hmac.compare_digest(found, _hash(token)):
-            raise ArenaError("unauthorized", "this is not the arena's admin token", 403)
+            raise ArenaError("unauthorized", "this is not the arena's admin token")
 
     async def listed(self, status: str, limit: int = 50) -> list[Arena]:
         """Arenas ``scheduled`` (the soonest first), ``running`` or ``finished`` (the
@@ -196,7 +198,7 @@ class Arenas:
     async def pause(self, arena_id: str, player_id: str, paused: bool) -> Arena:
         arena = await self.load(arena_id, [player_id])
         if player_id not in arena.entrants:
-            raise ArenaError("not_entered", "you are not in this arena", 404)
+            raise ArenaError("not_entered", "you are not in this arena")
         now = self.now()
         before, after = await self.change(
             arena_id, _only(player_id), lambda a: state.set_paused(a, player_id, paused, now)
@@ -211,7 +213,7 @@ class Arenas:
         arena = await self.load(arena_id, [player_id])
         entrant = arena.entrants.get(player_id)
         if entrant is None:
-            raise ArenaError("not_entered", "you are not in this arena", 404)
+            raise ArenaError("not_entered", "you are not in this arena")
         room_id = entrant.room_id
         if room_id is None or room_id.startswith("pending:"):
             raise ArenaError("not_racing", "you have no race to go berserk in")

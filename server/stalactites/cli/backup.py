@@ -37,7 +37,7 @@ from ..config import ServerConfig
 from ..store.redis.cluster import ClusterPipe
 from ..store.redis.resp import Address, Pipe, ReplyError, Script
 from ..store.redis.scripts import lua
-from .usage import UsageError, emit
+from .usage import UsageError, emit, store_of
 
 __all__ = ["FORMAT", "VERSION", "add_backup"]
 
@@ -56,7 +56,7 @@ def add_backup(commands: Any) -> None:
 
 def _config() -> ServerConfig:
     config = ServerConfig.from_env()
-    if config.store_url.startswith("memory://"):
+    if store_of(config) == "memory":
         raise UsageError("backup and restore work on a Redis store: set REDIS_URL")
     return config
 

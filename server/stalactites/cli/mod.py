@@ -14,7 +14,7 @@ from ..config import ServerConfig
 from ..fairplay.service import set_moderator
 from ..players.names import username_key
 from ..store import open_fairplay_store, open_player_store
-from .usage import UsageError, emit
+from .usage import UsageError, emit, store_of
 
 __all__ = ["add_mod"]
 
@@ -28,7 +28,7 @@ def add_mod(commands: Any) -> None:
 
 def cmd_mod(args: argparse.Namespace) -> int:
     config = ServerConfig.from_env()
-    if config.store_url.startswith("memory://"):
+    if store_of(config) == "memory":
         raise UsageError("mod works on a Redis store: set REDIS_URL to the server's")
     return asyncio.run(_mod(config, args.action == "grant", args.username))
 

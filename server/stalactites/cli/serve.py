@@ -46,6 +46,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..web.graceful import GracefulServer
     from ..web.listening import listen
     from ..web.transport import ConnectionCount, guarded_protocols
+    from .usage import store_of
 
     if not 0 <= args.port <= 65535:
         print(f"stalactites: error: --port {args.port}: not a port", file=sys.stderr)
@@ -81,7 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=max(int(config.shutdown_grace_s), 1),
     )
     server = GracefulServer(settings, app, config.shutdown_grace_s)
-    store = "redis" if config.store_url.startswith(("redis", "unix")) else "memory"
+    store = store_of(config)
     asyncio.run(_serve(server, listeners, args.host, store))
     return 0
 

@@ -65,11 +65,11 @@ between a decision and the boards); running it again changes nothing."""
 
 
 class FairPlayError(Exception):
-    """A refused request: ``code`` and ``status`` for the HTTP answer."""
+    """A refused request: ``code`` and ``message`` (web/errors.py answers it)."""
 
-    def __init__(self, code: str, message: str, status: int) -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+        self.code, self.message = code, message
 
 
 class FairPlay:
@@ -164,7 +164,7 @@ class FairPlay:
             return
         if rated_races:
             raise FairPlayError(
-                "rated_before", "an account that has raced rated cannot become a bot", 409
+                "rated_before", "an account that has raced rated cannot become a bot"
             )
         await self.store.put("bots", player_id, self.clock.now_ms())
 
@@ -227,7 +227,7 @@ class FairPlay:
         """File a report: its id, and whether it is new (the same reporter's report of the
         same player within a day is that one)."""
         if reporter_id == player_id:
-            raise FairPlayError("own_report", "you cannot report yourself", 409)
+            raise FairPlayError("own_report", "you cannot report yourself")
         report = Report(
             report_id=secrets.token_hex(8),
             reporter_id=reporter_id,
@@ -284,7 +284,7 @@ class FairPlay:
     async def appeal(self, player_id: str, text: str) -> FairRecord:
         """The marked player's one appeal, to the moderators' queue."""
         if not text.strip() or len(text) > APPEAL_MAX:
-            raise FairPlayError("bad_message", f"text: 1-{APPEAL_MAX} characters", 422)
+            raise FairPlayError("bad_message", f"text: 1-{APPEAL_MAX} characters")
         now = self.clock.now_ms()
         refused: list[bool] = []
 
@@ -295,7 +295,7 @@ class FairPlay:
 
         _, after = await self._change(player_id, change)
         if refused[0]:
-            raise FairPlayError("no_appeal", "only a marked player may appeal, once", 409)
+            raise FairPlayError("no_appeal", "only a marked player may appeal, once")
         return after
 
     async def audit_log(self, offset: int, limit: int) -> list[dict[str, Any]]:

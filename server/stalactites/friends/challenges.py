@@ -59,7 +59,7 @@ class Challenges:
     async def load(self, challenge_id: str) -> ChallengeView:
         document = await self.store.challenge(challenge_id)
         if document is None:
-            raise FriendsError("not_found", f"no challenge {challenge_id!r}", 404)
+            raise FriendsError("not_found", f"no challenge {challenge_id!r}")
         return self._read(document)
 
     async def of(self, player_id: str) -> list[ChallengeView]:
@@ -86,7 +86,7 @@ class Challenges:
             raise FriendsError("own_challenge", "you cannot challenge yourself")
         receiver = await self.follows.registered(body.player_id)
         if body.game == GameName.SQUADRON and body.step is not None:
-            raise FriendsError("bad_message", "step: Squadron has no step", 422)
+            raise FriendsError("bad_message", "step: Squadron has no step")
         if not sender.registered:
             raise FriendsError("not_registered", "create an account to challenge players")
         pools = {await self.pool_of(sender.player_id), await self.pool_of(receiver.player_id)}
@@ -134,7 +134,7 @@ class Challenges:
         if view.to_id != player.player_id or await self.follows.blocks(
             player.player_id, view.from_id
         ):
-            raise FriendsError("not_found", f"no challenge {challenge_id!r} to you", 404)
+            raise FriendsError("not_found", f"no challenge {challenge_id!r} to you")
         self._open(view)
         accepted = view.model_copy(update={"status": "accepted"})
         if not await self.store.settle(challenge_id, "open", accepted.model_dump_json()):
@@ -154,9 +154,7 @@ class Challenges:
             dropped = view.model_copy(update={"status": "cancelled"})
             await self.store.settle(challenge_id, "accepted", dropped.model_dump_json())
             await self._tell(dropped, receiver_too=True)
-            raise FriendsError(
-                "no_room", "the race could not be made; challenge again", 503
-            ) from None
+            raise FriendsError("no_room", "the race could not be made; challenge again") from None
         raced = accepted.model_copy(update={"room_id": room_id})
         await self.store.settle(challenge_id, "accepted", raced.model_dump_json())
         for player_id, token in tokens.items():
@@ -172,7 +170,7 @@ class Challenges:
         view = await self.load(challenge_id)
         own = view.to_id if status == "declined" else view.from_id
         if own != player.player_id:
-            raise FriendsError("not_found", f"no challenge {challenge_id!r} of yours", 404)
+            raise FriendsError("not_found", f"no challenge {challenge_id!r} of yours")
         self._open(view)
         changed = view.model_copy(update={"status": status})
         if not await self.store.settle(challenge_id, "open", changed.model_dump_json()):

@@ -29,11 +29,11 @@ OPPONENTS_KEPT = 20  # recent opponents kept per player
 
 
 class FriendsError(Exception):
-    """A refused request: ``code``, ``message`` and the HTTP status."""
+    """A refused request: ``code`` and ``message`` (web/errors.py answers it)."""
 
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+        self.code, self.message = code, message
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ class Follows:
         """A registered player's record; else ``player_not_found`` (404)."""
         record = await self.players.load_player(player_id) if is_persistent(player_id) else None
         if record is None or not record.registered:
-            raise FriendsError("player_not_found", f"no registered player {player_id!r}", 404)
+            raise FriendsError("player_not_found", f"no registered player {player_id!r}")
         return record
 
     async def blocks(self, player_id: str, other: str) -> bool:

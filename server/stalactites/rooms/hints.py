@@ -47,14 +47,12 @@ BUSY = {
 
 
 class HintRefused(Exception):
-    """A hint refused before any search for the hints' limits (``rate_limited``): the HTTP
-    status, the code, the message, and when to ask again."""
+    """A hint refused before any search for the hints' limits (``rate_limited``): the code,
+    the message, and when to ask again."""
 
-    def __init__(
-        self, status: int, code: str, message: str, retry_after_s: float | None = None
-    ) -> None:
+    def __init__(self, code: str, message: str, retry_after_s: float | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.code, self.message = code, message
         self.retry_after_s = retry_after_s
 
 
@@ -100,7 +98,7 @@ async def room_hint(rooms: RoomService, room_id: str, token: str) -> str | None:
         move = await pool.run(hint_move, settings.model_dump_json(), actions, kind=kind, owner=seat)
     except SolverBusy as busy:
         message = f"{BUSY[busy.reason]}; try again in {max(1, math.ceil(busy.retry_after_s))} s"
-        raise HintRefused(429, "rate_limited", message, busy.retry_after_s) from None
+        raise HintRefused("rate_limited", message, busy.retry_after_s) from None
     if move is not None:  # a run that took hints says so (its results, history and replay)
         await rooms.store.count_hint(room_id, player_id)
     return move

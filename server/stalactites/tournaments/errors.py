@@ -1,21 +1,11 @@
-"""The error a tournament request raises: a protocol code, a message, and an HTTP status."""
+"""The error a tournament request raises: a protocol code and a message (its HTTP status:
+web/errors.py)."""
 
 from __future__ import annotations
 
 from ..protocol.tournament import TournamentErrorCode
 
-__all__ = ["HTTP_STATUS", "TournamentError"]
-
-HTTP_STATUS: dict[str, int] = {
-    "bad_message": 422,
-    "unauthorized": 401,
-    "tournament_not_found": 404,
-    "tournament_full": 409,
-    "already_started": 409,
-    "already_entered": 409,
-    "rate_limited": 429,
-    "internal": 500,
-}
+__all__ = ["TournamentError"]
 
 
 class TournamentError(Exception):
@@ -26,7 +16,3 @@ class TournamentError(Exception):
         self.code: TournamentErrorCode = code
         self.message = message
         self.field = field  # the request field at fault, for a bad_message
-
-    @property
-    def http_status(self) -> int:
-        return HTTP_STATUS[self.code]

@@ -1,6 +1,7 @@
 """The Starlette application: its routes (health, metrics, rooms, tournaments, the web
-client), its error answers, the cap on request bodies (:mod:`.body_cap`, before every route),
-and the lifespan that holds the :class:`~.process.Process`."""
+client), its error answers (a refusal or a domain error, by :mod:`.errors`; anything else a
+500), the cap on request bodies (:mod:`.body_cap`, before every route), and the lifespan that
+holds the :class:`~.process.Process`."""
 
 from __future__ import annotations
 
@@ -17,11 +18,10 @@ from starlette.types import ASGIApp
 
 from ..clock import Clock, SystemClock
 from ..config import ServerConfig
-from ..players import PlayerError
-from ..rooms import RoomError
 from .arenas.arena_http import arena_routes
 from .body_cap import BodyCap
 from .daily.daily_http import daily_routes
+from .errors import DOMAIN_ERRORS, Refused, answer, refusal
 from .fairplay import fairplay_routes
 from .friends.friends_http import friends_routes
 from .ghosts.ghost_http import ghost_routes
@@ -29,10 +29,10 @@ from .headers import SecurityHeaders
 from .health import healthz, readyz
 from .match.match_socket import match_socket
 from .metrics_http import metrics_endpoint
-from .players.player_http import player_error, player_routes
-from .process import running
+from .players.player_http import player_routes
+from .process import process_of, running
 from .refusals import QuietRefusals
-from .rooms.room_http import room_error, room_routes
+from .rooms.room_http import room_routes
 from .static import client_files
 from .tournaments.tournament_http import tournament_routes
 
@@ -40,16 +40,16 @@ __all__ = ["create_app"]
 
 
 async def _no_client(request: Request) -> JSONResponse:
-    return JSONResponse(
-        {"code": "not_found", "message": "the web client is not installed on this server"},
-        status_code=404,
-    )
+    raise Refused("not_found", "the web client is not installed on this server", 404)
+
+
+async def _refused(request: Request, exc: Exception) -> JSONResponse:
+    """A route's refusal, or a domain error it let through, as the JSON answer."""
+    return answer(refusal(exc, process_of(request).clock.now_ms()))
 
 
 async def _server_error(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse(
-        {"code": "internal", "message": "the server failed; try again"}, status_code=500
-    )
+    return answer(Refused("internal", "the server failed; try again", 500))
 
 
 def _routes(config: ServerConfig) -> list[BaseRoute]:
@@ -99,8 +99,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
         middleware=[Middleware(BodyCap, max_bytes=settings.max_body_bytes)],
         lifespan=lifespan,
         exception_handlers={
-            RoomError: room_error,
-            PlayerError: player_error,
+            **{kind: _refused for kind in (Refused, *DOMAIN_ERRORS)},
             Exception: _server_error,
         },
     )

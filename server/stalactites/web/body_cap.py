@@ -11,8 +11,9 @@ requests (their frames have a cap of their own).
 from __future__ import annotations
 
 from starlette.datastructures import Headers
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .errors import Refused, answer
 
 __all__ = ["BodyCap"]
 
@@ -44,8 +45,7 @@ class BodyCap:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = f"a request's body is at most {self.max_bytes} bytes"
-        answer = JSONResponse({"code": "bad_message", "message": message}, status_code=413)
-        await answer(scope, receive, send)
+        await answer(Refused("bad_message", message, 413))(scope, receive, send)
 
 
 def _declared(scope: Scope) -> int:

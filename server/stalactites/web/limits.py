@@ -10,15 +10,14 @@ addresses active in the ``burst / rate`` seconds before the newest came.
 
 from __future__ import annotations
 
-import math
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 
 from ..config import ServerConfig
+from .errors import rate_limited
 
 __all__ = [
     "CREATIONS",
@@ -29,8 +28,7 @@ __all__ = [
     "Limits",
     "TokenBucket",
     "client_address",
-    "limited",
-    "retry_after_header",
+    "within_limit",
 ]
 
 CREATIONS = "new rooms and tournaments"  # what the per-address limits count
@@ -176,25 +174,13 @@ class Limits:
         self.spectators = AddressCap(config.address_spectators)  # open spectator sockets
 
 
-def retry_after_header(seconds: float) -> str:
-    """The ``Retry-After`` value: whole seconds, at least 1."""
-    return str(max(1, math.ceil(seconds)))
-
-
 def client_address(request: Request) -> str:
     """The client's address (the proxy's X-Forwarded-For when uvicorn trusts the proxy)."""
     return request.client.host if request.client is not None else "unknown"
 
 
-def limited(request: Request, buckets: AddressBuckets, what: str) -> JSONResponse | None:
-    """429 when the client's address has used up ``buckets`` (None: go on)."""
+def within_limit(request: Request, buckets: AddressBuckets, what: str) -> None:
+    """Take from the client address's bucket, or refuse: 429 with ``Retry-After``."""
     address = client_address(request)
-    if buckets.take(address):
-        return None
-    wait = retry_after_header(buckets.retry_after(address))
-    message = f"too many {what} from your address; try again in {wait} s"
-    return JSONResponse(
-        {"code": "rate_limited", "message": message},
-        status_code=429,
-        headers={"Retry-After": wait},
-    )
+    if not buckets.take(address):
+        raise rate_limited(f"{what} from your address", buckets.retry_after(address))

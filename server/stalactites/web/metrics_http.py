@@ -15,6 +15,7 @@ from ..fairplay.service import ASSESSMENT
 from ..live.metrics import Queues, ResultsFigures, build_info, queue_names
 from ..rooms.analyses import ANALYSIS
 from ..rooms.hints import hint_kind
+from ..store import store_kind
 from ..workers import WORK
 
 if TYPE_CHECKING:
@@ -25,8 +26,9 @@ __all__ = ["CONTENT_TYPE", "metrics_endpoint", "read_queues"]
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
-def store_kind(config: ServerConfig) -> str:
-    if config.store_url.startswith("memory://"):
+def store_label(config: ServerConfig) -> str:
+    """The store in the build info: memory, redis or cluster."""
+    if store_kind(config.store_url) == "memory":
         return "memory"
     return "cluster" if config.redis_cluster else "redis"
 
@@ -66,7 +68,7 @@ async def metrics_endpoint(request: Request) -> Response:
         recorder.failures,
         process.sweep.advanced,
     )
-    more = build_info(store_kind(process.config)) + (await read_queues(process)).lines()
+    more = build_info(store_label(process.config)) + (await read_queues(process)).lines()
     text = process.metrics.render(
         process.connections(), process.room_statuses(), reconnects, listed, results, more
     )

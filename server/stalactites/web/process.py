@@ -52,18 +52,9 @@ from ..rooms import Play, RoomService
 from ..rooms.analyses import Analyses
 from ..rooms.seats import is_persistent
 from ..rooms.views import DeletedPlayers
-from ..store import (
-    open_arena_store,
-    open_daily_store,
-    open_fairplay_store,
-    open_friends_store,
-    open_ghost_store,
-    open_player_store,
-    open_queue_store,
-    open_store,
-)
+from ..store import open_stores
 from ..store.daily.base import DailyBoard
-from ..tournaments import Scheduler, TournamentService, open_tournament_store
+from ..tournaments import Scheduler, TournamentService
 from ..tournaments.rounds import tournament_of_room
 from ..workers import SolverPool
 from .connection import CLOSE_RESTART, Connection
@@ -92,8 +83,14 @@ class Process:
         linger_ms = int(config.presence_ttl_s * 1000)
         self.alarms = Alarms(clock)  # the rooms' deadlines, ghosts and spectators' boards
         # Rooms.
-        url, prefix, cluster = config.store_url, config.redis_prefix, config.redis_cluster
-        self.store = open_store(url, prefix, config.max_events, cluster, clock.now_ms)
+        stores = open_stores(
+            config.store_url,
+            config.redis_prefix,
+            config.max_events,
+            config.redis_cluster,
+            clock.now_ms,
+        )
+        self.store = stores.rooms
         self.store.results.wait_for_aof(config.durable_finish)
         self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
         self.rooms = RoomService(self.store, config, clock, self.solver)
@@ -105,7 +102,7 @@ class Process:
         self.rooms.set_sink(self.room_fanout)
         self.spectator_count = SpectatorCount(self.store, clock, linger_ms)
         # Tournaments.
-        self.tournament_store = open_tournament_store(url, prefix, cluster, clock.now_ms)
+        self.tournament_store = stores.tournaments
         self.tournaments = TournamentService(self.tournament_store, self.rooms, config, clock)
         self.scheduler = Scheduler(self.tournaments, clock)
         self.tournament_fanout: Fanout[StandingsFeed] = Fanout(
@@ -113,19 +110,19 @@ class Process:
         )
         self.tournaments.add_sink(self.tournament_fanout.offer)
         # Players (web/players/): their races are rated and recorded as rooms finish.
-        self.player_store = open_player_store(url, prefix, cluster)
+        self.player_store = stores.players
         self.players = PlayerService(self.player_store, clock)
         self.races = RaceRecorder(self.players, self.rooms, clock)
         self.rooms.rater = self.races.rate
         self.rooms.deleted_players = DeletedPlayers(self.player_store.players_exist, clock)
         self.players.deletions.append(self.rooms.deleted_players.deleted)
         # Ghost races: runs indexed as races are recorded, ghosts replayed by room streams.
-        self.ghost_store = open_ghost_store(url, prefix, cluster)
+        self.ghost_store = stores.ghosts
         self.ghosts = GhostService(self.rooms, self.players, self.ghost_store)
         self.ghost_replay = GhostReplay(self.rooms, self.play, self.ghost_store)
         self.races.on_recorded(self.ghosts.index_race)
         # The daily deal (daily/): official attempts go on the day's leaderboard as they end.
-        self.daily_store = open_daily_store(url, prefix, cluster)
+        self.daily_store = stores.daily
         self.daily = DailyService(self.daily_store, self.rooms, clock, config.daily_secret)
         # Finished races recorded from the store's results log, by any process, exactly once
         # (stalactites.results): on players, the day's board, the round's tournament.  Rooms'
@@ -137,7 +134,7 @@ class Process:
         )
         # Fair play (fairplay/): every finished run assessed first, so that a run held is
         # never put on a board; the boards ask it before showing a player or a run.
-        self.fairplay_store = open_fairplay_store(url, prefix, cluster)
+        self.fairplay_store = stores.fairplay
         self.fairplay = FairPlay(
             self.fairplay_store, self.rooms, self.solver, clock, config.fairplay_holds
         )
@@ -153,7 +150,7 @@ class Process:
         self.rooms.add_finish_listener(self.recorder.wake)
         self.sweep = Sweep(self.rooms, clock, config.results_poll_s)
         # Quick races (stalactites.matchmaking): the queue in the store, pairings made here.
-        self.queue_store = open_queue_store(url, prefix, cluster, clock.now_ms)
+        self.queue_store = stores.queue
         self.matchmaker = Matchmaker(
             self.queue_store,
             self.rooms,
@@ -165,7 +162,7 @@ class Process:
         # Friends (friends/): follows, presence, challenges, notifications; their channel's
         # frames handed to this process's open tabs.
         lease_ms = int(config.friends_lease_s * 1000)
-        self.friends_store = open_friends_store(url, prefix, cluster)
+        self.friends_store = stores.friends
         self.friends = Friends(
             self.friends_store,
             self.player_store,
@@ -177,7 +174,7 @@ class Process:
         self.tabs = Tabs(self.friends, lease_ms)
         # Arenas (arenas/): paired, seated and scored by any process; their races scored as
         # an effect of the results log; the standing schedule made once.
-        self.arena_store = open_arena_store(url, prefix, cluster)
+        self.arena_store = stores.arenas
         self.arenas = Arenas(
             self.arena_store,
             self.rooms,

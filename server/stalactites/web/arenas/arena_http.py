@@ -19,12 +19,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ...arenas import ArenaError
 from ...arenas.state import ArenaSettings
 from ...protocol.arenas import CreateArena, line_of, status_of, summary_of
-from ..players.session_http import session_player, unauthorized
+from ..bodies import bad_message, body_of
+from ..players.session_http import session_player, signed_in
 from ..process import process_of
-from ..rooms.room_http import body_of
 from .arena_socket import arena_socket
 
 __all__ = ["arena_routes"]
@@ -45,37 +44,20 @@ def arena_routes() -> list[BaseRoute]:
     ]
 
 
-def _refused(error: ArenaError) -> JSONResponse:
-    return JSONResponse({"code": error.code, "message": error.message}, status_code=error.status)
-
-
 Act = Callable[[Request, str, str], Awaitable[Response]]
 
 
 def _entrant(act: Act) -> Callable[[Request], Awaitable[Response]]:
     async def route(request: Request) -> Response:
-        player = await session_player(request, changing=True)
-        if player is None:
-            return unauthorized()
-        if isinstance(player, JSONResponse):
-            return player
-        try:
-            return await act(request, request.path_params["arena_id"], player.player_id)
-        except ArenaError as error:
-            return _refused(error)
+        player = await signed_in(request, changing=True)
+        return await act(request, request.path_params["arena_id"], player.player_id)
 
     return route
 
 
 async def create(request: Request) -> Response:
-    player = await session_player(request, changing=True)
-    if player is None:
-        return unauthorized()
-    if isinstance(player, JSONResponse):
-        return player
+    await signed_in(request, changing=True)
     body = await body_of(request, CreateArena)
-    if isinstance(body, JSONResponse):
-        return body
     process = process_of(request)
     now = process.clock.now_ms()
     settings = ArenaSettings(
@@ -92,10 +74,7 @@ async def create(request: Request) -> Response:
 async def listed(request: Request) -> Response:
     status = request.query_params.get("status", "running")
     if status not in ("scheduled", "running", "finished"):
-        message = "status: scheduled, running or finished"
-        return JSONResponse(
-            {"code": "bad_message", "message": message, "field": "status"}, status_code=422
-        )
+        raise bad_message("status", "status: scheduled, running or finished")
     process = process_of(request)
     now = process.clock.now_ms()
     found = await process.arenas.listed(status)
@@ -104,20 +83,14 @@ async def listed(request: Request) -> Response:
 
 async def one(request: Request) -> Response:
     process = process_of(request)
-    try:
-        arena = await process.arenas.load(request.path_params["arena_id"])
-    except ArenaError as error:
-        return _refused(error)
+    arena = await process.arenas.load(request.path_params["arena_id"])
     try:
         offset = max(int(request.query_params.get("offset", "0")), 0)
     except ValueError:
-        return JSONResponse(
-            {"code": "bad_message", "message": "offset: a whole number", "field": "offset"},
-            status_code=422,
-        )
+        raise bad_message("offset", "offset: a whole number") from None
     lines = await process.arena_feeds.lines(arena)
     player = await session_player(request, changing=False)
-    mine = player.player_id if player is not None and not isinstance(player, JSONResponse) else ""
+    mine = player.player_id if player is not None else ""
     now = process.clock.now_ms()
     finished = status_of(arena, now) == "finished"
     you = next((line for line in lines if line.player_id == mine), None)

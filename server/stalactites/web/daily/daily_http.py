@@ -25,8 +25,10 @@ from starlette.routing import BaseRoute, Route
 from ...daily import DAILY_GAMES
 from ...daily.service import entry_view
 from ...store.daily.base import DailyBoard
-from ..limits import CREATIONS, limited
-from ..players.session_http import session_player, unauthorized
+from ..bodies import bad_message
+from ..errors import Refused
+from ..limits import CREATIONS, within_limit
+from ..players.session_http import session_player, signed_in
 from ..process import process_of
 
 __all__ = ["daily_routes"]
@@ -45,22 +47,12 @@ def daily_routes() -> list[BaseRoute]:
     ]
 
 
-def _bad(field: str, message: str, status: int = 422) -> JSONResponse:
-    return JSONResponse(
-        {"code": "bad_message", "message": message, "field": field}, status_code=status
-    )
-
-
-def _game(request: Request) -> str | None:
+def _game(request: Request) -> str:
+    """The path's game, or 404 ``no_daily``."""
     game = request.path_params["game"]
-    return game if game in DAILY_GAMES else None
-
-
-def _no_game() -> JSONResponse:
-    return JSONResponse(
-        {"code": "no_daily", "message": f"a daily deal is one of {sorted(DAILY_GAMES)}"},
-        status_code=404,
-    )
+    if game not in DAILY_GAMES:
+        raise Refused("no_daily", f"a daily deal is one of {sorted(DAILY_GAMES)}", 404)
+    return str(game)
 
 
 def _date(text: str | None) -> str | None:
@@ -81,13 +73,11 @@ def _whole(request: Request, name: str, default: int, top: int) -> int | None:
 
 async def today(request: Request) -> JSONResponse:
     game = _game(request)
-    if game is None:
-        return _no_game()
     daily = process_of(request).daily
     day = daily.today(game)
     player = await session_player(request, changing=False)
     mine = token = None
-    if player is not None and not isinstance(player, JSONResponse):
+    if player is not None:
         mine = await daily.official_room(game, player.player_id)
         token = None if mine is None else daily.seat_token(mine, player.player_id)
     body = {"date": day.date, "game": game, "step": day.step, "room_id": mine, "token": token}
@@ -96,16 +86,8 @@ async def today(request: Request) -> JSONResponse:
 
 async def attempt(request: Request) -> JSONResponse:
     game = _game(request)
-    if game is None:
-        return _no_game()
-    refused = limited(request, process_of(request).limits.creations, CREATIONS)
-    if refused is not None:
-        return refused
-    player = await session_player(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
-    if player is None:
-        return unauthorized()
+    within_limit(request, process_of(request).limits.creations, CREATIONS)
+    player = await signed_in(request, changing=True)
     made = await process_of(request).daily.attempt(game, player.player_id, player.name)
     answer = {
         "room_id": made.room_id,
@@ -120,20 +102,18 @@ async def attempt(request: Request) -> JSONResponse:
 
 async def leaderboard(request: Request) -> JSONResponse:
     game = _game(request)
-    if game is None:
-        return _no_game()
     date = _date(request.path_params["date"])
     if date is None:
-        return _bad("date", "date: a day as YYYY-MM-DD")
+        raise bad_message("date", "date: a day as YYYY-MM-DD")
     limit = _whole(request, "limit", 50, 100)
     if limit is None or limit == 0:
-        return _bad("limit", "limit: a whole number from 1 to 100")
+        raise bad_message("limit", "limit: a whole number from 1 to 100")
     offset = _whole(request, "offset", 0, 1_000_000)
     if offset is None:
-        return _bad("offset", "offset: a whole number")
+        raise bad_message("offset", "offset: a whole number")
     board = request.query_params.get("board", "ranked")
     if board not in ("ranked", "guests"):
-        return _bad("board", "board: ranked (registered players) or guests (anonymous ones)")
+        raise bad_message("board", "board: ranked (registered players) or guests (anonymous ones)")
     daily = process_of(request).daily
     which: DailyBoard = "guests" if board == "guests" else "ranked"
     page = await daily.leaderboard(game, date, offset, limit, which)
@@ -144,13 +124,11 @@ async def leaderboard(request: Request) -> JSONResponse:
 
 async def archive(request: Request) -> JSONResponse:
     game = _game(request)
-    if game is None:
-        return _no_game()
     before = request.query_params.get("before")
     if before is not None and _date(before) is None:
-        return _bad("before", "before: a day as YYYY-MM-DD")
+        raise bad_message("before", "before: a day as YYYY-MM-DD")
     limit = _whole(request, "limit", 30, 100)
     if limit is None or limit == 0:
-        return _bad("limit", "limit: a whole number from 1 to 100")
+        raise bad_message("limit", "limit: a whole number from 1 to 100")
     days = await process_of(request).daily.archive(game, _date(before), limit)
     return JSONResponse({"game": game, "days": days})

@@ -25,12 +25,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...fairplay.record import FairRecord, ReportReason
-from ...fairplay.service import FairPlayError
 from ...players.export import remember_report
 from ...rooms.seats import is_persistent
 from ...store.players.base import PlayerRecord
-from ..limits import AddressBuckets, limited, retry_after_header
-from ..players.session_http import session_player, unauthorized
+from ..errors import Refused, rate_limited
+from ..limits import AddressBuckets, within_limit
+from ..players.session_http import signed_in
 from ..process import Process, process_of
 
 __all__ = ["REPORTS_PER_DAY", "fairplay_routes"]
@@ -93,80 +93,53 @@ def _limits(request: Request) -> _ReportLimits:
     return found
 
 
-def _refused(code: str, message: str, status: int, field: str | None = None) -> JSONResponse:
-    body = {"code": code, "message": message} | ({"field": field} if field else {})
-    return JSONResponse(body, status_code=status)
-
-
-async def _body(request: Request, model: type[Body]) -> Body | JSONResponse:
-    """The body as ``model``, or the 422 that names the first bad field."""
+async def _body(request: Request, model: type[Body]) -> Body:
+    """The body as ``model``, or 422 naming the first bad field (pydantic's own message)."""
     try:
         data: Any = json.loads(await request.body() or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return _refused("bad_message", "the body is not JSON", 422)
+        raise Refused("bad_message", "the body is not JSON", 422) from None
     try:
         return model.model_validate(data)
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "body"
-        return _refused("bad_message", f"{field}: {first['msg']}", 422, field)
+        raise Refused("bad_message", f"{field}: {first['msg']}", 422, field) from None
 
 
-async def _player(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
-    found = await session_player(request, changing)
-    return unauthorized() if found is None else found
-
-
-async def _moderator(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
-    found = await _player(request, changing)
-    if isinstance(found, JSONResponse):
-        return found
+async def _moderator(request: Request, changing: bool) -> PlayerRecord:
+    found = await signed_in(request, changing)
     if not await process_of(request).fairplay.is_moderator(found.player_id):
-        return _refused("forbidden", "for moderators only", 403)
+        raise Refused("forbidden", "for moderators only", 403)
     return found
 
 
 async def _asked(
     request: Request, model: type[Body], moderator: bool = False
-) -> tuple[PlayerRecord, Body] | JSONResponse:
-    """The signed-in player (a moderator) changing something, and the body; or the refusal."""
-    who = await (_moderator if moderator else _player)(request, changing=True)
-    if isinstance(who, JSONResponse):
-        return who
-    body = await _body(request, model)
-    return body if isinstance(body, JSONResponse) else (who, body)
+) -> tuple[PlayerRecord, Body]:
+    """The signed-in player (a moderator) changing something, and the body."""
+    who = await (_moderator if moderator else signed_in)(request, changing=True)
+    return who, await _body(request, model)
 
 
-async def _no_player(process: Process, player_id: str) -> JSONResponse | None:
-    """404 for a player id that is no player's."""
+async def _no_player(process: Process, player_id: str) -> None:
+    """Refuse (404) a player id that is no player's."""
     if is_persistent(player_id) and (await process.player_store.players_exist([player_id]))[0]:
-        return None
-    return _refused("player_not_found", f"no player {player_id!r}", 404)
+        return
+    raise Refused("player_not_found", f"no player {player_id!r}", 404)
 
 
 async def report(request: Request) -> Response:
-    asked = await _asked(request, ReportBody)
-    if isinstance(asked, JSONResponse):
-        return asked
-    reporter, body = asked
+    reporter, body = await _asked(request, ReportBody)
     process = process_of(request)
     if body.player_id == reporter.player_id:
-        return _refused("own_report", "you cannot report yourself", 409)
-    unknown = await _no_player(process, body.player_id)
-    if unknown is not None:
-        return unknown
+        raise Refused("own_report", "you cannot report yourself", 409)
+    await _no_player(process, body.player_id)
     limits = _limits(request)
-    over = limited(request, limits.addresses, "reports")
-    if over is not None:
-        return over
+    within_limit(request, limits.addresses, "reports")
     if not limits.reporters.take(reporter.player_id):
-        wait = retry_after_header(limits.reporters.retry_after(reporter.player_id))
-        message = f"too many reports from you today; try again in {wait} s"
-        return JSONResponse(
-            {"code": "rate_limited", "message": message},
-            status_code=429,
-            headers={"Retry-After": wait},
-        )
+        wait = limits.reporters.retry_after(reporter.player_id)
+        raise rate_limited("reports from you today", wait)
     report_id, new = await process.fairplay.report(
         reporter.player_id, body.player_id, body.reason, body.text, body.room_id
     )
@@ -179,9 +152,7 @@ async def report(request: Request) -> Response:
 
 
 async def my_standing(request: Request) -> Response:
-    player = await _player(request, changing=False)
-    if isinstance(player, JSONResponse):
-        return player
+    player = await signed_in(request, changing=False)
     record = await process_of(request).fairplay.record_of(player.player_id)
     return JSONResponse(
         {
@@ -194,21 +165,13 @@ async def my_standing(request: Request) -> Response:
 
 
 async def appeal(request: Request) -> Response:
-    asked = await _asked(request, AppealBody)
-    if isinstance(asked, JSONResponse):
-        return asked
-    player, body = asked
-    try:
-        await process_of(request).fairplay.appeal(player.player_id, body.text)
-    except FairPlayError as error:
-        return _refused(error.code, error.message, error.status)
+    player, body = await _asked(request, AppealBody)
+    await process_of(request).fairplay.appeal(player.player_id, body.text)
     return JSONResponse({"appealed": True})
 
 
 async def cases(request: Request) -> Response:
-    moderator = await _moderator(request, changing=False)
-    if isinstance(moderator, JSONResponse):
-        return moderator
+    await _moderator(request, changing=False)
     process = process_of(request)
     found = await process.fairplay.cases(0, CASES_PAGE)
     names = await process.players.names_of([player_id for player_id, _ in found])
@@ -239,21 +202,14 @@ def case_view(player_id: str, name: str, record: FairRecord) -> dict[str, Any]:
 
 
 async def decide(request: Request) -> Response:
-    asked = await _asked(request, DecisionBody, moderator=True)
-    if isinstance(asked, JSONResponse):
-        return asked
-    moderator, body = asked
+    moderator, body = await _asked(request, DecisionBody, moderator=True)
     process = process_of(request)
     player_id = request.path_params["player_id"]
-    unknown = await _no_player(process, player_id)
-    if unknown is not None:
-        return unknown
+    await _no_player(process, player_id)
     record = await process.fairplay.decide(moderator.player_id, player_id, body.action, body.reason)
     return JSONResponse({"player_id": player_id, "marked": record.marked})
 
 
 async def audit(request: Request) -> Response:
-    moderator = await _moderator(request, changing=False)
-    if isinstance(moderator, JSONResponse):
-        return moderator
+    await _moderator(request, changing=False)
     return JSONResponse({"decisions": await process_of(request).fairplay.audit_log(0, 100)})

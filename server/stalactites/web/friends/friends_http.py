@@ -24,15 +24,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ...friends import FriendsError
 from ...friends.follows import Listed
 from ...protocol.friends import ChallengeBody, HiddenBody, ReadBody
 from ...store.friends.base import ListName
 from ...store.players.base import PlayerRecord
-from ..limits import AddressBuckets, retry_after_header
-from ..players.session_http import session_player, unauthorized
+from ..bodies import body_of
+from ..errors import Refused, rate_limited
+from ..limits import AddressBuckets
+from ..players.session_http import signed_in
 from ..process import Process, process_of
-from ..rooms.room_http import body_of
 from .notify_socket import notify_socket
 
 __all__ = ["CHALLENGES_PER_HOUR", "friends_routes"]
@@ -69,25 +69,13 @@ def friends_routes() -> list[BaseRoute]:
     ]
 
 
-def _refused(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status)
-
-
 def _signed_in(
     handler: Handler, changing: bool = False
 ) -> Callable[[Request], Awaitable[Response]]:
-    """The route: the signed-in player (else 401), refusals answered as JSON."""
+    """The route: the signed-in player (else 401)."""
 
     async def route(request: Request) -> Response:
-        player = await session_player(request, changing)
-        if player is None:
-            return unauthorized()
-        if isinstance(player, JSONResponse):
-            return player
-        try:
-            return await handler(request, player)
-        except FriendsError as error:
-            return _refused(error.code, error.message, error.status)
+        return await handler(request, await signed_in(request, changing))
 
     return route
 
@@ -96,7 +84,7 @@ def _offset(request: Request) -> int:
     try:
         return max(int(request.query_params.get("offset", "0")), 0)
     except ValueError:
-        raise FriendsError("bad_message", "offset: a whole number", 422) from None
+        raise Refused("bad_message", "offset: a whole number", 422) from None
 
 
 def _lines(page: list[Listed]) -> list[dict[str, Any]]:
@@ -163,8 +151,6 @@ async def presence_setting(request: Request, player: PlayerRecord) -> Response:
 
 async def hide(request: Request, player: PlayerRecord) -> Response:
     body = await body_of(request, HiddenBody)
-    if isinstance(body, JSONResponse):
-        return body
     await process_of(request).friends.set_hidden(player.player_id, body.hidden)
     return JSONResponse({"hidden": body.hidden})
 
@@ -184,17 +170,10 @@ _LIMITS: weakref.WeakKeyDictionary[Process, _Hourly] = weakref.WeakKeyDictionary
 
 async def challenge(request: Request, player: PlayerRecord) -> Response:
     body = await body_of(request, ChallengeBody)
-    if isinstance(body, JSONResponse):
-        return body
     process = process_of(request)
     limits = _LIMITS.setdefault(process, _Hourly()).players
     if not limits.take(player.player_id):
-        wait = retry_after_header(limits.retry_after(player.player_id))
-        return JSONResponse(
-            {"code": "rate_limited", "message": f"too many challenges; try again in {wait} s"},
-            status_code=429,
-            headers={"Retry-After": wait},
-        )
+        raise rate_limited("challenges", limits.retry_after(player.player_id))
     view = await process.friends.challenges.send(player, body)
     return JSONResponse({"challenge": view.model_dump()}, status_code=201)
 
@@ -231,8 +210,6 @@ async def notifications(request: Request, player: PlayerRecord) -> Response:
 
 async def read(request: Request, player: PlayerRecord) -> Response:
     body = await body_of(request, ReadBody)
-    if isinstance(body, JSONResponse):
-        return body
     notes = process_of(request).friends.notes
     await notes.mark_read(player.player_id, body.up_to_ms)
     return JSONResponse({"unread": await notes.unread(player.player_id)})

@@ -14,10 +14,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from ...ghosts import RaceRun
-from ..limits import JOINS, limited
+from ..bodies import body_of
+from ..errors import Refused
+from ..limits import JOINS, within_limit
 from ..players.session_http import request_token, session_player
 from ..process import process_of
-from ..rooms.room_http import body_of
 
 __all__ = ["ghost_routes", "race_this_run"]
 
@@ -28,20 +29,14 @@ def ghost_routes() -> list[BaseRoute]:
 
 
 async def race_this_run(request: Request) -> JSONResponse:
-    refused = limited(request, process_of(request).limits.joins, JOINS)
-    if refused is not None:
-        return refused
+    within_limit(request, process_of(request).limits.joins, JOINS)
     player = await session_player(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
     if player is None:
         held = request_token(request)[0] is not None
         message = "this session is not alive" if held else "a ghost race needs a session"
         code = "unauthorized" if held else "session_required"
-        return JSONResponse({"code": code, "message": message}, status_code=401)
+        raise Refused(code, message, 401)
     body = await body_of(request, RaceRun)
-    if isinstance(body, JSONResponse):
-        return body
     ghosts = process_of(request).ghosts
     matched = await ghosts.race_this_run(
         request.path_params["room_id"], body.player_id, player.player_id

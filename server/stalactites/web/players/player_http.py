@@ -12,7 +12,6 @@ from the sign-in limits too.  Sessions: :mod:`.session_http`.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from typing import Any
 
@@ -20,29 +19,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ...fairplay.service import FairPlayError
-from ...players import BadInput, BadLimit, PlayerError, RenameTooSoon
+from ...players import BadLimit
 from ...players.export import player_export
 from ...players.recovery import new_codes
 from ...players.service import DAY_MS, NewSession, Profile
 from ...store.players.base import PlayerRecord
-from ..limits import client_address, limited, retry_after_header
+from ..bodies import bad_message, json_object
+from ..errors import Refused
+from ..limits import client_address, within_limit
 from ..process import process_of
 from .player_limits import EXPORTS, NEW_PLAYERS, REGISTRATIONS, player_limits
-from .session_http import forget_cookie, request_token, session_player, set_cookie, unauthorized
+from .session_http import forget_cookie, request_token, session_player, set_cookie, signed_in
 
-__all__ = ["player_error", "player_routes"]
-
-STATUS = {
-    "username_taken": 409,
-    "already_registered": 409,
-    "bad_credentials": 401,
-    "wrong_recovery_code": 401,
-    "not_registered": 409,
-    "rename_too_soon": 429,
-    "name_taken": 409,
-    "player_not_found": 404,
-}
+__all__ = ["player_routes"]
 
 
 def player_routes() -> list[BaseRoute]:
@@ -64,35 +53,6 @@ def player_routes() -> list[BaseRoute]:
     ]
 
 
-async def player_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, PlayerError)
-    body: dict[str, Any] = {"code": exc.code, "message": str(exc)}
-    headers = {}
-    if isinstance(exc, BadInput):
-        body["field"] = exc.field
-    if isinstance(exc, RenameTooSoon):
-        body["retry_at_ms"] = exc.retry_at_ms
-        wait = (exc.retry_at_ms - process_of(request).clock.now_ms()) / 1000
-        headers["Retry-After"] = retry_after_header(wait)
-    status = 422 if isinstance(exc, BadInput) else STATUS.get(exc.code, 400)
-    return JSONResponse(body, status_code=status, headers=headers)
-
-
-async def _object(request: Request) -> dict[str, Any] | JSONResponse:
-    raw = await request.body()
-    try:
-        data: Any = json.loads(raw) if raw.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return _bad_message("the body is not JSON (or nested too deeply)")
-    if not isinstance(data, dict):
-        return _bad_message("the body is a JSON object")
-    return data
-
-
-def _bad_message(message: str) -> JSONResponse:
-    return JSONResponse({"code": "bad_message", "message": message, "field": None}, 422)
-
-
 def _session_answer(request: Request, made: NewSession, status: int) -> JSONResponse:
     body = {"player_id": made.player_id, "name": made.name, "token": made.token}
     response = JSONResponse(body, status_code=status)
@@ -102,30 +62,20 @@ def _session_answer(request: Request, made: NewSession, status: int) -> JSONResp
 
 async def new_session(request: Request) -> Response:
     """``{}``: a new anonymous player (201); ``{"username", "password"}``: sign in (200)."""
-    refused = await session_player(request, changing=True)
-    if isinstance(refused, JSONResponse):
-        return refused
-    body = await _object(request)
-    if isinstance(body, JSONResponse):
-        return body
+    await session_player(request, changing=True)
+    body = await json_object(request)
     players, limits = process_of(request).players, player_limits(request)
     if not body:
-        over = limited(request, limits.new_players, NEW_PLAYERS)
-        if over is not None:
-            return over
+        within_limit(request, limits.new_players, NEW_PLAYERS)
         return _session_answer(request, await players.create_anonymous(), 201)
-    over = limits.sign_in.refused(client_address(request), body.get("username"))
-    if over is not None:
-        return over
+    limits.sign_in.take(client_address(request), body.get("username"))
     made = await players.sign_in(body.get("username"), body.get("password"))
     return _session_answer(request, made, 200)
 
 
 async def end_session(request: Request) -> Response:
     """Sign out (``?everywhere=1``: every session of the player); 204 even without one."""
-    refused = await session_player(request, changing=True)
-    if isinstance(refused, JSONResponse):
-        return refused
+    await session_player(request, changing=True)
     token, _ = request_token(request)
     everywhere = request.query_params.get("everywhere") in ("1", "true")
     await process_of(request).players.sign_out(token, everywhere)
@@ -138,7 +88,6 @@ async def who_am_i(request: Request) -> Response:
     """``{"player": PROFILE or null}``, 200 either way: a page asks who it is without a failed
     request before it has a session.  A cookie that is no longer a live session is cleared."""
     player = await session_player(request, changing=False)
-    assert not isinstance(player, JSONResponse)  # (a read is never refused for its Origin)
     if player is None:
         response = JSONResponse({"player": None})
         token, from_cookie = request_token(request)
@@ -149,21 +98,10 @@ async def who_am_i(request: Request) -> Response:
     return JSONResponse({"player": await _profile(request, found)})
 
 
-async def _signed_in(request: Request, changing: bool) -> PlayerRecord | JSONResponse:
-    player = await session_player(request, changing)
-    return unauthorized() if player is None else player
-
-
 async def register(request: Request) -> Response:
-    player = await _signed_in(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
-    body = await _object(request)
-    if isinstance(body, JSONResponse):
-        return body
-    over = limited(request, player_limits(request).registrations, REGISTRATIONS)
-    if over is not None:
-        return over
+    player = await signed_in(request, changing=True)
+    body = await json_object(request)
+    within_limit(request, player_limits(request).registrations, REGISTRATIONS)
     players, codes = process_of(request).players, new_codes()
     await players.register(player.player_id, body.get("username"), body.get("password"), codes)
     found = await players.profile(player.player_id)
@@ -174,51 +112,33 @@ async def register(request: Request) -> Response:
 async def recover(request: Request) -> Response:
     """``{"username", "code", "password"}``: a recovery code used, the password new, every
     other session ended; 200 the new session, as a sign-in's."""
-    refused = await session_player(request, changing=True)
-    if isinstance(refused, JSONResponse):
-        return refused
-    body = await _object(request)
-    if isinstance(body, JSONResponse):
-        return body
-    over = player_limits(request).sign_in.refused(client_address(request), body.get("username"))
-    if over is not None:
-        return over
+    await session_player(request, changing=True)
+    body = await json_object(request)
+    player_limits(request).sign_in.take(client_address(request), body.get("username"))
     players = process_of(request).players
     made = await players.recover(body.get("username"), body.get("code"), body.get("password"))
     return _session_answer(request, made, 200)
 
 
 async def codes_left(request: Request) -> Response:
-    player = await _signed_in(request, changing=False)
-    if isinstance(player, JSONResponse):
-        return player
+    player = await signed_in(request, changing=False)
     return JSONResponse({"left": await process_of(request).players.recovery.left(player.player_id)})
 
 
 async def renew_codes(request: Request) -> Response:
     """``{"password"}`` (the current one): a new set of recovery codes in place of the old;
     201 ``{"recovery_codes"}``, shown this once."""
-    player = await _signed_in(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
-    body = await _object(request)
-    if isinstance(body, JSONResponse):
-        return body
-    over = player_limits(request).sign_in.refused(client_address(request), player.username)
-    if over is not None:
-        return over
+    player = await signed_in(request, changing=True)
+    body = await json_object(request)
+    player_limits(request).sign_in.take(client_address(request), player.username)
     codes = await process_of(request).players.recovery.renew(player, body.get("password"))
     return JSONResponse({"recovery_codes": codes}, status_code=201)
 
 
 async def export_me(request: Request) -> Response:
     """The signed-in player's own data, a JSON file to keep (:mod:`...players.export`)."""
-    player = await _signed_in(request, changing=False)
-    if isinstance(player, JSONResponse):
-        return player
-    over = limited(request, player_limits(request).exports, EXPORTS)
-    if over is not None:
-        return over
+    player = await signed_in(request, changing=False)
+    within_limit(request, player_limits(request).exports, EXPORTS)
     process, player_id = process_of(request), player.player_id
     fair = await process.fairplay.record_of(player_id)
     document = await player_export(
@@ -240,17 +160,13 @@ async def export_me(request: Request) -> Response:
 
 
 async def me(request: Request) -> Response:
-    player = await _signed_in(request, changing=False)
-    if isinstance(player, JSONResponse):
-        return player
+    player = await signed_in(request, changing=False)
     found = await process_of(request).players.profile(player.player_id)
     return JSONResponse(await _profile(request, found))
 
 
 async def delete_me(request: Request) -> Response:
-    player = await _signed_in(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
+    player = await signed_in(request, changing=True)
     await process_of(request).players.delete(player.player_id)
     response = Response(status_code=204)
     forget_cookie(request, response)
@@ -260,40 +176,26 @@ async def delete_me(request: Request) -> Response:
 async def rename(request: Request) -> Response:
     """``{"name"}``: the signed-in player's new display name, once a day; ``{"bot": true}``:
     the account is a bot from now on (never once it has raced rated); 200 the profile."""
-    player = await _signed_in(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
-    body = await _object(request)
-    if isinstance(body, JSONResponse):
-        return body
+    player = await signed_in(request, changing=True)
+    body = await json_object(request)
     process = process_of(request)
     players = process.players
     if "bot" in body:
-        refused = await _declare_bot(request, player, body["bot"])
-        if refused is not None:
-            return refused
+        await _declare_bot(request, player, body["bot"])
     if "name" in body or "bot" not in body:
         await players.rename(player.player_id, body.get("name"))
     return JSONResponse(await _profile(request, await players.profile(player.player_id)))
 
 
-async def _declare_bot(request: Request, player: PlayerRecord, bot: object) -> JSONResponse | None:
-    """The account declared a bot, or the refusal."""
+async def _declare_bot(request: Request, player: PlayerRecord, bot: object) -> None:
+    """Declare the account a bot, or refuse."""
     if bot is not True:
-        body = {"code": "bad_message", "message": "bot: true (a bot stays one)", "field": "bot"}
-        return JSONResponse(body, status_code=422)
+        raise bad_message("bot", "bot: true (a bot stays one)")
     if not player.registered:
-        body = {
-            "code": "not_registered",
-            "message": "register the account first: bots are accounts",
-        }
-        return JSONResponse(body, status_code=409)
+        message = "register the account first: bots are accounts"
+        raise Refused("not_registered", message, 409)
     rated = sum(rating.races for rating in player.ratings.values())
-    try:
-        await process_of(request).fairplay.declare_bot(player.player_id, rated)
-    except FairPlayError as error:
-        return JSONResponse({"code": error.code, "message": error.message}, error.status)
-    return None
+    await process_of(request).fairplay.declare_bot(player.player_id, rated)
 
 
 async def profile(request: Request) -> Response:
@@ -331,9 +233,7 @@ async def leaderboard(request: Request) -> Response:
     if "around" in query:
         if query["around"] != "me":
             raise BadLimit("around: only 'me'")
-        player = await _signed_in(request, changing=False)
-        if isinstance(player, JSONResponse):
-            return player
+        player = await signed_in(request, changing=False)
         lines = await players.leaderboard_around(game, player.player_id, limit, board)
     else:
         offset = _whole(query.get("offset", "0"), "offset")

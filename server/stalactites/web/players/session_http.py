@@ -17,10 +17,11 @@ A token never goes into a URL (none is read from one) or a log line.
 from __future__ import annotations
 
 from starlette.requests import HTTPConnection
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from ...players.sessions import SESSION_DAYS
 from ...store.players.base import PlayerRecord
+from ..errors import Refused
 from ..origin import origins
 from ..process import process_of
 
@@ -31,6 +32,8 @@ __all__ = [
     "request_token",
     "session_player",
     "set_cookie",
+    "signed_in",
+    "unauthorized",
 ]
 
 COOKIE = "stalactites_session"
@@ -45,37 +48,39 @@ def request_token(connection: HTTPConnection) -> tuple[str | None, bool]:
     return (cookie, True) if cookie else (None, False)
 
 
-def bad_origin(connection: HTTPConnection, from_cookie: bool) -> JSONResponse | None:
-    """403 for a state-changing request from a page it should not come from (None: go on)."""
+def bad_origin(connection: HTTPConnection, from_cookie: bool) -> None:
+    """Refuse (403) a state-changing request from a page it should not come from."""
     origin = connection.headers.get("origin")
     allowed = origins(process_of(connection).config.allowed_origins)
     if origin is None and not from_cookie:
-        return None
+        return
     if origin is not None and allowed.allow(origin, connection.headers.get("host")):
-        return None
+        return
     message = "a request with the session cookie comes from this site's pages only"
-    return JSONResponse({"code": "bad_origin", "message": message}, status_code=403)
+    raise Refused("bad_origin", message, 403)
 
 
-async def session_player(
-    connection: HTTPConnection, changing: bool
-) -> PlayerRecord | JSONResponse | None:
-    """The signed-in player (None: no session, or one that is no longer alive), or the 403 of
-    a state-changing cookie request from elsewhere (``changing``)."""
+async def session_player(connection: HTTPConnection, changing: bool) -> PlayerRecord | None:
+    """The signed-in player (None: no session, or one that is no longer alive); a
+    state-changing (``changing``) cookie request from elsewhere is refused (403)."""
     token, from_cookie = request_token(connection)
     if changing:
-        refused = bad_origin(connection, from_cookie)
-        if refused is not None:
-            return refused
+        bad_origin(connection, from_cookie)
     if token is None:
         return None
     return await process_of(connection).players.resolve(token)
 
 
-def unauthorized() -> JSONResponse:
-    return JSONResponse(
-        {"code": "unauthorized", "message": "sign in first: no live session"}, status_code=401
-    )
+def unauthorized() -> Refused:
+    return Refused("unauthorized", "sign in first: no live session", 401)
+
+
+async def signed_in(connection: HTTPConnection, changing: bool) -> PlayerRecord:
+    """The signed-in player, else 401 (403 as :func:`session_player` refuses)."""
+    player = await session_player(connection, changing)
+    if player is None:
+        raise unauthorized()
+    return player
 
 
 def set_cookie(connection: HTTPConnection, response: Response, token: str) -> None:

@@ -12,10 +12,9 @@ cannot spend what the account's owner, at another address, signs in with.  Over 
 
 from __future__ import annotations
 
-from starlette.responses import JSONResponse
-
 from ...players.names import username_key
-from ..limits import AddressBuckets, retry_after_header
+from ..errors import rate_limited
+from ..limits import AddressBuckets
 
 __all__ = ["SignInLimits"]
 
@@ -32,21 +31,12 @@ class SignInLimits:
     ) -> None:
         self.address, self.username, self.total = address, username, total
 
-    def refused(self, address: str, username: object) -> JSONResponse | None:
+    def take(self, address: str, username: object) -> None:
+        """Take an attempt from each bucket in turn, or refuse (429) at the first empty one."""
         key = (username_key(username) if isinstance(username, str) else "")[:64]
         steps = [(self.address, address), (self.username, f"{key}\n{address}")]
         if self.total is not None:
             steps.append((self.total, key))
         for buckets, name in steps:
             if not buckets.take(name):
-                return _too_many(buckets.retry_after(name))
-        return None
-
-
-def _too_many(seconds: float) -> JSONResponse:
-    wait = retry_after_header(seconds)
-    return JSONResponse(
-        {"code": "rate_limited", "message": f"too many sign-in attempts; try again in {wait} s"},
-        status_code=429,
-        headers={"Retry-After": wait},
-    )
+                raise rate_limited("sign-in attempts", buckets.retry_after(name))

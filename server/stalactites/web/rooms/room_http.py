@@ -7,28 +7,25 @@ this process): over the limit the answer is 429 ``rate_limited`` with ``Retry-Af
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ...rooms import CreateRoom, RoomError
-from ...rooms.hints import HintRefused, room_hint
+from ...rooms import CreateRoom
+from ...rooms.hints import room_hint
 from ...rooms.listing import list_rooms, parse_cursor
 from ...rooms.rematch import ProposeRematch, propose_rematch
 from ...rooms.settings import AskHint, TakeSeat
-from ..invalid import describe
-from ..limits import CREATIONS, JOINS, limited, retry_after_header
+from ..bodies import bad_message, body_of
+from ..errors import Refused
+from ..limits import CREATIONS, JOINS, within_limit
 from ..players.session_http import bad_origin, request_token, session_player
 from ..process import process_of
 from .room_socket import room_socket
 
 __all__ = [
-    "body_of",
     "create_room",
     "get_analysis",
     "get_hint",
@@ -36,12 +33,9 @@ __all__ = [
     "get_room",
     "join_room",
     "rematch",
-    "room_error",
     "room_list",
     "room_routes",
 ]
-
-Body = TypeVar("Body", bound=BaseModel)
 
 LIMIT = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() takes '²', int() does not
 PAGE = 20  # rooms in a page of a room list, unless ``limit`` says (1-100)
@@ -63,58 +57,23 @@ def room_routes() -> list[BaseRoute]:
     ]
 
 
-def _unprocessable(field: str | None, message: str) -> JSONResponse:
-    return JSONResponse(
-        {"code": "bad_message", "message": message, "field": field}, status_code=422
-    )
-
-
-async def body_of(request: Request, model: type[Body]) -> Body | JSONResponse:
-    """The request's JSON body as ``model``, or a 422 answer naming the field at fault."""
-    raw = await request.body()
-    try:
-        data: Any = json.loads(raw) if raw.strip() else {}
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return _unprocessable(None, "the body is not JSON (or nested too deeply)")
-    if not isinstance(data, dict):
-        return _unprocessable(None, "the body is a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        return _unprocessable(*describe(error))
-
-
 async def create_room(request: Request) -> JSONResponse:
-    refused = limited(request, process_of(request).limits.creations, CREATIONS)
-    if refused is not None:
-        return refused
-    refused = bad_origin(request, request_token(request)[1])
-    if refused is not None:
-        return refused
+    within_limit(request, process_of(request).limits.creations, CREATIONS)
+    bad_origin(request, request_token(request)[1])
     body = await body_of(request, CreateRoom)
-    if isinstance(body, JSONResponse):
-        return body
     view = await process_of(request).rooms.create(body)
     return JSONResponse(view.model_dump(), status_code=201)
 
 
 async def join_room(request: Request) -> JSONResponse:
-    refused = limited(request, process_of(request).limits.joins, JOINS)
-    if refused is not None:
-        return refused
+    within_limit(request, process_of(request).limits.joins, JOINS)
     player = await session_player(request, changing=True)
-    if isinstance(player, JSONResponse):
-        return player
     body = await body_of(request, TakeSeat)
-    if isinstance(body, JSONResponse):
-        return body
     if player is None and request_token(request)[0] is not None:
-        return JSONResponse(
-            {"code": "unauthorized", "message": "this session is not alive"}, status_code=401
-        )
+        raise Refused("unauthorized", "this session is not alive", 401)
     name = body.name or (player.name if player else None)
     if name is None:
-        return _unprocessable("name", "name: a guest seat needs a name")
+        raise bad_message("name", "name: a guest seat needs a name")
     owner = player.player_id if player else None
     player_id, token = await process_of(request).rooms.join(
         request.path_params["room_id"], name, owner
@@ -124,12 +83,8 @@ async def join_room(request: Request) -> JSONResponse:
 
 async def rematch(request: Request) -> JSONResponse:
     """``{"token"}`` (a seat in the finished room): 200 ``{"room_id"}``, the one rematch."""
-    refused = limited(request, process_of(request).limits.creations, CREATIONS)
-    if refused is not None:
-        return refused
+    within_limit(request, process_of(request).limits.creations, CREATIONS)
     body = await body_of(request, ProposeRematch)
-    if isinstance(body, JSONResponse):
-        return body
     rooms = process_of(request).rooms
     room_id = await propose_rematch(rooms, request.path_params["room_id"], body.token)
     return JSONResponse({"room_id": room_id})
@@ -140,14 +95,14 @@ async def room_list(request: Request) -> JSONResponse:
     query = request.query_params
     status = query.get("status")
     if status not in ("waiting", "racing"):
-        return _unprocessable("status", "status: 'waiting' or 'racing'")
+        raise bad_message("status", "status: 'waiting' or 'racing'")
     limit = query.get("limit", str(PAGE))
     if not LIMIT.fullmatch(limit) or not 1 <= int(limit) <= 100:
-        return _unprocessable("limit", "limit: a whole number from 1 to 100")
+        raise bad_message("limit", "limit: a whole number from 1 to 100")
     try:
         after = parse_cursor(query["after"]) if "after" in query else None
     except ValueError:
-        return _unprocessable("after", "after: not a cursor from a room list")
+        raise bad_message("after", "after: not a cursor from a room list") from None
     views, following = await list_rooms(process_of(request).rooms, status, after, int(limit))
     return JSONResponse({"rooms": [view.model_dump() for view in views], "next": following})
 
@@ -165,9 +120,7 @@ async def get_record(request: Request) -> JSONResponse:
 async def get_analysis(request: Request) -> Response:
     """The analysis (JSON text as kept in the store), once the race has finished; limited
     per address as new rooms are (the first one asked for is solver work)."""
-    refused = limited(request, process_of(request).limits.creations, ANALYSES)
-    if refused is not None:
-        return refused
+    within_limit(request, process_of(request).limits.creations, ANALYSES)
     analysis = await process_of(request).analyses.get(request.path_params["room_id"])
     return Response(analysis, media_type="application/json")
 
@@ -177,19 +130,6 @@ async def get_hint(request: Request) -> JSONResponse:
     that board (solo practice rooms only; computed in a solver worker).  403 ``hints_off`` in
     a race that counts; 429 ``rate_limited`` with ``Retry-After`` over the hints' limits."""
     body = await body_of(request, AskHint)
-    if isinstance(body, JSONResponse):
-        return body
     rooms = process_of(request).rooms
-    try:
-        move = await room_hint(rooms, request.path_params["room_id"], body.token)
-    except HintRefused as refused:
-        wait = refused.retry_after_s
-        headers = None if wait is None else {"Retry-After": retry_after_header(wait)}
-        answer = {"code": refused.code, "message": refused.message}
-        return JSONResponse(answer, status_code=refused.status, headers=headers)
+    move = await room_hint(rooms, request.path_params["room_id"], body.token)
     return JSONResponse({"move": move})
-
-
-async def room_error(request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RoomError)
-    return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.http_status)
