@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 from server_kit import (
     REDIS_URL,
     Client,
-    ProcessServer,
+    Spawn,
     new_room,
     player,
     seat,
@@ -43,7 +43,7 @@ async def hammer(client: Client, tag: str) -> list[dict[str, Any]]:
 
 
 async def test_two_sockets_of_one_player_on_two_processes_get_only_answers_with_ids(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", seats=1, countdown_s=0)
