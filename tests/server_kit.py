@@ -407,7 +407,7 @@ async def spectator(
     return client
 
 
-def last_verdict(client: Client, player_id: str) -> str | None:
+def last_verdict(client: Client, player_id: str | None) -> str | None:
     """Whether a spectator was last told the player's board can still be won (what its page
     shows now): from the welcome's ``board_verdicts``, ``board`` and ``board_verdict`` frames."""
     shown = None
@@ -419,7 +419,7 @@ def last_verdict(client: Client, player_id: str) -> str | None:
     return shown
 
 
-async def verdict_becomes(client: Client, player_id: str, verdict: str) -> None:
+async def verdict_becomes(client: Client, player_id: str | None, verdict: str) -> None:
     """Read a spectator's frames until the player's board shows ``verdict``."""
     while last_verdict(client, player_id) != verdict:
         await client.recv()

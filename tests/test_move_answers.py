@@ -34,7 +34,7 @@ async def hammer(client: Client, tag: str) -> list[dict[str, Any]]:
     """Send every move of the line at once (ids ``tag``-n), then read one answer for each."""
     for n, move in enumerate(LINE):
         await client.send(type="move", id=f"{tag}-{n}", move=move)
-    answers = []
+    answers: list[dict[str, Any]] = []
     while len(answers) < len(LINE):
         frame = await client.recv(timeout=30)
         if frame["type"] in ("accepted", "rejected", "error"):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import regex
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from players_kit import anonymous, api
 from stalactites.players import BadName, names, skeleton
@@ -157,7 +157,9 @@ def test_a_variation_selector_is_dropped_from_a_chosen_name() -> None:
 
 
 @pytest.mark.parametrize("model", [CreateTournament, CreateArena])
-def test_a_tournament_or_arena_is_named_as_a_seat_is(model: type[BaseModel]) -> None:
+def test_a_tournament_or_arena_is_named_as_a_seat_is(
+    model: type[CreateTournament] | type[CreateArena],
+) -> None:
     assert model.model_validate({"name": "Friday \u2764\ufe0f"}).name == "Friday \u2764"
     for bad in ["\u3164\u3164", "Cup\u200b", "\u2800", "Cup\x07"]:
         with pytest.raises(ValidationError):

@@ -11,7 +11,7 @@ import json
 import logging
 import zlib
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pytest
 
@@ -37,7 +37,9 @@ def solver() -> Iterator[SolverPool]:
     pool.close()
 
 
-async def _kept_race(rooms: RoomService, store: Store, game: str) -> str:
+async def _kept_race(
+    rooms: RoomService, store: Store, game: Literal["stalactites", "squadron"]
+) -> str:
     """A rated race on a certified deal, both players resigning, its room kept."""
     room_id = (await rooms.create(CreateRoom(game=game, countdown_s=0, rated=True))).room_id
     for player, name in zip(PLAYERS, ("Ann", "Bob"), strict=True):
@@ -55,7 +57,10 @@ async def _kept_race(rooms: RoomService, store: Store, game: str) -> str:
 @pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)
 @pytest.mark.parametrize("game", ["stalactites", "squadron"])
 async def test_a_kept_rooms_winning_lines_are_found_again_by_another_process(
-    store: Store, solver: SolverPool, clock: ManualClock, game: str
+    store: Store,
+    solver: SolverPool,
+    clock: ManualClock,
+    game: Literal["stalactites", "squadron"],
 ) -> None:
     config = ServerConfig(store_url=REDIS_URL)
     first, second = (RoomService(store, config, clock, solver) for _ in range(2))
