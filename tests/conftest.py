@@ -25,6 +25,7 @@ from server_kit import (
     LoggedServer,
     ManualClock,
     ProcessServer,
+    Spawn,
     make_config,
 )
 from stalactites.store import GhostStore, MemoryStore, Store, open_ghost_store
@@ -207,7 +208,7 @@ def redis_server(request: pytest.FixtureRequest) -> Iterator[InProcessServer]:
 
 
 @pytest.fixture
-def spawn(redis_prefix: str) -> Iterator[type[ProcessServer]]:
+def spawn(redis_prefix: str) -> Iterator[Spawn]:
     """Start server subprocesses on Redis with this test's prefix; all are stopped afterwards."""
     started: list[ProcessServer] = []
 

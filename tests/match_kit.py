@@ -14,7 +14,8 @@ __all__ = ["MatchClient", "match_url", "queued_player", "race_client"]
 
 
 def match_url(server: Any) -> str:
-    return server.url.replace("http://", "ws://") + "/ws/match"
+    url: str = server.url
+    return url.replace("http://", "ws://") + "/ws/match"
 
 
 class MatchClient(Client):

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, Self, cast
 
 import redis
 import uvicorn
@@ -237,6 +237,12 @@ class ProcessServer:
         return self.process.returncode
 
 
+class Spawn(Protocol):
+    """The ``spawn`` fixture: start a ``ProcessServer`` on Redis, ``env`` its variables."""
+
+    def __call__(self, **env: str) -> ProcessServer: ...
+
+
 class LoggedServer(ProcessServer):
     """``stalactites serve`` in a subprocess, its stderr (the log) written to a file, with the
     log settings' defaults unless ``env`` sets them."""
@@ -303,7 +309,7 @@ class Client:
     schema: ClassVar[TypeAdapter[Any]] = SERVER_FRAMES  # what every received frame must be
 
     @classmethod
-    async def open(cls, url: str, **options: Any) -> Client:
+    async def open(cls, url: str, **options: Any) -> Self:
         client = cls(await connect(url, open_timeout=10, max_size=1 << 22, **options))
         OPEN_CLIENTS.append(client)
         return client
@@ -401,7 +407,7 @@ async def spectator(
     return client
 
 
-def last_verdict(client: Client, player_id: str) -> str | None:
+def last_verdict(client: Client, player_id: str | None) -> str | None:
     """Whether a spectator was last told the player's board can still be won (what its page
     shows now): from the welcome's ``board_verdicts``, ``board`` and ``board_verdict`` frames."""
     shown = None
@@ -413,7 +419,7 @@ def last_verdict(client: Client, player_id: str) -> str | None:
     return shown
 
 
-async def verdict_becomes(client: Client, player_id: str, verdict: str) -> None:
+async def verdict_becomes(client: Client, player_id: str | None, verdict: str) -> None:
     """Read a spectator's frames until the player's board shows ``verdict``."""
     while last_verdict(client, player_id) != verdict:
         await client.recv()
@@ -478,7 +484,8 @@ def stored_solution(prefix: str, room_id: str, step: str | None = None) -> list[
     Redis: tests read the store; no client sees the line before the results."""
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     try:
-        settings = json.loads(client.hget(f"{prefix}{{room:{room_id}}}:room", "settings"))
+        stored = client.hget(f"{prefix}{{room:{room_id}}}:room", "settings")
+        settings = json.loads(cast(str, stored))  # decode_responses: a str, or None if gone
     finally:
         client.close()
     lines = settings["solution"]

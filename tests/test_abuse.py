@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from websockets.exceptions import ConnectionClosed
 
 from server_kit import (
@@ -327,13 +327,14 @@ def test_a_frame_error_never_quotes_the_frame(frame: dict[str, Any]) -> None:
 @settings(max_examples=200, derandomize=True, database=None)
 @given(marked=MARKED, kind=st.sampled_from(["deal", "game", "extra", "name", "deals"]))
 def test_a_body_error_never_quotes_the_body(marked: str, kind: str) -> None:
-    model, body = {
+    cases: dict[str, tuple[type[BaseModel], dict[str, Any]]] = {
         "deal": (CreateRoom, {"deal": marked}),
         "game": (CreateRoom, {"game": marked}),
         "extra": (CreateRoom, {marked: 1}),
         "name": (JoinRoom, {"name": "\x00" + marked}),
         "deals": (CreateTournament, {"name": "Cup", "rounds": 2, "deals": ["ms:1", marked]}),
-    }[kind]
+    }
+    model, body = cases[kind]
     with pytest.raises(ValidationError) as raised:
         model.model_validate(body)
     field, message = describe(raised.value)
@@ -345,13 +346,13 @@ async def test_bad_message_over_the_wire_names_the_field_without_the_input(
     server: InProcessServer,
 ) -> None:
     (ann,) = await race(server, [("Ann", "192.0.2.60")])
-    frames = [
+    frames: list[dict[str, Any]] = [
         {"type": MARK},
         {"type": "move", "id": "m1", "move": "t1-f1", MARK: 1},
         {"type": "declare_step", "id": "d1", "step": MARK},
         {"type": "move", "id": MARK * 20, "move": "t1-f1"},
     ]
-    expected = ["type", "move", "declare_step.step", "move.id"]
+    expected: list[str | None] = ["type", "move", "declare_step.step", "move.id"]
     for frame, field in zip(frames, expected, strict=True):
         await ann.send(**frame)
         error = await ann.expect("error")

@@ -5,6 +5,7 @@ ring and do not pile up."""
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import pytest
 
@@ -95,10 +96,15 @@ async def test_a_callback_may_cancel_alarms_due_with_it() -> None:
             alarm.cancel()  # enough to compact the heap while it is being rung
 
     alarms.at(due, cancel_most_others)  # (rung first: set first, due with the others)
-    others += [alarms.at(due, lambda i=i: rung.append(i)) for i in range(4 * COMPACT_PAST)]
+    others += [alarms.at(due, partial(rung.append, i)) for i in range(4 * COMPACT_PAST)]
     left: list[int] = []
     done = asyncio.Event()
-    alarms.at(due, lambda: (left.append(len(alarms)), done.set()))
+
+    def count_left() -> None:
+        left.append(len(alarms))
+        done.set()
+
+    alarms.at(due, count_left)
     await asyncio.wait_for(done.wait(), 5)
     assert rung == [-1, *range(COMPACT_PAST)]
     assert left == [0]  # nothing rung or cancelled stays behind

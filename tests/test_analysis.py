@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -138,7 +139,7 @@ def test_the_analysis_of_a_record_counts_accuracy_and_times() -> None:
     deal_id, before, losing, rest = blunder()
     actions = [*before, losing, "undo", *rest]
     final = played(deal_id, "ones", actions)
-    line = {
+    line: dict[str, Any] = {
         "player_id": "p1",
         "name": "Ann",
         "status": "won",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from stalactites.arenas import state
 from stalactites.arenas.schedule import parse
 from stalactites.arenas.state import Arena, ArenaOutcome, ArenaSettings
+from stalactites.engine import GameName
 from stalactites.ghosts.service import ghost_room
 from stalactites.rooms.ghost_seat import GhostSeat
 from stalactites.rooms.settings import RoomSettings
@@ -18,7 +19,7 @@ START = 1_000_000
 def _arena(players: int, seats: int = 2) -> Arena:
     settings = ArenaSettings(
         name="t",
-        game="stalactites",
+        game=GameName.STALACTITES,
         duration_min=60,
         time_limit_s=300,
         seats=seats,
@@ -242,7 +243,7 @@ def test_the_schedule_reads_its_lines_and_names_each_slot_once() -> None:
 
 def test_a_ghost_race_of_an_arena_run_is_that_arenas_race_only_when_the_arena_makes_it() -> None:
     source = RoomSettings(
-        game="stalactites",
+        game=GameName.STALACTITES,
         step="choice",
         deal="ms:7",
         seats=2,

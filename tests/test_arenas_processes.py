@@ -6,7 +6,7 @@ and counts nothing twice; the standing schedule makes each slot's arena once."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -14,7 +14,7 @@ import redis
 from arena_kit import ArenaClient
 from friends_kit import registered
 from players_kit import api
-from server_kit import REDIS_URL, Client, ProcessServer
+from server_kit import REDIS_URL, Client, ProcessServer, Spawn
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -59,7 +59,7 @@ async def _entered(
 
 
 async def test_entrants_on_two_processes_are_paired_once_and_not_back_to_back(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     servers = [spawn(**NO_SCHEDULE), spawn(**NO_SCHEDULE)]
     _, players, sockets = await _entered(servers, 4)
@@ -85,7 +85,7 @@ async def test_entrants_on_two_processes_are_paired_once_and_not_back_to_back(
 
 
 async def test_a_process_killed_mid_arena_loses_nothing_and_counts_nothing_twice(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     env = NO_SCHEDULE | {"STALACTITES_RESULTS_CLAIM_S": "1"}
     doomed, survivor = spawn(**env), spawn(**env)
@@ -112,17 +112,17 @@ async def test_a_process_killed_mid_arena_loses_nothing_and_counts_nothing_twice
 
 
 async def test_the_schedule_makes_each_slot_once_across_processes(
-    spawn: type[ProcessServer], redis_prefix: str
+    spawn: Spawn, redis_prefix: str
 ) -> None:
     env = {"STALACTITES_ARENA_SCHEDULE": "stalactites/ones@60/50"}
     one, two = spawn(**env), spawn(**env)
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     try:
         index = f"{redis_prefix}{{arenas}}:index"
-        made = client.zrange(index, 0, -1)
+        made = cast(list[str], client.zrange(index, 0, -1))  # decode_responses
         while len(made) < 2:  # (each process makes them as it starts)
             await asyncio.sleep(0.05)
-            made = client.zrange(index, 0, -1)
+            made = cast(list[str], client.zrange(index, 0, -1))  # decode_responses
         kept = [client.hget(f"{redis_prefix}{{arena:{arena_id}}}", "version") for arena_id in made]
     finally:
         client.close()

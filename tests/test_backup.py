@@ -128,7 +128,11 @@ def stored(client: redis.Redis) -> dict[bytes, tuple[Any, int]]:
     """Every key under the prefix: (a digest of its value, whatever its encoding; its expiry)."""
     keys = list(client.scan_iter(match=f"{PREFIX}*", count=1000))
     return {
-        key: (client.execute_command("DEBUG", "DIGEST-VALUE", key), client.pexpiretime(key))
+        key: (
+            # (redis-py leaves execute_command untyped)
+            client.execute_command("DEBUG", "DIGEST-VALUE", key),  # type: ignore[no-untyped-call]
+            client.pexpiretime(key),
+        )
         for key in keys
     }
 

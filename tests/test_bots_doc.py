@@ -19,6 +19,7 @@ pytestmark = pytest.mark.slow  # two bots in processes of their own
 
 def bot_script() -> str:
     text = (REPO / "docs" / "bots.md").read_text("utf-8")
+    code: str
     [code] = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
     return code
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser_kit import LOCALES, SHOTS, Console, check_page, shot, wait_racing
 from browser_kit import browser as browser
@@ -33,7 +33,7 @@ def contexts(
     made: list[BrowserContext] = []
 
     def make(lang: str = "en", width: int = DESKTOP) -> tuple[BrowserContext, Page]:
-        viewport = {"width": width, "height": 844 if width == PHONE else 900}
+        viewport: ViewportSize = {"width": width, "height": 844 if width == PHONE else 900}
         context = browser.new_context(viewport=viewport, locale=LOCALES[lang])
         made.append(context)
         answer = context.request.post(
@@ -70,7 +70,9 @@ def open_arena(page: Page, server_url: str, arena_id: str) -> None:
 
 def room_of(page: Page, not_in: tuple[str, ...] = ()) -> str:
     """The race the page was taken to by itself (waited for): not one of ``not_in``."""
-    page.wait_for_url(lambda url: bool(ROOM.search(url)) and ROOM.search(url)[1] not in not_in)
+    page.wait_for_url(
+        lambda url: (found := ROOM.search(url)) is not None and found[1] not in not_in
+    )
     room = ROOM.search(page.url)
     assert room is not None
     return room[1]

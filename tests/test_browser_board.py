@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, FloatRect, Page, WebSocketRoute, expect
 
 from browser_kit import (
     DEAL,
@@ -116,7 +116,7 @@ def test_a_refusal_note_goes_when_the_other_tab_plays_on(
     expect(second.locator(".move-note")).to_have_text("")
 
 
-def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+def overlaps(a: FloatRect | None, b: FloatRect | None) -> bool:
     assert a is not None and b is not None
     return not (
         a["x"] + a["width"] <= b["x"]
@@ -229,7 +229,9 @@ COUNT_ANIMATIONS = """() => {
 def test_a_card_glides_to_where_it_goes_and_stays_still_with_reduced_motion(
     browser: Browser, server_url: str, line: list[str]
 ) -> None:
-    for motion, glides in (("no-preference", True), ("reduce", False)):
+    motions: list[tuple[Literal["no-preference", "reduce"], bool]]
+    motions = [("no-preference", True), ("reduce", False)]
+    for motion, glides in motions:
         context = browser.new_context(
             viewport={"width": 1366, "height": 768}, reduced_motion=motion
         )
@@ -296,10 +298,13 @@ def touch_drag(page: Page, src: Any, dst: Any) -> None:
     session = page.context.new_cdp_session(page)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-    send = lambda kind, x, y: session.send(  # noqa: E731
-        "Input.dispatchTouchEvent",
-        {"type": kind, "touchPoints": [{"x": x, "y": y}] if kind != "touchEnd" else []},
-    )
+
+    def send(kind: str, x: float, y: float) -> None:
+        session.send(
+            "Input.dispatchTouchEvent",
+            {"type": kind, "touchPoints": [{"x": x, "y": y}] if kind != "touchEnd" else []},
+        )
+
     send("touchStart", x0, y0)
     for k in range(1, 11):
         send("touchMove", x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10)

@@ -60,8 +60,8 @@ def signed_in(
     ) -> Page:
         context = browser.new_context(viewport=SIZES[size], locale=LOCALES[lang])
         contexts.append(context)
-        cookie = {"name": "stalactites_session", "value": str(session["token"])}
-        context.add_cookies([{**cookie, "url": server.url, "httpOnly": True}])
+        name, token = "stalactites_session", str(session["token"])
+        context.add_cookies([{"name": name, "value": token, "url": server.url, "httpOnly": True}])
         page = console.watch(context.new_page())
         if requests is not None:
             page.on("request", lambda request: requests.append(request.url))
@@ -177,6 +177,7 @@ def test_the_header_links_moderators_to_their_page_and_nobody_else(
     store = server.app.state.process.fairplay_store
     in_thread(set_moderator(store, mod["player_id"], True, int(time.time() * 1000)))
 
+    asked: list[str]
     anonymous_player, asked = in_thread(anonymous(server.url)), []
     guest = signed_in(anonymous_player, "#/", requests=asked)
     expect(guest.locator("#me .me-name")).to_have_text(anonymous_player["name"])

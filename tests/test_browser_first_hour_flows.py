@@ -159,7 +159,7 @@ async def _equal_cards_race(server_url: str) -> str:
     second resigns first.  The room's id, once its results are out."""
     base = server_url.replace("http://", "ws://")
     body = {"deal": DEAL, "step": STEP, "seats": 2, "countdown_s": 0}
-    room_id = (await asyncio.to_thread(_post, f"{server_url}/api/rooms", body))["room_id"]
+    room_id: str = (await asyncio.to_thread(_post, f"{server_url}/api/rooms", body))["room_id"]
     clients = []
     for name in ("Early", "Late"):
         seat = await asyncio.to_thread(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, ViewportSize, expect
 
 from browser_kit import (
     LANGUAGES,
@@ -57,7 +57,7 @@ def lang_page(browser: Browser, server_url: str, console: Console) -> Iterator[C
     def make(
         path: str, lang: str, size: tuple[int, int], seat: tuple[str, dict[str, Any]] | None = None
     ) -> Page:
-        viewport = {"width": size[0], "height": size[1]}
+        viewport: ViewportSize = {"width": size[0], "height": size[1]}
         context = browser.new_context(viewport=viewport, locale=LOCALES[lang])
         contexts.append(context)
         if seat is not None:
@@ -76,7 +76,7 @@ def resize(page: Page, size: tuple[int, int]) -> None:
     page.set_viewport_size({"width": size[0], "height": size[1]})
 
 
-def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+def overlaps(a: FloatRect | None, b: FloatRect | None) -> bool:
     assert a is not None and b is not None
     return not (
         a["x"] + a["width"] <= b["x"]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser
@@ -38,7 +38,7 @@ def players(browser: Browser, server_url: str, console: Console) -> Iterator[Cal
     contexts: list[BrowserContext] = []
 
     def make(stem: str, lang: str = "en", width: int = DESKTOP) -> Player:
-        viewport = {"width": width, "height": 844 if width == PHONE else 900}
+        viewport: ViewportSize = {"width": width, "height": 844 if width == PHONE else 900}
         context = browser.new_context(viewport=viewport, locale=LOCALES[lang])
         contexts.append(context)
         origin = {"Origin": server_url}

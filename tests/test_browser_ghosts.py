@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, check_page, recorded, shot
 from browser_kit import browser as browser  # the fixtures
@@ -23,8 +23,8 @@ from browser_kit import server_url as server_url
 from ghosts_kit import SourceRun, source_run
 
 T = TypeVar("T")
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def in_thread(work: Coroutine[Any, Any, T]) -> T:

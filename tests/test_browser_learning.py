@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser_kit import (
     LANGUAGES,
@@ -37,8 +37,8 @@ from browser_kit import console as console
 from browser_kit import server_url as server_url
 from stalactites.engine.stalactites import Stalactites
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 GUIDED_DEAL = "ms:6"  # client_web/js/learn/guide.js
 GUIDED_MOVES = ["t2-f2", "t5-c1", "t5-f2"]
 GUIDE_STEPS = ["guide.first", "guide.cell", "guide.freed"]
@@ -50,7 +50,7 @@ def lang_page(browser: Browser, server_url: str, console: Console) -> Iterator[C
     """Open a page in a context whose browser language is ``lang`` (its own storage)."""
     contexts: list[BrowserContext] = []
 
-    def make(path: str, lang: str, viewport: dict[str, int] = DESKTOP) -> Page:
+    def make(path: str, lang: str, viewport: ViewportSize = DESKTOP) -> Page:
         context = browser.new_context(viewport=viewport, locale=LOCALES[lang])
         contexts.append(context)
         page = console.watch(context.new_page())
@@ -232,7 +232,7 @@ def test_the_guided_first_game_points_out_the_first_moves_and_is_played_to_its_e
     shot(page, f"guide-won-{lang}-desktop")
     page.locator(".overlay-card .btn-quiet").click()  # look at the board: the guide's last word
     expect(page.locator(".guide-text")).to_have_text(text(page, "guide.won"))
-    assert board_of(page)["t1"] == [] and sum(len(board_of(page)[f"f{i}"]) for i in range(1, 5))
+    assert board_of(page)["t1"] == [] and sum(len(board_of(page)[f"f{i}"]) for i in range(1, 5)) > 0
 
 
 def test_the_language_is_the_browsers_until_chosen_in_the_header_and_then_remembered(

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Response, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, check_page, post, shot
 from browser_kit import browser as browser  # the fixtures
@@ -24,7 +24,10 @@ from browser_kit import server_url as server_url
 from players_kit import anonymous, api, race_rated, recorded
 from server_kit import Client
 
-SIZES = {"1366": {"width": 1366, "height": 768}, "390": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {
+    "1366": {"width": 1366, "height": 768},
+    "390": {"width": 390, "height": 844},
+}
 T = TypeVar("T")
 
 # A date and time as each language writes it (Kazakh: the catalogue's, "2025 ж. 1 жел., 09:05").
@@ -50,8 +53,10 @@ def signed_in(browser: Browser, server_url: str, console: Console) -> Iterator[C
         context = browser.new_context(viewport=SIZES[size], locale=LOCALES[lang])
         contexts.append(context)
         if session is not None:
-            cookie = {"name": "stalactites_session", "value": session["token"]}
-            context.add_cookies([{**cookie, "url": server_url, "httpOnly": True}])
+            name, token = "stalactites_session", session["token"]
+            context.add_cookies(
+                [{"name": name, "value": token, "url": server_url, "httpOnly": True}]
+            )
         page = console.watch(context.new_page())
         page.goto(f"{server_url}{path}")
         return page

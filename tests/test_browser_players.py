@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, board_of, check_page, click_move, first_moves, post, shot
 from browser_kit import browser as browser  # the fixtures
@@ -31,8 +31,8 @@ from browser_kit import server_url as server_url
 from players_kit import anonymous, api, race_rated, recorded
 from stalactites.rooms.rating import NO_PLAY_MOVES
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
 T = TypeVar("T")
 
@@ -42,7 +42,7 @@ def visitor(browser: Browser, server_url: str, console: Console) -> Iterator[Cal
     """A visitor: a page in a browser context of its own (its own cookies and storage)."""
     contexts: list[BrowserContext] = []
 
-    def make(path: str = "/", lang: str = "en", viewport: dict[str, int] = DESKTOP) -> Page:
+    def make(path: str = "/", lang: str = "en", viewport: ViewportSize = DESKTOP) -> Page:
         context = browser.new_context(viewport=viewport, locale=LOCALES[lang])
         contexts.append(context)
         page = console.watch(context.new_page())
@@ -189,9 +189,7 @@ def create_rated_room(page: Page) -> str:
     return match.group(1)
 
 
-def play_rated_race(
-    visitor: Callable[..., Page], viewport: dict[str, int]
-) -> tuple[Page, Page, str]:
+def play_rated_race(visitor: Callable[..., Page], viewport: ViewportSize) -> tuple[Page, Page, str]:
     """Two players race a rated room to its end (both resign); the results are shown."""
     ann = visitor("/", viewport=viewport)
     header_name(ann)

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
@@ -24,7 +24,10 @@ from browser_kit import console as console
 from browser_kit import server_url as server_url
 from ghosts_kit import SourceRun, raced_run
 
-SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {
+    "desktop": {"width": 1366, "height": 768},
+    "phone": {"width": 390, "height": 844},
+}
 
 
 @pytest.fixture

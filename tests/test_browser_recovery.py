@@ -17,15 +17,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
 CODE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$")
 
@@ -35,7 +35,7 @@ def visitor(browser: Browser, server_url: str, console: Console) -> Iterator[Cal
     """A visitor on your own profile, in a browser context of its own."""
     contexts: list[BrowserContext] = []
 
-    def make(lang: str = "en", viewport: dict[str, int] = DESKTOP) -> Page:
+    def make(lang: str = "en", viewport: ViewportSize = DESKTOP) -> Page:
         context = browser.new_context(
             viewport=viewport, locale=LOCALES[lang], accept_downloads=True
         )

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from browser_kit import (
     SOLVER_MS,
@@ -42,8 +42,8 @@ from browser_kit import line as line
 from browser_kit import server_url as server_url
 from players_kit import anonymous, api, race_rated, recorded
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
 NOTATION = re.compile(r"\b[tcfsw]\d*-[tcfw]\d")
 T = TypeVar("T")
@@ -54,7 +54,7 @@ def visitor(browser: Browser, server_url: str, console: Console) -> Iterator[Cal
     """A visitor: a page in a browser context of its own (its own cookies and storage)."""
     contexts: list[BrowserContext] = []
 
-    def make(path: str = "/", viewport: dict[str, int] = DESKTOP) -> Page:
+    def make(path: str = "/", viewport: ViewportSize = DESKTOP) -> Page:
         context = browser.new_context(viewport=viewport, locale="en-US")
         contexts.append(context)
         page = console.watch(context.new_page())

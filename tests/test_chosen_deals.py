@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server_kit import InProcessServer, http, new_room, player, resign, start_race
@@ -34,7 +36,9 @@ async def test_a_chosen_deal_is_marked_in_the_view_the_list_and_the_record(
 
 
 def test_a_chosen_deal_is_never_rated_whatever_else_it_says() -> None:
-    base = dict(game="stalactites", step="ones", deal="ms:7", seats=2, time_limit_s=60)
-    rest = dict(undo=True, countdown_s=0, solution=None)
+    base: dict[str, Any] = dict(
+        game="stalactites", step="ones", deal="ms:7", seats=2, time_limit_s=60
+    )
+    rest: dict[str, Any] = dict(undo=True, countdown_s=0, solution=None)
     assert not may_be_rated(RoomSettings(**base, **rest, certified=False))
     assert may_be_rated(RoomSettings(**base, **rest, certified=True))

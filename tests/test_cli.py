@@ -459,7 +459,8 @@ def test_interrupted_game_exits_130(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     class Interrupted(io.StringIO):
-        def readline(self, size: int | None = -1) -> str:
+        # typeshed checks it against _IOBase.readline too, which returns bytes
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
             raise KeyboardInterrupt
 
     monkeypatch.setattr(sys, "stdin", Interrupted())

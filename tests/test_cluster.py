@@ -68,7 +68,7 @@ async def test_rooms_spread_over_the_masters_each_in_one_slot(
     for room_id in rooms:
         await make_room(store, room_id)
         await add(store, "ann", room_id)
-    holders = {}
+    holders: dict[str, int] = {}
     for port in cluster.ports:
         with cluster.node(port) as client:
             for key in client.scan_iter(match=f"{redis_prefix}{{room:*"):

@@ -148,11 +148,11 @@ async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_of
     try:
         one, two = (server.url for server in servers)
         ann, bob = await anonymous(one), await anonymous(two)
-        both: list[dict[str, Any]] = await asyncio.gather(  # two tabs, one on each process
+        both = await asyncio.gather(  # two tabs, one on each process
             attempt(one, game, ann["token"]), attempt(two, game, ann["token"])
         )
         assert [made["official"] for made in both] == [True, True]  # neither has started
-        races = await asyncio.gather(started(one, both[0]), started(two, both[1]))  # at once
+        races = list(await asyncio.gather(started(one, both[0]), started(two, both[1])))  # at once
         theirs = await attempt(two, game, bob["token"])
         races.append(await started(two, theirs))
         assert races[0][1] == races[1][1] == races[2][1]  # one deal: the same board dealt

@@ -144,7 +144,7 @@ async def test_attempts_and_analyses_are_limited_per_address_like_new_rooms(
     status, body, _ = await api("GET", analysis)
     assert (status, body["code"]) == (409, "not_finished")  # the third: still let through
     for method, url in [("POST", f"{base}/api/daily/{GAME}/attempts"), ("GET", analysis)]:
-        sent = {} if method == "POST" else None
+        sent: dict[str, Any] | None = {} if method == "POST" else None
         status, body, headers = await api(method, url, sent, ann["token"])
         assert (status, body["code"]) == (429, "rate_limited"), (method, url)
         assert int({k.lower(): v for k, v in headers.items()}["retry-after"]) >= 1

@@ -14,7 +14,8 @@ import pytest
 
 from players_kit import anonymous, api, recorded
 from server_kit import REDIS_URL, Client, InProcessServer, make_config
-from stalactites.protocol.room import Standing
+from stalactites.engine import GameName
+from stalactites.protocol.room import RoomStatus, Standing
 from stalactites.rooms.ghost_seat import GhostSeat
 from stalactites.rooms.settings import RoomSettings
 from stalactites.rooms.views import DeletedPlayers, unnamed
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("close_clients")
 
 DELETED = "deleted player"
 SETTINGS = RoomSettings(
-    game="stalactites",
+    game=GameName.STALACTITES,
     step="ones",
     deal="ms:4",
     seats=2,
@@ -150,7 +151,7 @@ def _row(*player_ids: str) -> RoomRow:
         PlayerRow(pid, f"name {n}", n, "", False, False, ProgressRow(0, 0), None, None, None)
         for n, pid in enumerate(player_ids)
     ]
-    return RoomRow("r", "{}", 4, "finished", None, None, 0, 0, seats, None)
+    return RoomRow("r", "{}", 4, RoomStatus.FINISHED, None, None, 0, 0, seats, None)
 
 
 async def test_a_deletion_is_remembered_and_a_player_found_is_asked_again_a_second_later() -> None:

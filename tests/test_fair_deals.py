@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -31,6 +31,7 @@ pytestmark = pytest.mark.usefixtures("close_clients")
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 HEX32 = re.compile(r"[0-9a-f]{32}")
+AnyClient = TypeVar("AnyClient", bound=Client)  # a room's socket, or a tournament's
 
 
 def _request(method: str, url: str, body: Any) -> tuple[int, str]:
@@ -55,7 +56,7 @@ class Seen:
         self.texts.append((f"{method} {url}", text))
         return status, json.loads(text)
 
-    def tap(self, client: Client, name: str) -> Client:
+    def tap(self, client: AnyClient, name: str) -> AnyClient:
         """Keep the raw text of every frame the client receives from now on."""
         ws_recv = client.ws.recv
 

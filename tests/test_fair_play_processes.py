@@ -14,7 +14,7 @@ import redis
 
 from daily_kit import attempt
 from players_kit import anonymous, api, recorded
-from server_kit import REDIS_URL, Client, ProcessServer, stored_solution
+from server_kit import REDIS_URL, Client, Spawn, stored_solution
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -37,7 +37,7 @@ def _held(prefix: str, player_id: str, room_id: str) -> bool:
 
 
 async def test_a_process_killed_after_the_hold_leaves_the_run_held_and_on_no_board(
-    spawn: type[ProcessServer], redis_prefix: str
+    spawn: Spawn, redis_prefix: str
 ) -> None:
     doomed, survivor = spawn(**HOLDING), spawn(**HOLDING)
     bot = await anonymous(doomed.url)

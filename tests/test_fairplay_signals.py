@@ -75,7 +75,7 @@ def record(
     else:
         line["record"]["moves"] = [str(move) for move in game.move_stack]
         assert "undo" not in actions, "an untimed record gives the final moves only"
-    room = {"game": "stalactites", "deal": deal, "step": step, "players": [line]}
+    room: dict[str, Any] = {"game": "stalactites", "deal": deal, "step": step, "players": [line]}
     if autoplay is not None:
         room["autoplay"] = autoplay
     return room
@@ -289,6 +289,7 @@ def test_a_humanised_perfect_bot_opens_a_case_on_its_hard_positions() -> None:
 
 def human_run(deal: str, rng: random.Random, greedy: bool) -> tuple[list[str], list[int]]:
     """Greedy (foundation plays first) or random moves, some taken back, 0.8-3 s apart."""
+    actions: list[str]
     game, actions, times, clock = Stalactites(deal, "ones"), [], [], rng.uniform(1500, 4000)
     while game.has_legal_move() and len(actions) < 120:
         legal = game.generate_legal_moves()

@@ -12,7 +12,7 @@ import pytest
 
 from friends_kit import follow, presence_of, registered, tab
 from players_kit import api
-from server_kit import ProcessServer
+from server_kit import Spawn
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -21,7 +21,7 @@ SWEEP_S = 5.0  # stalactites.live.tabs.SWEEP_S
 
 
 async def test_presence_crosses_processes_and_ends_with_the_last_tab_or_a_killed_process(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     env = {"STALACTITES_FRIENDS_LEASE_S": str(LEASE_S)}
     one, two = spawn(**env), spawn(**env)
@@ -42,7 +42,7 @@ async def test_presence_crosses_processes_and_ends_with_the_last_tab_or_a_killed
 
 
 async def test_a_challenge_sent_on_one_process_is_accepted_on_the_other_once(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     one, two = spawn(), spawn()
     ann, bob = await registered(one.url, "ann"), await registered(two.url, "bob")

@@ -83,7 +83,7 @@ class Raw:
     async def text(self) -> dict[str, object]:
         async for frame in self.frames(answer=True):
             if frame.opcode is Opcode.TEXT:
-                answer: dict[str, object] = json.loads(frame.data)
+                answer: dict[str, object] = json.loads(bytes(frame.data))
                 return answer
         raise AssertionError("closed before a text frame")
 

@@ -10,6 +10,7 @@ KEY = ("room", "player")
 
 
 async def test_holders_of_one_key_take_turns_first_come_first_served() -> None:
+    order: list[str]
     locks, order = KeyedLocks(), []
     first_in, go_on = asyncio.Event(), asyncio.Event()
 
@@ -43,6 +44,7 @@ async def test_other_keys_are_not_held_up() -> None:
 
 
 async def test_a_waiter_cancelled_neither_takes_nor_keeps_the_key() -> None:
+    order: list[str]
     locks, order = KeyedLocks(), []
     async with locks.hold(KEY):
         waiter = asyncio.create_task(locks.hold(KEY).__aenter__())
@@ -56,6 +58,7 @@ async def test_a_waiter_cancelled_neither_takes_nor_keeps_the_key() -> None:
 
 
 async def test_a_waiter_cancelled_once_handed_the_key_hands_it_on() -> None:
+    order: list[str]
     locks, order = KeyedLocks(), []
     holder = locks.hold(KEY)
     await holder.__aenter__()
@@ -76,6 +79,7 @@ async def _append(locks: KeyedLocks, order: list[str], name: str) -> None:
 
 
 async def test_a_free_key_is_taken_at_once_and_a_held_one_is_not() -> None:
+    order: list[str]
     locks, order = KeyedLocks(), []
     assert locks.take(KEY)
     assert not locks.take(KEY)

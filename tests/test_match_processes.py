@@ -14,7 +14,7 @@ import pytest
 
 from match_kit import MatchClient, queued_player, race_client
 from players_kit import anonymous, recorded
-from server_kit import REDIS_URL, ProcessServer, lasting_moves, stored_solution
+from server_kit import REDIS_URL, Spawn, lasting_moves, stored_solution
 from stalactites.rooms.rating import NO_PLAY_MOVES
 from stalactites.store.queue.base import queue_name
 from stalactites.store.queue.redis import RedisQueueStore
@@ -32,7 +32,7 @@ async def matched(client: MatchClient) -> dict[str, Any]:
 
 
 async def test_concurrent_arrivals_on_two_processes_are_each_matched_once(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     servers = [spawn(), spawn()]
     sessions = [await anonymous(servers[0].url) for _ in range(16)]
@@ -58,7 +58,7 @@ async def test_concurrent_arrivals_on_two_processes_are_each_matched_once(
 
 
 async def test_a_race_matched_across_processes_plays_to_the_end_and_is_rated(
-    spawn: type[ProcessServer], redis_prefix: str
+    spawn: Spawn, redis_prefix: str
 ) -> None:
     first, second = spawn(), spawn()
     ann = await queued_player(first, step="ones")
@@ -84,7 +84,7 @@ async def test_a_race_matched_across_processes_plays_to_the_end_and_is_rated(
 
 
 async def test_a_killed_process_takes_its_queued_players_out_of_the_queue(
-    spawn: type[ProcessServer], redis_prefix: str
+    spawn: Spawn, redis_prefix: str
 ) -> None:
     doomed, survivor = spawn(**FAST_LEASE), spawn(**FAST_LEASE)
     ghost = await queued_player(doomed, step="twos")

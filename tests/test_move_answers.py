@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 from server_kit import (
     REDIS_URL,
     Client,
-    ProcessServer,
+    Spawn,
     new_room,
     player,
     seat,
@@ -34,7 +34,7 @@ async def hammer(client: Client, tag: str) -> list[dict[str, Any]]:
     """Send every move of the line at once (ids ``tag``-n), then read one answer for each."""
     for n, move in enumerate(LINE):
         await client.send(type="move", id=f"{tag}-{n}", move=move)
-    answers = []
+    answers: list[dict[str, Any]] = []
     while len(answers) < len(LINE):
         frame = await client.recv(timeout=30)
         if frame["type"] in ("accepted", "rejected", "error"):
@@ -43,7 +43,7 @@ async def hammer(client: Client, tag: str) -> list[dict[str, Any]]:
 
 
 async def test_two_sockets_of_one_player_on_two_processes_get_only_answers_with_ids(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", seats=1, countdown_s=0)

@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 import regex
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from players_kit import anonymous, api
+from stalactites.engine import GameName
 from stalactites.players import BadName, names, skeleton
 from stalactites.players.names import check_display_name
 from stalactites.protocol.arenas import CreateArena
+from stalactites.protocol.room import RoomStatus
 from stalactites.rooms.errors import RoomError
 from stalactites.rooms.seats import check_seat
 from stalactites.rooms.settings import RoomSettings, TakeSeat
@@ -56,7 +58,7 @@ def _display_name(name: str) -> str | None:
 
 def _room_with(name: str) -> tuple[RoomRow, RoomSettings]:
     settings = RoomSettings(
-        game="stalactites",
+        game=GameName.STALACTITES,
         step="ones",
         deal="ms:4",
         seats=4,
@@ -69,7 +71,9 @@ def _room_with(name: str) -> tuple[RoomRow, RoomSettings]:
     seated = PlayerRow(
         "p.0000000000000001", name, 0, "", False, False, ProgressRow(0, 0), *[None] * 3
     )
-    row = RoomRow("r", settings.model_dump_json(), 4, "waiting", None, None, 0, 0, [seated], None)
+    row = RoomRow(
+        "r", settings.model_dump_json(), 4, RoomStatus.WAITING, None, None, 0, 0, [seated], None
+    )
     return row, settings
 
 
@@ -157,7 +161,9 @@ def test_a_variation_selector_is_dropped_from_a_chosen_name() -> None:
 
 
 @pytest.mark.parametrize("model", [CreateTournament, CreateArena])
-def test_a_tournament_or_arena_is_named_as_a_seat_is(model: type[BaseModel]) -> None:
+def test_a_tournament_or_arena_is_named_as_a_seat_is(
+    model: type[CreateTournament] | type[CreateArena],
+) -> None:
     assert model.model_validate({"name": "Friday \u2764\ufe0f"}).name == "Friday \u2764"
     for bad in ["\u3164\u3164", "Cup\u200b", "\u2800", "Cup\x07"]:
         with pytest.raises(ValidationError):

@@ -13,7 +13,7 @@ import redis
 from conftest import REDIS_URL
 from match_kit import MatchClient, race_client
 from players_kit import anonymous
-from server_kit import ProcessServer
+from server_kit import Spawn
 from stalactites.store.queue.base import (
     AlreadyQueued,
     InQuickRace,
@@ -48,7 +48,7 @@ async def matched(client: MatchClient, timeout: float = 20) -> dict[str, Any]:
 
 
 async def test_a_player_is_in_one_queue_and_one_quick_race_across_processes(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     ann, bob, carl = [await anonymous(first.url) for _ in range(3)]

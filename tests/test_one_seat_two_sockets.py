@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server_kit import Client, ProcessServer, new_room, seat, start_race, winning_line
+from server_kit import Client, Spawn, new_room, seat, start_race, winning_line
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -51,7 +51,7 @@ async def test_two_sockets_of_one_seat_stay_in_step(any_server: Any) -> None:
 
 
 async def test_two_sockets_of_one_seat_on_two_processes_stay_in_step(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     one, two = await two_tabs(spawn(), spawn())
     await take_turns(one, two)

@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 from browser_kit import CHROMIUM, CHROMIUM_ARGS
 from deploy_kit import App, Balancer
@@ -87,7 +88,7 @@ def test_serve_refuses_to_start_with_a_bad_allowed_origin() -> None:
 
 async def refused(url: str, origin: str) -> None:
     with pytest.raises(InvalidStatus) as raised:
-        async with connect(url, origin=origin, open_timeout=10):
+        async with connect(url, origin=Origin(origin), open_timeout=10):
             pass
     assert raised.value.response.status_code == 403
     FIGURES["handshakes refused (403)"] += 1

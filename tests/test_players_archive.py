@@ -11,12 +11,13 @@ import json
 import logging
 import zlib
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import pytest
 
 from server_kit import REDIS_URL, ManualClock
 from stalactites.config import ServerConfig
+from stalactites.engine import GameName
 from stalactites.rooms import CreateRoom, Play, RoomService
 from stalactites.rooms.settings import RoomSettings
 from stalactites.rooms.solutions import Lines, certified_lines
@@ -37,9 +38,13 @@ def solver() -> Iterator[SolverPool]:
     pool.close()
 
 
-async def _kept_race(rooms: RoomService, store: Store, game: str) -> str:
+async def _kept_race(
+    rooms: RoomService, store: Store, game: Literal["stalactites", "squadron"]
+) -> str:
     """A rated race on a certified deal, both players resigning, its room kept."""
-    room_id = (await rooms.create(CreateRoom(game=game, countdown_s=0, rated=True))).room_id
+    room_id = (
+        await rooms.create(CreateRoom(game=GameName(game), countdown_s=0, rated=True))
+    ).room_id
     for player, name in zip(PLAYERS, ("Ann", "Bob"), strict=True):
         await rooms.join(room_id, name, player)
     for player in PLAYERS:
@@ -55,7 +60,10 @@ async def _kept_race(rooms: RoomService, store: Store, game: str) -> str:
 @pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)
 @pytest.mark.parametrize("game", ["stalactites", "squadron"])
 async def test_a_kept_rooms_winning_lines_are_found_again_by_another_process(
-    store: Store, solver: SolverPool, clock: ManualClock, game: str
+    store: Store,
+    solver: SolverPool,
+    clock: ManualClock,
+    game: Literal["stalactites", "squadron"],
 ) -> None:
     config = ServerConfig(store_url=REDIS_URL)
     first, second = (RoomService(store, config, clock, solver) for _ in range(2))
@@ -76,7 +84,7 @@ async def test_a_kept_rooms_winning_lines_are_found_again_by_another_process(
 
 
 ONES = RoomSettings(  # a certified room's settings under the ones step, without its lines
-    game="stalactites",
+    game=GameName.STALACTITES,
     step="ones",
     deal="ms:4",
     seats=2,

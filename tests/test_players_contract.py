@@ -9,6 +9,7 @@ import itertools
 import json
 from collections.abc import AsyncIterator
 from dataclasses import asdict, replace
+from typing import cast
 
 import pytest
 import redis
@@ -139,6 +140,8 @@ async def test_signing_in_takes_the_right_password_only(service: PlayerService) 
     session = await service.sign_in("ALICE", "correct horse")
     assert session.player_id == player_id
     assert (await service.resolve(session.token)) is not None
+    username: str | None
+    password: str | None
     for username, password in [("alice", "wrong horse"), ("nobody", "correct horse")]:
         with pytest.raises(BadCredentials) as caught:
             await service.sign_in(username, password)
@@ -231,7 +234,7 @@ async def test_two_renames_of_one_player_at_once_give_one_name_and_claim_no_othe
     stores: Stores, service: PlayerService, clock: ManualClock
 ) -> None:
     ann, bob = await service.create_anonymous(), await service.create_anonymous()
-    racing = stores.service(clock, InterleavingStore(service.store))  # type: ignore[arg-type]
+    racing = stores.service(clock, InterleavingStore(service.store))
     names = ("Xavier", "Yolanda", "YOLANDA")
     answers = await asyncio.gather(
         *(racing.rename(ann.player_id, name) for name in names), return_exceptions=True
@@ -253,7 +256,7 @@ async def test_two_players_claiming_one_name_at_once_one_gets_it_the_other_may_r
     stores: Stores, service: PlayerService, clock: ManualClock
 ) -> None:
     ann, bob = await service.create_anonymous(), await service.create_anonymous()
-    racing = stores.service(clock, InterleavingStore(service.store))  # type: ignore[arg-type]
+    racing = stores.service(clock, InterleavingStore(service.store))
     answers = await asyncio.gather(
         racing.rename(ann.player_id, "ann"),
         racing.rename(bob.player_id, "\u0430nn"),  # Cyrillic а: the same skeleton
@@ -320,7 +323,7 @@ async def test_a_race_a_crash_left_halfway_is_completed_once(
     healthy = stores.service(clock, store)
     a, b = await healthy.create_anonymous(), await healthy.create_anonymous()
     result = race("r1", (a.player_id, 1), (b.player_id, 2))
-    dying = stores.service(clock, CrashingStore(store, "apply_race", after=1))  # type: ignore[arg-type]
+    dying = stores.service(clock, CrashingStore(store, "apply_race", after=1))
     with pytest.raises(Crash):
         await dying.record_race(result)
     assert len((await healthy.history(a.player_id)).races) == 1  # the first applied,
@@ -342,7 +345,7 @@ async def test_a_crash_before_the_outcome_is_stored_leaves_the_race_pending(
     store = stores.open()
     healthy = stores.service(clock, store)
     a, b = await healthy.create_anonymous(), await healthy.create_anonymous()
-    dying = stores.service(clock, CrashingStore(store, "claim_outcome", after=0))  # type: ignore[arg-type]
+    dying = stores.service(clock, CrashingStore(store, "claim_outcome", after=0))
     with pytest.raises(Crash):
         await dying.record_race(race("r1", (a.player_id, 1), (b.player_id, 2)))
     assert (await healthy.profile(a.player_id)).ratings["stalactites"].races == 0
@@ -356,7 +359,7 @@ async def test_a_race_rated_before_another_was_applied_adds_its_change_to_it(
     store = stores.open()
     healthy = stores.service(clock, store)
     a, b, c = [(await healthy.create_anonymous()).player_id for _ in range(3)]
-    dying = stores.service(clock, CrashingStore(store, "apply_race", after=0))  # type: ignore[arg-type]
+    dying = stores.service(clock, CrashingStore(store, "apply_race", after=0))
     with pytest.raises(Crash):  # r1 is rated (a beats b) but not applied
         await dying.record_race(race("r1", (a, 1), (b, 2)))
     r2 = await healthy.record_race(race("r2", (a, 1), (c, 2), finished_at=1_800_000_000_001))
@@ -642,7 +645,8 @@ async def test_a_board_stored_before_lines_showed_anything_is_read_and_mended(
         board, lines = (
             f"{redis_prefix}{{board:stalactites}}:{name}" for name in ("board", "lines")
         )
-        for member, score in client.zrange(board, 0, -1, withscores=True):
+        scored = cast(list[tuple[str, float]], client.zrange(board, 0, -1, withscores=True))
+        for member, score in scored:
             player_id = member.split("|")[0]
             client.zrem(board, member)
             client.zadd(board, {player_id: score})
@@ -651,7 +655,8 @@ async def test_a_board_stored_before_lines_showed_anything_is_read_and_mended(
         assert [e.rank for e in await service.leaderboard_around("stalactites", bob, 1)] == [2]
         await service.rename(bob, "Bob Again")  # bob's line set anew, the old member gone
         assert await service.store.board_size("stalactites") == 2
-        assert sorted(m.count("|") for m in client.zrange(board, 0, -1)) == [0, 3]
+        members = cast(list[str], client.zrange(board, 0, -1))  # decode_responses
+        assert sorted(m.count("|") for m in members) == [0, 3]
         board_now = await service.leaderboard("stalactites")
         assert [(e.player_id, e.name) for e in board_now][1] == (bob, "Bob Again")
         assert [e.rank for e in await service.leaderboard_around("stalactites", bob, 1)] == [2]

@@ -102,15 +102,15 @@ async def test_a_rated_race_whose_finishing_process_died_is_rated_once(
             assert profile["ratings"]["stalactites"]["races"] == 1
             assert profile["ratings"]["stalactites"]["rating"] == line["rating_after"]
         third = launch(own_redis.url)  # another process's resuming changes nothing more
-        client = redis.Redis.from_url(own_redis.url)
+        direct = redis.Redis.from_url(own_redis.url)
         try:
             for _ in range(100):
-                if not client.hlen(f"{redis_prefix}{{races}}:pending"):
+                if not direct.hlen(f"{redis_prefix}{{races}}:pending"):
                     break
                 await asyncio.sleep(0.05)
-            assert client.hlen(f"{redis_prefix}{{races}}:pending") == 0
+            assert direct.hlen(f"{redis_prefix}{{races}}:pending") == 0
         finally:
-            client.close()
+            direct.close()
         for someone in (ann, bob):
             _, profile, _ = await api("GET", f"{third.url}/api/players/{someone['player_id']}")
             assert profile["ratings"]["stalactites"]["races"] == 1

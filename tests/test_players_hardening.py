@@ -82,7 +82,7 @@ async def test_the_default_limit_stops_a_flood_of_new_players(redis_prefix: str)
     """300 new players from one address in a second were all made; the defaults make the
     burst (and one for each token come back meanwhile) and refuse the rest."""
     rate, burst = DEFAULTS.session_address_rate, DEFAULTS.session_address_burst
-    changes = {"session_address_rate": rate, "session_address_burst": burst}
+    changes: dict[str, Any] = {"session_address_rate": rate, "session_address_burst": burst}
     with serving("redis", redis_prefix, **changes) as srv:
         began = time.monotonic()
         answers = await asyncio.gather(
@@ -200,7 +200,7 @@ async def test_password_hashes_run_at_most_two_at_once(server: InProcessServer) 
         _sign_in(base, f"queued_{number}", "wrong password", f"198.51.100.{number}")
         for number in range(8, 12)
     ]
-    answers = await asyncio.gather(*registering, *signing_in)
+    answers: list[Any] = await asyncio.gather(*registering, *signing_in)
     assert answers[:8] == [201] * 8
     assert all(answer[0] == 401 for answer in answers[8:])
     assert hashing.most == HASHING_AT_ONCE == 2 and hashing.running == 0

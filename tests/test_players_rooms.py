@@ -8,7 +8,7 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import redis
@@ -237,22 +237,22 @@ async def test_a_kept_room_is_archived_slim_a_guests_log_too_and_serves_every_re
     await clients[1].expect("results")
     await recorded(base, ann["player_id"])
     tag = f"{prefix}{{room:{room['room_id']}}}"
-    client = redis.Redis.from_url(REDIS_URL)
+    direct = redis.Redis.from_url(REDIS_URL)
     try:
         ids = f"{tag}:ids:{guest['player_id']}"
         for key in (f"{tag}:events", ids):  # an hour's grace, then gone
-            assert 0 < client.pttl(key) <= 3_600_000, key
+            assert 0 < direct.pttl(key) <= 3_600_000, key
         for key in (f"{tag}:room", f"{tag}:archive"):  # kept for good
-            assert client.pttl(key) == -1, key
+            assert direct.pttl(key) == -1, key
         for key in (f"{tag}:actions", f"{tag}:log:{guest['player_id']}"):  # in the archive
-            assert not client.exists(key), key
-        room_fields = {name.decode() for name in client.hkeys(f"{tag}:room")}
-        assert client.object("encoding", f"{tag}:room") == b"listpack"  # slim: in the archive
+            assert not direct.exists(key), key
+        room_fields = {name.decode() for name in cast(list[bytes], direct.hkeys(f"{tag}:room"))}
+        assert direct.object("encoding", f"{tag}:room") == b"listpack"  # slim: in the archive
         assert not {"settings", "results", f"seat:{guest['player_id']}"} & room_fields
         assert f"player:{guest['player_id']}" in room_fields  # the seat's mark
-        client.delete(f"{tag}:events", ids)  # as when the grace is over
+        direct.delete(f"{tag}:events", ids)  # as when the grace is over
     finally:
-        client.close()
+        direct.close()
     status, view, _ = await api("GET", f"{base}/api/rooms/{room['room_id']}")
     assert status == 200 and view["status"] == "finished"
     url = f"{base}/api/rooms/{room['room_id']}/record"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from players_kit import anonymous, api, recorded
-from server_kit import Client, ProcessServer, play, resign, winning_line
+from server_kit import Client, Spawn, play, resign, winning_line
 from tournament_kit import Watcher, new_tournament, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -166,7 +166,7 @@ async def test_a_stranger_session_has_no_seat_in_a_round(any_server: Any) -> Non
 
 
 async def test_a_round_on_two_processes_one_killed_is_in_the_history_once(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     one, two = spawn(), spawn()
     ann = await anonymous(one.url)

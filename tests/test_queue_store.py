@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from conftest import QUEUE_T0
-from stalactites.store.queue.base import QueueEntry, QueueStore, Widening, queue_name
+from stalactites.store.queue.base import Pairing, QueueEntry, QueueStore, Widening, queue_name
 
 T0 = QUEUE_T0  # the in-memory store's time (conftest.qstore)
 LEASE = 5_000
@@ -22,7 +22,7 @@ async def join(
     return await store.enqueue(Q, entry, f"{player}-{conn}", at + LEASE)
 
 
-def ids(pairings: list) -> list[list[str]]:
+def ids(pairings: list[Pairing]) -> list[list[str]]:
     return [sorted(entry.player_id for entry in one.players) for one in pairings]
 
 
@@ -45,6 +45,7 @@ async def test_concurrent_pairing_steps_pair_each_player_once(qstore: QueueStore
 async def test_two_tabs_are_one_entry_and_never_paired_together(qstore: QueueStore) -> None:
     await join(qstore, "ann", conn="tab1")
     kept = await join(qstore, "ann", 1400, at=T0 + 500, conn="tab2")
+    assert kept is not None
     assert (kept.rating, kept.joined_ms) == (1000, T0)  # the first tab's entry
     assert (await qstore.status(Q, "ann", T0)).waiting == 1
     assert await qstore.pair(Q, T0 + 30_000, WIDE, 2) == []

@@ -21,14 +21,16 @@ pytestmark = pytest.mark.usefixtures("close_clients")
 DEAL = "ms:4"
 
 
-def cached(server: InProcessServer, room_id: str, player_id: str) -> CachedBoard | None:
+def cached(server: InProcessServer, room_id: str, player_id: str | None) -> CachedBoard | None:
     board: CachedBoard | None = server.app.state.process.rooms.boards.get(room_id, player_id)
     return board
 
 
 async def on_server(server: InProcessServer, work: Any) -> Any:
     """Run a coroutine on the server's own event loop (its thread)."""
-    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, server.server.loop))
+    loop = server.server.loop
+    assert loop is not None  # (set once it serves)
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
 
 
 async def test_a_racers_board_is_made_at_the_start_and_its_first_move_is_judged_on_it(

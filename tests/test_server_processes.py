@@ -13,7 +13,7 @@ from ghosts_kit import TOLERANCE_MS, ghost_race, ghost_times, source_run
 from players_kit import anonymous, recorded
 from server_kit import (
     Client,
-    ProcessServer,
+    Spawn,
     http,
     new_room,
     player,
@@ -34,7 +34,7 @@ async def ready_all(*clients: Client) -> None:
 
 
 async def test_players_on_two_processes_race_and_see_each_other(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0)
@@ -56,7 +56,7 @@ async def test_players_on_two_processes_race_and_see_each_other(
 
 
 async def test_a_process_killed_mid_race_loses_no_accepted_move(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first = spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0, seats=1)
@@ -85,7 +85,7 @@ async def test_a_process_killed_mid_race_loses_no_accepted_move(
 
 
 async def test_two_processes_never_both_apply_a_move_for_one_player(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0, seats=1)
@@ -126,7 +126,7 @@ def once_only(game: Stalactites) -> str:
 
 
 async def test_a_ghost_keeps_its_recorded_times_on_another_process_after_a_kill(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     run = await source_run(first, moves=8)
@@ -166,7 +166,7 @@ async def test_a_ghost_keeps_its_recorded_times_on_another_process_after_a_kill(
 
 
 async def test_a_ghost_races_on_with_nobody_connected_after_its_process_is_killed(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     run = await source_run(first, moves=6)

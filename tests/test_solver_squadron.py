@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from stalactites.engine import Card, GameRecord, NotationError, Squadron, Status, replay
+from stalactites.engine import Card, GameRecord, Move, NotationError, Squadron, Status, replay
 from stalactites.engine.cards import card
 from stalactites.solver import Verdict, hint, solve
 from stalactites.solver.squadron import SquadronSearch, play_line
@@ -273,6 +273,7 @@ def test_squadron_has_no_step() -> None:
 
 def test_hint_from_a_mid_game_position_keeps_the_game_winnable() -> None:
     game = Squadron("ms:1")
+    move: Move | None
     for move in solve(game, max_states=50_000).moves[:60]:
         game.push(move)
     move = hint(game, max_states=50_000)

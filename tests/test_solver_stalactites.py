@@ -201,6 +201,7 @@ def test_solution_json_has_the_cli_fields() -> None:
 
 def test_hint_from_a_mid_game_position_keeps_the_game_winnable() -> None:
     game = Stalactites("ms:1", "ones")
+    move: Move | None
     for move in solve(game).moves[:20]:
         game.push(move)
     move = hint(game)

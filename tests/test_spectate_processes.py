@@ -13,7 +13,7 @@ import pytest
 
 from server_kit import (
     Client,
-    ProcessServer,
+    Spawn,
     counts_until,
     http,
     last_verdict,
@@ -33,7 +33,7 @@ LINE = winning_line(DEAL, "ones")
 
 
 async def test_spectators_on_both_processes_see_the_same_boards_a_second_behind(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(
@@ -70,7 +70,7 @@ async def test_spectators_on_both_processes_see_the_same_boards_a_second_behind(
 
 
 async def test_spectators_on_both_processes_are_told_the_same_verdicts(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(
@@ -92,7 +92,7 @@ async def test_spectators_on_both_processes_are_told_the_same_verdicts(
 
 
 async def test_spectators_count_across_processes_and_a_killed_ones_run_out(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first, second = spawn(), spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", seats=2)
@@ -109,7 +109,7 @@ async def test_spectators_count_across_processes_and_a_killed_ones_run_out(
     assert view["spectators"] == 1
 
 
-async def test_every_process_lists_the_same_rooms(spawn: type[ProcessServer]) -> None:
+async def test_every_process_lists_the_same_rooms(spawn: Spawn) -> None:
     first, second = spawn(), spawn()
     waiting = await new_room(first.url, deal=DEAL, seats=2)
     racing = await new_room(second.url, deal=DEAL, seats=1, countdown_s=0)
@@ -124,7 +124,7 @@ async def test_every_process_lists_the_same_rooms(spawn: type[ProcessServer]) ->
 
 
 async def test_a_spectator_whose_process_is_killed_resumes_on_another(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     first = spawn()
     room_id = await new_room(first.url, deal=DEAL, step="ones", countdown_s=0, seats=1)

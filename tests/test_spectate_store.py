@@ -12,7 +12,7 @@ import redis
 
 from server_kit import REDIS_URL
 from stalactites.store import CommitOutcome, Finish, Finisher, FinishResult, NewRoom, RoomRow, Store
-from stalactites.store.rooms.base import ActionRow, Carried, Ring
+from stalactites.store.rooms.base import ActionRow, Bell, Carried, Ring
 from stalactites.store.rooms.redis import RedisStore
 from store_kit import END, START, T0, TTL, add, commit, racing, ready
 
@@ -234,7 +234,13 @@ async def test_on_redis_a_commits_bell_carries_its_events_and_action_to_every_pr
         await racing(here)
         for store, queue in heard.items():
 
-            def bell(seq: int, ring: Ring, carried: Carried | None = None, /, q=queue) -> None:
+            def bell(
+                seq: int,
+                ring: Ring,
+                carried: Carried | None = None,
+                /,
+                q: asyncio.Queue[Heard] = queue,
+            ) -> None:
                 q.put_nowait((seq, ring, carried))
 
             await store.subscribe("r1", bell)
@@ -269,8 +275,8 @@ def rung(url: str, channel: str, cluster: bool) -> redis.client.PubSub:
     """A plain subscriber to a bell's channel, holding no lease: it hears only what is rung."""
     client = redis.RedisCluster.from_url(url) if cluster else redis.Redis.from_url(url)
     pubsub = client.pubsub(ignore_subscribe_messages=True)
-    if cluster:
-        node = client.get_random_node()
+    if isinstance(client, redis.RedisCluster):  # (when cluster)
+        node = client.get_random_node()  # type: ignore[no-untyped-call]  # (untyped in redis-py)
         pubsub = client.pubsub(node=node, ignore_subscribe_messages=True)
     pubsub.subscribe(channel)
     return pubsub
@@ -372,11 +378,11 @@ async def test_on_redis_a_lease_whose_subscription_failed_is_taken_by_the_renewa
         rung = asyncio.Event()
         channel = store.keys("r1").bell
 
-        async def refused(channel_: str, bell: object) -> None:
-            store._doorbells._bells[channel_] = bell  # type: ignore[assignment]
+        async def refused(channel_: str, bell: Bell) -> None:
+            store._doorbells._bells[channel_] = bell
             raise TimeoutError("no confirmation")
 
-        store._doorbells.subscribe = refused  # type: ignore[method-assign]
+        store._doorbells.subscribe = refused  # type: ignore[method-assign, assignment]
         with pytest.raises(TimeoutError):
             await store.subscribe("r1", lambda seq, ring, carried=None: rung.set())
         await asyncio.wait_for(rung.wait(), 5)  # the lease taken, its bell rung

@@ -13,6 +13,7 @@ import pytest
 
 from server_kit import REDIS_URL, ManualClock, lasting_moves
 from stalactites.config import ServerConfig
+from stalactites.engine import GameName
 from stalactites.live.alarms import Alarms
 from stalactites.live.rooms.spectator_boards import SpectatorBoards
 from stalactites.protocol.room import MoveFrame
@@ -68,7 +69,9 @@ async def race(
     the two players."""
     store = CountingStore(REDIS_URL, redis_prefix)
     rooms = RoomService(store, ServerConfig(store_url=REDIS_URL), clock, solver)
-    made = await rooms.create(CreateRoom(game="stalactites", countdown_s=0, spectator_delay_s=0))
+    made = await rooms.create(
+        CreateRoom(game=GameName.STALACTITES, countdown_s=0, spectator_delay_s=0)
+    )
     players = [(await rooms.join(made.room_id, name))[0] for name in ("Ann", "Bob")]
     for player in players:
         await rooms.ready(made.room_id, player)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from server_kit import ProcessServer, play, resign, winning_line
+from server_kit import Spawn, play, resign, winning_line
 from tournament_kit import Watcher, enter, new_tournament, points, seat_in_round, start, view
 
 pytestmark = pytest.mark.usefixtures("close_clients")
@@ -19,7 +19,7 @@ HALF = len(LINE) // 2
 
 
 async def test_two_processes_serve_one_tournament_and_a_killed_one_changes_nothing(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     one, two = spawn(), spawn()
     settings = {"step": "ones", "rounds": 2, "round_time_s": 60, "break_s": 0}
@@ -78,7 +78,7 @@ async def test_two_processes_serve_one_tournament_and_a_killed_one_changes_nothi
 
 
 async def test_a_restarted_process_carries_on_the_round_of_a_killed_one(
-    spawn: type[ProcessServer],
+    spawn: Spawn,
 ) -> None:
     one = spawn()
     tournament_id, admin = await new_tournament(one.url, step="ones", rounds=1, deals=[DEAL])

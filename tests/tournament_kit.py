@@ -73,14 +73,17 @@ class Watcher(Client):
 
     schema = TOURNAMENT_SERVER_FRAMES
 
+    # Unlike a room's Client, opened by the tournament's id and said hello with any fields.
     @classmethod
-    async def open(cls, base: str, tournament_id: str, **options: Any) -> Watcher:
+    async def open(  # type: ignore[override]
+        cls, base: str, tournament_id: str, **options: Any
+    ) -> Watcher:
         url = f"{ws_base(base)}/ws/tournaments/{tournament_id}"
         watcher = await super().open(url, max_queue=None, **options)
         assert isinstance(watcher, Watcher)
         return watcher
 
-    async def hello(self, **hello: Any) -> dict[str, Any]:
+    async def hello(self, **hello: Any) -> dict[str, Any]:  # type: ignore[override]
         await self.send(type="hello", **hello)
         welcome = await self.recv()
         assert welcome["type"] == "welcome", welcome
