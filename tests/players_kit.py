@@ -204,8 +204,9 @@ async def anonymous(base: str) -> dict[str, Any]:
 
 async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, Any]]:
     """The player's history once it holds ``races`` races: recording runs in the background
-    after the results are out, so this reads the history until it shows them (10 s at most)."""
-    deadline = time.monotonic() + 10
+    after the results are out (and after fair play's assessment, which waits on the solver: long
+    on a loaded machine), so this reads the history until it shows them (60 s at most)."""
+    deadline = time.monotonic() + 60
     while True:
         status, page, _ = await api("GET", f"{base}/api/players/{player_id}/races")
         assert status == 200, page

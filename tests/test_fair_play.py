@@ -6,12 +6,14 @@ arena's race won by a held run, counted once cleared."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,14 @@ async def account(base: str, username: str) -> dict[str, Any]:
     return made
 
 
+async def until(done: Callable[[], bool], seconds: float) -> None:
+    """Wait until ``done()`` (an in-process server's counter), ``seconds`` at most."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"not done in {seconds} s"
+        await asyncio.sleep(0.02)
+
+
 async def play_attempt(
     server: InProcessServer, token: str, clock: ManualClock, gaps: list[float] | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -48,13 +58,17 @@ async def play_attempt(
     slow a loaded machine makes the round trips), or legal moves chosen at random with the
     server's clock moved ``gaps`` seconds before each, then resign.  The attempt, and the
     player's history once recorded."""
+    recorder = server.app.state.process.recorder
+    done = recorder.recorded
     made = await attempt(server.url, GAME, token)
     client = await Client.open(server.ws_url(made["room_id"]))
     await client.hello(made["token"])
     with clock.frozen() if gaps is None else contextlib.nullcontext():
         await _play(server, client, made["room_id"], clock, gaps)
     await client.close()
-    await recorded(server.url, made["player_id"])
+    # Every effect stored (fair play's assessment, the history, the day's board): the solver's
+    # assessment may take long on a loaded machine.
+    await until(lambda: recorder.recorded > done, 60)
     _, history, _ = await api(
         "GET", f"{server.url}/api/players/{made['player_id']}/races", None, token
     )

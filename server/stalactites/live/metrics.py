@@ -234,7 +234,7 @@ def build_info(store: str) -> list[str]:
 
 def queue_names() -> list[str]:
     """Every quick-race queue: each game and step a ``queue`` frame may ask, each pool."""
-    games = get_args(QueueFrame.model_fields["game"].annotation)
+    games = list(GameName)
     steps = get_args(get_args(QueueFrame.model_fields["step"].annotation)[0])
     by_game = {game: steps if game == GameName.STALACTITES else (None,) for game in games}
     return [
