@@ -133,6 +133,8 @@ def test_entrants_are_taken_to_each_race_by_themselves_and_see_the_standings_cha
     # again, each taken to the next race by themselves.
     second = room_of(ann, (first,))
     assert room_of(bob, (first,)) == second
+    for page in (ann, bob):  # (a seat not connected when its race starts is out of it)
+        wait_racing(page)
     expect(watcher.locator(".arena-standings tbody tr td:nth-child(4)")).to_have_text(["1", "1"])
     # Ann looks at the arena meanwhile (her socket lives on), and pauses.
     to_arena(ann, arena_id)
