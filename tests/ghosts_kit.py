@@ -52,8 +52,8 @@ async def source_run(
 ) -> SourceRun:
     """A player's solo race on a certified deal: legal moves until its board has ``moves``
     (when stuck, an undo, then a move not yet tried there), an action every ``gap_s``; then,
-    ``lasting_s`` later (the server's ``clock`` moved on, or waited for), a resignation; the
-    room's record once it is in the player's history."""
+    ``lasting_s`` later, a resignation; the room's record once it is in the player's history.
+    The time passes on the server's ``clock``, moved on, or (none given) is waited for."""
     runner = await anonymous(server.url)
     body = {"countdown_s": 0, "seats": 1, **settings}
     status, room, _ = await api("POST", f"{server.url}/api/rooms", body)
@@ -69,7 +69,7 @@ async def source_run(
     tried: list[set[str]] = [set()]  # the moves played from each position of the board's line
     index = 0
     while len(tried) <= moves:
-        await asyncio.sleep(gap_s)  # the run's own pace: what the ghost must keep
+        await _pause(gap_s, clock)  # the run's own pace: what the ghost must keep
         fresh = [move for move in legal if move not in tried[-1]]
         if fresh:
             tried[-1].add(fresh[0])
@@ -82,11 +82,7 @@ async def source_run(
             answer = await client.answer(f"s{index}")
         assert answer["type"] == "accepted", answer
         legal, index = answer["legal"], index + 1
-    await asyncio.sleep(gap_s)
-    if clock is None:
-        await asyncio.sleep(lasting_s)
-    else:
-        clock.advance(lasting_s)
+    await _pause(gap_s + lasting_s, clock)
     await client.send(type="resign")
     await client.expect("results")
     await client.close()
@@ -94,6 +90,14 @@ async def source_run(
     status, record, _ = await api("GET", f"{server.url}/api/rooms/{room['room_id']}/record")
     assert status == 200, record
     return SourceRun(room["room_id"], runner, record)
+
+
+async def _pause(seconds: float, clock: ManualClock | None) -> None:
+    """Let ``seconds`` pass: on the server's ``clock``, moved on, or (none given) waited for."""
+    if clock is None:
+        await asyncio.sleep(seconds)
+    else:
+        clock.advance(seconds)
 
 
 async def raced_run(server: Any, clock: ManualClock | None = None, **settings: Any) -> SourceRun:

@@ -38,6 +38,11 @@ from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
 from uvicorn_kit import PromptServer
 
+# How long a test waits for a frame, a close or a connection before it fails: time enough on
+# a loaded machine (two cores running four workers, their servers, solvers and browsers).  A
+# passing test never waits it out: each wait ends at its event.
+WAIT_S = 30.0
+
 OPEN_CLIENTS: list[Client] = []  # closed after each test by the conftest's fixture
 
 REDIS_URL = os.environ.get("STALACTITES_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -310,7 +315,7 @@ class Client:
 
     @classmethod
     async def open(cls, url: str, **options: Any) -> Self:
-        client = cls(await connect(url, open_timeout=10, max_size=1 << 22, **options))
+        client = cls(await connect(url, open_timeout=WAIT_S, max_size=1 << 22, **options))
         OPEN_CLIENTS.append(client)
         return client
 
@@ -320,7 +325,7 @@ class Client:
     async def send_raw(self, data: str | bytes) -> None:
         await self.ws.send(data)
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = WAIT_S) -> dict[str, Any]:
         """The next frame, checked against the protocol."""
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         frame: dict[str, Any] = json.loads(raw)
@@ -332,7 +337,7 @@ class Client:
             self.last_seq = frame["seq"]
         return frame
 
-    async def reply(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def reply(self, timeout: float = WAIT_S) -> dict[str, Any]:
         """The next frame that answers this socket: room events told to everyone (a player's
         presence) read on the way."""
         while True:
@@ -340,7 +345,7 @@ class Client:
             if frame["type"] != "presence":
                 return frame
 
-    async def expect(self, kind: str, timeout: float = 10.0, **match: Any) -> dict[str, Any]:
+    async def expect(self, kind: str, timeout: float = WAIT_S, **match: Any) -> dict[str, Any]:
         """Read frames until one of this type (and these field values) arrives."""
         deadline = time.monotonic() + timeout
         while True:
@@ -369,7 +374,7 @@ class Client:
             if frame["type"] in ("accepted", "rejected") and frame["id"] == move_id:
                 return frame
 
-    async def closed(self, timeout: float = 10.0) -> int | None:
+    async def closed(self, timeout: float = WAIT_S) -> int | None:
         """Read until the server closes; the close code it sent."""
         try:
             while True:

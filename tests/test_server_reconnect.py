@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import json
 import os
 import socket
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from server_kit import (
+    WAIT_S,
     Client,
     InProcessServer,
     ManualClock,
@@ -267,6 +269,10 @@ async def test_a_client_that_stops_reading_room_events_is_disconnected(
                     break
         assert played < 3000, "bob was never disconnected"
         await asyncio.to_thread(silent.drain)
+        # Bob's resumed socket reads a long backlog: the test's own reading, on a loaded
+        # machine, may stall past the half second that found the silent socket too slow.
+        process = server.app.state.process
+        process.config = dataclasses.replace(process.config, send_timeout_s=WAIT_S)
         again = await reconnect(server, room_id, bob, last_seq=seen)
         assert again.frames[0]["resumed"] is True
         caught_up = [await again.expect("progress") for _ in range(played)]  # more than a queue
