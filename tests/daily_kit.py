@@ -34,16 +34,19 @@ async def resign_attempt(base: str, made: dict[str, Any]) -> dict[str, Any]:
 
 
 async def board_until(
-    base: str, game: str, date: str, total: int, board: str = "guests"
+    base: str, game: str, date: str, *player_ids: str, board: str = "guests"
 ) -> dict[str, Any]:
     """One of the day's boards (by default the anonymous players', whom most tests play as)
-    once it holds ``total`` entries (30 s at most: an entry is put on the board in the
-    background once its race is over, which a loaded machine delays)."""
-    deadline = time.monotonic() + 30
-    url = f"{base}/api/daily/{game}/{date}/leaderboard?board={board}"
+    once it holds an entry of each of ``player_ids``: an entry is put on the board in the
+    background once its race is over (a loaded machine delays it), and other tests on a shared
+    server put theirs on the same day's board."""
+    deadline = time.monotonic() + 60
+    url = f"{base}/api/daily/{game}/{date}/leaderboard?board={board}&limit=100"
     while True:
         status, body, _ = await api("GET", url)
         assert status == 200, body
-        if body["total"] >= total or time.monotonic() > deadline:
+        entered = {entry["player_id"] for entry in body["entries"]}
+        if entered.issuperset(player_ids):
             return dict(body)
+        assert time.monotonic() < deadline, (player_ids, body)
         await asyncio.sleep(0.05)

@@ -95,8 +95,8 @@ async def fill(base: str) -> dict[str, Any]:
     for made in days:
         await resign_attempt(base, made)
     date = days[0]["date"]
-    await board_until(base, "stalactites", date, 1, board="ranked")
-    await board_until(base, "stalactites", date, 1, board="guests")
+    await board_until(base, "stalactites", date, ann["player_id"], board="ranked")
+    await board_until(base, "stalactites", date, guest["player_id"], board="guests")
     tournament_id, _ = await new_tournament(
         base, step="ones", rounds=1, round_time_s=60, break_s=0, deals=["ms:4"]
     )

@@ -113,7 +113,7 @@ async def _official_run(url: str) -> tuple[dict[str, str], dict[str, str]]:
     ann = await anonymous(url)
     made = await attempt(url, "stalactites", ann["token"])
     await resign_attempt(url, made)
-    await board_until(url, "stalactites", made["date"], 1)
+    await board_until(url, "stalactites", made["date"], ann["player_id"])
     return ann, made
 
 

@@ -100,7 +100,7 @@ async def _two_racers(server: InProcessServer) -> tuple[dict[str, Any], dict[str
     room_id = (await recorded(server.url, ann["player_id"]))[0]["room_id"]
     made = await attempt(server.url, GAME, bo["token"])
     await resign_attempt(server.url, made)
-    await board_until(server.url, GAME, made["date"], 1)
+    await board_until(server.url, GAME, made["date"], bo["player_id"])
     return ann, bo, room_id, made["date"]
 
 

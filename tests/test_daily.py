@@ -50,7 +50,7 @@ async def test_the_first_attempt_to_start_is_official_later_ones_practice_on_the
     rooms = any_server.app.state.process.rooms  # (no answer shows the deal during its day)
     deals = {rooms.known_settings(made["room_id"]).deal for made in (first, second)}
     assert len(deals) == 1
-    board = await board_until(any_server.url, "stalactites", first["date"], 1)
+    board = await board_until(any_server.url, "stalactites", first["date"], ann["player_id"])
     [entry] = [e for e in board["entries"] if e["player_id"] == ann["player_id"]]
     assert entry["room_id"] == first["room_id"] and entry["won"] is False
     assert entry["replay"] == f"#/replay/{first['room_id']}"
@@ -62,7 +62,7 @@ async def test_past_days_are_archived_with_their_deal_and_the_streak_counts_days
     ann = await anonymous(server.url)
     first = await attempt(server.url, "stalactites", ann["token"])
     await resign_attempt(server.url, first)
-    await board_until(server.url, "stalactites", first["date"], 1)
+    await board_until(server.url, "stalactites", first["date"], ann["player_id"])
     _, archive, _ = await api("GET", f"{server.url}/api/daily/stalactites/archive")
     assert archive["days"] == []  # today is not archived: its deal is still secret
     room_url = f"{server.url}/api/rooms/{first['room_id']}"
@@ -164,7 +164,7 @@ async def test_the_daily_deal_is_the_same_on_two_processes_and_one_attempt_is_of
         _, there, _ = await api("GET", f"{two}/api/daily/{game}", None, ann["token"])
         assert there["room_id"] == today["room_id"]
         date = theirs["date"]
-        board = await board_until(one, game, date, 2)
+        board = await board_until(one, game, date, ann["player_id"], bob["player_id"])
         assert sorted(e["player_id"] for e in board["entries"]) == sorted(
             [ann["player_id"], bob["player_id"]]
         ), troubles(tmp_path)
@@ -181,7 +181,7 @@ async def test_a_daily_run_is_raced_as_a_ghost_once_its_day_is_over(
     ann, bob = await anonymous(server.url), await anonymous(server.url)
     made = await attempt(server.url, "stalactites", ann["token"])
     await resign_attempt(server.url, made)
-    board = await board_until(server.url, "stalactites", made["date"], 1)
+    board = await board_until(server.url, "stalactites", made["date"], ann["player_id"])
     [entry] = board["entries"]
     url = f"{server.url}/api/rooms/{entry['room_id']}/ghost"
     run = {"player_id": entry["player_id"]}

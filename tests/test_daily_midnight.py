@@ -79,7 +79,7 @@ async def test_an_attempt_left_unstarted_is_not_official_and_a_practice_reveals_
     await play(client, line_of(any_server, left["room_id"]), "w")
     won = await client.expect("results")
     assert [line["status"] for line in won["standings"]] == ["won"] and won["deal"] is None
-    board = await board_until(base, GAME, practice["date"], 1)
+    board = await board_until(base, GAME, practice["date"], ann["player_id"])
     assert [(e["room_id"], e["won"]) for e in board["entries"]] == [(practice["room_id"], False)]
 
 
