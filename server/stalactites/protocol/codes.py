@@ -25,6 +25,8 @@ HTTP_ERROR_CODES: dict[str, str] = {
     "bad_origin": "403: a state-changing request with the session cookie (or an `Origin` "
     "not allowed) from a page of another site",
     "forbidden": "403: a moderators' request from a player who is not one",
+    "own_follow": "409: a follow of oneself",
+    "own_block": "409: a block of oneself",
     "own_challenge": "409: a challenge to oneself",
     "already_open": "409: a challenge to a player one has an open challenge to already",
     "not_open": "409: an answer to a challenge that is no longer open",
