@@ -18,8 +18,9 @@ from .tournament import TOURNAMENT_ERROR_CODES
 
 __all__ = ["HTTP_ERROR_CODES", "error_codes", "player_error_codes"]
 
-# The codes of the friends', arenas', fair play's and the web layer's own HTTP refusals,
-# which no socket's table and no player error names (web/errors.py gives their statuses).
+# The codes of the friends', arenas', fair play's and the web layer's own HTTP refusals
+# (web/errors.py gives their statuses): no player error names one, and no socket's table
+# but the arena socket's `not_found`, whose meaning here is the wider one.
 HTTP_ERROR_CODES: dict[str, str] = {
     "not_found": "404: no such challenge (or not one to or of this player), arena or page",
     "bad_origin": "403: a state-changing request with the session cookie (or an `Origin` "
