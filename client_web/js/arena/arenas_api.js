@@ -5,7 +5,7 @@
 // tell of one.
 
 import { errorText, quietly } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { has, t } from "../shared/i18n.js";
 
 const id = (arenaId) => encodeURIComponent(arenaId);
 
@@ -22,20 +22,9 @@ export const pauseArena = (arenaId, paused) =>
 /** Race the race you are paired in berserk (before it starts): {berserk, room_id}. */
 export const goBerserk = (arenaId) => quietly("POST", `/api/arenas/${id(arenaId)}/berserk`);
 
-// The arenas' refusals the catalogue words; any other as errorText says.
-const KNOWN = [
-  "closed",
-  "rating_band",
-  "not_entered",
-  "busy",
-  "not_found",
-  "unauthorized",
-  "too_late",
-  "not_racing",
-];
-
 /** What to tell the player of a refused arena request. */
 export function arenaError(error) {
-  if (KNOWN.includes(error?.code)) return t(`arenas.error.${error.code}`);
+  const own = `arenas.error.${error?.code}`; // the arenas' own words, else any error's
+  if (has(own)) return t(own);
   return errorText(error);
 }

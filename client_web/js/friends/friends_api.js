@@ -4,7 +4,7 @@
 // error in the console. friendsError says what to tell of one.
 
 import { ApiError, errorText, quietly } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { has, t } from "../shared/i18n.js";
 
 const id = (playerId) => encodeURIComponent(playerId);
 
@@ -31,26 +31,11 @@ export const inbox = () => quietly("GET", "/api/me/notifications");
 export const markRead = (upToMs) =>
   quietly("POST", "/api/me/notifications/read", { up_to_ms: upToMs });
 
-// The friends' refusals the catalogue words; any other is the server's own message.
-const KNOWN = [
-  "not_registered",
-  "player_not_found",
-  "own_follow",
-  "own_block",
-  "own_challenge",
-  "already_open",
-  "too_many",
-  "rated_pools",
-  "not_open",
-  "not_found",
-  "rate_limited",
-  "unauthorized",
-];
-
 /** What to tell the player of a refused friends' request. */
 export function friendsError(error) {
   if (error instanceof ApiError && error.status === 401) return t("friends.error.unauthorized");
-  if (KNOWN.includes(error?.code)) return t(`friends.error.${error.code}`);
+  const own = `friends.error.${error?.code}`; // the friends' own words, else any error's
+  if (has(own)) return t(own);
   if (error?.code === "bad_message" && error.message) return error.message;
   return errorText(error);
 }

@@ -13,12 +13,11 @@ import { createRoom, errorText, joinRoom } from "../shared/api.js";
 import { Connection } from "../shared/connection.js";
 import { h, replace } from "../shared/dom.js";
 import { field, select } from "../shared/forms.js";
-import { clockText, t } from "../shared/i18n.js";
+import { clockText, has, t } from "../shared/i18n.js";
 import { ensurePlayer } from "../shared/session.js";
 import { saveRoomSeat } from "../shared/storage.js";
 
 const TICK_MS = 250;
-const QUICK_ERRORS = ["unauthorized", "ghost_unavailable", "internal"];
 const GAMES = () => [
   ["stalactites", t("game.stalactites")],
   ["squadron", t("game.squadron")],
@@ -141,7 +140,8 @@ export class QueuePage {
       this.ghostButton.style.display = "none";
       this.noGhost(t("quick.error.ghost_unavailable"));
     } else if (frame.type === "error") {
-      this.fail(QUICK_ERRORS.includes(frame.code) ? t(`quick.error.${frame.code}`) : frame.message);
+      const own = `quick.error.${frame.code}`; // the queue's own words, else any error's
+      this.fail(has(own) ? t(own) : errorText(frame));
     }
   }
 

@@ -1,9 +1,11 @@
 // @ts-check
 // The HTTP API (issue 4 and 5): JSON in, JSON out, errors as ApiError with the server's code.
-// The server's messages are English; a player is shown the catalogue's text for the code
-// (errorText), and for a bad field the field's own advice.
+// The server's messages are English; a player is shown the catalogue's text for the code,
+// `error.<code>` (errorText), and for a bad field the field's own advice. The catalogues have
+// a text for every code the server can send (tests/test_client_error_codes.py); api.js adds
+// its own: `network` (no answer), `conflict` (a 409 without a code) and `http_<status>`.
 
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, field = null) {
@@ -14,55 +16,6 @@ export class ApiError extends Error {
   }
 }
 
-const KNOWN_CODES = new Set([
-  "bad_message",
-  "hint_solo_only",
-  "hints_off",
-  "day_over",
-  "seats_reserved",
-  "unauthorized",
-  "room_not_found",
-  "room_full",
-  "not_started",
-  "already_finished",
-  "not_waiting",
-  "invalid_move",
-  "illegal_move",
-  "step_locked",
-  "undo_disabled",
-  "rate_limited",
-  "internal",
-  "tournament_not_found",
-  "tournament_full",
-  "already_started",
-  "already_entered",
-  "network",
-  "not_found",
-  "conflict",
-  "already_seated",
-  "name_confusable",
-  "session_required",
-  "username_taken",
-  "already_registered",
-  "bad_credentials",
-  "bad_username",
-  "bad_password",
-  "bad_origin",
-  "player_not_found",
-  "name_taken",
-  "rename_too_soon",
-  "bad_name",
-  "retry",
-  "room_gone",
-  "idle",
-  "run_not_found",
-  "own_run",
-  "not_certified",
-  "not_finished",
-  "forbidden",
-  "own_report",
-  "no_appeal",
-]);
 const FIELDS = new Set([
   "deal",
   "name",
@@ -82,7 +35,8 @@ export function errorText(error) {
   const field = typeof error?.field === "string" ? error.field.split(".").pop() : null;
   if (error?.code === "bad_message" && FIELDS.has(field))
     return t(`error.field.${field}`, { max: 2 ** 31 - 1 });
-  if (KNOWN_CODES.has(error?.code)) return t(`error.${error.code}`);
+  if (typeof error?.code === "string" && has(`error.${error.code}`))
+    return t(`error.${error.code}`);
   return t("error.other", { status: error?.status ?? "?" });
 }
 

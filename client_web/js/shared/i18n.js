@@ -64,6 +64,9 @@ export const language = () => current;
 
 const words = () => CATALOGUES[current] ?? {};
 
+/** Whether the current language's catalogue has a text for the key. */
+export const has = (key) => Object.hasOwn(words(), key);
+
 /** @typedef {[string, Record<string, any>]} Phrase a catalogue key and its parameters */
 
 /** A key's text in the current language, with its {placeholders} filled. */

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from ..clock import Clock
 from ..rooms import RoomError, RoomService
@@ -124,11 +125,12 @@ class Follows:
             await self.store.add(blocker, "followers", player_id, self.clock.now_ms())
         return True
 
-    def _own(self, player: PlayerRecord, other: str, what: str) -> None:
+    def _own(self, player: PlayerRecord, other: str, what: Literal["follow", "block"]) -> None:
         if not player.registered:
             raise FriendsError("not_registered", f"create an account to {what} players")
         if other == player.player_id:
-            raise FriendsError(f"own_{what}", f"you cannot {what} yourself")
+            code = "own_follow" if what == "follow" else "own_block"
+            raise FriendsError(code, f"you cannot {what} yourself")
 
     async def listed(
         self, player_id: str, name: ListName, offset: int, limit: int

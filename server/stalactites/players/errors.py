@@ -21,7 +21,8 @@
     ├── NameTaken                 name_taken (a name given before, or confusable with one)
     └── PlayerNotFound            player_not_found
 
-A refused request changes nothing.
+A refused request changes nothing.  Each class's docstring is its code's meaning, as
+:func:`stalactites.protocol.codes.error_codes` lists it.
 """
 
 from __future__ import annotations
@@ -63,66 +64,94 @@ class BadInput(PlayerError):
 
 
 class BadUsername(BadInput):
+    """A username that is not 3 to 20 letters, digits, ``_`` or ``-``."""
+
     code = "bad_username"
     field = "username"
 
 
 class BadPassword(BadInput):
+    """A password that is not 8 to 128 characters."""
+
     code = "bad_password"
     field = "password"
 
 
 class BadName(BadInput):
+    """A display name that is not 1 to 20 visible characters."""
+
     code = "bad_name"
     field = "name"
 
 
 class BadCursor(BadInput):
+    """A history page's ``before`` that is no cursor the server gave."""
+
     code = "bad_cursor"
     field = "before"
 
 
 class BadLimit(BadInput):
+    """A page's ``limit`` or ``offset`` out of its range."""
+
     code = "bad_limit"
     field = "limit"
 
 
 class BadGame(BadInput):
+    """A game the server does not have."""
+
     code = "bad_game"
     field = "game"
 
 
 class BadRace(BadInput):
+    """A race result that is not well formed (a room id that is none)."""
+
     code = "bad_race"
     field = "result"
 
 
 class BadRecoveryCode(BadInput):
+    """Not even the form of a recovery code."""
+
     code = "bad_recovery_code"
     field = "code"
 
 
 class UsernameTaken(PlayerError):
+    """A username another account has."""
+
     code = "username_taken"
 
 
 class AlreadyRegistered(PlayerError):
+    """An account made for a player who has one."""
+
     code = "already_registered"
 
 
 class BadCredentials(PlayerError):
+    """A wrong password, or an unknown username (the same answer)."""
+
     code = "bad_credentials"
 
 
 class WrongRecoveryCode(PlayerError):
+    """A recovery code that is wrong or used, or an unknown username."""
+
     code = "wrong_recovery_code"
 
 
 class NotRegistered(PlayerError):
+    """What only an account may do (recovery codes, a bot), asked by an anonymous player."""
+
     code = "not_registered"
 
 
 class RenameTooSoon(PlayerError):
+    """A new name less than a day after the last; ``retry_at_ms`` says when."""
+
     code = "rename_too_soon"
 
     def __init__(self, retry_at_ms: int) -> None:
@@ -131,8 +160,12 @@ class RenameTooSoon(PlayerError):
 
 
 class NameTaken(PlayerError):
+    """A name given before, or confusable with one."""
+
     code = "name_taken"
 
 
 class PlayerNotFound(PlayerError):
+    """No such player."""
+
     code = "player_not_found"

@@ -20,6 +20,7 @@ from ...analysis import models as analysis
 from ...ghosts.runs import RaceRun
 from ...rooms.rematch import ProposeRematch
 from ...rooms.settings import AskHint, CreateRoom, TakeSeat
+from .. import codes
 from .. import room as p
 from . import arenas as arenas_protocol_doc
 from . import daily as daily_protocol_doc
@@ -491,6 +492,13 @@ PLAYER_ROUTES = [
     ),
 ]
 
+OTHER_CODES = """\
+### Other codes over HTTP
+
+The players', friends', arenas' and fair play's HTTP answers carry these codes too (with the
+tournament, match, notification and arena sockets' own codes below, they are every code a
+client can receive: `stalactites.protocol.codes.error_codes()`)."""
+
 PLAYERS = """### Players
 
 A player who persists (docs/players.md) has a **session**: API clients send
@@ -621,6 +629,9 @@ def _section(model: type[BaseModel], level: str = "####") -> list[str]:
 def _errors() -> list[str]:
     rows = ["## Error codes", "", "| Code | When |", "| --- | --- |"]
     rows += [f"| `{code}` | {_cell(text)} |" for code, text in p.ERROR_CODES.items()]
+    rows += ["", OTHER_CODES, "", "| Code | When |", "| --- | --- |"]
+    others = codes.HTTP_ERROR_CODES | codes.player_error_codes()
+    rows += [f"| `{code}` | {_cell(text)} |" for code, text in others.items()]
     return [*rows, ""]
 
 
