@@ -136,18 +136,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # What makes a test ``slow`` (left out of the fast loop, ``-m "not slow"``) by the fixtures it
 # takes: chromium, a running server over real sockets (the server test modules close their
-# clients), the session's Redis Cluster.  Other slow tests are marked where they are written.
+# clients), the session's Redis Cluster (taken, or a store parametrized ``"cluster"``).
+# Other slow tests are marked where they are written.
 SLOW_FIXTURES = {"browser", "close_clients", "cluster"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that takes ``browser`` (browser_kit's chromium) is a ``browser`` test; that and
-    the ``SLOW_FIXTURES`` make a test ``slow``."""
+    """A test that takes ``browser`` (browser_kit's chromium) is a ``browser`` test; that,
+    the ``SLOW_FIXTURES`` and a ``"cluster"`` parameter make a test ``slow``."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        on_cluster = callspec is not None and "cluster" in callspec.params.values()
         if "browser" in fixtures:
             item.add_marker(pytest.mark.browser)
-        if fixtures & SLOW_FIXTURES or item.get_closest_marker("browser") is not None:
+        if fixtures & SLOW_FIXTURES or on_cluster or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
 
 
