@@ -26,7 +26,7 @@ from ..engine import EngineError, Game, Move, Status
 from ..protocol.room import DeclareStep, MoveFrame, Rejected, RoomStatus, Undo
 from ..store import Commit, CommitOutcome, CommitResult, ProgressRow, Refusal, RoomRow, refusal
 from .berserk import berserk_ends
-from .boards import STEP_PREFIX, UNDO, CachedBoard, KeyedLocks, new_board, rebuild, seated_progress
+from .boards import STEP_PREFIX, UNDO, CachedBoard, KeyedLocks
 from .errors import RoomError, engine_code
 from .service import RoomService
 from .settings import RoomSettings
@@ -118,11 +118,7 @@ class Play:
             return
         settings = self.rooms.known_settings(room_id)
         if settings is not None:
-            boards = self.rooms.boards
-            for player_id in player_ids:
-                if boards.get(room_id, player_id) is None:
-                    game = new_board(settings)
-                    boards.put(room_id, player_id, CachedBoard(game, 0, seated_progress(game)))
+            self.rooms.boards.seed(room_id, player_ids, settings)
         if room_id not in self._times:
             self.rooms.spawn(self._learn_times(room_id))
 
@@ -187,13 +183,13 @@ class Play:
         self, room_id: str, player_id: str, action: Action, undo: bool, start: int
     ) -> AcceptedText | Rejected | None:
         """One try: an answer, or None after a conflict (the board was rebuilt)."""
-        board_ = await self.rooms.cached_board(room_id, player_id)
+        board_ = await self.rooms.boards.board(room_id, player_id)
         before = board_.progress
         try:
             board_.act(action.text)
         except EngineError as error:
-            if await self.store.read_log(room_id, player_id, board_.length):
-                await self.rooms.reload(room_id, player_id)  # stale: try on the real board
+            if await self.rooms.boards.outdated(room_id, player_id, board_):
+                await self.rooms.boards.reload(room_id, player_id)  # try on the real board
                 return None
             return await self._refuse(room_id, player_id, action.client_id, error)
         status, legal = judged(board_.game)
@@ -248,7 +244,7 @@ class Play:
     ) -> Rejected | AcceptedText | None:
         """The answer to a commit not applied (None after a conflict: the board is rebuilt)."""
         if result.outcome is CommitOutcome.CONFLICT:
-            await self.rooms.reload(room_id, player_id)
+            await self.rooms.boards.reload(room_id, player_id)
             return None
         self.rooms.boards.drop(room_id, player_id)  # it holds the action that was not stored
         if result.outcome is CommitOutcome.DUPLICATE:
@@ -279,11 +275,9 @@ class Play:
         self, room_id: str, player_id: str, client_id: str | None, length: int
     ) -> AcceptedText:
         """The original answer to the action that made the log ``length`` long."""
-        settings = await self.rooms.settings(room_id)
-        actions = await self.store.read_log(room_id, player_id, 0)
-        game = rebuild(settings, actions[:length])
+        game, action = await self.rooms.boards.replay(room_id, player_id, length)
         status, legal = judged(game)
-        return _accepted(client_id, actions[length - 1], board_json(game), legal, status)
+        return _accepted(client_id, action, board_json(game), legal, status)
 
     async def _race_times(self, room_id: str) -> tuple[int, int] | None:
         """(starts_at, ends_at) once the race is on, else None."""

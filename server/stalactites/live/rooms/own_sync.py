@@ -77,7 +77,7 @@ class OwnSync:
                 self._own -= 1
                 return
             with contextlib.suppress(Exception):  # the room is gone: the next action says so
-                board = await rooms.board(*key)
+                board = await rooms.boards.checked(*key)
                 game, status = board.game, board_status(board.game)
                 legal = legal_texts(game) if status.value == "playing" else []
                 self._send(
