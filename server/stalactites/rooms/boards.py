@@ -17,6 +17,7 @@ from typing import Any
 from ..engine import Game, GameName, Move, Squadron, Stalactites, new_game
 from ..engine.errors import IllegalMoveError
 from ..store import ProgressRow, RoomRow, Store
+from .seats import seated_progress
 from .settings import RoomSettings
 from .views import player_row
 from .wire import BoardText
@@ -30,7 +31,6 @@ __all__ = [
     "initial_layout",
     "new_board",
     "rebuild",
-    "seated_progress",
 ]
 
 UNDO = "undo"
@@ -62,12 +62,6 @@ def new_board(settings: RoomSettings) -> Game:
     """The initial board of a room's deal."""
     step = settings.step if settings.game == GameName.STALACTITES else None
     return new_game(settings.game, settings.deal, step)
-
-
-def seated_progress(game: Game) -> ProgressRow:
-    """The progress of a seat's board before its first action (``game``: the deal): the
-    deal's foundation cards, no moves, no foundation card reached yet."""
-    return ProgressRow(game.foundation_cards, 0, None)
 
 
 def initial_layout(settings: RoomSettings) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from .. import room_events
 from ..clock import Clock
 from ..config import ServerConfig
 from ..protocol.room import (
-    PlayerView,
     PositionVerdict,
     RoomStatus,
     RoomView,
@@ -40,20 +39,19 @@ from ..store import (
     Finish,
     FinishResult,
     JoinResult,
-    NewPlayer,
     NewRoom,
     RoomRow,
     Store,
 )
 from ..workers import SolverPool
 from .berserk import Berserk, berserk_ends
-from .boards import BoardCache, new_board, seated_progress
+from .boards import BoardCache, new_board
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
 from .ghost_seat import label_standings
 from .records import room_record
-from .seats import check_seat, seat_refusal, skeleton
+from .seats import check_seat, new_seat, seat_refusal
 from .settings import (
     QUICK_CONNECT_MS,
     CreateRoom,
@@ -344,22 +342,7 @@ class RoomService:
         check_seat(await self.load(room_id), settings, owner, name)
         player_id = owner or secrets.token_hex(8)
         token = token or secrets.token_urlsafe(32)
-        progress = seated_progress(new_board(settings))
-        view = PlayerView(
-            player_id=player_id,
-            name=name,
-            connected=False,
-            ready=False,
-            foundation_cards=progress.foundation_cards,
-            moves=0,
-            status="waiting",
-            place=None,
-            elapsed_ms=None,
-        )
-        event = room_events.player_event(view)
-        player = NewPlayer(
-            player_id, name, token_hash(token), self.now(), progress, event, skeleton(name)
-        )
+        player = new_seat(player_id, name, token_hash(token), self.now(), new_board(settings))
         joined = await self.store.join(room_id, player)  # checks both again, atomically
         if joined is JoinResult.ROOM_NOT_FOUND:
             raise RoomError("room_not_found", f"no room {room_id!r}")
