@@ -311,7 +311,7 @@ async def archived_room(prefix: str, player_store: RedisPlayerStore) -> tuple[st
     players = PlayerService(player_store, clock)
     recorder = RaceRecorder(players, rooms, clock)
     rooms.rater = recorder.rate
-    play = Play(rooms)
+    play = Play(rooms, rooms.boards, rooms.store, rooms.clock, rooms.berserk)
     other = RoomService(store, config, clock)
     try:
         await other.solver.run(worker_pid)  # its worker started, as a server's is

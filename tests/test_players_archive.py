@@ -49,7 +49,7 @@ async def _kept_race(
         await rooms.join(room_id, name, player)
     for player in PLAYERS:
         await rooms.ready(room_id, player)
-    play = Play(rooms)
+    play = Play(rooms, rooms.boards, rooms.store, rooms.clock, rooms.berserk)
     for player in PLAYERS:
         await play.resign(room_id, player)
     await rooms.finalize(room_id)

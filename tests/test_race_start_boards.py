@@ -71,7 +71,7 @@ async def test_a_board_made_from_late_news_costs_a_conflict_not_a_wrong_answer(
     second = str(expected.generate_legal_moves()[0])
 
     async def late_news() -> None:  # the board dropped, then ``started`` kept again
-        play.rooms.boards.drop(room_id, ada.you)
+        play.boards.drop(room_id, ada.you)
         play.race_started(room_id, [ada.you])
 
     await on_server(server, late_news())

@@ -86,7 +86,7 @@ async def race(
 async def moves(rooms: RoomService, room_id: str, player: str, count: int) -> list[ActionRow]:
     """``count`` moves of the player's, each leaving a move to play (the first legal one each
     time can lose the game); the action stream's rows."""
-    play = Play(rooms)
+    play = Play(rooms, rooms.boards, rooms.store, rooms.clock, rooms.berserk)
     board = (await rooms.welcome(room_id, player, None)).state
     assert board is not None
     for n, move in enumerate(lasting_moves(board.model_dump(), count)):

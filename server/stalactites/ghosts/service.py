@@ -20,12 +20,12 @@ from .. import room_events
 from ..players import PlayerService, RaceResult, displayed
 from ..protocol.room import PlayerView, RoomStatus
 from ..rooms import RoomError, RoomService
-from ..rooms.boards import new_board, seated_progress
+from ..rooms.boards import new_board
 from ..rooms.ghost_seat import GhostSeat
-from ..rooms.seats import is_persistent, skeleton
+from ..rooms.seats import is_persistent, new_seat, seat_view
 from ..rooms.service import token_hash
 from ..rooms.settings import RoomSettings, new_salt
-from ..store import GhostStore, IndexedRun, NewPlayer
+from ..store import GhostStore, IndexedRun
 from ..store.players.base import Rating
 from .runs import ghost_seat, new_seat_id, pool_of, raced
 
@@ -121,33 +121,13 @@ class GhostService:
         return Matched(room_id, token, view.players)
 
     async def _seat_ghost(self, room_id: str, settings: RoomSettings, ghost: GhostSeat) -> None:
-        deal = new_board(settings)
-        cards = deal.foundation_cards
-        view = PlayerView(
-            player_id=ghost.seat_id,
-            name=ghost.name,
-            connected=True,
-            ready=False,
-            foundation_cards=cards,
-            moves=0,
-            status="waiting",
-            place=None,
-            elapsed_ms=None,
-            ghost_of=ghost.name,
-        )
+        deal, seat_id, name = new_board(settings), ghost.seat_id, ghost.name
         now, secret = self.rooms.now(), token_hash(new_salt())  # nobody holds its token
-        seat = NewPlayer(
-            ghost.seat_id,
-            ghost.name,
-            secret,
-            now,
-            seated_progress(deal),
-            room_events.player_event(view),
-            skeleton(ghost.name),
-        )
+        seat = new_seat(seat_id, name, secret, now, deal, connected=True, ghost_of=name)
         await self.rooms.store.join(room_id, seat)
-        ready = room_events.player_event(view.model_copy(update={"ready": True}))
-        await self.rooms.store.ready(room_id, ghost.seat_id, ready, now, now, "")  # never last
+        view = seat_view(seat_id, name, deal, ready=True, connected=True, ghost_of=name)
+        ready = room_events.player_event(view)
+        await self.rooms.store.ready(room_id, seat_id, ready, now, now, "")  # never last
 
     async def index_race(self, result: RaceResult) -> None:
         """Index each persistent player's run of a recorded race on a certified deal, if it

@@ -2,22 +2,24 @@
 
 A log holds a player's accepted actions in order: a move in the project's
 notation, ``undo``, or ``step:ones`` / ``step:twos``.  The stored log is the
-truth; the cache only saves replaying it, and is checked against the log's
-length on every commit.
+truth; the cache (:class:`BoardCache`, its one owner) only saves replaying it,
+and is checked against the log's length on every commit.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Game, GameName, Move, Squadron, Stalactites, new_game
 from ..engine.errors import IllegalMoveError
-from ..store import ProgressRow
+from ..store import ProgressRow, RoomRow, Store
+from .seats import seated_progress
 from .settings import RoomSettings
+from .views import player_row
 from .wire import BoardText
 
 __all__ = [
@@ -29,7 +31,6 @@ __all__ = [
     "initial_layout",
     "new_board",
     "rebuild",
-    "seated_progress",
 ]
 
 UNDO = "undo"
@@ -61,12 +62,6 @@ def new_board(settings: RoomSettings) -> Game:
     """The initial board of a room's deal."""
     step = settings.step if settings.game == GameName.STALACTITES else None
     return new_game(settings.game, settings.deal, step)
-
-
-def seated_progress(game: Game) -> ProgressRow:
-    """The progress of a seat's board before its first action (``game``: the deal): the
-    deal's foundation cards, no moves, no foundation card reached yet."""
-    return ProgressRow(game.foundation_cards, 0, None)
 
 
 def initial_layout(settings: RoomSettings) -> dict[str, Any]:
@@ -105,27 +100,82 @@ class CachedBoard:
 
 
 class BoardCache:
-    """Recently used boards by (room, player), the least recently used dropped beyond ``size``."""
+    """This process's boards by (room, player), the least recently used dropped beyond
+    ``size``; the one owner of the cache and its policy: a board missing or stale is rebuilt
+    from the stored log (``store``) on the room's settings and row (``settings``, ``room``)."""
 
-    def __init__(self, size: int = 20_000) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: Callable[[str], Awaitable[RoomSettings]],
+        room: Callable[[str], Awaitable[RoomRow]],
+        size: int = 20_000,
+    ) -> None:
+        self._store, self._settings, self._room = store, settings, room
         self._boards: OrderedDict[tuple[str, str], CachedBoard] = OrderedDict()
         self._size = size
 
     def get(self, room_id: str, player_id: str) -> CachedBoard | None:
+        """The player's board if this process has it (never read from the store)."""
         key = (room_id, player_id)
         board = self._boards.get(key)
         if board is not None:
             self._boards.move_to_end(key)
         return board
 
-    def put(self, room_id: str, player_id: str, board: CachedBoard) -> None:
+    async def board(self, room_id: str, player_id: str) -> CachedBoard:
+        """The player's board as this process has it, else rebuilt from the stored log (a
+        stale one costs its next commit a conflict, which rebuilds it: the move path's)."""
+        cached = self.get(room_id, player_id)
+        return cached if cached is not None else await self.reload(room_id, player_id)
+
+    async def checked(self, room_id: str, player_id: str) -> CachedBoard:
+        """The player's board, checked against the stored log."""
+        cached = self.get(room_id, player_id)
+        if cached is not None and not await self.outdated(room_id, player_id, cached):
+            return cached
+        return await self.reload(room_id, player_id)
+
+    async def outdated(self, room_id: str, player_id: str, board: CachedBoard) -> bool:
+        """Whether the stored log has grown past ``board`` (it then wants :meth:`reload`)."""
+        return bool(await self._store.read_log(room_id, player_id, board.length))
+
+    async def reload(self, room_id: str, player_id: str) -> CachedBoard:
+        """Rebuild the player's board from the stored log (the log first: a commit made after
+        it shows as a conflict when this board is next committed from)."""
+        settings = await self._settings(room_id)
+        actions = await self._store.read_log(room_id, player_id)
+        row = await self._room(room_id)
+        progress = player_row(row, player_id).progress
+        fresh = CachedBoard(rebuild(settings, actions), len(actions), progress)
+        self._put(room_id, player_id, fresh)
+        return fresh
+
+    async def replay(self, room_id: str, player_id: str, length: int) -> tuple[Game, str]:
+        """The player's board after the first ``length`` actions of the stored log, and the
+        last of them (a board of the past: not cached)."""
+        settings = await self._settings(room_id)
+        actions = await self._store.read_log(room_id, player_id, 0)
+        return rebuild(settings, actions[:length]), actions[length - 1]
+
+    def seed(self, room_id: str, player_ids: Iterable[str], settings: RoomSettings) -> None:
+        """A race has begun: each of ``player_ids`` this process has no board of gets the
+        deal, nothing logged (made without the store; if an action was logged first, the
+        player's next commit is a conflict, which rebuilds the board)."""
+        for player_id in player_ids:
+            if self.get(room_id, player_id) is None:
+                game = new_board(settings)
+                self._put(room_id, player_id, CachedBoard(game, 0, seated_progress(game)))
+
+    def drop(self, room_id: str, player_id: str) -> None:
+        """Forget the player's board (it may hold an action the store has not)."""
+        self._boards.pop((room_id, player_id), None)
+
+    def _put(self, room_id: str, player_id: str, board: CachedBoard) -> None:
         self._boards[(room_id, player_id)] = board
         self._boards.move_to_end((room_id, player_id))
         while len(self._boards) > self._size:
             self._boards.popitem(last=False)
-
-    def drop(self, room_id: str, player_id: str) -> None:
-        self._boards.pop((room_id, player_id), None)
 
 
 class KeyedLocks:

@@ -18,22 +18,32 @@ tournament round's rooms, and every room of a busy hour, start together).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Collection
+from collections.abc import Collection, Coroutine
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from .. import room_events
+from ..clock import Clock
 from ..engine import EngineError, Game, Move, Status
 from ..protocol.room import DeclareStep, MoveFrame, Rejected, RoomStatus, Undo
-from ..store import Commit, CommitOutcome, CommitResult, ProgressRow, Refusal, RoomRow, refusal
-from .berserk import berserk_ends
-from .boards import STEP_PREFIX, UNDO, CachedBoard, KeyedLocks, new_board, rebuild, seated_progress
+from ..store import (
+    Commit,
+    CommitOutcome,
+    CommitResult,
+    ProgressRow,
+    Refusal,
+    RoomRow,
+    Store,
+    refusal,
+)
+from .berserk import Berserk, berserk_ends
+from .boards import STEP_PREFIX, UNDO, BoardCache, CachedBoard, KeyedLocks
 from .errors import RoomError, engine_code
-from .service import RoomService
 from .settings import RoomSettings
 from .views import player_row
 from .wire import AcceptedText, accepted_json, board_json
 
-__all__ = ["Action", "Play", "action_of", "board_status", "race_refusal"]
+__all__ = ["Action", "Play", "RoomLife", "action_of", "board_status", "race_refusal"]
 
 ATTEMPTS = 8
 
@@ -100,10 +110,29 @@ def judged(game: Game) -> tuple[Status, list[Move]]:
     return (Status.PLAYING if legal else Status.LOST), legal
 
 
+class RoomLife(Protocol):
+    """What moves need of the rooms' life from creation to results (the room service's)."""
+
+    def known_settings(self, room_id: str) -> RoomSettings | None: ...
+    async def settings(self, room_id: str) -> RoomSettings: ...
+    async def current(self, room_id: str) -> RoomRow: ...
+    async def commit(self, commit: Commit) -> CommitResult: ...
+    async def end_seat(
+        self, room_id: str, player_id: str, finish: str, elapsed_ms: int
+    ) -> CommitResult: ...
+    def finalize_soon(self, room_id: str) -> None: ...
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+
 class Play:
-    def __init__(self, rooms: RoomService) -> None:
-        self.rooms = rooms
-        self.store = rooms.store
+    """Players' actions in rooms: ``rooms`` their life, ``boards`` this process's boards,
+    ``store`` the rooms' store, ``berserk`` an arena race's berserk racers."""
+
+    def __init__(
+        self, rooms: RoomLife, boards: BoardCache, store: Store, clock: Clock, berserk: Berserk
+    ) -> None:
+        self.rooms, self.boards, self.store, self.berserk = rooms, boards, store, berserk
+        self._now = clock.now_ms
         self.locks = KeyedLocks()  # one player's actions at a time (live/rooms/own_sync.py too)
         self._times: dict[str, tuple[int, int]] = {}  # rooms seen racing: starts_at, ends_at
 
@@ -118,11 +147,7 @@ class Play:
             return
         settings = self.rooms.known_settings(room_id)
         if settings is not None:
-            boards = self.rooms.boards
-            for player_id in player_ids:
-                if boards.get(room_id, player_id) is None:
-                    game = new_board(settings)
-                    boards.put(room_id, player_id, CachedBoard(game, 0, seated_progress(game)))
+            self.boards.seed(room_id, player_ids, settings)
         if room_id not in self._times:
             self.rooms.spawn(self._learn_times(room_id))
 
@@ -147,7 +172,7 @@ class Play:
             action = action_of(frame, settings)
             if times is None:
                 raise RoomError("not_started", "the race has not started")
-            if self.rooms.now() >= times[1]:
+            if self._now() >= times[1]:
                 self.rooms.finalize_soon(room_id)
                 raise RoomError("already_finished", "the race is over")
             undo = settings.undo
@@ -174,11 +199,11 @@ class Play:
     ) -> bool:
         """Whether the racer races berserk (:mod:`.berserk`); raises for what they may not do:
         undo, or act once their half of the time is up (their race is then stored as over)."""
-        if player_id not in await self.rooms.berserk.seats(room_id, settings):
+        if player_id not in await self.berserk.seats(room_id, settings):
             return False
         if isinstance(frame, Undo):
             raise RoomError("undo_disabled", "a berserk racer has no undo")
-        if self.rooms.now() >= berserk_ends(*times):
+        if self._now() >= berserk_ends(*times):
             await self.rooms.current(room_id)  # (stores their race as over)
             raise RoomError("already_finished", "your berserk half of the time is up")
         return True
@@ -187,13 +212,13 @@ class Play:
         self, room_id: str, player_id: str, action: Action, undo: bool, start: int
     ) -> AcceptedText | Rejected | None:
         """One try: an answer, or None after a conflict (the board was rebuilt)."""
-        board_ = await self.rooms.cached_board(room_id, player_id)
+        board_ = await self.boards.board(room_id, player_id)
         before = board_.progress
         try:
             board_.act(action.text)
         except EngineError as error:
-            if await self.store.read_log(room_id, player_id, board_.length):
-                await self.rooms.reload(room_id, player_id)  # stale: try on the real board
+            if await self.boards.outdated(room_id, player_id, board_):
+                await self.boards.reload(room_id, player_id)  # try on the real board
                 return None
             return await self._refuse(room_id, player_id, action.client_id, error)
         status, legal = judged(board_.game)
@@ -201,7 +226,7 @@ class Play:
         try:
             result = await self.rooms.commit(commit)
         except BaseException:  # the store failed (Redis down?): stored or not, nobody knows
-            self.rooms.boards.drop(room_id, player_id)  # it holds the action: rebuild next time
+            self.boards.drop(room_id, player_id)  # it holds the action: rebuild next time
             raise
         if result.outcome is CommitOutcome.APPLIED:
             board_.length, board_.progress = result.length, commit.progress
@@ -219,7 +244,7 @@ class Play:
         undo: bool,
         start: int,
     ) -> Commit:
-        game, now = board_.game, self.rooms.now()
+        game, now = board_.game, self._now()
         cards = game.foundation_cards
         reached = now if cards != before.foundation_cards else before.reached_ms
         finish = None
@@ -248,9 +273,9 @@ class Play:
     ) -> Rejected | AcceptedText | None:
         """The answer to a commit not applied (None after a conflict: the board is rebuilt)."""
         if result.outcome is CommitOutcome.CONFLICT:
-            await self.rooms.reload(room_id, player_id)
+            await self.boards.reload(room_id, player_id)
             return None
-        self.rooms.boards.drop(room_id, player_id)  # it holds the action that was not stored
+        self.boards.drop(room_id, player_id)  # it holds the action that was not stored
         if result.outcome is CommitOutcome.DUPLICATE:
             return await self._duplicate(room_id, player_id, action.client_id, result.length)
         self.rooms.finalize_soon(room_id)
@@ -267,7 +292,7 @@ class Play:
             if prior is not None:
                 return await self._duplicate(room_id, player_id, client_id, prior)
         row = await self.rooms.current(room_id)
-        refusal = race_refusal(row, player_id, self.rooms.now())
+        refusal = race_refusal(row, player_id, self._now())
         if refusal is not None:
             error = refusal
         if isinstance(error, RoomError):
@@ -279,11 +304,9 @@ class Play:
         self, room_id: str, player_id: str, client_id: str | None, length: int
     ) -> AcceptedText:
         """The original answer to the action that made the log ``length`` long."""
-        settings = await self.rooms.settings(room_id)
-        actions = await self.store.read_log(room_id, player_id, 0)
-        game = rebuild(settings, actions[:length])
+        game, action = await self.boards.replay(room_id, player_id, length)
         status, legal = judged(game)
-        return _accepted(client_id, actions[length - 1], board_json(game), legal, status)
+        return _accepted(client_id, action, board_json(game), legal, status)
 
     async def _race_times(self, room_id: str) -> tuple[int, int] | None:
         """(starts_at, ends_at) once the race is on, else None."""
@@ -308,7 +331,7 @@ class Play:
 
     async def _resign_once(self, room_id: str, player_id: str) -> bool:
         times = await self._race_times(room_id)
-        elapsed = 0 if times is None else self.rooms.now() - times[0]
+        elapsed = 0 if times is None else self._now() - times[0]
         result = await self.rooms.end_seat(room_id, player_id, "resigned", elapsed)
         if result.outcome is CommitOutcome.CONFLICT:
             return False

@@ -18,12 +18,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import room_events
 from ..protocol.room import RoomStatus
-from ..store import NewPlayer, NewRoom, RoomRow
+from ..store import NewRoom, RoomRow
 from ..store.rooms.base import RematchRoom
-from .boards import new_board, seated_progress
+from .boards import new_board
 from .errors import RoomError
 from .ghost_seat import GHOST_PREFIX
-from .seats import skeleton
+from .seats import new_seat
 from .service import RoomService, new_room_id
 from .settings import CreateRoom, RoomSettings, new_salt
 
@@ -76,11 +76,8 @@ async def open_rematch(rooms: RoomService, row: RoomRow, settings: RoomSettings)
     chosen = await rooms.pick_deal(body.game, body.step)
     made = RoomSettings.resolve(body, chosen.deal, chosen.certified, chosen.solution, new_salt())
     room_id, now = new_room_id(), rooms.now()
-    progress = seated_progress(new_board(made))
-    seated = [
-        NewPlayer(p.player_id, p.name, p.token_hash, now, progress, "", skeleton(p.name))
-        for p in racers
-    ]
+    deal = new_board(made)
+    seated = [new_seat(p.player_id, p.name, p.token_hash, now, deal) for p in racers]
     room = NewRoom(room_id, made.model_dump_json(), len(seated), now, listed=False)
     ttl_ms = rooms.config.room_ttl_s * 1000
     if not await rooms.store.open_rematch(RematchRoom(room, row.room_id, seated), ttl_ms):

@@ -23,7 +23,6 @@ from .. import room_events
 from ..clock import Clock
 from ..config import ServerConfig
 from ..protocol.room import (
-    PlayerView,
     PositionVerdict,
     RoomStatus,
     RoomView,
@@ -40,20 +39,19 @@ from ..store import (
     Finish,
     FinishResult,
     JoinResult,
-    NewPlayer,
     NewRoom,
     RoomRow,
     Store,
 )
 from ..workers import SolverPool
 from .berserk import Berserk, berserk_ends
-from .boards import BoardCache, CachedBoard, new_board, rebuild, seated_progress
+from .boards import BoardCache, new_board
 from .deals import ChosenDeal, pick_deal
 from .errors import RoomError
 from .event_sink import EventSink, Unfollowed
 from .ghost_seat import label_standings
 from .records import room_record
-from .seats import check_seat, seat_refusal, skeleton
+from .seats import check_seat, new_seat, seat_refusal
 from .settings import (
     QUICK_CONNECT_MS,
     CreateRoom,
@@ -124,7 +122,7 @@ class RoomService:
         self._own_solver = solver is None
         self.solver = SolverPool(config.solver_workers) if solver is None else solver
         self._lines = Lines(self.solver)  # a kept room's winning lines, found again
-        self.boards = BoardCache()
+        self.boards = BoardCache(store, self.settings, self.load)  # players' boards, here
         self._settings: dict[str, RoomSettings] = {}
         self._sink: EventSink = Unfollowed()
         self._finish_listeners: list[FinishListener] = []
@@ -257,7 +255,7 @@ class RoomService:
     ) -> CommitResult:
         """Store a racer's race as over (``finish``: resigned, timeout) with their board as
         it stands, ``elapsed_ms`` into the race; after a conflict their board is read again."""
-        board_ = await self.cached_board(room_id, player_id)
+        board_ = await self.boards.board(room_id, player_id)
         progress = board_.progress
         event = room_events.progress_event(
             player_id, progress.foundation_cards, progress.moves, finish, elapsed_ms
@@ -276,7 +274,7 @@ class RoomService:
         )
         result = await self.commit(commit)
         if result.outcome is CommitOutcome.CONFLICT:
-            await self.reload(room_id, player_id)
+            await self.boards.reload(room_id, player_id)
         return result
 
     async def view(self, room_id: str) -> RoomView:
@@ -344,22 +342,7 @@ class RoomService:
         check_seat(await self.load(room_id), settings, owner, name)
         player_id = owner or secrets.token_hex(8)
         token = token or secrets.token_urlsafe(32)
-        progress = seated_progress(new_board(settings))
-        view = PlayerView(
-            player_id=player_id,
-            name=name,
-            connected=False,
-            ready=False,
-            foundation_cards=progress.foundation_cards,
-            moves=0,
-            status="waiting",
-            place=None,
-            elapsed_ms=None,
-        )
-        event = room_events.player_event(view)
-        player = NewPlayer(
-            player_id, name, token_hash(token), self.now(), progress, event, skeleton(name)
-        )
+        player = new_seat(player_id, name, token_hash(token), self.now(), new_board(settings))
         joined = await self.store.join(room_id, player)  # checks both again, atomically
         if joined is JoinResult.ROOM_NOT_FOUND:
             raise RoomError("room_not_found", f"no room {room_id!r}")
@@ -495,32 +478,6 @@ class RoomService:
 
     # What a player sees.
 
-    async def cached_board(self, room_id: str, player_id: str) -> CachedBoard:
-        """The player's board as this process has it, else rebuilt from the stored log (a
-        stale one costs its next commit a conflict, which rebuilds it: the move path's)."""
-        cached = self.boards.get(room_id, player_id)
-        return cached if cached is not None else await self.reload(room_id, player_id)
-
-    async def board(self, room_id: str, player_id: str) -> CachedBoard:
-        """The player's board, checked against the stored log."""
-        cached = self.boards.get(room_id, player_id)
-        if cached is not None:
-            if not await self.store.read_log(room_id, player_id, cached.length):
-                return cached
-        return await self.reload(room_id, player_id)
-
-    async def reload(self, room_id: str, player_id: str) -> CachedBoard:
-        """Rebuild the player's board from the stored log (the log first: a commit made after
-        it shows as a conflict when this board is next committed from)."""
-        settings = await self.settings(room_id)
-        actions = await self.store.read_log(room_id, player_id)
-        row = await self.load(room_id)
-        fresh = CachedBoard(
-            rebuild(settings, actions), len(actions), player_row(row, player_id).progress
-        )
-        self.boards.put(room_id, player_id, fresh)
-        return fresh
-
     async def _resumed(self, row: RoomRow, last_seq: int | None) -> bool:
         """Whether a hello with this ``last_seq`` resumes: the event log still reaches it."""
         if last_seq is None or last_seq > row.seq:
@@ -532,7 +489,7 @@ class RoomService:
         resumed = await self._resumed(row, last_seq)
         state, legal = None, []
         if row.status in (RoomStatus.RACING, RoomStatus.FINISHED):
-            game = (await self.board(room_id, player_id)).game
+            game = (await self.boards.checked(room_id, player_id)).game
             state = wire_board(game)
             if row.status == RoomStatus.RACING and player_row(row, player_id).finish is None:
                 legal = legal_texts(game)

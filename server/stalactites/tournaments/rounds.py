@@ -18,12 +18,13 @@ import secrets
 from ..clock import Clock
 from ..engine import GameName
 from ..players.races import RoundOf
-from ..protocol.room import PlayerView, Standing
+from ..protocol.room import Standing
 from ..protocol.tournament import RoundLine
-from ..room_events import countdown_event, player_event
-from ..rooms.boards import new_board, seated_progress
+from ..room_events import countdown_event
+from ..rooms.boards import new_board
+from ..rooms.seats import new_seat
 from ..rooms.settings import RoomSettings, new_salt
-from ..store import NewPlayer, NewRoom, RoomRow, RoundRoom, Store
+from ..store import NewRoom, RoomRow, RoundRoom, Store
 from ..store.tournaments.base import EntrantRow
 from .points import Line, rank, round_points, round_time
 from .settings import TournamentSettings
@@ -92,18 +93,10 @@ async def open_round_room(
     no seat for anyone else); the race's (starts_at, ends_at)."""
     settings = settings.model_copy(update={"seats": len(entrants)})
     deal = new_board(settings)
-    cards = deal.foundation_cards
     starts_at = clock.now_ms()
     ends_at = starts_at + settings.time_limit_s * 1000
     players = [
-        NewPlayer(
-            entrant.player_id,
-            entrant.name,
-            entrant.token_hash,
-            starts_at,
-            seated_progress(deal),
-            player_event(_view(entrant, cards, ready=True)),
-        )
+        new_seat(entrant.player_id, entrant.name, entrant.token_hash, starts_at, deal, ready=True)
         for entrant in entrants
     ]
     events = [player.event_json for player in players] + [countdown_event(starts_at, ends_at)]
@@ -111,20 +104,6 @@ async def open_round_room(
     if not await store.open_round(RoundRoom(room, players, starts_at, ends_at, events), ttl_ms):
         raise RuntimeError(f"round room {room_id}: the id is taken")
     return starts_at, ends_at
-
-
-def _view(entrant: EntrantRow, cards: int, ready: bool) -> PlayerView:
-    return PlayerView(
-        player_id=entrant.player_id,
-        name=entrant.name,
-        connected=False,
-        ready=ready,
-        foundation_cards=cards,
-        moves=0,
-        status="waiting",
-        place=None,
-        elapsed_ms=None,
-    )
 
 
 def room_results(room: RoomRow) -> list[Standing] | None:

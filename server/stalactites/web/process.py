@@ -95,7 +95,7 @@ class Process:
         self.solver = SolverPool(config.solver_workers)  # solver work, off the event loop
         self.rooms = RoomService(self.store, config, clock, self.solver)
         self.analyses = Analyses(self.rooms, self.solver)
-        self.play = Play(self.rooms)
+        self.play = Play(self.rooms, self.rooms.boards, self.store, clock, self.rooms.berserk)
         self.room_fanout: Fanout[RoomHooks] = Fanout(
             "room", self.store, self._room_hooks, clock, linger_ms, self.metrics.fanout_seconds
         )

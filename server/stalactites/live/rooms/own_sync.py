@@ -71,13 +71,13 @@ class OwnSync:
             task.cancel()
 
     async def _check(self) -> None:
-        rooms, key = self.play.rooms, (self.room_id, self.player_id)
+        boards, key = self.play.boards, (self.room_id, self.player_id)
         async with self.play.locks.hold(key):
             if self._own > 0:
                 self._own -= 1
                 return
             with contextlib.suppress(Exception):  # the room is gone: the next action says so
-                board = await rooms.board(*key)
+                board = await boards.checked(*key)
                 game, status = board.game, board_status(board.game)
                 legal = legal_texts(game) if status.value == "playing" else []
                 self._send(
