@@ -29,6 +29,7 @@ async def test_alarms_ring_in_due_order_once_due() -> None:
     assert len(alarms) == 0
 
 
+@pytest.mark.slow
 async def test_a_clock_that_jumps_rings_alarms_far_ahead_within_the_poll() -> None:
     clock = ManualClock()
     alarms = Alarms(clock)
@@ -66,6 +67,7 @@ async def test_cancelled_alarms_never_ring() -> None:
     assert len(alarms) == 0
 
 
+@pytest.mark.slow
 async def test_cancelled_alarms_are_dropped_before_they_are_due() -> None:
     clock = ManualClock()
     alarms = Alarms(clock)

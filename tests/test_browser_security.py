@@ -49,6 +49,7 @@ def headers_of(url: str, method: str = "GET", body: Any = None) -> tuple[int, di
         return error.code, {k.lower(): v for k, v in error.headers.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("method", "path", "body", "status"),
     [

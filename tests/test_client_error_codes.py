@@ -73,17 +73,20 @@ def _refuser(func: ast.expr) -> bool:
     )
 
 
+@pytest.mark.slow
 def test_the_scan_finds_the_codes_the_server_refuses_with() -> None:
     found = refused_codes()
     assert {"bad_origin", "forbidden", "no_daily", "already_queued", "too_late"} <= found
 
 
+@pytest.mark.slow
 def test_no_code_is_made_up_at_run_time() -> None:
     """A code built by an f-string would hide from the scan and from the list."""
     made = [ast.unparse(a) for a in refused_with() if isinstance(a, ast.JoinedStr)]
     assert made == []
 
 
+@pytest.mark.slow
 def test_every_code_the_server_refuses_with_is_listed() -> None:
     assert sorted(refused_codes() - error_codes().keys()) == []
 

@@ -29,6 +29,7 @@ async def gone_within(seconds: float, check: Callable[[], Awaitable[bool]]) -> f
     return time.monotonic() - began
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)
 async def test_a_room_past_its_ttl_is_gone_with_everything_it_held(store: Store) -> None:
     await racing(store)
@@ -48,6 +49,7 @@ async def test_a_room_past_its_ttl_is_gone_with_everything_it_held(store: Store)
     assert await store.load_room("r1", T0) is not None  # an hour's TTL: still there
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["memory", "redis"])
 async def test_a_tournament_past_its_ttl_is_gone(kind: str, redis_prefix: str) -> None:
     store: TournamentStore = (
@@ -68,6 +70,7 @@ async def test_a_tournament_past_its_ttl_is_gone(kind: str, redis_prefix: str) -
         await store.close()
 
 
+@pytest.mark.slow
 async def test_the_default_server_forgets_an_abandoned_room_by_its_clock(
     clock: ManualClock,
 ) -> None:

@@ -200,6 +200,7 @@ def hard_by_solving(game: Stalactites) -> bool:
     return len(outcomes) >= HARD_MIN_CHOICES and keeping <= len(outcomes) * HARD_MAX_SHARE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deal", ["ms:1", "ms:5"])
 def test_hard_positions_along_a_winning_line_agree_with_plain_solves(deal: str) -> None:
     line = winning_line(deal)
@@ -303,6 +304,7 @@ def human_run(deal: str, rng: random.Random, greedy: bool) -> tuple[list[str], l
     return actions, times
 
 
+@pytest.mark.slow
 def test_human_like_runs_are_never_held_and_open_no_case() -> None:
     rng = random.Random(29)
     for player in range(12):

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 SCRIPT = textwrap.dedent(
     """
     import asyncio, gc, weakref
@@ -44,6 +46,7 @@ SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_survivors_are_frozen_and_the_whole_collection_frees_their_cycles() -> None:
     run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr

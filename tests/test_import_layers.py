@@ -12,6 +12,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1] / "server"
 PACKAGE = ROOT / "stalactites"
 
@@ -149,11 +151,13 @@ def test_every_module_is_in_a_layer() -> None:
     assert missing == [], f"add these to LAYERS (and docs/architecture.md): {missing}"
 
 
+@pytest.mark.slow
 def test_imports_draw_no_circle() -> None:
     found = [" -> ".join(group) for group in cycles(graph())]
     assert found == [], "import circles:\n" + "\n".join(found)
 
 
+@pytest.mark.slow
 def test_each_layer_imports_only_downward() -> None:
     upward = sorted(
         f"{name} -> {other}"

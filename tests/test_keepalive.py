@@ -91,6 +91,7 @@ class Raw:
         self.writer.close()
 
 
+@pytest.mark.slow
 async def test_a_client_that_sends_frames_is_never_pinged(pinging: InProcessServer) -> None:
     raw = await Raw.spectate(pinging.ws_url(await new_room(pinging.url)))
     try:
@@ -103,6 +104,7 @@ async def test_a_client_that_sends_frames_is_never_pinged(pinging: InProcessServ
         raw.close()
 
 
+@pytest.mark.slow
 async def test_a_silent_client_is_pinged_and_kept_while_it_answers(
     pinging: InProcessServer,
 ) -> None:
@@ -122,6 +124,7 @@ async def test_a_silent_client_is_pinged_and_kept_while_it_answers(
         raw.close()
 
 
+@pytest.mark.slow
 async def test_a_silent_client_that_does_not_answer_is_closed(pinging: InProcessServer) -> None:
     raw = await Raw.spectate(pinging.ws_url(await new_room(pinging.url)))
     try:

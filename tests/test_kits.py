@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 
 
@@ -22,6 +24,7 @@ def imported_test_modules(source: str) -> set[str]:
     return {root for root in roots if root.startswith("test_")}
 
 
+@pytest.mark.slow
 def test_no_module_of_the_tests_imports_a_test_module() -> None:
     offenders = {
         path.name: imported

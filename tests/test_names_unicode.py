@@ -77,6 +77,7 @@ def _room_with(name: str) -> tuple[RoomRow, RoomSettings]:
     return row, settings
 
 
+@pytest.mark.slow
 def test_the_unicode_data_is_the_definition_of_default_ignorable() -> None:
     """DerivedCoreProperties.txt: Other_Default_Ignorable_Code_Point + Cf + Variation_Selector
     - White_Space - FFF9..FFFB - 13430..13440 - Prepended_Concatenation_Mark."""
@@ -102,6 +103,7 @@ def test_a_name_of_one_default_ignorable_code_point_alone_is_refused() -> None:
     assert accepted == []
 
 
+@pytest.mark.slow
 def test_a_taken_name_plus_a_default_ignorable_code_point_is_confusable_with_it() -> None:
     row, settings = _room_with(TAKEN)
     passed = []
@@ -120,6 +122,7 @@ def test_a_taken_name_plus_a_default_ignorable_code_point_is_confusable_with_it(
     assert passed == []
 
 
+@pytest.mark.slow
 def test_a_taken_name_with_white_space_around_it_or_doubled_is_confusable_with_it() -> None:
     row, settings = _room_with("ann bob")
     passed = []
@@ -176,6 +179,7 @@ def test_visible_names_are_still_accepted() -> None:
         assert _seat_name(name) == name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("filler", ["\u3164", "\u115f", "\u2800", "\u034f", "\ufe0f"])
 async def test_every_way_of_choosing_a_name_refuses_a_blank_one(
     any_server: Any, filler: str

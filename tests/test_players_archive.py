@@ -57,6 +57,7 @@ async def _kept_race(
     return room_id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["memory", "redis", "cluster"], indirect=True)
 @pytest.mark.parametrize("game", ["stalactites", "squadron"])
 async def test_a_kept_rooms_winning_lines_are_found_again_by_another_process(

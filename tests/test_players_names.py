@@ -107,6 +107,7 @@ def test_a_token_holds_256_random_bits_and_names_its_player() -> None:
     assert new_token("p.0123456789abcdef") != token
 
 
+@pytest.mark.slow
 def test_passwords_are_hashed_with_argon2id_as_stated() -> None:
     passwords = Passwords()
     hashed = passwords.hash("correct horse")
@@ -125,6 +126,7 @@ def test_a_hash_made_with_old_parameters_is_made_again() -> None:
     assert not Passwords().verify("not a hash", "correct horse").right
 
 
+@pytest.mark.slow
 def test_an_unknown_username_costs_what_a_wrong_password_costs() -> None:
     passwords = Passwords(time_cost=2, memory_kib=16 * 1024)
     hashed = passwords.hash("correct horse")

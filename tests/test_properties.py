@@ -65,6 +65,7 @@ def test_random_play_keeps_every_card_exactly_once(game: Stalactites, rng: rando
         assert every_card(game) == deck
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(squadron_games, st.randoms(use_true_random=False))
 def test_random_play_keeps_every_card_exactly_twice(game: Squadron, rng: random.Random) -> None:
@@ -83,6 +84,7 @@ def test_foundations_never_hold_more_than_13_cards(game: Board, rng: random.Rand
         assert sum(sizes) == game.foundation_cards
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(games, st.randoms(use_true_random=False))
 def test_pop_restores_the_exact_previous_position(game: Game, rng: random.Random) -> None:
@@ -119,6 +121,7 @@ def test_replaying_a_record_reproduces_the_position(game: Game, rng: random.Rand
     assert result.status is game.status
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(games, st.randoms(use_true_random=False))
 def test_a_game_with_no_legal_move_is_lost_unless_won(game: Game, rng: random.Random) -> None:

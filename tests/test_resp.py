@@ -47,6 +47,7 @@ async def until(condition: object, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+@pytest.mark.slow
 async def test_a_command_on_a_stalled_connection_fails_and_the_next_one_reconnects() -> None:
     async with CountingProxy(REDIS_PORT) as gate:
         pipe = Pipe(Address(port=gate.port), stall_s=0.5)
@@ -61,6 +62,7 @@ async def test_a_command_on_a_stalled_connection_fails_and_the_next_one_reconnec
         await pipe.close()
 
 
+@pytest.mark.slow
 async def test_a_busy_connection_that_keeps_answering_is_not_dropped() -> None:
     async with CountingProxy(REDIS_PORT) as gate:
         pipe = Pipe(Address(port=gate.port), stall_s=0.5)
@@ -71,6 +73,7 @@ async def test_a_busy_connection_that_keeps_answering_is_not_dropped() -> None:
         await pipe.close()
 
 
+@pytest.mark.slow
 async def test_a_silent_subscription_is_made_again_and_resyncs_once_confirmed() -> None:
     channel = f"test-resp-{uuid.uuid4().hex}"
     heard: list[str] = []

@@ -72,6 +72,7 @@ def log_length(prefix: str) -> int:
         client.close()
 
 
+@pytest.mark.slow
 async def test_a_race_whose_finishing_process_died_before_its_records_is_recorded_once(
     config: ServerConfig, dead: Process, redis_prefix: str
 ) -> None:
@@ -91,6 +92,7 @@ async def test_a_race_whose_finishing_process_died_before_its_records_is_recorde
         await races_recorded(alive.url, players)
 
 
+@pytest.mark.slow
 async def test_a_race_no_process_serves_ends_at_its_deadline_and_is_recorded_once(
     config: ServerConfig, dead: Process
 ) -> None:

@@ -112,6 +112,7 @@ def test_verdicts_are_their_strings() -> None:
     assert solver.Verdict("unknown") is solver.Verdict.UNKNOWN
 
 
+@pytest.mark.slow
 def test_pick_squadron_deals_replay_to_wins() -> None:
     certificates = pick("squadron", 2, seed=1)  # the stream's first two deals come out quickly
     assert [c.deal for c in certificates] == [c.deal for c in pick("squadron", 2, seed=1)]

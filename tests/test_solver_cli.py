@@ -131,6 +131,7 @@ def test_pick_that_cannot_certify_fails_with_exit_1(capsys: pytest.CaptureFixtur
     assert err.startswith("stalactites: error: ") and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_the_installed_command_solves_a_batch() -> None:
     done = subprocess.run(
         [COMMAND, "solve", "stalactites", "ms:1", "ms:2", "--step", "ones"],

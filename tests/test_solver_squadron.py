@@ -117,6 +117,7 @@ def replays_to_a_win(game: Squadron, moves: list[str]) -> bool:
     return result.valid and result.status is Status.WON
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", [1, 2, 3, 7, 9])
 def test_won_lines_replay_to_a_win_through_the_engine(number: int) -> None:
     game = Squadron(f"ms:{number}")
@@ -180,6 +181,7 @@ def test_a_key_restores_the_position_it_was_made_from() -> None:
             assert sorted(map(bytes, restored.cols)) == sorted(map(bytes, board.cols))
 
 
+@pytest.mark.slow
 def test_moves_the_depth_first_search_calls_independent_commute_through_the_engine() -> None:
     game = Squadron("ms:1")
     line = solve(game, max_states=50_000).moves
@@ -205,6 +207,7 @@ def test_moves_the_depth_first_search_calls_independent_commute_through_the_engi
     assert pairs > 20, pairs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weights", WEIGHTS + BRIEF_WEIGHTS)
 def test_every_best_first_ranking_wins_a_deal_with_a_line_the_engine_replays(
     weights: Weights,

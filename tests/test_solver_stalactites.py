@@ -119,6 +119,7 @@ def test_ms88_is_lost_by_ones_and_won_by_twos() -> None:
     assert replays_to_a_win(Stalactites("ms:88", "twos"), twos.moves)
 
 
+@pytest.mark.slow
 def test_golden_verdicts_for_ms1_to_ms200_both_steps() -> None:
     """A sample: every fourth deal and every (deal, step) the golden file says is lost, each
     within 4000 states (the few costlier searches are left to the bench, which runs all)."""

@@ -28,6 +28,7 @@ def _no_search_here(*args: object) -> object:
     raise AssertionError("the solver ran on the server's own process")
 
 
+@pytest.mark.slow
 async def test_creating_squadron_rooms_runs_no_search_in_the_server_process(
     server: InProcessServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -70,6 +71,7 @@ async def _ended(pid: int) -> None:
         os.close(fd)
 
 
+@pytest.mark.slow
 async def test_a_killed_servers_workers_end_with_it() -> None:
     with subprocess.Popen([sys.executable, "-c", POOL_HOLDER], stdout=subprocess.PIPE) as holder:
         assert holder.stdout is not None

@@ -294,6 +294,7 @@ async def heard_on(pubsub: redis.client.PubSub, wait_s: float = 0.3) -> list[str
     return messages
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["redis", "cluster"])
 async def test_on_redis_a_commit_rings_the_bell_only_when_another_process_listens(
     where: str, redis_prefix: str, request: pytest.FixtureRequest

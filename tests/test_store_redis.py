@@ -75,6 +75,7 @@ def kill_connection(name: str) -> None:
     client.close()
 
 
+@pytest.mark.slow
 async def test_a_lost_subscription_is_made_again_and_every_bell_rings_to_resync(
     redis_store: RedisStore,
 ) -> None:

@@ -137,6 +137,7 @@ async def listed(server: InProcessServer, status: str) -> dict[str, dict[str, An
     return {row["tournament_id"]: row for row in body["tournaments"]}
 
 
+@pytest.mark.slow
 async def test_the_lobby_lists_tournaments_starting_soon_and_running(
     any_server: InProcessServer, clock: ManualClock
 ) -> None:

@@ -89,6 +89,7 @@ async def test_processes_advancing_at_once_make_each_transition_once(
     assert len(row.entrants) == 3
 
 
+@pytest.mark.slow
 async def test_schedulers_in_every_process_run_a_tournament_to_its_end_once(
     processes: list[Process], clock: ManualClock
 ) -> None:
