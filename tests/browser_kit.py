@@ -9,6 +9,7 @@ The fixtures here (``server_url``, ``redis_server``, ``browser``, ``console``, `
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -17,15 +18,17 @@ import subprocess
 import sys
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import redis
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+import players_kit
 from server_kit import TEST_DEAL_POOL, board_game, end_process, free_port
 from stalactites.engine.stalactites import Stalactites
 from stalactites.solver import Verdict, solve
@@ -48,12 +51,14 @@ __all__ = [
     "console",
     "engine_board",
     "expect_board",
+    "in_thread",
     "join_room",
     "line",
     "new_page",
     "new_room",
     "post",
     "ready",
+    "recorded",
     "redis_server",
     "server_url",
     "settled",
@@ -64,6 +69,8 @@ __all__ = [
     "winning_line",
     "winning_line_from",
 ]
+
+T = TypeVar("T")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -292,16 +299,18 @@ SOLVER_MS = 60_000
 assessment, which its recording waits on): a queue of them can run long on a loaded machine."""
 
 
+def in_thread(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end on a loop of its own (Playwright's sync API holds this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()
+
+
 def recorded(page: Page, server_url: str, races: int = 1) -> None:
     """Wait until the page's player has ``races`` races in their history: a race is recorded
     by the results log after its fair-play assessment, a moment after its results are shown."""
     me = page.request.get(f"{server_url}/api/me").json()["player_id"]
-    url = f"{server_url}/api/players/{me}/races?limit={races}"
-    for _ in range(SOLVER_MS // 100):
-        if len(page.request.get(url).json()["races"]) >= races:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{races} race(s) not recorded in {SOLVER_MS} ms")
+    history = in_thread(players_kit.recorded(server_url, me, races))
+    assert len(history) >= races, f"{races} race(s) not recorded: {history}"
 
 
 def new_room(server_url: str, seats: int, **settings: Any) -> str:

@@ -5,17 +5,15 @@ whose clock the test moves on a day."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_kit import browser as browser
 from browser_kit import console as console
-from browser_kit import join_room, new_room, ready, shot, wait_racing
+from browser_kit import in_thread, join_room, new_room, ready, shot, wait_racing
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url
 from daily_kit import attempt, board_until, resign_attempt
@@ -121,8 +119,7 @@ def test_a_past_days_runs_link_to_their_replay_and_race_this_run(
     browser: Browser, day_server: tuple[InProcessServer, ManualClock]
 ) -> None:
     server, clock = day_server
-    with ThreadPoolExecutor(1) as pool:  # a loop of its own: Playwright's holds this thread's
-        ann, made = pool.submit(asyncio.run, _official_run(server.url)).result()
+    ann, made = in_thread(_official_run(server.url))
     page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     page.goto(f"{server.url}/#/daily/stalactites")
     expect(page.locator(".daily-table tbody tr")).to_have_count(1)

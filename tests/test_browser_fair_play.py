@@ -8,16 +8,14 @@ page's "moderators only" for anyone else.  Screenshots at 1366 and 390 wide in
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser_kit import LOCALES, Console, check_page, shot
+from browser_kit import LOCALES, Console, check_page, in_thread, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from daily_kit import attempt, board_until, resign_attempt
@@ -31,13 +29,6 @@ SIZES: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 768},
     "phone": {"width": 390, "height": 844},
 }
-T = TypeVar("T")
-
-
-def in_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to its end on a loop of its own (Playwright's sync API holds this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 @pytest.fixture(scope="module")

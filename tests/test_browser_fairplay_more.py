@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser_kit import LOCALES, Console, check_page, join_room, ready, shot
+from browser_kit import LOCALES, Console, check_page, in_thread, join_room, ready, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from players_kit import anonymous, api
@@ -27,13 +27,6 @@ SIZES: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 768},
     "phone": {"width": 390, "height": 844},
 }
-T = TypeVar("T")
-
-
-def in_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to its end on a loop of its own (Playwright's sync API holds this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 @pytest.fixture(scope="module")

@@ -14,12 +14,11 @@ import json
 import re
 import urllib.request
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_kit import DEAL, STEP, Console, check_page, ready, shot, wait_racing
+from browser_kit import DEAL, STEP, Console, check_page, in_thread, ready, shot, wait_racing
 from browser_kit import browser as browser
 from browser_kit import console as console
 from browser_kit import new_page as new_page
@@ -196,8 +195,7 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def test_the_results_show_the_tie_break_where_it_decided(
     new_page: Callable[..., Page], server_url: str
 ) -> None:
-    with ThreadPoolExecutor(1) as pool:  # (playwright's loop runs in this thread)
-        room_id = pool.submit(asyncio.run, _equal_cards_race(server_url)).result()
+    room_id = in_thread(_equal_cards_race(server_url))
     page = new_page(f"/#/replay/{room_id}", width=PHONE)
     rows = page.locator("table.results tbody tr")
     expect(rows).to_have_count(2)

@@ -7,30 +7,20 @@ and the Polish and Kazakh pages leave no English.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any
 
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from browser_kit import LOCALES, Console, check_page, recorded, shot
+from browser_kit import LOCALES, Console, check_page, in_thread, recorded, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
 from ghosts_kit import SourceRun, source_run
 
-T = TypeVar("T")
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-def in_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine on a loop of its own (Playwright's sync API holds this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 def recorded_run(server_url: str, moves: int) -> SourceRun:

@@ -8,16 +8,14 @@ names), a tournament round in the history, and "rated" on the lobby's rows; scre
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Response, ViewportSize, expect
 
-from browser_kit import LOCALES, Console, check_page, post, shot
+from browser_kit import LOCALES, Console, check_page, in_thread, post, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -28,7 +26,6 @@ SIZES: dict[str, ViewportSize] = {
     "1366": {"width": 1366, "height": 768},
     "390": {"width": 390, "height": 844},
 }
-T = TypeVar("T")
 
 # A date and time as each language writes it (Kazakh: the catalogue's, "2025 ж. 1 жел., 09:05").
 DATES = {
@@ -36,12 +33,6 @@ DATES = {
     "pl": re.compile(r"^\d{1,2} \w{3} \d{4}, \d\d:\d\d$"),
     "kk": re.compile(r"^\d{4} ж\. \d{1,2} \w{3}\., \d\d:\d\d$"),
 }
-
-
-def in_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to its end on a loop of its own (Playwright's sync API holds this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 @pytest.fixture

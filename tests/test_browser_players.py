@@ -11,20 +11,28 @@ The browser, the server and the pages come from ``tests/browser_kit.py``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser_kit import LOCALES, Console, board_of, check_page, click_move, first_moves, post, shot
+from browser_kit import (
+    LOCALES,
+    Console,
+    board_of,
+    check_page,
+    click_move,
+    first_moves,
+    in_thread,
+    post,
+    shot,
+)
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -34,7 +42,6 @@ from stalactites.rooms.rating import NO_PLAY_MOVES
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
-T = TypeVar("T")
 
 
 @pytest.fixture
@@ -78,12 +85,6 @@ def get_json(url: str) -> tuple[int, Any]:
 def history(server_url: str, player_id: str) -> list[dict[str, Any]]:
     """The player's races once the finished race is recorded on them (players_kit's wait)."""
     return in_thread(recorded(server_url, player_id))
-
-
-def in_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to its end on a loop of its own (Playwright's sync API holds this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 def register(page: Page, username: str) -> None:

@@ -9,16 +9,14 @@ screen in English, Polish and Kazakh, with screenshots at 1366x768 and 390x844 i
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser_kit import LOCALES, Console, check_page, shot
+from browser_kit import LOCALES, Console, check_page, in_thread, shot
 from browser_kit import browser as browser  # the fixtures
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -104,8 +102,7 @@ def recorded_run(server_url: str, step: str) -> SourceRun:
     this thread's)."""
     ws = server_url.replace("http://", "ws://")
     server = SimpleNamespace(url=server_url, ws_url=lambda room_id: f"{ws}/ws/rooms/{room_id}")
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, raced_run(server, step=step)).result()
+    return in_thread(raced_run(server, step=step))
 
 
 def test_race_a_ghost_now_waits_on_while_no_run_is_near_then_races_one(

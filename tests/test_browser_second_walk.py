@@ -16,12 +16,9 @@ Screenshots (``test-output/second-walk-*``) at 1366 and 390 px wide.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import uuid
-from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
@@ -30,6 +27,7 @@ from browser_kit import (
     SOLVER_MS,
     Console,
     click_move,
+    in_thread,
     join_room,
     new_room,
     ready,
@@ -46,7 +44,6 @@ DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 PASSWORD = "correct horse battery"
 NOTATION = re.compile(r"\b[tcfsw]\d*-[tcfw]\d")
-T = TypeVar("T")
 
 
 @pytest.fixture
@@ -78,12 +75,6 @@ def both_sizes(page: Page, name: str) -> None:
 def resign(page: Page) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(".race-actions").get_by_role("button", name="Resign").click()
-
-
-def in_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine on a loop of its own (Playwright's sync API holds this one)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 def test_a_finished_racer_sees_the_results_so_far_and_no_race_of_their_own_run(
