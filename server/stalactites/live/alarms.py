@@ -4,10 +4,10 @@ spectators' boards.
 A time on the server clock (unix ms, :mod:`stalactites.clock`) cannot be handed to the event
 loop's timers as it is: the loop's clock is monotonic and the server's may jump (the machine's
 clock is set; a test moves its clock forward).  So a sleeper re-reads the clock now and then.
-Each room's timer once did that itself, every ``POLL_S``: at 10,000 connections about 500
-wake-ups a second per process for deadlines minutes away.  Here one loop timer serves them all:
-it fires when the earliest alarm is due, or after ``POLL_S`` if that is later, reads the clock
-once and rings every alarm due.  With no alarm set (cancelled ones aside) it stops.
+One loop timer serves every alarm, so that a process with many rooms wakes once per due time
+rather than once per room: it fires when the earliest alarm is due, or after ``POLL_S`` if
+that is later, reads the clock once and rings every alarm due.  With no alarm set (cancelled
+ones aside) it stops.
 """
 
 from __future__ import annotations

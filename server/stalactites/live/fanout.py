@@ -284,9 +284,8 @@ class Stream(Generic[HooksT]):
 
     def _mark(self, subscriber: Subscriber) -> None:
         """Behind: events after its cursor wait for room in its queue; not those that wait for
-        a fetch or for a commit of this process's, which come without its client reading (under
-        load a room's subscribers were found so at stall check after stall check, and closed as
-        too slow)."""
+        a fetch or for a commit of this process's, which come without its client reading (else
+        a busy room's subscribers would look stalled and be closed as too slow)."""
         subscriber.behind = subscriber.cursor < self._latest and subscriber.room_for_events() <= 0
 
     def _should_fetch(self, top: int) -> bool:

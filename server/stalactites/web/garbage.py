@@ -4,9 +4,8 @@ With thousands of sockets open a process holds about a million objects the colle
 (each connection's protocol, transport, session, buffers and timers), nearly all of them
 alive as long as their socket.  Python's collector scans every one of them in each full
 collection, and runs one whenever a quarter as many again have outlived the two younger
-generations: every few seconds under load, each taking 0.3-0.6 s of CPU (0.3-2.4 s of wall
-time on a busy machine) in which nothing else runs (``bench/scale.py``, 10,000 connections,
-see ``docs/performance.md``).
+generations: every few seconds under load, each a long pause in which nothing else runs (see
+``docs/performance.md``).
 
 So :func:`collect_seldom`, once the process has started:
 
@@ -15,10 +14,10 @@ So :func:`collect_seldom`, once the process has started:
   (:func:`gc.freeze`): the collector no longer scans those objects, which are still freed as
   usual when their last reference goes; a young object lives through two collections of the
   young generation (700 allocations each) before it is frozen, so the collections in between
-  scan only the objects made since, a few milliseconds each;
-* every ``full_every_s`` unfreezes everything and collects it all once (a few hundred
-  milliseconds of CPU at 10,000 connections), to free the reference cycles that frozen objects
-  have formed since (few: the collections of the younger generations find next to none).
+  scan only the objects made since, and stay short;
+* every ``full_every_s`` unfreezes everything and collects it all once (the one long pause
+  left), to free the reference cycles that frozen objects have formed since (few: the
+  collections of the younger generations find next to none).
 """
 
 from __future__ import annotations

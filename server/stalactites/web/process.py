@@ -439,10 +439,9 @@ class Process:
                 log.exception("upkeep failed; trying again in %.1f s", period)
 
     async def _drop_stalled(self) -> None:
-        """Disconnect the subscribers found stalled (each stream's set is walked as it is: a
-        list of every subscriber, thousands, made every period was most of the upkeep's cost),
-        ``WALKED_AT_ONCE`` streams between two turns of the loop: at 5,000 connections the
-        whole walk in one step held every racer's move up for milliseconds."""
+        """Disconnect the subscribers found stalled: each stream's set is walked as it is (no
+        list of every subscriber is made), in batches of ``WALKED_AT_ONCE`` streams with a turn
+        of the loop between them, so that a large walk never holds up racers' moves."""
         now, limit = time.monotonic(), self.config.send_timeout_s
         streams = list(self.room_fanout.streams())
         for start in range(0, len(streams), WALKED_AT_ONCE):

@@ -18,20 +18,19 @@ A websocket is held for as long as its client stays, thousands at once: the
 attributes are slots (uvicorn's protocol has more than the 30 an instance dict
 shares with its class, so each connection would get a dict of its own), its queue of
 events for the app and its "may write" flag are a list and a flag (:class:`Inbox`,
-:class:`Flag`) instead of an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques, 3 KB),
-and the handshake's request and response (their headers) are let go once the socket is
+:class:`Flag`) instead of an ``asyncio.Queue`` and an ``asyncio.Event`` (four deques between
+them), and the handshake's request and response (their headers) are let go once the socket is
 accepted (the app has the request's headers in its scope; websockets' parser keeps the
 request object, emptied).
 
 Its keepalive pings (uvicorn's, every ``ws_ping_interval``) go only to a socket whose client
-has sent the app nothing since the last one was due: the web client pings every 15 s, so at
-10,000 connections two servers no longer ping 500 sockets a second, reading as many pongs,
-to learn what their frames already told them.
+has sent the app nothing since the last one was due: a client whose frames already show it
+is alive (the web client pings every 15 s) is not pinged as well.
 
 It also pauses reading a socket only once ``INBOX_PAUSE`` frames wait for the app, where
 uvicorn pauses at the first and resumes when the app takes it: two ``epoll_ctl`` calls for
-every frame of a client that sends one frame and waits for its answer (a racer), a tenth of
-a move's CPU (``bench/floors.py``).  Back-pressure is the same past a few frames (a frame is
+every frame of a client that sends one frame and waits for its answer (a racer), on the path
+of every move.  Back-pressure is the same past a few frames (a frame is
 at most ``max_frame_bytes``, and the connection's frame rate is capped).
 
 And it offers the app a way to send text frames at once, in one write, without the ASGI
@@ -245,8 +244,8 @@ _LENGTH_64 = struct.Struct("!BBQ")  # longer: 127, then 64 bits
 def framed(text: str) -> bytes:
     """``text`` as a server's text frame (final, unmasked, no extension), made once for all
     the sockets it goes to at once (a room event, a spectator's board): the last few are
-    kept.  The two to ten bytes of its head are written here (a quarter of the cost of
-    websockets' general ``Frame.serialize``, which checks and masks what this never needs)."""
+    kept.  The two to ten bytes of its head are written here rather than by websockets'
+    general ``Frame.serialize``, which checks and masks what this never needs."""
     frame = _FRAMED.get(text)
     if frame is None:
         if len(_FRAMED) >= FRAMED_MOST:

@@ -267,7 +267,7 @@ async def _profile(request: Request, found: Profile) -> dict[str, Any]:
 
 def _plain(value: Any) -> dict[str, Any]:
     """A dataclass's fields as a dict, one level down only (its values are plain already:
-    ``dataclasses.asdict`` copies every value deeply, ten times the CPU of a page)."""
+    ``dataclasses.asdict`` would copy every value deeply, for nothing)."""
     kind = type(value)
     names = _FIELD_NAMES.get(kind)
     if names is None:
