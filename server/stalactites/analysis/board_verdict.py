@@ -4,10 +4,10 @@
 Stalactites is exact, with the step as it stands (fixed, or still the player's choice:
 winnable by either step); each worker keeps a judge per deal and step setting, so the
 positions of one deal share what its searches decided.  Each Stalactites search stops past
-``STALACTITES_BOARD_STATES`` new positions (about two seconds of one core; the largest search
-of a whole deal in ms:1 ... ms:32000 visits about 163,000), and the board is then ``unknown``,
-so a worker is never held up by one board.  Squadron is best effort with a small
-budget per position: ``unknown`` when it runs out, never a guess.
+``STALACTITES_BOARD_STATES`` new positions (more than a search of a whole deal is expected to
+need), and the board is then ``unknown``, so a worker is never held up by one board.
+Squadron is best effort with a small budget per position: ``unknown`` when it runs out,
+never a guess.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ __all__ = ["SQUADRON_BOARD_S", "STALACTITES_BOARD_STATES", "board_verdict"]
 SQUADRON_BOARD_S = 0.5  # one Squadron board's search, at most
 STALACTITES_BOARD_STATES = 400_000  # one Stalactites search of a board, at most
 KEPT_DEALS = 512  # judges kept per worker, the least recently used dropped first ...
-KEPT_POSITIONS = 400_000  # ... and while they keep more decided positions than this (about
-# 250 B each: some 100 MB a worker)
+KEPT_POSITIONS = 400_000  # ... and while they keep more decided positions than this (a bound
+# on each worker's memory)
 SIZE_CHECKS = 64  # verdicts between two counts of the positions kept
 
 DealKey = tuple[str, str, str | None]

@@ -1,11 +1,11 @@
 """Certified deals kept ready for quick races, so that a pairing's room is made at once.
 
 Certifying a deal runs the solver in the process's worker pool (a Stalactites deal under
-``choice`` must be won by both steps: some 7 ms of a core each, one candidate in seven
-rejected; a Squadron deal up to a second).  So the deals are certified ahead: each queue keeps
-a **stock** of ``depth`` certified deals in the store, shared by every process, and every
-process serving the queue tops it up in the background (``solver.workers`` batches at a time)
-whenever a room takes one.  A room is dealt one of the stock at random, never given to another
+``choice`` must be won by both steps, and some candidates are rejected; a Squadron deal's
+search is longer).  So the deals are certified ahead: each queue keeps a **stock** of
+``depth`` certified deals in the store, shared by every process, and every process serving the
+queue tops it up in the background (``solver.workers`` batches at a time) whenever a room
+takes one.  A room is dealt one of the stock at random, never given to another
 room from the stock again; only when the stock is empty (the solver's workers outrun, on a
 busy machine their lower priority starves them) does a room share a deal dealt to another
 room within the last ``share_ms`` (at most the quick race's countdown: no room on that deal
@@ -30,7 +30,7 @@ __all__ = ["DealPool", "certified_deals"]
 
 log = logging.getLogger(__name__)
 
-# Deals one worker call certifies (under 0.1 s), by game.
+# Deals one worker call certifies, by game (a short call either way).
 BATCH: dict[str, int] = {GameName.STALACTITES: 8, GameName.SQUADRON: 1}
 
 

@@ -83,7 +83,8 @@ class Recovery:
         hasher: Passwords | None = None,
     ) -> None:
         self._store, self._hashing, self._passwords = store, hashing, passwords
-        self._hasher = hasher or Passwords(time_cost=2, memory_kib=8 * 1024)  # 10 ms a code
+        # cheaper than a password's: a random code needs no key stretching (see the module)
+        self._hasher = hasher or Passwords(time_cost=2, memory_kib=8 * 1024)
 
     async def hashed(self, codes: Sequence[str]) -> dict[str, str]:
         """Each code's hash by the code's name, hashed in one turn of the queue."""

@@ -188,13 +188,13 @@ class KeyedLocks:
 
     def hold(self, key: tuple[str, str]) -> _Held:
         """``async with locks.hold(key):`` (a plain context manager object: it is on the path
-        of every move, and an async generator costs several times more)."""
+        of every move, where an async generator would cost more)."""
         return _Held(self, key)
 
     def take(self, key: tuple[str, str]) -> bool:
         """Hold a free key now, without awaiting (True: :meth:`release` lets it go); False if
-        it is held.  The path of every move: :meth:`hold`'s ``async with`` makes two
-        coroutines, several times the cost."""
+        it is held.  The path of every move: it spares the two coroutines that :meth:`hold`'s
+        ``async with`` makes."""
         if key in self._held:
             return False
         self._held[key] = []

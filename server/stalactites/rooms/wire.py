@@ -130,7 +130,7 @@ class _PileTexts:
     """Piles' (and the cells') JSON, written once per distinct pile (a move changes one or two)
     and kept by the ids of its cards: the entry holds the cards, so an id stays its card's
     while the entry lives.  At ``_PILES_MOST`` piles it starts again empty; one not kept is
-    written from the cards' JSON by their ids, as cheap as a pile was before it was kept."""
+    written from the cards' JSON by their ids, as any pile is the first time it is seen."""
 
     def __init__(self) -> None:
         self._known: dict[tuple[int, ...], tuple[tuple[Card | None, ...], str]] = {}

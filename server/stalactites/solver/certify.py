@@ -19,7 +19,7 @@ __all__ = ["MAX_TRIES_PER_DEAL", "PICK_SQUADRON_STATES", "certify", "pick"]
 
 MAX_TRIES_PER_DEAL = 100  # pick gives up after this many deals tried per deal wanted
 # pick's Squadron budget per deal when none is given: most deals that come out at all come
-# out within it (85% of ms:1..ms:200), and a deal that does not is simply passed over.
+# out within it, and a deal that does not is simply passed over.
 PICK_SQUADRON_STATES = 30_000
 
 

@@ -161,7 +161,7 @@ def board_shown(name: str, rating: int, races: int) -> str:
 def board_lines(members: list[str], offset: int) -> list[BoardLine]:
     """The lines of a page from its board members ``PLAYER_ID|RATING|RACES|NAME`` (the
     player id, then :func:`board_shown`'s text), the first at place ``offset + 1``."""
-    new = tuple.__new__  # (a named tuple's own constructor is a Python call: a third slower)
+    new = tuple.__new__  # (a named tuple's own constructor is a Python call: slower)
     try:
         return [
             new(BoardLine, (rank, pid, name, int(rating), int(races)))

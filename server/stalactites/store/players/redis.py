@@ -28,9 +28,9 @@ one Redis Cluster slot):
 * ``P{name:KEY}`` string: a name given, by its skeleton, generated or chosen (never given
   twice): the player id that claimed it (``1``: claimed before claims named their owner).
 * ``P{room:ROOM_ID}:outcome`` string: ``0`` (``1`` once recorded everywhere) then the
-  outcome JSON, the first writer's (a string, not a hash of the two: 576 B of Redis memory
-  for a two-player race's become 408; a hash ``outcome``, ``done`` stored before is still
-  read and kept by the same scripts); in the room's own slot, beside the rooms store's
+  outcome JSON, the first writer's (a string, not a hash of the two: it takes less of Redis's
+  memory; a hash ``outcome``, ``done`` stored before is still read and kept by the same
+  scripts); in the room's own slot, beside the rooms store's
   keys of that room (no name of theirs), but kept for good: histories point at it.
 * ``P{races}:pending`` hash: room id -> result JSON, for races being recorded.
 * ``P{board:GAME}:board`` sorted set: each player's line ``PLAYER_ID|RATING|RACES|NAME``

@@ -1,8 +1,8 @@
 """The server's Redis client: every command to Redis goes through it.
 
-Measured several times cheaper per command than the general-purpose clients, and it follows
-a Redis Cluster's redirections (:mod:`.cluster`) correctly while a slot moves.  hiredis
-parses the replies.  :class:`Pipe` is one connection on which any number of coroutines send
+The server's own rather than a general-purpose client, so that each command costs little, and
+it follows a Redis Cluster's redirections (:mod:`.cluster`) correctly while a slot moves.
+hiredis parses the replies.  :class:`Pipe` is one connection on which any number of coroutines send
 commands: a command to an idle connection leaves at once, the commands of one turn of the
 event loop made while replies are awaited leave in one write, and the replies come back in
 order; a connection is shared only once its greeting (AUTH, SELECT, CLIENT SETNAME) has been

@@ -253,7 +253,7 @@ class Commit:
 
     Not frozen, as :class:`CommitResult` is not, though neither is changed once made: one of
     each is made for every action, and a frozen dataclass sets each field through
-    ``object.__setattr__``, three times the cost of making a plain one.
+    ``object.__setattr__``, much slower than making a plain one.
     """
 
     room_id: str
