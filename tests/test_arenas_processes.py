@@ -6,6 +6,7 @@ and counts nothing twice; the standing schedule makes each slot's arena once."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, cast
 
 import pytest
@@ -114,13 +115,18 @@ async def test_a_process_killed_mid_arena_loses_nothing_and_counts_nothing_twice
 async def test_the_schedule_makes_each_slot_once_across_processes(
     spawn: Spawn, redis_prefix: str
 ) -> None:
-    env = {"STALACTITES_ARENA_SCHEDULE": "stalactites/ones@60/50"}
+    # An hourly arena lasting the hour: its current slot is never over, so each process makes
+    # two, this hour's and the next, whatever the time of day (one lasting 50 minutes has
+    # only the next in an hour's last ten).
+    env = {"STALACTITES_ARENA_SCHEDULE": "stalactites/ones@60/60"}
     one, two = spawn(**env), spawn(**env)
     client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    deadline = time.monotonic() + 30
     try:
         index = f"{redis_prefix}{{arenas}}:index"
         made = cast(list[str], client.zrange(index, 0, -1))  # decode_responses
         while len(made) < 2:  # (each process makes them as it starts)
+            assert time.monotonic() < deadline, made
             await asyncio.sleep(0.05)
             made = cast(list[str], client.zrange(index, 0, -1))  # decode_responses
         kept = [client.hget(f"{redis_prefix}{{arena:{arena_id}}}", "version") for arena_id in made]

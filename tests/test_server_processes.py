@@ -5,6 +5,7 @@ ghost keeps its recorded times on both processes and through a process killed mi
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -181,11 +182,13 @@ async def test_a_ghost_races_on_with_nobody_connected_after_its_process_is_kille
     await here.expect("started")
     first.kill()  # the only process with a socket in the room: now nobody is connected
     url = f"{second.url}/api/rooms/{room_id}"
+    deadline = time.monotonic() + 60
     while True:  # a room's view opens no stream: only the due list can move the ghost
         status, view = await http("GET", url)
         ghost = next(p for p in view["players"] if p["player_id"] == ghost_id)
         if ghost["status"] != "playing":
             break
+        assert time.monotonic() < deadline, ghost
         await asyncio.sleep(0.1)
     assert ghost["status"] == "resigned" and ghost["moves"] == run.line["moves"]
     again = await Client.open(second.ws_url(room_id))
