@@ -8,7 +8,9 @@ page's "moderators only" for anyone else.  Screenshots at 1366 and 390 wide in
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -169,6 +171,13 @@ async def _held_run(server: InProcessServer) -> tuple[dict[str, Any], dict[str, 
         await client.expect("results")
     await client.close()
     await recorded(server.url, bot["player_id"])
+    held = f"held:{made['room_id']}"  # (its case is stored apart from the history: wait for both)
+    deadline = time.monotonic() + 60
+    while (case := (await fair_record(server, bot["player_id"])).case) is None or (
+        held not in case.reasons
+    ):
+        assert time.monotonic() < deadline, "the bot's run was never held"
+        await asyncio.sleep(0.05)
     return bot, mod, made["room_id"]
 
 
