@@ -42,6 +42,7 @@ __all__ = [
     "ROOT",
     "SHOTS",
     "SHOWS_BOARD",
+    "SOLVER_MS",
     "STEP",
     "ServerProcess",
     "_solved",

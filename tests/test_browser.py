@@ -19,6 +19,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from browser_kit import (
     DEAL,
+    SOLVER_MS,
     STEP,
     Console,
     ServerProcess,
@@ -452,7 +453,7 @@ def test_a_tournament_page_shows_the_round_and_standings_updating(
 
     start_tournament(server_url, tid, made["admin_token"])
     for page in entrants.values():  # each entrant is taken to the round's board
-        page.wait_for_url(re.compile(r"#/room/"), timeout=30000)
+        page.wait_for_url(re.compile(r"#/room/"), timeout=SOLVER_MS)
         wait_racing(page)
     expect(watcher.locator(".round-line")).to_contain_text("round 1 of 1")
     expect(watcher.locator(".current-room")).to_have_text("Watch round 1")

@@ -27,6 +27,7 @@ from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, Viewpo
 from browser_kit import (
     LANGUAGES,
     LOCALES,
+    SOLVER_MS,
     Console,
     click_move,
     join_room,
@@ -355,7 +356,7 @@ def test_a_finished_tournament_says_it_is_over_not_that_a_board_opens(
     page.get_by_role("button", name="Enter the tournament").click()
     expect(page.locator(".tournament-actions")).to_contain_text("when a round starts")
     start_now(server_url, tid, made["admin_token"])
-    page.wait_for_url(re.compile(r"#/room/"), timeout=30000)
+    page.wait_for_url(re.compile(r"#/room/"), timeout=SOLVER_MS)
     wait_racing(page)
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Resign").click()

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from playwright.sync_api import Locator, Page, expect
 
+from browser_kit import SOLVER_MS, join_room, new_room, post, shot, wait_racing
 from browser_kit import browser as browser
 from browser_kit import console as console
-from browser_kit import join_room, new_room, post, shot, wait_racing
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url
 from tournament_kit import start_now
@@ -68,7 +68,7 @@ def test_each_round_board_opens_by_itself_from_the_last_rounds_end_screen(
     expect(watcher.locator("section.tournament")).to_have_attribute("data-status", "running")
     expect(watcher.locator(".invite")).to_be_hidden()
     for page in (ada, bo, cy):
-        page.wait_for_url(ROOM, timeout=30000)
+        page.wait_for_url(ROOM, timeout=SOLVER_MS)
         wait_racing(page)
         expect(page.locator(".race-round")).to_have_text("Round 1 of 2 · Cup")
     # Every entrant on the round's board shows as connected to the others.
