@@ -216,14 +216,11 @@ class Connection(Generic[FrameT, HelloT]):
     def send_text(self, text: str) -> None:
         if self._state is ConnectionState.KICKED:
             return
-        idle = self._writer is None and not self._outbox.qsize() and not self._closing
-        if idle and not self._holding() and self._send_now([text]):
-            return
         if not self._outbox.put(text):
             log.info("%s: too slow, closing", self.label)
             self.kick()
-        elif self._writer is None and not self._closing and not self._holding():
-            self._writer = asyncio.create_task(self._write())
+            return
+        self._pump()
 
     def cork(self) -> None:
         """Hold what is sent from now until :meth:`uncork`, which sends it in one write where
@@ -233,20 +230,30 @@ class Connection(Generic[FrameT, HelloT]):
 
     def uncork(self) -> None:
         self._corked = False
-        if self._state is ConnectionState.KICKED:
+        self._pump()
+
+    def _pump(self) -> None:
+        """The one place that decides when queued frames go out, always in the order queued.
+
+        Nothing goes while the connection is kicked or closed, while a writer task is sending
+        (it takes what is queued behind it), while corked (see :meth:`cork`), or while the
+        reader is handling a frame (it pumps once the frame is handled, so a racer's answer and
+        its own progress leave together and take no writer task's turn).  Otherwise everything
+        queued goes in one write if the socket may be written to now, else a writer task sends
+        it: the reader never waits on a client that does not read, so such a client overflows
+        its queue with the answers to what it goes on sending and is disconnected.
+        """
+        if (
+            self._writer is not None
+            or self._closing
+            or self._corked
+            or self._state is ConnectionState.KICKED
+            or not self._outbox.qsize()
+            or (self._busy and asyncio.current_task() is self._reader)
+        ):
             return
-        if self._writer is None and self._outbox.qsize() and not self._closing:
-            if not self._answering():  # (else the reader sends it once the frame is handled)
-                self._flush_answers()
-
-    def _holding(self) -> bool:
-        """Whether what is sent now waits in the queue: corked, or the reader answering."""
-        return self._corked or self._answering()
-
-    def _answering(self) -> bool:
-        """Whether this is the reader, handling a frame: it sends what it queued itself once
-        it has handled it (a racer's answer takes no writer task's turn)."""
-        return self._busy and asyncio.current_task() is self._reader
+        if not self._send_queued_now():
+            self._writer = asyncio.create_task(self._write())
 
     def room_for_events(self) -> int:
         """How many more events the send queue takes now: any number (one that overflows it
@@ -310,14 +317,6 @@ class Connection(Generic[FrameT, HelloT]):
             self.sent()
         return True
 
-    def _flush_answers(self) -> None:
-        """What handling a frame queued (its answer, its own progress), sent from the reader
-        at once if the socket may be written to now, else by a writer task: the reader never
-        waits on a client that does not read, so such a client overflows its queue with the
-        answers to what it goes on sending and is disconnected."""
-        if not self._send_queued_now():
-            self._writer = asyncio.create_task(self._write())
-
     def _send_queued_now(self) -> bool:
         """Everything queued sent at once, if the socket may be written to now."""
         if not self._send_now(self._outbox.frames()):
@@ -364,9 +363,8 @@ class Connection(Generic[FrameT, HelloT]):
                 while not self._stopping() and (frame := await self._next_frame()) is not None:
                     self._busy = True
                     await self.handle(frame)
-                    if self._writer is None and self._outbox.qsize() and not self._closing:
-                        self._flush_answers()
                     self._busy = False
+                    self._pump()
         except Exception:
             log.exception("%s failed", self.label)
             self.error("internal", "the server failed; reconnect to carry on")
@@ -380,10 +378,10 @@ class Connection(Generic[FrameT, HelloT]):
     async def _close(self) -> None:
         kicked = self._state is ConnectionState.KICKED
         code = CLOSE_CODES.get(self._state, self._close_code)
+        self._corked = self._busy = False
+        self._pump()  # what the reader left (a last error, an answer)
         self._closing = True  # what is queued now is the last
         writer = self._writer
-        if writer is None and self._outbox.qsize() and not kicked:  # left by the reader
-            writer = self._writer = asyncio.create_task(self._write())
         if writer is not None and (kicked or self._outbox.full()):
             writer.cancel()
         if writer is not None:
