@@ -168,6 +168,7 @@ class Proxy:
         self.target_port = target_port
         self.port = 0
         self._server: asyncio.Server | None = None
+        self._pairs: set[asyncio.Task[Any]] = set()  # the connections being passed on
 
     async def __aenter__(self) -> Self:
         self._server = await asyncio.start_server(self._pair, "127.0.0.1", 0)
@@ -175,8 +176,13 @@ class Proxy:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        """Stop listening and end every connection still passed on, both its sockets closed
+        (a socket left to the garbage collector warns in whichever test comes next)."""
         assert self._server is not None
         self._server.close()
+        for pair in self._pairs:
+            pair.cancel()
+        await asyncio.gather(*self._pairs, return_exceptions=True)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 5)
 
@@ -188,15 +194,26 @@ class Proxy:
         return True
 
     async def _pair(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-        ends = (writer, up_writer)
-        upward = asyncio.create_task(self._pump(reader, up_writer, ends, upward=True))
-        downward = asyncio.create_task(self._pump(up_reader, writer, ends, upward=False))
-        await asyncio.wait({upward, downward}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (upward, downward):
-            task.cancel()
-        for end in ends:
-            end.close()
+        pair = asyncio.current_task()
+        assert pair is not None
+        self._pairs.add(pair)
+        opened = [writer]
+        pumps: list[asyncio.Task[None]] = []
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+            opened.append(up_writer)
+            ends = (writer, up_writer)
+            pumps.append(asyncio.create_task(self._pump(reader, up_writer, ends, upward=True)))
+            pumps.append(asyncio.create_task(self._pump(up_reader, writer, ends, upward=False)))
+            await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for pump in pumps:
+                pump.cancel()
+            await asyncio.gather(*pumps, return_exceptions=True)
+            for end in opened:
+                end.close()
+            await asyncio.gather(*(end.wait_closed() for end in opened), return_exceptions=True)
+            self._pairs.discard(pair)
 
     async def _pump(
         self,

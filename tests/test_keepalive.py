@@ -7,6 +7,7 @@ unanswered."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Iterator
 from urllib.parse import urlsplit
@@ -87,8 +88,10 @@ class Raw:
                 return answer
         raise AssertionError("closed before a text frame")
 
-    def close(self) -> None:
+    async def close(self) -> None:
         self.writer.close()
+        with contextlib.suppress(ConnectionError):
+            await self.writer.wait_closed()
 
 
 @pytest.mark.slow
@@ -101,7 +104,7 @@ async def test_a_client_that_sends_frames_is_never_pinged(pinging: InProcessServ
             await asyncio.sleep(INTERVAL_S / 2)
         assert raw.pings == 0
     finally:
-        raw.close()
+        await raw.close()
 
 
 @pytest.mark.slow
@@ -121,7 +124,7 @@ async def test_a_silent_client_is_pinged_and_kept_while_it_answers(
         raw.send({"type": "ping"})  # still open, and served
         assert (await asyncio.wait_for(raw.text(), 5))["type"] == "pong"
     finally:
-        raw.close()
+        await raw.close()
 
 
 @pytest.mark.slow
@@ -136,4 +139,4 @@ async def test_a_silent_client_that_does_not_answer_is_closed(pinging: InProcess
         assert raw.pings >= 1
         assert seen[-1] is Opcode.CLOSE
     finally:
-        raw.close()
+        await raw.close()
