@@ -310,8 +310,7 @@ def recorded(page: Page, server_url: str, races: int = 1) -> None:
     """Wait until the page's player has ``races`` races in their history: a race is recorded
     by the results log after its fair-play assessment, a moment after its results are shown."""
     me = page.request.get(f"{server_url}/api/me").json()["player_id"]
-    history = in_thread(players_kit.recorded(server_url, me, races))
-    assert len(history) >= races, f"{races} race(s) not recorded: {history}"
+    in_thread(players_kit.recorded(server_url, me, races))
 
 
 def new_room(server_url: str, seats: int, **settings: Any) -> str:

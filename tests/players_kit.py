@@ -205,13 +205,15 @@ async def anonymous(base: str) -> dict[str, Any]:
 async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, Any]]:
     """The player's history once it holds ``races`` races: recording runs in the background
     after the results are out (and after fair play's assessment, which waits on the solver: long
-    on a loaded machine), so this reads the history until it shows them (60 s at most)."""
+    on a loaded machine), so this reads the history until it shows them, and fails after 60 s."""
     deadline = time.monotonic() + 60
     while True:
         status, page, _ = await api("GET", f"{base}/api/players/{player_id}/races")
         assert status == 200, page
-        if len(page["races"]) >= races or time.monotonic() > deadline:
+        if len(page["races"]) >= races:
             return list(page["races"])
+        held = len(page["races"])
+        assert time.monotonic() < deadline, f"{held} of {races} races in the history after 60 s"
         await asyncio.sleep(0.02)
 
 
