@@ -229,8 +229,10 @@ async def play_a_little(client: Client, started: dict[str, Any]) -> None:
 async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> None:
     """These players (their sessions, Bearer) race ``races`` rated rooms over websockets,
     each playing a little, then resigning (the first to resign, in turn each one, placed
-    last), until every race is in every history."""
+    last), one after another: each race is in every history before the next begins, so
+    each is rated from the ratings the one before left."""
     ws = base.replace("http", "ws", 1)
+    held = [len(await recorded(base, made["player_id"], 0)) for made in sessions]
     for number in range(races):
         status, room, _ = await api("POST", f"{base}/api/rooms", {"rated": True, "countdown_s": 0})
         assert status == 201, room
@@ -253,5 +255,5 @@ async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> N
         await clients[0].expect("results")
         for client in clients:
             await client.ws.close()
-    for made in sessions:
-        await recorded(base, made["player_id"], races)
+        for made, earlier in zip(sessions, held, strict=True):
+            await recorded(base, made["player_id"], earlier + number + 1)
