@@ -19,11 +19,11 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, Protocol, Self, cast
+from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import redis
 import uvicorn
@@ -37,6 +37,8 @@ from stalactites.protocol.room import SERVER_FRAMES
 from stalactites.solver import Verdict, solve
 from stalactites.web import create_app
 from uvicorn_kit import PromptServer
+
+T = TypeVar("T")
 
 # How long a test waits for a frame, a close or a connection before it fails: time enough on
 # a loaded machine (two cores running four workers, their servers, solvers and browsers).  A
@@ -181,6 +183,15 @@ class InProcessServer:
 
     def ws_url(self, room_id: str) -> str:
         return self.url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
+
+    def call(self, work: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+        """Run ``work`` (a call into the server's own objects) on the server's event loop,
+        starting now; await the answer.  Its store's connections live there: awaited on the
+        test's loop, a Redis reply is handed over from the server's thread without waking the
+        test's loop, which then sleeps until its next timer (a websocket ping, 20 s on)."""
+        loop = self.server.loop
+        assert loop is not None  # (set once it serves)
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
 
 
 SERVE = "import sys; from stalactites.cli import main; sys.exit(main())"

@@ -258,6 +258,6 @@ async def test_entrants_are_told_once_five_minutes_before_the_arena_starts(
     assert frame["note"]["kind"] == "arena_soon"
     about = {"arena_id": arena_id, "name": "Evening arena", "starts_ms": starts}
     assert frame["note"]["data"] == about
-    await any_server.app.state.process.arena_reminders.remind()  # (looked again: told once)
+    await any_server.call(any_server.app.state.process.arena_reminders.remind())  # told once
     _, inbox, _ = await api("GET", f"{any_server.url}/api/me/notifications", None, ann["token"])
     assert [note["kind"] for note in inbox["notifications"]] == ["arena_soon"]

@@ -78,7 +78,7 @@ async def account(base: str, username: str) -> dict[str, Any]:
 
 
 async def fair_record(server: InProcessServer, player_id: str) -> FairRecord:
-    text, _ = await server.app.state.process.fairplay_store.read(player_id)
+    text, _ = await server.call(server.app.state.process.fairplay_store.read(player_id))
     return FairRecord() if text is None else FairRecord.model_validate_json(text)
 
 

@@ -43,7 +43,9 @@ async def test_alone_in_a_new_queue_nobody_else_waits_and_no_ghost_is_promised(
     runner = await anonymous(any_server.url)
     run = IndexedRun("some-room", runner["player_id"], 1000, True)
     index = any_server.app.state.process.ghosts.index
-    await index.add_run(pool_of("stalactites", "choice"), run, "ms:1", clock.now_ms())
+    await any_server.call(
+        index.add_run(pool_of("stalactites", "choice"), run, "ms:1", clock.now_ms())
+    )
     racer = await MatchClient.said_hello(any_server, await anonymous(any_server.url))
     frame = await racer.queue(step="choice")
     assert frame["type"] == "queued" and frame["ghost_ready"] is True, frame

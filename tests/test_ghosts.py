@@ -107,22 +107,17 @@ POOL = "stalactites:choice"
 RATING = 1000  # an anonymous player's shown rating, as every runner's and racer's here
 
 
-def _on_loop(server: Any, work: Any) -> Any:
-    """Await ``work`` on the server's loop (its store's connections live there)."""
-    return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, server.server.loop))
-
-
 async def _race_ghost(server: Any, player_id: str) -> Any:
     """``GhostService.race_ghost`` as the quick-race queue calls it, on the server's loop."""
     ghosts = server.app.state.process.ghosts
-    return await _on_loop(server, ghosts.race_ghost(player_id, "stalactites", "choice"))
+    return await server.call(ghosts.race_ghost(player_id, "stalactites", "choice"))
 
 
 async def _index(server: Any, run: SourceRun, rating: int, won: bool) -> None:
     """Index ``run`` as if its runner had had ``rating`` and it had been won or not."""
     marked = IndexedRun(run.room_id, run.player["player_id"], rating, won)
     store = server.app.state.process.ghost_store
-    await _on_loop(server, store.add_run(POOL, marked, run.record["deal"], 0))
+    await server.call(store.add_run(POOL, marked, run.record["deal"], 0))
 
 
 async def _ghost_name(server: Any, player_id: str) -> str | None:
@@ -213,7 +208,7 @@ async def test_the_queue_looks_past_runs_it_cannot_race(
     for n in range(CANDIDATES + 1):  # gone rooms at the racer's rating, first in the index
         for won in (True, False):
             gone = IndexedRun(f"!gone{n:02}", "p.0", RATING, won)
-            await _on_loop(any_server, store.add_run(POOL, gone, f"sr:{n}", 0))
+            await any_server.call(store.add_run(POOL, gone, f"sr:{n}", 0))
     run = await raced_run(any_server, clock)  # indexed not won, at the racer's rating
     await _index(any_server, run, RATING + 300, True)
     racer = await anonymous(any_server.url)
@@ -228,12 +223,12 @@ async def test_the_ghost_of_a_quick_races_run_races_instead_of_resigning_at_the_
     process = any_server.app.state.process
     runner = await anonymous(any_server.url)
     body = CreateRoom.model_validate({"seats": 1, "countdown_s": 0})
-    chosen = await _on_loop(any_server, process.rooms.pick_deal("stalactites", "choice"))
+    chosen = await any_server.call(process.rooms.pick_deal("stalactites", "choice"))
     settings = RoomSettings.resolve(body, chosen.deal, True, chosen.solution, new_salt())
     quick = settings.model_copy(update={"quick": True, "private": True})  # as the queue makes
-    room_id = await _on_loop(any_server, process.rooms.open(quick))
-    _, token = await _on_loop(
-        any_server, process.rooms.join(room_id, runner["name"], runner["player_id"])
+    room_id = await any_server.call(process.rooms.open(quick))
+    _, token = await any_server.call(
+        process.rooms.join(room_id, runner["name"], runner["player_id"])
     )
     client = await Client.open(any_server.ws_url(room_id))
     await client.hello(token)

@@ -53,13 +53,6 @@ def pool_of(server: InProcessServer) -> SolverPool:
     return pool
 
 
-def on_server(server: InProcessServer, work: Awaitable[Any]) -> asyncio.Future[Any]:
-    """Run a coroutine in the server's event loop (the pool's)."""
-    loop = server.server.loop
-    assert loop is not None
-    return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))  # type: ignore[arg-type]
-
-
 async def until(condition: Any) -> None:
     deadline = time.monotonic() + 20
     while not condition():
@@ -91,7 +84,7 @@ async def hint_for(server: InProcessServer, seat: Seat) -> tuple[int, Any, Any]:
 
 async def test_a_seat_has_one_hint_in_the_pool_at_a_time(hinting: InProcessServer) -> None:
     ann = await racing_solo(hinting, **SLOW)
-    busy = on_server(hinting, pool_of(hinting).run(time.sleep, 1.5))  # the worker is taken
+    busy = hinting.call(pool_of(hinting).run(time.sleep, 1.5))  # the worker is taken
     answers = await asyncio.gather(*(hint_for(hinting, ann) for _ in range(4)))
     await busy
     assert sorted(status for status, _, _ in answers) == [200, 429, 429, 429]
@@ -137,7 +130,7 @@ async def test_hints_wait_behind_an_analysis_and_a_new_rooms_deal(
         done.append(label)
         return status
 
-    busy = on_server(hinting, pool.run(time.sleep, 3))  # the worker is taken meanwhile
+    busy = hinting.call(pool.run(time.sleep, 3))  # the worker is taken meanwhile
     await until(lambda: pool.running("work") == 1)
     hints = [
         asyncio.ensure_future(timed(f"hint{number}", hint_for(hinting, seat)))

@@ -4,7 +4,6 @@ background task records races a process left half-recorded."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -70,12 +69,7 @@ async def test_a_race_left_pending_is_recorded_by_the_background_task(
     ann, bob = await anonymous(base), await anonymous(base)
     result = race("left1", (ann["player_id"], 1), (bob["player_id"], 2))
     process = resuming_server.app.state.process  # as a process that died after step 1 left it
-    await asyncio.wrap_future(
-        asyncio.run_coroutine_threadsafe(
-            process.player_store.add_pending(result.room_id, result.to_json()),
-            resuming_server.server.loop,
-        )
-    )
+    await resuming_server.call(process.player_store.add_pending(result.room_id, result.to_json()))
     for someone in (ann, bob):
         [entry] = await recorded(base, someone["player_id"])
         assert entry["room_id"] == "left1" and entry["rated"] is True

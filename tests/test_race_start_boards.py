@@ -6,9 +6,7 @@ the move is judged on the stored log all the same."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Any
 
 import pytest
 
@@ -26,13 +24,6 @@ def cached(server: InProcessServer, room_id: str, player_id: str | None) -> Cach
     return board
 
 
-async def on_server(server: InProcessServer, work: Any) -> Any:
-    """Run a coroutine on the server's own event loop (its thread)."""
-    loop = server.server.loop
-    assert loop is not None  # (set once it serves)
-    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(work, loop))
-
-
 async def test_a_racers_board_is_made_at_the_start_and_its_first_move_is_judged_on_it(
     any_server: InProcessServer,
 ) -> None:
@@ -40,7 +31,7 @@ async def test_a_racers_board_is_made_at_the_start_and_its_first_move_is_judged_
     racers = [await player(any_server, room_id, name) for name in ("Ada", "Bo")]
     await start_race(*racers)
     process = any_server.app.state.process
-    settings = await on_server(any_server, process.rooms.settings(room_id))
+    settings = await any_server.call(process.rooms.settings(room_id))
     deal_text = board_json(new_board(settings))
     boards = [cached(any_server, room_id, racer.you) for racer in racers]
     for board in boards:
@@ -64,7 +55,7 @@ async def test_a_board_made_from_late_news_costs_a_conflict_not_a_wrong_answer(
     bo: Client = await player(server, room_id, "Bo")
     await start_race(ada, bo)
     play = server.app.state.process.play
-    expected = new_board(await on_server(server, play.rooms.settings(room_id)))
+    expected = new_board(await server.call(play.rooms.settings(room_id)))
     first = str(expected.generate_legal_moves()[0])
     assert (await ada.move("m1", first))["type"] == "accepted"
     expected.push(first)
@@ -74,7 +65,7 @@ async def test_a_board_made_from_late_news_costs_a_conflict_not_a_wrong_answer(
         play.boards.drop(room_id, ada.you)
         play.race_started(room_id, [ada.you])
 
-    await on_server(server, late_news())
+    await server.call(late_news())
     stale = cached(server, room_id, ada.you)
     assert stale is not None and stale.length == 0  # the deal: one action short of the log
     answer = await ada.move("m2", second)

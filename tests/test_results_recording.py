@@ -88,7 +88,7 @@ async def test_a_race_whose_finishing_process_died_before_its_records_is_recorde
         await dead.store.results.to_record("dead", 10, None)
         # Taken by the dead one, claimed and recorded again: nothing changes.
         while log_length(redis_prefix):
-            await alive.app.state.process.recorder.step(0)
+            await alive.call(alive.app.state.process.recorder.step(0))
         await races_recorded(alive.url, players)
 
 
