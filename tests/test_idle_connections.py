@@ -41,7 +41,7 @@ def websockets_of(server: InProcessServer) -> list[Any]:
     ]
 
 
-async def tasks_in(loop: asyncio.AbstractEventLoop) -> Counter[str]:
+async def tasks_in(server: InProcessServer) -> Counter[str]:
     """The tasks of the server's loop (by coroutine) once what is running there has run."""
 
     async def count() -> Counter[str]:
@@ -50,7 +50,7 @@ async def tasks_in(loop: asyncio.AbstractEventLoop) -> Counter[str]:
         # (typeshed's Coroutine has no __qualname__; a coroutine object has)
         return Counter(task.get_coro().__qualname__ for task in asyncio.all_tasks())  # type: ignore[union-attr]
 
-    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(count(), loop))
+    return await server.call(count())
 
 
 async def test_each_idle_socket_adds_one_task_and_keeps_no_handshake_headers(
@@ -58,10 +58,9 @@ async def test_each_idle_socket_adds_one_task_and_keeps_no_handshake_headers(
 ) -> None:
     room_id = await new_room(guarded.url, deal="ms:4")
     first = await spectator(guarded, room_id)  # the room's own tasks start with the first
-    loop = websockets_of(guarded)[0].loop
-    before = await tasks_in(loop)
+    before = await tasks_in(guarded)
     others = [await spectator(guarded, room_id) for _ in range(3)]
-    now = await tasks_in(loop)
+    now = await tasks_in(guarded)
     assert (
         now["WebSocketsSansIOProtocol.run_asgi"] == before["WebSocketsSansIOProtocol.run_asgi"] + 3
     )
