@@ -23,7 +23,6 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from browser_kit import (
     DEAL,
-    SHOTS,
     SOLVER_MS,
     STEP,
     Console,
@@ -293,7 +292,7 @@ def test_the_results_page_reads_well_on_a_desktop_and_a_phone(
     check_page(page, lang)
     shot(page, f"results-page-{size}-{lang}")
     for part in ("analysis", "replay-clock"):
-        page.locator(f".{part}").screenshot(path=str(SHOTS / f"results-{part}-{size}-{lang}.png"))
+        shot(page.locator(f".{part}"), f"results-{part}-{size}-{lang}")
     overflow = page.evaluate(WIDER)
     assert overflow == [], f"wider than the {size} screen: {overflow}"
     context.close()

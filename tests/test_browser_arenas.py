@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from browser_kit import LOCALES, SHOTS, Console, check_page, shot, wait_racing
+from browser_kit import LOCALES, Console, check_page, shot, wait_racing
 from browser_kit import browser as browser
 from browser_kit import console as console
 from browser_kit import server_url as server_url
@@ -210,8 +210,7 @@ def test_the_arena_page_and_the_lobby_panel_fit_the_screen_in_every_language(
     expect(panel.locator(".arena-create form")).to_be_visible()
     check_page(page, lang)
     assert page.evaluate(FITS) == [], f"off a {width} px screen"
-    SHOTS.mkdir(exist_ok=True)
-    panel.screenshot(path=str(SHOTS / f"arena-lobby-{lang}-{width}.png"))
+    shot(panel, f"arena-lobby-{lang}-{width}")
 
 
 def test_an_arena_created_from_the_lobby_opens_its_page(

@@ -210,7 +210,7 @@ def test_the_race_page_looks_like_a_card_table(
                 assert board is not None and board["width"] >= width - 24, game
                 card = top_card(page, "t1").bounding_box()
                 assert card is not None and card["width"] >= 34 and card["height"] >= 44, game
-            page.screenshot(path=f"test-output/race-{game}-{width}x{height}.png")
+            shot(page, f"race-{game}-{width}x{height}", full_page=False)
             shot(page, f"race-{game}-{width}x{height}-full")
 
 

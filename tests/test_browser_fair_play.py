@@ -4,7 +4,7 @@ profile and a daily board entry; a solver bot's held daily run, which its player
 review", a moderator sees as a case on ``#/mod`` with its signals and plots (once the deal's
 day is over) and marks, whose profile then says marked and whose player appeals; and the
 page's "moderators only" for anyone else.  Screenshots at 1366 and 390 wide in
-``test-output/`` (``fair-*.png``)."""
+``test-output/`` (``fair-*``)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 a declared bot's BOT tag beside its name on its human rival's race page (waiting room,
 racers' panel, results) and on the spectators' page; Report on each racer's line of a
 finished race's spectator results; and the header's Moderation link, for moderators only.
-Screenshots at 1366 and 390 wide in ``test-output/`` (``fair-more-*.png``)."""
+Screenshots at 1366 and 390 wide in ``test-output/`` (``fair-more-*``)."""
 
 from __future__ import annotations
 
