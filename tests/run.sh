@@ -39,15 +39,32 @@ if [ ! -x /usr/sbin/nginx ]; then
     apt-get update -qq && apt-get install -y -qq nginx
 fi
 
-.venv/bin/ruff check server tests bench
-.venv/bin/ruff format --check server tests bench
-.venv/bin/mypy
-node --test tests/js/*.test.mjs
-npx prettier --check client_web tests/js
-npx tsc -p jsconfig.json
+# The static checks run beside the tests, on the core they leave free while they start; their
+# output comes after the tests', and a failing check fails the run.
+checks_log=$(mktemp)
+(
+    set -e
+    .venv/bin/ruff check server tests bench
+    .venv/bin/ruff format --check server tests bench
+    .venv/bin/mypy
+    node --test tests/js/*.test.mjs
+    npx prettier --check client_web tests/js
+    npx tsc -p jsconfig.json
+) >"$checks_log" 2>&1 &
+checks=$!
 
 # The suite starts hundreds of server processes: compiled once here, not by each of them.
 .venv/bin/python -m compileall -q server tests
-# It mostly waits (on servers, browsers, Redis), so it runs on four workers (pytest-xdist);
+# Four workers (pytest-xdist) keep both cores busy with the tests' servers, browsers and Redis;
 # each module's tests stay on one worker (--dist=loadfile, pyproject.toml).
-.venv/bin/pytest -n 4 "$@"
+status=0
+.venv/bin/pytest -n 4 "$@" || status=$?
+checks_status=0
+wait "$checks" || checks_status=$?
+cat "$checks_log"
+if [ "$checks_status" -ne 0 ]; then
+    echo "tests/run.sh: a static check failed (its output is above)" >&2
+    status=1
+fi
+rm -f "$checks_log"
+exit "$status"
