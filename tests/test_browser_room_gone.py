@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 import redis
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from browser_kit import CHROMIUM, CHROMIUM_ARGS
+from browser_kit import browser as browser  # the fixture
 from server_kit import REDIS_URL, ProcessServer, _request
 
 
@@ -25,14 +25,6 @@ def prefix() -> Iterator[str]:
     if keys:
         client.delete(*keys)
     client.close()
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def test_a_room_lost_mid_race_sends_the_player_back_to_the_lobby(

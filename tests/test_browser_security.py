@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from browser_kit import CHROMIUM, CHROMIUM_ARGS
+from browser_kit import browser as browser  # the fixture
 from server_kit import ProcessServer, _request
 from stalactites.web.headers import CONTENT_SECURITY_POLICY
 
@@ -73,14 +73,6 @@ def test_every_kind_of_answer_carries_the_security_headers(
     assert got == status
     for name, value in HEADERS.items():
         assert headers.get(name) == value, (path, name, headers)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def visit(browser: Browser, url: str, ready: str) -> tuple[Page, list[str]]:

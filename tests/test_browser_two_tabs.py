@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from browser_kit import CHROMIUM, CHROMIUM_ARGS
+from browser_kit import browser as browser  # the fixture
 from server_kit import ProcessServer, _request
 
 BOARD = """() => Object.fromEntries([...document.querySelectorAll('.board-host .pile')]
@@ -19,14 +17,6 @@ BOARD = """() => Object.fromEntries([...document.querySelectorAll('.board-host .
 
 DIFFERS = f"(board) => JSON.stringify(({BOARD})()) !== board"
 EQUALS = f"(board) => JSON.stringify(({BOARD})()) === board"
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def board_of(page: Page) -> dict[str, list[str]]:
