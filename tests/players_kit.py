@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import redis
 
@@ -35,6 +36,7 @@ __all__ = [
     "race",
     "play_a_little",
     "race_rated",
+    "history",
     "recorded",
 ]
 
@@ -208,13 +210,25 @@ async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, 
     on a loaded machine), so this reads the history until it shows them, and fails after 60 s."""
     deadline = time.monotonic() + 60
     while True:
-        status, page, _ = await api("GET", f"{base}/api/players/{player_id}/races")
-        assert status == 200, page
-        if len(page["races"]) >= races:
-            return list(page["races"])
-        held = len(page["races"])
-        assert time.monotonic() < deadline, f"{held} of {races} races in the history after 60 s"
+        held = await history(base, player_id)
+        if len(held) >= races:
+            return held
+        late = f"{len(held)} of {races} races in the history after 60 s"
+        assert time.monotonic() < deadline, late
         await asyncio.sleep(0.02)
+
+
+async def history(base: str, player_id: str) -> list[dict[str, Any]]:
+    """Every race in the player's history, newest first, read page by page."""
+    races: list[dict[str, Any]] = []
+    url = f"{base}/api/players/{player_id}/races"
+    while True:
+        status, page, _ = await api("GET", url)
+        assert status == 200, page
+        races += page["races"]
+        if page["next"] is None:
+            return races
+        url = f"{base}/api/players/{player_id}/races?before={quote(page['next'])}"
 
 
 async def play_a_little(client: Client, started: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from players_kit import anonymous, api
+from players_kit import anonymous, api, race, recorded
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -241,3 +241,17 @@ async def test_renaming_once_a_day_with_its_refusals(any_server: Any) -> None:
     assert 86_000 <= int(headers["retry-after"]) <= 86_400
     assert (await api("GET", f"{base}/api/me", token=other["token"]))[1]["name"] == wanted
     assert (await api("GET", f"{base}/api/me", token=made["token"]))[1]["name"] == made["name"]
+
+
+async def test_the_kits_history_reads_every_page_of_a_long_history(any_server: Any) -> None:
+    """``players_kit.recorded`` counts every page (20 races a page), not the first one only."""
+    base = any_server.url
+    made = await anonymous(base)
+    players = any_server.app.state.process.players
+    for number in range(23):  # beside a player with no history of their own
+        result = race(f"room{number:03d}", (made["player_id"], 1), (None, 2), rated=False)
+        await any_server.call(players.record_race(result))
+    status, first, _ = await api("GET", f"{base}/api/players/{made['player_id']}/races")
+    assert status == 200 and len(first["races"]) == 20 and first["next"] is not None
+    held = await recorded(base, made["player_id"], 23)
+    assert len(held) == 23 and len({entry["room_id"] for entry in held}) == 23
