@@ -55,10 +55,12 @@ class Feeds:
                 await self._task
 
     async def add(self, arena_id: str, watcher: Watcher) -> None:
-        self.watchers.setdefault(arena_id, set()).add(watcher)
+        """Feed ``arena_id`` to ``watcher`` from now.  It is registered after the last await,
+        so no feed reaches it before what its caller sends next (the socket's welcome)."""
         if watcher.player_id is not None:
             until = self.arenas.now() + LEASE_MS
             await self.arenas.store.seen(arena_id, watcher.player_id, until)
+        self.watchers.setdefault(arena_id, set()).add(watcher)
 
     async def remove(self, arena_id: str, watcher: Watcher) -> None:
         here = self.watchers.get(arena_id, set())
