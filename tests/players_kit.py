@@ -221,14 +221,14 @@ async def recorded(base: str, player_id: str, races: int = 1) -> list[dict[str, 
 async def history(base: str, player_id: str) -> list[dict[str, Any]]:
     """Every race in the player's history, newest first, read page by page."""
     races: list[dict[str, Any]] = []
-    url = f"{base}/api/players/{player_id}/races"
+    first = url = f"{base}/api/players/{player_id}/races"
     while True:
         status, page, _ = await api("GET", url)
         assert status == 200, page
         races += page["races"]
         if page["next"] is None:
             return races
-        url = f"{base}/api/players/{player_id}/races?before={quote(page['next'])}"
+        url = f"{first}?before={quote(page['next'])}"
 
 
 async def play_a_little(client: Client, started: dict[str, Any]) -> None:

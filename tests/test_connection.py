@@ -20,21 +20,8 @@ from stalactites.web.connection import CLOSE_INTERNAL, CLOSE_TOO_SLOW, Connectio
 from stalactites.web.transport import SEND_NOW
 
 
-class Socket:
-    """The transport's side of a websocket as a connection sees it: ``send_now`` writes (and
-    records) each call's texts at once."""
-
-    def __init__(self) -> None:
-        self.writes: list[list[str]] = []
-        self.scope: dict[str, Any] = {"extensions": {SEND_NOW: self.send_now}}
-
-    def send_now(self, texts: list[str]) -> bool:
-        self.writes.append(list(texts))
-        return True
-
-
-def connection() -> tuple[Connection[Any, Any], Socket]:
-    socket = Socket()
+def connection() -> tuple[Connection[Any, Any], Peer]:
+    socket = Peer()  # (below) the socket may be written to: each call's texts go out at once
     return Connection(socket, ServerConfig(), queue=16, label="test"), socket  # type: ignore[arg-type]
 
 
