@@ -29,7 +29,7 @@ from stalactites.analysis.judges import Judge  # noqa: E402
 from stalactites.analysis.report import fewest_moves, judge_run  # noqa: E402
 from stalactites.analysis.runs import Run  # noqa: E402
 from stalactites.engine import Stalactites  # noqa: E402
-from stalactites.rooms.boards import apply_action  # noqa: E402
+from stalactites.engine.actions import apply_action  # noqa: E402
 from stalactites.solver import Verdict, solve  # noqa: E402
 
 P50_GOAL, P99_GOAL, EXACT_GOAL = 0.050, 0.500, 0.95

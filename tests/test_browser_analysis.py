@@ -42,8 +42,8 @@ from browser_kit import console as console
 from browser_kit import line as line
 from browser_kit import new_page as new_page
 from browser_kit import server_url as server_url
+from stalactites.engine.actions import apply_action
 from stalactites.engine.stalactites import Stalactites
-from stalactites.rooms.boards import apply_action
 from stalactites.solver import Verdict, solve
 
 LOSING = "t5-c1"  # after the line's first four moves, parking t5's card loses ms:1 by ones

@@ -41,9 +41,6 @@ UPWARD: set[tuple[str, str]] = {
     ("protocol.arenas", "arenas.state"),  # an arena's lines and status, from its document
     ("protocol.arenas", "players.names"),  # which characters a chosen name may hold
     ("protocol.codes", "players.errors"),  # the players' error codes, with their meanings
-    ("analysis.board_verdict", "rooms.boards"),  # apply_action: a logged action on a board
-    ("analysis.report", "rooms.boards"),
-    ("analysis.runs", "rooms.boards"),
 }
 
 

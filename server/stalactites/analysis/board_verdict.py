@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 
 from ..engine import Game, GameName, Status, new_game
-from ..rooms.boards import apply_action
+from ..engine.actions import apply_action
 from ..solver.result import Verdict
 from .judges import Judge, SquadronJudge
 from .models import PositionVerdict

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from ..engine import Game, Stalactites
-from ..rooms.boards import apply_action
+from ..engine.actions import apply_action
 from ..solver.result import Verdict
 from ..solver.search import _copy
 from ..solver.stalactites import StalactitesPosition, play_line

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import EngineError, Game, GameName, new_game
-from ..rooms.boards import apply_action
+from ..engine.actions import apply_action
 
 __all__ = ["GAMES", "BadRecord", "Run", "actions_problem", "new_deal_game", "runs_of"]
 

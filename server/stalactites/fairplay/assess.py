@@ -20,7 +20,7 @@ from typing import Any
 from ..analysis.judges import Judge, SquadronJudge
 from ..analysis.runs import Run, new_deal_game, runs_of
 from ..engine import Card, Game, Move, PileKind, Squadron, Stalactites, Step
-from ..rooms.boards import STEP_PREFIX, UNDO, apply_action
+from ..engine.actions import STEP_PREFIX, UNDO, apply_action
 from ..solver.result import Verdict
 from ..solver.search import _copy
 from ..solver.stalactites import COUNT_BITS, FULL, HEIGHT_BITS

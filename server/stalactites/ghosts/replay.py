@@ -17,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from ..engine.actions import STEP_PREFIX, UNDO
 from ..protocol.room import DeclareStep, MoveFrame, RoomStatus, Undo
 from ..rooms import Play, RoomError, RoomService
-from ..rooms.boards import STEP_PREFIX, UNDO
 from ..rooms.ghost_seat import GhostSeat, TimedAction
 from ..rooms.play import ActionFrame
 from ..store import GhostStore

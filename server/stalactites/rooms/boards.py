@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Game, GameName, Move, Squadron, Stalactites, new_game
-from ..engine.errors import IllegalMoveError
+from ..engine import Game, GameName, Squadron, new_game
+from ..engine.actions import apply_action
 from ..store import ProgressRow, RoomRow, Store
 from .seats import seated_progress
 from .settings import RoomSettings
@@ -27,27 +27,10 @@ __all__ = [
     "CachedBoard",
     "KeyedLocks",
     "act",
-    "apply_action",
     "initial_layout",
     "new_board",
     "rebuild",
 ]
-
-UNDO = "undo"
-STEP_PREFIX = "step:"
-
-
-def apply_action(game: Game, action: str) -> Move | None:
-    """Apply one logged action: the move played or taken back (None for a step declaration);
-    raises the engine's error if it does not apply."""
-    if action == UNDO:
-        return game.pop()
-    if action.startswith(STEP_PREFIX):
-        if not isinstance(game, Stalactites):
-            raise IllegalMoveError(f"{game.name} has no foundation step")
-        game.declare_step(action[len(STEP_PREFIX) :])
-        return None
-    return game.push(action)
 
 
 def act(board: BoardText, action: str) -> None:

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from .. import room_events
 from ..clock import Clock
 from ..engine import EngineError, Game, Move, Status
+from ..engine.actions import STEP_PREFIX, UNDO
 from ..protocol.room import DeclareStep, MoveFrame, Rejected, RoomStatus, Undo
 from ..store import (
     Commit,
@@ -37,7 +38,7 @@ from ..store import (
     refusal,
 )
 from .berserk import Berserk, berserk_ends
-from .boards import STEP_PREFIX, UNDO, BoardCache, CachedBoard, KeyedLocks
+from .boards import BoardCache, CachedBoard, KeyedLocks
 from .errors import RoomError, engine_code
 from .settings import RoomSettings
 from .views import player_row
