@@ -97,7 +97,7 @@ NO_RATE_LIMITS = {
 
 # Each server certifies its quick races' stock of deals when it starts (64 by default):
 # a test server needs fewer, and the suite starts many.
-TEST_DEAL_POOL = 8
+TEST_DEAL_POOL = 2
 
 
 def free_port() -> int:
