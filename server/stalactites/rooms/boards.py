@@ -1,9 +1,8 @@
 """Players' boards: engine games rebuilt from the stored action logs, cached per process.
 
-A log holds a player's accepted actions in order: a move in the project's
-notation, ``undo``, or ``step:ones`` / ``step:twos``.  The stored log is the
-truth; the cache (:class:`BoardCache`, its one owner) only saves replaying it,
-and is checked against the log's length on every commit.
+A log holds a player's accepted actions in order (:mod:`stalactites.engine.actions`
+says what an action is).  The stored log is the truth; the cache (:class:`BoardCache`, its
+one owner) only saves replaying it, and is checked against the log's length on every commit.
 """
 
 from __future__ import annotations
