@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import urllib.request
 
 LABEL = r'[a-z_]+="(?:[^"\\]|\\.)*"'
@@ -42,6 +43,18 @@ async def scrape(base: str) -> Samples:
     assert status == 200, body
     assert headers.startswith("text/plain; version=0.0.4"), headers
     return parse(body)
+
+
+async def counted(base: str, key: tuple[str, str | None], seconds: float = 20.0) -> float:
+    """The counter ``key`` once it is at least 1, read again until then (work that moves it may
+    still be under way when the test has seen its effect), failing after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = (await scrape(base)).get(key, 0.0)
+        if value >= 1 or time.monotonic() > deadline:
+            assert value >= 1, f"{key} was not counted in {seconds} s"
+            return value
+        await asyncio.sleep(0.05)
 
 
 async def _get(url: str) -> tuple[int, str, str]:
