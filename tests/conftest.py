@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,6 +37,23 @@ from stalactites.store.rooms.redis import RedisStore
 __all__ = ["QUEUE_T0", "REDIS_URL"]
 
 QUEUE_T0 = 1_700_000_000_000  # the in-memory queue store's time in the queue tests
+LOG_TAIL = 40  # the lines of each spawned server's log a failing test's report shows
+SPAWNED = pytest.StashKey[list[ProcessServer]]()  # a test's server subprocesses
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failing test's report ends with the end of each of its spawned servers' logs (what
+    the processes did is otherwise lost with them)."""
+    report: pytest.TestReport = yield
+    if report.failed and report.when == "call":
+        servers: list[ProcessServer] = item.stash.get(SPAWNED, [])
+        for index, server in enumerate(servers):
+            lines = server.log_text().splitlines()[-LOG_TAIL:]
+            report.sections.append((f"spawned server {index}: its log's end", "\n".join(lines)))
+    return report
 
 
 def _delete_prefix(prefix: str) -> None:
@@ -211,13 +228,15 @@ def redis_server(request: pytest.FixtureRequest) -> Iterator[InProcessServer]:
 
 
 @pytest.fixture
-def spawn(redis_prefix: str) -> Iterator[Spawn]:
-    """Start server subprocesses on Redis with this test's prefix; all are stopped afterwards."""
-    started: list[ProcessServer] = []
+def spawn(redis_prefix: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Spawn]:
+    """Start server subprocesses on Redis with this test's prefix, each logging to a file (a
+    failing test's report shows their ends); all are stopped afterwards."""
+    started = request.node.stash.setdefault(SPAWNED, [])
 
     class Spawned(ProcessServer):
         def __init__(self, **env: str) -> None:
-            super().__init__(REDIS_URL, redis_prefix, env=env)
+            log = tmp_path / f"server{len(started)}.log"
+            super().__init__(REDIS_URL, redis_prefix, log=log, env=env)
             started.append(self)
 
     yield Spawned

@@ -217,6 +217,7 @@ class ProcessServer:
             environ.update(REDIS_URL=redis_url, STALACTITES_REDIS_PREFIX=prefix)
             environ["STALACTITES_PRESENCE_TTL_S"] = "3"
         environ.update(env or {})
+        self.log_path = log
         self.log = None if log is None else log.open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-c", code, "serve", "--port", "0"],
@@ -237,6 +238,12 @@ class ProcessServer:
 
     def ws_url(self, room_id: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
+
+    def log_text(self) -> str:
+        """What it has logged so far (nothing when its log goes nowhere)."""
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        return self.log_path.read_text(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: no chance to clean up."""
@@ -266,11 +273,10 @@ class LoggedServer(ProcessServer):
     def __init__(self, log_path: Path, **env: str) -> None:
         for variable in ("STALACTITES_LOG_FORMAT", "STALACTITES_LOG_LEVEL"):
             env.setdefault(variable, "")  # empty: the default, whatever the test run has set
-        self.log_path = log_path
         super().__init__(None, log=log_path, env=env)
 
     def lines(self) -> list[str]:
-        return [line for line in self.log_path.read_text().splitlines() if line.strip()]
+        return [line for line in self.log_text().splitlines() if line.strip()]
 
 
 def _request(method: str, url: str, body: Any) -> tuple[int, Any]:
@@ -360,7 +366,11 @@ class Client:
         """Read frames until one of this type (and these field values) arrives."""
         deadline = time.monotonic() + timeout
         while True:
-            frame = await self.recv(max(deadline - time.monotonic(), 0.01))
+            try:
+                frame = await self.recv(max(deadline - time.monotonic(), 0.01))
+            except TimeoutError:
+                last = [f"{f['type']}:{f.get('seq', '-')}" for f in self.frames[-12:]]
+                raise AssertionError(f"no {kind} {match} in {timeout} s; last: {last}") from None
             if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
                 return frame
 

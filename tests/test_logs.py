@@ -80,7 +80,7 @@ async def test_a_race_logs_json_lines_with_ids_and_no_token(logged: Any) -> None
     for record in records:
         assert {"time", "level", "logger", "message"} <= record.keys(), record
         assert record["time"].endswith("Z")
-    text = server.log_path.read_text()
+    text = server.log_text()
     for secret in secrets:
         assert secret not in text
         assert token_hash(secret) not in text
@@ -219,7 +219,7 @@ async def test_no_session_token_nor_password_is_logged(logged: Any) -> None:
     for socket in (client, forged):
         await socket.close()
     assert server.stop() == 0
-    text = server.log_path.read_text()
+    text = server.log_text()
     secrets = [made["token"], second["token"], seated["token"], made["token"][:-4] + "AAAA"]
     for secret in secrets:
         assert secret not in text
