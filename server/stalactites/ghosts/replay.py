@@ -22,7 +22,7 @@ from ..protocol.room import DeclareStep, MoveFrame, RoomStatus, Undo
 from ..rooms import Play, RoomError, RoomService
 from ..rooms.ghost_seat import GhostSeat, TimedAction
 from ..rooms.play import ActionFrame
-from ..store import GhostStore
+from ..store import GhostStore, RoomRow
 
 __all__ = ["GhostReplay", "frame_of"]
 
@@ -65,11 +65,11 @@ class GhostReplay:
         return len(rooms)
 
     async def poll_room(self, room_id: str) -> None:
-        """Advance the ghost race and note when it is next due (or that nothing is)."""
+        """Advance the ghost race and note when it is next due (or that nothing is), judged on
+        one reading of the room: read twice, a race that started in between looked neither
+        waiting nor due, and was dropped from the list while its ghost had its run ahead."""
         try:
-            due = await self.advance(room_id)
-            if due is None:
-                due = await self._waiting(room_id)
+            due = await self._advance(room_id, polled=True)
         except RoomError:  # the room is gone (expired)
             due = None
         if due is None:
@@ -77,13 +77,10 @@ class GhostReplay:
         else:
             await self.due.set_due(room_id, due)
 
-    async def _waiting(self, room_id: str) -> int | None:
-        """When to look again at a ghost race still waiting for its racer (None: it is not):
-        at the next poll while it is new or its racer is connected (they may say ready at any
-        moment), else in a few seconds."""
-        row = await self.rooms.load(room_id)
-        if row.status != RoomStatus.WAITING:
-            return None
+    def _recheck(self, row: RoomRow) -> int:
+        """When to look again at a ghost race waiting for its racer: at the next poll while it
+        is new or its racer is connected (they may say ready at any moment), else in a few
+        seconds."""
         now = self.rooms.now()
         fresh = now - row.created_ms < FRESH_MS
         connected = any(player.connected for player in row.players)
@@ -98,12 +95,16 @@ class GhostReplay:
             await self.due.set_due(room_id, due)
         return due
 
-    async def _advance(self, room_id: str) -> int | None:
+    async def _advance(self, room_id: str, polled: bool = False) -> int | None:
+        """:meth:`advance`'s answer; ``polled``: a race waiting for its racer is due again
+        (:meth:`_recheck`), not None."""
         settings = await self.rooms.settings(room_id)
         ghost = settings.ghost
         if ghost is None:
             return None
         row = await self.rooms.current(room_id)
+        if row.status == RoomStatus.WAITING:
+            return self._recheck(row) if polled else None
         if row.status == RoomStatus.COUNTDOWN:
             return row.starts_at
         if row.status != RoomStatus.RACING or row.starts_at is None:
