@@ -370,7 +370,7 @@ class Client:
                 frame = await self.recv(max(deadline - time.monotonic(), 0.01))
             except TimeoutError:
                 last = [f"{f['type']}:{f.get('seq', '-')}" for f in self.frames[-12:]]
-                raise AssertionError(f"no {kind} {match} in {timeout} s; last: {last}") from None
+                raise TimeoutError(f"no {kind} {match} in {timeout} s; last: {last}") from None
             if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
                 return frame
 
