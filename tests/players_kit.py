@@ -268,6 +268,6 @@ async def race_rated(base: str, sessions: list[dict[str, Any]], races: int) -> N
             await client.expect("finished", player_id=client.you, status="resigned")
         await clients[0].expect("results")
         for client in clients:
-            await client.ws.close()
+            await client.close()
         for made, earlier in zip(sessions, held, strict=True):
             await recorded(base, made["player_id"], earlier + number + 1)

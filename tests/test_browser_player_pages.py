@@ -106,7 +106,7 @@ async def _round_with(base: str, ann: dict[str, Any], bo: dict[str, Any]) -> tup
         await client.hello(player["token"])  # the session is the seat
         await client.send(type="resign")
         await client.expect("finished", player_id=client.you, status="resigned")
-        await client.ws.close()
+        await client.close()
     for player in (ann, bo):
         await recorded(base, player["player_id"], 4)
     return tournament_id, room_id

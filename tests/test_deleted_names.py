@@ -64,7 +64,7 @@ async def _raced(server: Any, sessions: list[dict[str, Any]], names: list[str | 
         await client.expect("finished", player_id=client.you, status="resigned")
     await clients[0].expect("results")
     for client in clients:
-        await client.ws.close()
+        await client.close()
     for made in sessions:
         await recorded(base, made["player_id"])
     return str(room_id)
