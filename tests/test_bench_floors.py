@@ -35,7 +35,7 @@ def bench_keys() -> set[bytes]:
 
 def test_floors_bench_measures_the_server_and_each_floor_in_both_phases() -> None:
     keys_before = bench_keys()
-    command = [sys.executable, "bench/floors.py", "--racers", "4", "--seconds", "1"]
+    command = [sys.executable, "bench/floors.py", "--racers", "4", "--seconds", "0.5"]
     command += ["--pace", "20"]
     run = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
