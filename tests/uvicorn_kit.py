@@ -18,6 +18,7 @@ import threading
 from typing import Any
 
 import uvicorn
+from websockets.exceptions import InvalidState
 
 __all__ = ["Emptying", "PromptServer"]
 
@@ -90,7 +91,10 @@ class PromptServer(uvicorn.Server):
         for sock in sockets or []:
             sock.close()
         for connection in list(self.connections):
-            connection.shutdown()
+            try:
+                connection.shutdown()
+            except InvalidState:  # its client began closing first: uvicorn then fails to
+                connection.transport.close()
         await self.connections.empty.wait()
         await self.tasks.empty.wait()
         for server in self.servers:
