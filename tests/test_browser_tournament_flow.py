@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from browser_kit import SOLVER_MS, join_room, new_room, post, shot, wait_racing
 from browser_kit import browser as browser
@@ -36,6 +38,20 @@ def room_of(page: Page) -> str:
     match = ROOM.search(page.url)
     assert match, page.url
     return match.group(1)
+
+
+def tournament(server_url: str, tid: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server_url}/api/tournaments/{tid}", timeout=10) as answer:
+        view: dict[str, Any] = json.loads(answer.read())
+    return view
+
+
+def until(page: Page, done: Callable[[], bool]) -> None:
+    """Let the page run (and Playwright hand over its events) until ``done()``."""
+    deadline = time.monotonic() + SOLVER_MS / 1000
+    while not done():
+        assert time.monotonic() < deadline, "waited in vain"
+        page.wait_for_timeout(20)
 
 
 def racer(page: Page, name: str) -> Locator:
@@ -99,6 +115,40 @@ def test_each_round_board_opens_by_itself_from_the_last_rounds_end_screen(
     shot(bo, "tournament-round-2-390")
 
 
+def test_an_entrant_whose_hello_comes_after_the_round_began_is_taken_to_the_board(
+    new_page: Callable[..., Page], server_url: str
+) -> None:
+    """Entering opens the page's socket again; when the round begins before that socket's
+    hello reaches the server, its welcome shows the round on and no round_started follows."""
+    settings = {"name": "Cup", "game": "stalactites", "step": "ones", "rounds": 1}
+    made = post(f"{server_url}/api/tournaments", {**settings, "round_time_s": 60, "break_s": 0})
+    tid = made["tournament_id"]
+    page = new_page(f"/#/tournament/{tid}", width=1366)
+    expect(page.locator(".race-settings")).to_contain_text("0/")
+    held: list[tuple[WebSocketRoute, str | bytes]] = []
+    holding = [True]
+
+    def hold_hellos(ws: WebSocketRoute) -> None:  # what the page says waits while holding
+        server = ws.connect_to_server()
+        ws.on_message(
+            lambda message: held.append((server, message)) if holding[0] else server.send(message)
+        )
+
+    page.context.route_web_socket(re.compile(r"/ws/tournaments/"), hold_hellos)
+    page.locator("input[name=name]").fill("Ada")
+    page.get_by_role("button", name="Enter the tournament").click()
+    expect(page.locator(".tournament-actions")).to_contain_text("You are entered")
+    until(page, lambda: bool(held))  # the new socket's hello, held
+    start_now(server_url, tid, made["admin_token"])
+    until(page, lambda: tournament(server_url, tid)["current_round"] is not None)
+    holding[0] = False
+    for server, message in held:
+        server.send(message)
+    page.wait_for_url(ROOM, timeout=SOLVER_MS)
+    wait_racing(page)
+    expect(page.locator(".race-round")).to_have_text("Round 1 of 1 · Cup")
+
+
 def test_a_joined_player_shows_connected_before_ready_and_offline_once_gone(
     new_page: Callable[..., Page], server_url: str
 ) -> None:
@@ -134,8 +184,7 @@ def test_the_organisers_form_sets_a_start_time(
     form.get_by_role("button", name="Create tournament").click()
     page.wait_for_url(re.compile(r"#/tournament/"))
     tid = page.url.rsplit("/", 1)[1]
-    with urllib.request.urlopen(f"{server_url}/api/tournaments/{tid}", timeout=10) as answer:
-        starts_at = json.loads(answer.read())["starts_at"]
+    starts_at = tournament(server_url, tid)["starts_at"]
     assert abs(starts_at - expected_ms) < 60_000  # the minute chosen, in the browser's time
     expect(page.locator(".clock")).to_have_text(re.compile(r"^(1:59|2:00):\d\d$"))
     expect(page.locator(".invite")).to_be_visible()

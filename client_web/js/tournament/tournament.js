@@ -26,6 +26,8 @@ export class TournamentPage {
     /** @type {any} the session's player once loaded (undefined: not asked yet) */
     this.player = undefined;
     this.seat = tournamentSeat(id);
+    /** @type {number | undefined} the latest round this page has seen begin (or found on) */
+    this.knownRound = undefined;
     this.admin = tournamentSeat(`${id}.admin`);
     this.clock = h("div", { class: "clock" }, "–:––");
     this.body = h("div", { class: "tournament-body" });
@@ -81,6 +83,7 @@ export class TournamentPage {
       );
       return;
     }
+    this.followRound();
     this.renderer.schedule();
   }
 
@@ -88,7 +91,10 @@ export class TournamentPage {
 
   frame(f) {
     const handler = {
-      welcome: () => (this.data = f.tournament ?? this.data),
+      welcome: () => {
+        this.data = f.tournament ?? this.data;
+        this.followRound();
+      },
       round_started: () => this.roundStarted(f),
       round_finished: () => this.roundFinished(f),
       standings: () => Object.assign(this.data, { standings: f.standings, live: f.live }),
@@ -102,7 +108,22 @@ export class TournamentPage {
     this.renderer.schedule();
   }
 
+  /**
+   * A round found on that began after this page first looked (a welcome or a load can bring
+   * it before, or instead of, its round_started: a socket opened again as the player entered)
+   * takes an entrant to their board, as round_started does; a round already on when the page
+   * was opened does not (the entrant may have come back from it).
+   */
+  followRound() {
+    const round = this.data?.current_round;
+    if (this.knownRound === undefined) this.knownRound = round?.round ?? 0;
+    if (!round || round.round <= this.knownRound) return;
+    this.knownRound = round.round;
+    if (this.seat?.token) this.play(round.room_id);
+  }
+
   roundStarted(f) {
+    this.knownRound = Math.max(this.knownRound ?? 0, f.round);
     const tm = this.data;
     const current = { round: f.round, room_id: f.room_id, ends_at: f.ends_at };
     Object.assign(tm, { status: "running", round: f.round, current_round: current });
