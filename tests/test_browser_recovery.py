@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, expect
 
 from browser_kit import LOCALES, Console, check_page, shot
 from browser_kit import browser as browser  # the fixtures
@@ -141,6 +141,30 @@ def test_a_wrong_code_is_told_in_the_form(visitor: Callable[..., Page]) -> None:
     expect(part.locator(".form-error")).to_have_text(
         "Wrong username or recovery code, or a code used already."
     )
+
+
+def test_the_recovery_form_opened_stays_open_when_the_profile_redraws(
+    browser: Browser, server_url: str, console: Console
+) -> None:
+    """The list of races comes after the account panel and redraws the page: the form the
+    player opened meanwhile, and what they typed in it, stay as they were."""
+    context = browser.new_context(viewport=DESKTOP)
+    held: list[Route] = []
+    context.route(re.compile(r"/races\?limit=10$"), lambda route: held.append(route))
+    try:
+        page = console.watch(context.new_page())
+        with page.expect_request(re.compile(r"/races\?limit=10$")):
+            page.goto(f"{server_url}/#/me")
+        part = page.locator("details.recover")
+        part.locator("summary").click()
+        part.locator("input[name=code]").fill("ABCD")
+        assert len(held) == 1, "the list of races is held until the form is open"
+        held[0].continue_()
+        expect(page.get_by_text("No races yet.")).to_be_visible()
+        expect(part).to_have_attribute("open", "")
+        expect(part.locator("input[name=code]")).to_have_value("ABCD")
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "pl", "kk"])

@@ -6,8 +6,9 @@
 // render builds the elements it wants with `h()` (detached, cheap) and `patch()` brings the
 // live elements to that shape: children are matched by key (the `key` prop of `h()`) or, when
 // unkeyed, by tag in order; matched elements keep their identity (so a card clicked twice is
-// still the same element for the second click, and an input keeps what was typed in it), and
-// only attributes, text and listeners that differ are touched.
+// still the same element for the second click, an input keeps what was typed in it, and a
+// section the player opened stays open), and only attributes, text and listeners that differ
+// are touched.
 
 /**
  * A render that runs at most once per animation frame: schedule() asks for it (what the
@@ -106,14 +107,20 @@ function morph(live, next) {
 
 function morphAttributes(live, next) {
   for (const { name } of [...live.attributes]) {
-    if (!next.hasAttribute(name)) live.removeAttribute(name);
+    if (!next.hasAttribute(name) && !heldOpen(live, name)) live.removeAttribute(name);
   }
   for (const { name, value } of next.attributes) {
-    if (live.getAttribute(name) === value) continue;
+    if (live.getAttribute(name) === value || heldOpen(live, name)) continue;
     // Styles go through the CSSOM: a style attribute set as markup breaks the page's CSP.
     if (name === "style") live.style.cssText = next.style.cssText;
     else live.setAttribute(name, value);
   }
+}
+
+/** A section's or a dialog's `open` is the player's (or showModal's) once it is on the page:
+ * the builder's value only opens a new one, and a redraw never shuts what was opened. */
+function heldOpen(live, name) {
+  return name === "open" && (live.nodeName === "DETAILS" || live.nodeName === "DIALOG");
 }
 
 /** Listeners made by h() go through one dispatcher per event type: swap what it calls. */
