@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
+import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from server_kit import InProcessServer, http, new_room
 from stalactites.rooms import deals
-from stalactites.workers import SolverPool, worker_pid
+from stalactites.workers import PRELOAD, SolverPool, worker_pid
+
+SERVER = Path(__file__).resolve().parents[1] / "server"
 
 
 async def test_a_pool_runs_calls_in_another_process() -> None:
@@ -22,6 +28,49 @@ async def test_a_pool_runs_calls_in_another_process() -> None:
         assert await pool.run(worker_pid) != os.getpid()
     finally:
         pool.close()
+
+
+def test_the_forkserver_preloads_the_module_of_every_function_a_worker_runs() -> None:
+    """A new worker is forked with what it runs already imported: no worker pays the import of
+    a package (the rooms', fair play's) on its first call."""
+    handed = _functions_handed_to_pools()
+    assert "stalactites.rooms.deals" in handed  # the search below finds the calls
+    assert handed == set(PRELOAD)
+
+
+def _functions_handed_to_pools() -> set[str]:
+    """The modules of the functions the server's code hands to a pool by name:
+    ``….solver.run(f, …)``, ``….pool.run(f, …)`` and ``….executor.submit(f)``."""
+    modules: set[str] = set()
+    for path in (SERVER / "stalactites").rglob("*.py"):
+        module = ".".join(path.relative_to(SERVER).with_suffix("").parts).removesuffix(".__init__")
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        # a name in this module: where it comes from, and its name there
+        names = {
+            node.name: (module, node.name)
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1] if node.level else []
+                source = ".".join(base + ([node.module] if node.module else []))
+                names.update({a.asname or a.name: (source, a.name) for a in node.names})
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("run", "submit")
+                and re.search(r"(solver|pool|executor)$", ast.unparse(node.func.value))
+                and node.args
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id in names
+            ):
+                source, name = names[node.args[0].id]
+                modules.add(getattr(importlib.import_module(source), name).__module__)
+    return modules
 
 
 def _no_search_here(*args: object) -> object:

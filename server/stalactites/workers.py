@@ -36,7 +36,19 @@ __all__ = ["WORK", "Kind", "SolverBusy", "SolverPool", "worker_pid"]
 
 T = TypeVar("T")
 
-PRELOAD = ["stalactites.solver", "stalactites.analysis"]  # imported once by the forkserver
+# Imported once by the forkserver, so that a new worker starts with what it runs: the modules
+# of every function handed to a pool (a test keeps the list whole).
+PRELOAD = [
+    "stalactites.analysis.board_verdict",
+    "stalactites.analysis.report",
+    "stalactites.daily.deal",
+    "stalactites.fairplay.assess",
+    "stalactites.matchmaking.deal_pool",
+    "stalactites.rooms.deals",
+    "stalactites.rooms.hints",
+    "stalactites.rooms.solutions",
+    "stalactites.workers",
+]
 NICENESS = 10  # workers yield the CPU to the event loop's process on a busy machine
 BUSY_RETRY_S = 1.0  # a call refused for a full queue or an owner's call in the pool: ask again
 
