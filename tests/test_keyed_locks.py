@@ -73,6 +73,25 @@ async def test_a_waiter_cancelled_once_handed_the_key_hands_it_on() -> None:
     assert len(locks) == 0
 
 
+async def test_a_key_let_go_just_after_its_waiter_was_cancelled_goes_to_the_next() -> None:
+    """The cancelled waiter has not run yet when the key is let go: the key passes over it,
+    and neither the release nor the cancelled waiter fails."""
+    order: list[str]
+    locks, order = KeyedLocks(), []
+    holder = locks.hold(KEY)
+    await holder.__aenter__()
+    waiter = asyncio.create_task(_append(locks, order, "cancelled"))
+    after = asyncio.create_task(_append(locks, order, "after"))
+    await asyncio.sleep(0)
+    waiter.cancel()  # its turn is cancelled now, its task runs later...
+    await holder.__aexit__(None, None, None)  # ...after the key is let go
+    (ended,) = await asyncio.gather(waiter, return_exceptions=True)
+    assert isinstance(ended, asyncio.CancelledError)
+    await after
+    assert order == ["after"]
+    assert len(locks) == 0
+
+
 async def _append(locks: KeyedLocks, order: list[str], name: str) -> None:
     async with locks.hold(KEY):
         order.append(name)

@@ -183,12 +183,15 @@ class KeyedLocks:
         return True
 
     def release(self, key: tuple[str, str]) -> None:
-        """Hand a held key to the first waiter, or let it go."""
+        """Hand a held key to the first waiter, or let it go.  A waiter cancelled whose task
+        has not run yet is passed over (that task then finds itself off the list)."""
         waiting = self._held[key]
-        if waiting:
-            waiting.pop(0).set_result(None)
-        else:
-            del self._held[key]
+        while waiting:
+            turn = waiting.pop(0)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        del self._held[key]
 
     def __len__(self) -> int:
         return len(self._held)
@@ -211,7 +214,7 @@ class _Held:
         except BaseException:
             if turn.done() and not turn.cancelled():  # handed the key, then cancelled
                 self._locks.release(self._key)
-            else:
+            elif turn in waiting:  # not passed over by a release already
                 waiting.remove(turn)
             raise
 
