@@ -228,10 +228,18 @@ def redis_server(request: pytest.FixtureRequest) -> Iterator[InProcessServer]:
 
 
 @pytest.fixture
-def spawn(redis_prefix: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Spawn]:
+def spawned(request: pytest.FixtureRequest) -> list[ProcessServer]:
+    """The test's server subprocesses: a failing test's report shows the end of each one's
+    log (a fixture that starts servers adds them here)."""
+    started: list[ProcessServer] = request.node.stash.setdefault(SPAWNED, [])
+    return started
+
+
+@pytest.fixture
+def spawn(redis_prefix: str, spawned: list[ProcessServer], tmp_path: Path) -> Iterator[Spawn]:
     """Start server subprocesses on Redis with this test's prefix, each logging to a file (a
     failing test's report shows their ends); all are stopped afterwards."""
-    started = request.node.stash.setdefault(SPAWNED, [])
+    started = spawned
 
     class Spawned(ProcessServer):
         def __init__(self, **env: str) -> None:

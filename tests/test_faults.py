@@ -41,6 +41,7 @@ from server_kit import (
     OPEN_CLIENTS,
     REDIS_URL,
     InProcessServer,
+    ProcessServer,
     http,
     make_config,
     new_room,
@@ -75,7 +76,9 @@ async def close_all() -> None:
 
 
 @pytest.fixture
-async def launch(tmp_path: Path, redis_prefix: str) -> AsyncIterator[Launch]:
+async def launch(
+    tmp_path: Path, redis_prefix: str, spawned: list[ProcessServer]
+) -> AsyncIterator[Launch]:
     """Start ``stalactites serve`` processes (on the shared Redis unless told otherwise);
     every one is stopped afterwards, once the test's websockets are closed."""
     started: list[ServeProcess] = []
@@ -84,6 +87,7 @@ async def launch(tmp_path: Path, redis_prefix: str) -> AsyncIterator[Launch]:
         log = tmp_path / f"serve-{len(started)}.log"
         process = ServeProcess(redis_url, redis_prefix, log, None if clock is None else clock.path)
         started.append(process)
+        spawned.append(process)
         return process
 
     yield start_one

@@ -14,7 +14,7 @@ import redis
 
 from fault_kit import OwnRedis, ServeProcess, StallProxy
 from players_kit import anonymous, api, play_a_little, recorded
-from server_kit import OPEN_CLIENTS, Client
+from server_kit import OPEN_CLIENTS, Client, ProcessServer
 
 pytestmark = pytest.mark.usefixtures("close_clients")
 
@@ -22,12 +22,15 @@ Launch = Callable[[str], ServeProcess]
 
 
 @pytest.fixture
-async def launch(tmp_path: Path, redis_prefix: str) -> AsyncIterator[Launch]:
+async def launch(
+    tmp_path: Path, redis_prefix: str, spawned: list[ProcessServer]
+) -> AsyncIterator[Launch]:
     started: list[ServeProcess] = []
 
     def start_one(redis_url: str) -> ServeProcess:
         process = ServeProcess(redis_url, redis_prefix, tmp_path / f"serve-{len(started)}.log")
         started.append(process)
+        spawned.append(process)
         return process
 
     yield start_one
