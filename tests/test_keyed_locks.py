@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from stalactites.rooms.boards import KeyedLocks
 
 KEY = ("room", "player")
@@ -57,7 +59,10 @@ async def test_a_waiter_cancelled_neither_takes_nor_keeps_the_key() -> None:
     assert len(locks) == 0
 
 
-async def test_a_waiter_cancelled_once_handed_the_key_hands_it_on() -> None:
+@pytest.mark.parametrize("cancelled_first", [False, True], ids=["handed-first", "cancelled-first"])
+async def test_a_waiter_cancelled_before_it_ran_hands_the_key_on(cancelled_first: bool) -> None:
+    """The key let go to a waiter whose task is cancelled before it runs, in either order: the
+    key goes on to the next waiter, and neither the release nor the cancelled waiter fails."""
     order: list[str]
     locks, order = KeyedLocks(), []
     holder = locks.hold(KEY)
@@ -65,26 +70,12 @@ async def test_a_waiter_cancelled_once_handed_the_key_hands_it_on() -> None:
     waiter = asyncio.create_task(_append(locks, order, "cancelled"))
     after = asyncio.create_task(_append(locks, order, "after"))
     await asyncio.sleep(0)
-    await holder.__aexit__(None, None, None)  # the key goes to the first waiter...
-    waiter.cancel()  # ...cancelled before it ran
-    await asyncio.gather(waiter, return_exceptions=True)
-    await after
-    assert order == ["after"]
-    assert len(locks) == 0
-
-
-async def test_a_key_let_go_just_after_its_waiter_was_cancelled_goes_to_the_next() -> None:
-    """The cancelled waiter has not run yet when the key is let go: the key passes over it,
-    and neither the release nor the cancelled waiter fails."""
-    order: list[str]
-    locks, order = KeyedLocks(), []
-    holder = locks.hold(KEY)
-    await holder.__aenter__()
-    waiter = asyncio.create_task(_append(locks, order, "cancelled"))
-    after = asyncio.create_task(_append(locks, order, "after"))
-    await asyncio.sleep(0)
-    waiter.cancel()  # its turn is cancelled now, its task runs later...
-    await holder.__aexit__(None, None, None)  # ...after the key is let go
+    if cancelled_first:
+        waiter.cancel()  # its turn is cancelled now, its task runs later...
+        await holder.__aexit__(None, None, None)  # ...after the key is let go
+    else:
+        await holder.__aexit__(None, None, None)  # the key goes to the first waiter...
+        waiter.cancel()  # ...cancelled before it ran
     (ended,) = await asyncio.gather(waiter, return_exceptions=True)
     assert isinstance(ended, asyncio.CancelledError)
     await after
