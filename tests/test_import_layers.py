@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1] / "server"
-PACKAGE = ROOT / "stalactites"
+from source_kit import imported_from, modules
 
 # Lowest first.  A unit is a package or a module directly under stalactites/ (and
 # protocol/doc/, the document's writer, which reads the models of every layer).
@@ -44,35 +43,16 @@ UPWARD: set[tuple[str, str]] = {
 }
 
 
-def modules() -> dict[str, tuple[Path, bool]]:
-    """Every module's dotted name under stalactites (a package by its __init__)."""
-    found = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
-        is_package = parts[-1] == "__init__"
-        if is_package:
-            parts = parts[:-1]
-        found[".".join(parts)] = (path, is_package)
-    return found
-
-
 def imported(name: str, path: Path, is_package: bool, known: set[str]) -> Iterator[str]:
     """The modules of the package that ``name`` imports, wherever the import is."""
-    package = name.split(".") if is_package else name.split(".")[:-1]
-    package = [part for part in package if part]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("stalactites."):
                     yield alias.name.removeprefix("stalactites.")
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                base = base + ([node.module] if node.module else [])
-                module = ".".join(base)
-            elif node.module and node.module.startswith("stalactites"):
-                module = node.module.removeprefix("stalactites").lstrip(".")
-            else:
+            module = imported_from(name, is_package, node)
+            if module is None:
                 continue
             for alias in node.names:
                 sub = f"{module}.{alias.name}" if module else alias.name

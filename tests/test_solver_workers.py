@@ -11,15 +11,13 @@ import re
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from server_kit import InProcessServer, http, new_room
+from source_kit import imported_from, modules
 from stalactites.rooms import deals
 from stalactites.workers import PRELOAD, SolverPool, worker_pid
-
-SERVER = Path(__file__).resolve().parents[1] / "server"
 
 
 async def test_a_pool_runs_calls_in_another_process() -> None:
@@ -41,10 +39,8 @@ def test_the_forkserver_preloads_the_module_of_every_function_a_worker_runs() ->
 def _functions_handed_to_pools() -> set[str]:
     """The modules of the functions the server's code hands to a pool by name:
     ``….solver.run(f, …)``, ``….pool.run(f, …)`` and ``….executor.submit(f)``."""
-    modules: set[str] = set()
-    for path in (SERVER / "stalactites").rglob("*.py"):
-        module = ".".join(path.relative_to(SERVER).with_suffix("").parts).removesuffix(".__init__")
-        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for module, (path, is_package) in modules().items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         # a name in this module: where it comes from, and its name there
         names = {
@@ -54,10 +50,9 @@ def _functions_handed_to_pools() -> set[str]:
         }
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1] if node.level else []
-                source = ".".join(base + ([node.module] if node.module else []))
-                names.update({a.asname or a.name: (source, a.name) for a in node.names})
+                source = imported_from(module, is_package, node)
+                if source is not None:
+                    names.update({a.asname or a.name: (source, a.name) for a in node.names})
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Call)
@@ -69,8 +64,9 @@ def _functions_handed_to_pools() -> set[str]:
                 and node.args[0].id in names
             ):
                 source, name = names[node.args[0].id]
-                modules.add(getattr(importlib.import_module(source), name).__module__)
-    return modules
+                dotted = "stalactites" + (f".{source}" if source else "")
+                found.add(getattr(importlib.import_module(dotted), name).__module__)
+    return found
 
 
 def _no_search_here(*args: object) -> object:
