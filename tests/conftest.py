@@ -239,13 +239,14 @@ def spawned(request: pytest.FixtureRequest) -> list[ProcessServer]:
 def spawn(redis_prefix: str, spawned: list[ProcessServer], tmp_path: Path) -> Iterator[Spawn]:
     """Start server subprocesses on Redis with this test's prefix, each logging to a file (a
     failing test's report shows their ends); all are stopped afterwards."""
-    started = spawned
+    started: list[ProcessServer] = []
 
     class Spawned(ProcessServer):
         def __init__(self, **env: str) -> None:
             log = tmp_path / f"server{len(started)}.log"
             super().__init__(REDIS_URL, redis_prefix, log=log, env=env)
             started.append(self)
+            spawned.append(self)
 
     yield Spawned
     for process in started:
